@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Builds the two wasm modules (SIMD and scalar) with Debian's Emscripten and
+# copies them to web/wasm/. With --tests, also builds the Catch2 suites:
+# natively (build/native) and as wasm (build/wasm).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+# Debian's emcc finds acorn only through NODE_PATH (the machine's node is not Debian's).
+export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
+jobs=${POSENC_JOBS:-2}
+tests=OFF
+[ "${1:-}" = --tests ] && tests=ON
+
+emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPOSENC_TESTS=$tests >/dev/null
+if [ $tests = ON ]; then
+  cmake --build build/wasm -j "$jobs"
+else
+  cmake --build build/wasm -j "$jobs" --target posenc-simd posenc-scalar
+fi
+mkdir -p web/wasm
+for v in simd scalar; do
+  cp build/wasm/posenc-$v.js build/wasm/posenc-$v.wasm web/wasm/
+done
+echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"
+
+if [ $tests = ON ]; then
+  cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build/native -j "$jobs"
+fi

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs whatever the build and the tests need and is missing, from
+# Debian's packages and the npm registry only. Safe to run again: it does
+# nothing when everything is there. Called by `npm start` and `npm test`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v cmake >/dev/null || need+=(cmake)
+command -v g++ >/dev/null || need+=(g++)
+command -v make >/dev/null || need+=(make)
+command -v emcc >/dev/null || need+=(emscripten)
+[ -f /usr/include/xsimd/xsimd.hpp ] || need+=(libxsimd-dev)
+[ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
+if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -f package.json ] && grep -q playwright-core package.json; then
+  command -v chromium >/dev/null || need+=(chromium)
+fi
+
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing Debian packages: ${need[*]}"
+  sudo=()
+  [ "$(id -u)" = 0 ] || sudo=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo[@]}" apt-get update -qq
+  "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# npm packages (none are needed at run time; tests may use some).
+if node -e 'const p=require("./package.json");process.exit(Object.keys({...p.dependencies,...p.devDependencies}).length?0:1)' \
+   && [ ! -d node_modules ]; then
+  echo "setup: installing npm packages"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

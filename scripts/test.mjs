@@ -1,0 +1,65 @@
+// `npm test`: builds everything and runs every suite, then prints one
+// summary line. Stages:
+//   1. build: wasm modules (SIMD, scalar) + Catch2 suites (native and wasm)
+//   2. Catch2, native (g++: SIMD kernels and scalar twins)
+//   3. Catch2, wasm under Node: SIMD build and scalar build
+//   4. JS API tests (node --test) against both wasm builds
+import { spawnSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const results = [];
+
+function run(name, cmd, args, { cwd = root, parse } = {}) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+  process.stdout.write(r.stdout ?? '');
+  process.stderr.write(r.stderr ?? '');
+  const counts = parse ? parse(`${r.stdout}\n${r.stderr}`) : null;
+  const ok = r.status === 0;
+  results.push({ name, ok, counts, seconds: (Date.now() - started) / 1000 });
+  if (!ok) console.log(`=== ${name} FAILED (exit ${r.status ?? r.signal})`);
+  return ok;
+}
+
+function ctestCounts(out) {
+  const m = out.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
+  return m ? { passed: Number(m[3]) - Number(m[2]), failed: Number(m[2]) } : null;
+}
+
+function nodeTestCounts(out) {
+  const pass = out.match(/^# pass (\d+)/m);
+  const fail = out.match(/^# fail (\d+)/m);
+  return pass ? { passed: Number(pass[1]), failed: Number(fail?.[1] ?? 0) } : null;
+}
+
+const built = run('build', 'bash', ['scripts/build.sh', '--tests']);
+if (built) {
+  run('Catch2 native', 'ctest', ['--output-on-failure', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts });
+  run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['--output-on-failure', '-j2'], {
+    cwd: path.join(root, 'build/wasm'),
+    parse: ctestCounts,
+  });
+  const jsTests = readdirSync(path.join(root, 'tests/js'))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .map((f) => path.join('tests/js', f));
+  run('JS API (node --test, both builds)', process.execPath, ['--test', ...jsTests], { parse: nodeTestCounts });
+}
+
+let passed = 0;
+let failed = 0;
+console.log('\n=== summary');
+for (const r of results) {
+  const c = r.counts ? `${r.counts.passed} passed, ${r.counts.failed} failed` : r.ok ? 'ok' : 'FAILED';
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c} (${r.seconds.toFixed(1)} s)`);
+  if (r.counts) {
+    passed += r.counts.passed;
+    failed += r.counts.failed;
+  }
+  if (!r.ok && !(r.counts && r.counts.failed)) failed += 1;
+}
+console.log(`total: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.every((r) => r.ok) ? 0 : 1);

@@ -1,0 +1,263 @@
+// The JS API (web/posenc.js) in both wasm builds: results against the
+// PyTorch fixtures, shapes, errors, and that the module keeps working after
+// any error.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadPosenc, simdSupported } from '../../web/posenc.js';
+import { allCases, maxAbsDiff } from './fixture.mjs';
+
+const TABLE_TOL = 1e-6;
+const ATTENTION_TOL = 1e-5;
+
+function cases(op) {
+  const list = allCases(op);
+  assert.ok(list.length > 0, `no fixtures for op ${op}`);
+  return list;
+}
+
+const num = (c, k) => Number(c.params[k]);
+const flag = (c, k) => c.params[k] === '1';
+
+// Fixture params (snake_case) -> the JS API's scaling object.
+function scalingOf(c) {
+  const type = c.params.scaling;
+  if (!type || type === 'none') return null;
+  const s = { type, factor: num(c, 'factor') };
+  if (type === 'dynamic') Object.assign(s, { maxPositions: num(c, 'max_positions'), seqLen: num(c, 'seq_len') });
+  if (type === 'yarn') {
+    Object.assign(s, {
+      originalMaxPositions: num(c, 'original_max_positions'),
+      betaFast: num(c, 'beta_fast'),
+      betaSlow: num(c, 'beta_slow'),
+    });
+  }
+  if (type === 'llama3') {
+    Object.assign(s, {
+      originalMaxPositions: num(c, 'original_max_positions'),
+      lowFreqFactor: num(c, 'low_freq_factor'),
+      highFreqFactor: num(c, 'high_freq_factor'),
+    });
+  }
+  return s;
+}
+
+function assertClose(actual, expected, tol, what) {
+  const diff = maxAbsDiff(actual, expected);
+  assert.ok(diff <= tol, `${what}: max |diff| ${diff} > ${tol}`);
+  return diff;
+}
+
+describe('loading', () => {
+  it('detects WebAssembly SIMD in Node 20', () => assert.equal(simdSupported(), true));
+
+  it('creates each build once and shares it', async () => {
+    const a = await loadPosenc();
+    const b = await loadPosenc({ simd: true });
+    assert.equal(a, b);
+    assert.equal(a.simd, true);
+    const s = await loadPosenc({ simd: false });
+    assert.equal(s.simd, false);
+    assert.notEqual(s, a);
+  });
+
+  it('rejects a bad simd option', async () => {
+    await assert.rejects(loadPosenc({ simd: 'yes' }), { name: 'TypeError', message: /simd must be true, false/ });
+  });
+});
+
+for (const simd of [true, false]) {
+  describe(`${simd ? 'SIMD' : 'scalar'} build`, () => {
+    let pe;
+    before(async () => {
+      pe = await loadPosenc({ simd });
+    });
+
+    it('sinusoidal matches PyTorch (1e-6)', () => {
+      for (const c of cases('sinusoidal')) {
+        const maxLen = num(c, 'max_len');
+        const d = num(c, 'd_model');
+        const table = pe.sinusoidal(maxLen, d, { base: num(c, 'base') });
+        assert.equal(table.length, maxLen * d);
+        const rows = c.tensors.rows.values;
+        const got = new Float32Array(rows.length * d);
+        rows.forEach((r, i) => got.set(table.subarray(r * d, (r + 1) * d), i * d));
+        assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+      }
+    });
+
+    it('sinusoidal frequencies match PyTorch bit for bit', () => {
+      for (const c of cases('sinusoidal_div')) {
+        const got = pe.sinusoidalFrequencies(num(c, 'd_model'), { base: num(c, 'base') });
+        assert.deepEqual(Array.from(got), c.tensors.out.values, c.file);
+      }
+    });
+
+    it('learned lookup matches nn.Embedding', () => {
+      for (const c of cases('learned')) {
+        const got = pe.learnedLookup(c.tensors.table.values, num(c, 'rows'), num(c, 'd_model'), c.tensors.positions.values);
+        assert.deepEqual(Array.from(got), c.tensors.out.values, c.file);
+      }
+    });
+
+    it("learned lookup past the table raises PyTorch's IndexError text", () => {
+      for (const c of cases('learned_error')) {
+        const rows = num(c, 'rows');
+        const d = num(c, 'd_model');
+        const expected = c.params.message.replaceAll('_', ' ');
+        assert.throws(() => pe.learnedLookup(new Float32Array(rows * d), rows, d, [num(c, 'position')]), (e) => {
+          assert.equal(e.name, 'RangeError');
+          assert.ok(e.message.includes(expected), `${e.message} should include ${expected}`);
+          return true;
+        });
+      }
+      // The lesson's example: 600 positions into a 512-row table.
+      const positions = Array.from({ length: 600 }, (_, i) => i);
+      assert.throws(() => pe.learnedLookup(new Float32Array(512 * 4), 512, 4, positions), /index out of range in self.*512/);
+    });
+
+    it('RoPE inverse frequencies match HF for every scaling type', () => {
+      for (const c of cases('rope_inv_freq')) {
+        const scaling = scalingOf(c);
+        const got = pe.ropeInvFreq(num(c, 'dim'), { base: num(c, 'base'), scaling });
+        assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+        if (scaling) assert.ok(Math.abs(pe.ropeAttentionFactor(scaling) - num(c, 'attention_factor')) <= 1e-7, c.file);
+      }
+    });
+
+    it('RoPE application matches HF in both conventions', () => {
+      for (const c of cases('rope_apply')) {
+        const rows = num(c, 'rows');
+        const dim = num(c, 'dim');
+        const got = pe.ropeApply(c.tensors.x.values, rows, dim, {
+          positions: c.tensors.positions.values,
+          base: num(c, 'base'),
+          convention: c.params.convention,
+          rotaryDim: num(c, 'rotary_dim'),
+          scaling: scalingOf(c),
+        });
+        assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+      }
+    });
+
+    it('ALiBi slopes and biases match the reference', () => {
+      for (const c of cases('alibi_slopes')) {
+        assert.deepEqual(Array.from(pe.alibiSlopes(num(c, 'heads'))), c.tensors.out.values, c.file);
+      }
+      for (const c of cases('alibi_bias')) {
+        const got = pe.alibiBias(num(c, 'heads'), num(c, 'seq_len'), { causal: flag(c, 'causal') });
+        assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+      }
+    });
+
+    it('T5 buckets match HF exactly', () => {
+      for (const c of cases('t5_buckets')) {
+        const got = pe.t5Buckets(num(c, 'query_len'), num(c, 'key_len'), {
+          bidirectional: flag(c, 'bidirectional'),
+          numBuckets: num(c, 'num_buckets'),
+          maxDistance: num(c, 'max_distance'),
+        });
+        assert.ok(got instanceof Int32Array);
+        assert.deepEqual(Array.from(got), c.tensors.out.values, c.file);
+      }
+    });
+
+    it('softmax matches torch.softmax (1e-5)', () => {
+      for (const c of cases('softmax')) {
+        const got = pe.softmax(c.tensors.x.values, num(c, 'rows'), num(c, 'n'));
+        assertClose(got, c.tensors.out.values, ATTENTION_TOL, c.file);
+      }
+    });
+
+    it('attention matches PyTorch (1e-5)', () => {
+      for (const c of cases('attention')) {
+        const heads = num(c, 'heads');
+        const seqLen = num(c, 'seq');
+        const headDim = num(c, 'head_dim');
+        const opts = { heads, seqLen, headDim, causal: flag(c, 'causal') };
+        if (c.params.scale !== 'default') opts.scale = num(c, 'scale');
+        if (flag(c, 'has_bias')) opts.bias = c.tensors.bias.values;
+        const { output, weights } = pe.attention(c.tensors.q.values, c.tensors.k.values, c.tensors.v.values, opts);
+        assert.equal(output.length, heads * seqLen * headDim);
+        assert.equal(weights.length, heads * seqLen * seqLen);
+        assertClose(output, c.tensors.out.values, ATTENTION_TOL, `${c.file} output`);
+        assertClose(weights, c.tensors.weights.values, ATTENTION_TOL, `${c.file} weights`);
+      }
+    });
+
+    it("reproduces the lesson's seat exercise: RoPE scores depend only on the offset", () => {
+      // q = [1.0, 0.5], k = [0.8, 0.2], theta = 0.5 (linear scaling factor 2 on dim 2 gives inv freq 0.5).
+      const scaling = { type: 'linear', factor: 2 };
+      assert.deepEqual(Array.from(pe.ropeInvFreq(2, { scaling })), [0.5]);
+      const score = (m, n) => {
+        const q = pe.ropeApply([1.0, 0.5], 1, 2, { positions: [m], scaling });
+        const k = pe.ropeApply([0.8, 0.2], 1, 2, { positions: [n], scaling });
+        return q[0] * k[0] + q[1] * k[1];
+      };
+      assert.equal(score(1, 3).toFixed(5), '0.65457');
+      assert.equal(score(101, 103).toFixed(5), '0.65457');
+    });
+
+    it('returns the documented shapes and types', () => {
+      assert.equal(pe.sinusoidal(3, 4).length, 12);
+      assert.ok(pe.sinusoidal(3, 4) instanceof Float32Array);
+      assert.deepEqual(Array.from(pe.sinusoidal(1, 4)), [0, 1, 0, 1]);
+      assert.equal(pe.ropeInvFreq(64).length, 32);
+      assert.equal(pe.ropeApply(new Float32Array(5 * 8), 5, 8).length, 40);
+      assert.equal(pe.alibiBias(2, 3).length, 18);
+      assert.equal(pe.alibiBias(1, 2)[1], -Infinity);
+      assert.equal(pe.t5Buckets(2, 3).length, 6);
+      // Plain arrays and Float64Arrays are accepted wherever a Float32Array is.
+      const a = pe.softmax([1, 2, 3], 1, 3);
+      const b = pe.softmax(new Float64Array([1, 2, 3]), 1, 3);
+      assert.deepEqual(a, b);
+      // Inputs are never modified.
+      const x = new Float32Array([1, 2, 3, 4]);
+      pe.ropeApply(x, 1, 4, { positions: [7] });
+      assert.deepEqual(Array.from(x), [1, 2, 3, 4]);
+    });
+
+    describe('errors', () => {
+      const bad = [
+        ['odd dModel', () => pe.sinusoidal(10, 5), RangeError, /even/],
+        ['negative maxLen', () => pe.sinusoidal(-1, 4), RangeError, /maxLen/],
+        ['non-integer maxLen', () => pe.sinusoidal(2.5, 4), RangeError, /maxLen must be an integer, got 2.5/],
+        ['NaN dModel', () => pe.sinusoidal(4, NaN), RangeError, /dModel must be a finite number/],
+        ['string size', () => pe.sinusoidal('8', 4), TypeError, /maxLen must be a number, got the string "8"/],
+        ['huge table', () => pe.sinusoidal(1e7, 512), RangeError, /cap|between/],
+        ['zero base', () => pe.sinusoidal(4, 4, { base: 0 }), RangeError, /base/],
+        ['unknown option', () => pe.sinusoidal(4, 4, { bse: 3 }), TypeError, /unknown option 'bse'/],
+        ['table of wrong length', () => pe.learnedLookup(new Float32Array(7), 2, 4, [0]), RangeError, /table must hold rows \* dModel = 8 values, got 7/],
+        ['position past the table', () => pe.learnedLookup(new Float32Array(8), 2, 4, [2]), RangeError, /index out of range in self/],
+        ['negative position', () => pe.learnedLookup(new Float32Array(8), 2, 4, [-1]), RangeError, /index out of range in self/],
+        ['non-integer position', () => pe.learnedLookup(new Float32Array(8), 2, 4, [0.5]), RangeError, /position/],
+        ['table not an array', () => pe.learnedLookup('abc', 2, 4, [0]), TypeError, /table must be a Float32Array/],
+        ['unknown convention', () => pe.ropeApply(new Float32Array(4), 1, 4, { convention: 'neox' }), TypeError, /unknown convention: convention must be 'half' or 'interleaved', got the string "neox"/],
+        ['odd rope dim', () => pe.ropeInvFreq(5), RangeError, /even/],
+        ['rotaryDim above dim', () => pe.ropeApply(new Float32Array(4), 1, 4, { rotaryDim: 6 }), RangeError, /rotary/],
+        ['unknown scaling', () => pe.ropeInvFreq(8, { scaling: { type: 'ntk', factor: 2 } }), TypeError, /unknown RoPE scaling type/],
+        ['scaling missing a field', () => pe.ropeInvFreq(8, { scaling: { type: 'yarn', factor: 2 } }), TypeError, /needs originalMaxPositions/],
+        ['negative scaling factor', () => pe.ropeInvFreq(8, { scaling: { type: 'linear', factor: -2 } }), RangeError, /factor/],
+        ['positions of wrong length', () => pe.ropeApply(new Float32Array(8), 2, 4, { positions: [0] }), RangeError, /positions must hold rows = 2 values, got 1/],
+        ['NaN position', () => pe.ropeApply(new Float32Array(4), 1, 4, { positions: [NaN] }), RangeError, /positions\[0\]/],
+        ['zero heads', () => pe.alibiSlopes(0), RangeError, /heads/],
+        ['causal not boolean', () => pe.alibiBias(2, 3, { causal: 'yes' }), TypeError, /causal must be true or false/],
+        ['too many buckets', () => pe.t5Buckets(4, 4, { numBuckets: 1e6 }), RangeError, /bucket/i],
+        ['attention q of wrong length', () => pe.attention([1, 2], [1], [1], { heads: 1, seqLen: 1, headDim: 1 }), RangeError, /q must hold/],
+        ['attention without sizes', () => pe.attention([1], [1], [1], {}), TypeError, /heads must be a number/],
+        ['attention bias of wrong length', () => pe.attention([1], [1], [1], { heads: 1, seqLen: 1, headDim: 1, bias: [0, 0] }), RangeError, /bias must hold/],
+        ['attention too long', () => pe.attention([], [], [], { heads: 1, seqLen: 100000, headDim: 1 }), RangeError, /seqLen|q must hold/],
+      ];
+      for (const [name, call, type, pattern] of bad) {
+        it(`${name}: throws ${type.name} and the module keeps working`, () => {
+          assert.throws(call, (e) => {
+            assert.ok(e instanceof type, `expected ${type.name}, got ${e.name}: ${e.message}`);
+            assert.match(e.message, pattern);
+            return true;
+          });
+          assert.deepEqual(Array.from(pe.sinusoidal(1, 4)), [0, 1, 0, 1]);
+          assert.equal(pe.alibiSlopes(1)[0], 2 ** -8);
+        });
+      }
+    });
+  });
+}

@@ -1,0 +1,73 @@
+// Type declarations for web/posenc.js, the compute core's JavaScript API.
+
+export type RopeScaling =
+  | { type: 'linear'; factor: number }
+  | { type: 'dynamic'; factor: number; maxPositions: number; seqLen?: number }
+  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number }
+  | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number };
+
+export type NumericArray = Float32Array | Float64Array | ArrayLike<number>;
+
+export interface PosencLimits {
+  /** Largest output tensor, in elements. */
+  readonly maxElements: number;
+  /** Largest position (float32 holds every integer up to 2^24). */
+  readonly maxPosition: number;
+  readonly maxSeqLen: number;
+  readonly maxDim: number;
+  readonly maxHeads: number;
+  readonly maxBuckets: number;
+}
+
+export interface Posenc {
+  /** True when the SIMD build runs. */
+  readonly simd: boolean;
+  readonly limits: PosencLimits;
+  /** (maxLen, dModel) row-major; dModel must be even. */
+  sinusoidal(maxLen: number, dModel: number, options?: { base?: number }): Float32Array;
+  /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */
+  sinusoidalFrequencies(dModel: number, options?: { base?: number }): Float32Array;
+  /** (positions.length, dModel); a position outside 0..rows-1 throws "index out of range in self". */
+  learnedLookup(table: NumericArray, rows: number, dModel: number, positions: ArrayLike<number>): Float32Array;
+  /** (dim/2). */
+  ropeInvFreq(dim: number, options?: { base?: number; scaling?: RopeScaling | null }): Float32Array;
+  /** 0.1 ln(factor) + 1 for YaRN, 1 otherwise. */
+  ropeAttentionFactor(scaling: RopeScaling | null): number;
+  /** (rows, dim); positions default to 0..rows-1. */
+  ropeApply(
+    x: NumericArray,
+    rows: number,
+    dim: number,
+    options?: {
+      positions?: ArrayLike<number>;
+      base?: number;
+      convention?: 'half' | 'interleaved';
+      rotaryDim?: number;
+      scaling?: RopeScaling | null;
+    },
+  ): Float32Array;
+  /** (heads). */
+  alibiSlopes(heads: number): Float32Array;
+  /** (heads, seqLen, seqLen); masked entries are -Infinity. */
+  alibiBias(heads: number, seqLen: number, options?: { causal?: boolean }): Float32Array;
+  /** (queryLen, keyLen) bucket of key_pos - query_pos. */
+  t5Buckets(
+    queryLen: number,
+    keyLen: number,
+    options?: { bidirectional?: boolean; numBuckets?: number; maxDistance?: number },
+  ): Int32Array;
+  /** Stable softmax of each row of x (rows, n). */
+  softmax(x: NumericArray, rows: number, n: number): Float32Array;
+  /** q, k, v: (heads, seqLen, headDim); bias: (heads, seqLen, seqLen). */
+  attention(
+    q: NumericArray,
+    k: NumericArray,
+    v: NumericArray,
+    options: { heads: number; seqLen: number; headDim: number; causal?: boolean; bias?: NumericArray | null; scale?: number },
+  ): { output: Float32Array; weights: Float32Array };
+}
+
+/** Loads (once) and returns the core; SIMD build where supported unless `simd` says otherwise. */
+export function loadPosenc(options?: { simd?: boolean }): Promise<Posenc>;
+/** True when this engine can run the SIMD build. */
+export function simdSupported(): boolean;
