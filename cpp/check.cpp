@@ -1,5 +1,6 @@
 #include "check.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -9,15 +10,36 @@
 
 namespace posenc {
 
+// The way JavaScript prints a number (the messages reach JS users): whole
+// numbers in full (10000, not 1e+04), fixed notation from 1e-6 to 1e21,
+// otherwise the shortest exponent form (1.5e-7).
 std::string format_number(double x) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
-    char buf[32];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, x);
+    if (x == 0) return std::signbit(x) ? "-0" : "0";  // -0 said explicitly: it can be the bug
+    char buf[64];
+    int precision = 1;
+    for (; precision <= 17; ++precision) {
+        std::snprintf(buf, sizeof buf, "%.*e", precision - 1, x);
         if (std::strtod(buf, nullptr) == x) break;
     }
-    return buf;
+    const double magnitude = std::fabs(x);
+    if (magnitude >= 1e-6 && magnitude < 1e21) {
+        const int exponent = static_cast<int>(std::floor(std::log10(magnitude)));
+        const int decimals = std::max(0, precision - 1 - exponent);
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, x);
+        if (std::strtod(buf, nullptr) != x)  // log10 landed one off at a power of ten
+            std::snprintf(buf, sizeof buf, "%.*f", decimals + 1, x);
+        return buf;
+    }
+    // Exponent form: drop the '+' and leading zeros of the exponent, as JS does.
+    std::string s = buf;
+    const auto e = s.find('e');
+    std::string mantissa = s.substr(0, e), exp = s.substr(e + 1);
+    const bool negative = exp[0] == '-';
+    exp = exp.substr(1);
+    exp.erase(0, std::min(exp.find_first_not_of('0'), exp.size() - 1));
+    return mantissa + "e" + (negative ? "-" : "+") + exp;
 }
 
 void check_range(const char* what, std::int64_t n, std::int64_t lo, std::int64_t hi) {
