@@ -1,0 +1,34 @@
+// Sinusoidal position table (Vaswani et al. 2017, "Attention Is All You
+// Need", section 3.5), in the form of the PyTorch tutorial / Annotated
+// Transformer, every step in float32 as PyTorch does it:
+//
+//   c      = f32(-ln(base) / d)
+//   div_i  = exp(f32(2i) * c)                  i = 0 .. d/2-1  (SLEEF expf)
+//   ang    = f32(f32(pos) * div_i)
+//   PE[pos, 2i] = sin(ang),  PE[pos, 2i+1] = cos(ang)
+//
+// Wavelength of pair i: 2*pi / div_i = 2*pi * base^(2i/d).
+#pragma once
+#include <cstdint>
+
+#include "simd.h"
+
+namespace posenc {
+
+// div: (d_model/2). Checks d_model (even, 2..kMaxDim) and base (> 0).
+void sinusoidal_div(float* div, std::int64_t d_model, double base = 10000.0);
+
+// out: (max_len, d_model) row-major.
+// Throws RangeError for max_len outside 1..kMaxPosition, odd or out-of-range
+// d_model (PyTorch's snippet fails on odd d with a shape error; we say why),
+// base <= 0 or not finite, or an output over kMaxElements.
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model,
+                      double base = 10000.0);
+
+// The twins behind sinusoidal_table (no argument checks: call the public one).
+void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+#if POSENC_SIMD
+void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+#endif
+
+}  // namespace posenc

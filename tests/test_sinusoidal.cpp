@@ -1,0 +1,188 @@
+// sinusoidal: the float32 table of the PyTorch tutorial, against known
+// values, a double-precision reference of the same float32 angles, the
+// scalar twin, and PyTorch's own output.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "errors.h"
+#include "fixture.h"
+#include "caps.h"
+#include "sinusoidal.h"
+
+using namespace posenc;
+
+namespace {
+
+constexpr double kTableTol = 1e-6;   // PyTorch tables (fixtures/README.md)
+constexpr double kSinCosTol = 1.5e-7;  // vecmath's contract
+
+std::vector<float> table(std::int64_t max_len, std::int64_t d, double base = 10000.0) {
+    std::vector<float> out(static_cast<std::size_t>(max_len * d));
+    sinusoidal_table(out.data(), max_len, d, base);
+    return out;
+}
+
+// Largest error of a table against sin/cos in double of the same float32
+// angles f32(f32(pos) * div_i).
+double error_vs_reference(const std::vector<float>& pe, std::int64_t max_len, std::int64_t d,
+                          double base) {
+    std::vector<float> div(static_cast<std::size_t>(d / 2));
+    sinusoidal_div(div.data(), d, base);
+    double worst = 0;
+    for (std::int64_t pos = 0; pos < max_len; ++pos)
+        for (std::int64_t i = 0; i < d / 2; ++i) {
+            const double ang = static_cast<float>(pos) * div[static_cast<std::size_t>(i)];
+            const float* row = pe.data() + pos * d;
+            worst = std::fmax(worst, std::fabs(row[2 * i] - std::sin(ang)));
+            worst = std::fmax(worst, std::fabs(row[2 * i + 1] - std::cos(ang)));
+        }
+    return worst;
+}
+
+}  // namespace
+
+TEST_CASE("sinusoidal table: known values for d_model 4", "[sinusoidal]") {
+    const auto pe = table(3, 4);
+    // row 0: sin 0 = 0, cos 0 = 1 in every pair
+    REQUIRE(pe[0] == 0.0f);
+    REQUIRE(pe[1] == 1.0f);
+    REQUIRE(pe[2] == 0.0f);
+    REQUIRE(pe[3] == 1.0f);
+    // row 1: div = (1, 10000^-0.5 = 0.01)
+    REQUIRE(pe[4] == Approx(0.8414709848).margin(1e-7));
+    REQUIRE(pe[5] == Approx(0.5403023059).margin(1e-7));
+    REQUIRE(pe[6] == Approx(0.0099998333).margin(1e-7));
+    REQUIRE(pe[7] == Approx(0.9999500004).margin(1e-7));
+    // row 2
+    REQUIRE(pe[8] == Approx(std::sin(2.0)).margin(1e-7));
+    REQUIRE(pe[11] == Approx(std::cos(0.02)).margin(1e-7));
+}
+
+TEST_CASE("sinusoidal divisors: the tutorial's exp form", "[sinusoidal]") {
+    std::vector<float> div(4);
+    sinusoidal_div(div.data(), 8, 10000.0);
+    REQUIRE(div[0] == 1.0f);
+    REQUIRE(div[1] == Approx(0.1).epsilon(1e-6));
+    REQUIRE(div[2] == Approx(0.01).epsilon(1e-6));
+    REQUIRE(div[3] == Approx(0.001).epsilon(1e-6));
+    // Wavelength of the last pair of d=512: 2 pi * 10000^(510/512) = 60611.48
+    std::vector<float> div512(256);
+    sinusoidal_div(div512.data(), 512, 10000.0);
+    REQUIRE(2 * M_PI / div512[255] == Approx(60611.48).epsilon(1e-6));
+}
+
+TEST_CASE("sinusoidal table: every d_model against a double reference, positions to 65536",
+          "[sinusoidal]") {
+    for (std::int64_t d : {2, 4, 6, 8, 10, 18, 34, 64, 130, 512}) {
+        // 65537 rows where the cap allows it; the d=512 table stops at 8192.
+        const std::int64_t max_len = d <= 130 ? 65537 : 8192;
+        const auto pe = table(max_len, d);
+        INFO("d_model " << d << ", max_len " << max_len);
+        REQUIRE(error_vs_reference(pe, max_len, d, 10000.0) <= kSinCosTol);
+    }
+    // another base
+    const auto pe = table(1000, 34, 500.0);
+    REQUIRE(error_vs_reference(pe, 1000, 34, 500.0) <= kSinCosTol);
+}
+
+#if POSENC_SIMD
+TEST_CASE("sinusoidal table: SIMD kernel against the scalar twin", "[sinusoidal]") {
+    for (std::int64_t d : {2, 4, 6, 8, 10, 34, 64, 512}) {
+        const std::int64_t max_len = d <= 64 ? 65537 : 4096;
+        const auto n = static_cast<std::size_t>(max_len * d);
+        std::vector<float> a(n), b(n);
+        sinusoidal_table_simd(a.data(), max_len, d, 10000.0);
+        sinusoidal_table_scalar(b.data(), max_len, d, 10000.0);
+        double worst = 0;
+        std::size_t differ = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+            worst = std::fmax(worst, std::fabs(a[i] - b[i]));
+            differ += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
+        }
+        INFO("d_model " << d << ": " << differ << " of " << n << " values differ, at most by "
+                        << worst);
+        REQUIRE(worst <= kSinCosTol);
+    }
+}
+#endif
+
+TEST_CASE("sinusoidal divisors match PyTorch bit for bit", "[sinusoidal]") {
+    const auto cases = fixture::all("sinusoidal_div");
+    REQUIRE(!cases.empty());
+    for (const auto& fc : cases) {
+        const std::int64_t d = fc.integer("d_model");
+        const auto want = fc.tensor("out").f32();
+        std::vector<float> got(static_cast<std::size_t>(d / 2));
+        sinusoidal_div(got.data(), d, fc.num("base"));
+        INFO(fc.file);
+        REQUIRE(got.size() == want.size());
+        REQUIRE(std::memcmp(got.data(), want.data(), got.size() * sizeof(float)) == 0);
+    }
+}
+
+TEST_CASE("sinusoidal table matches PyTorch", "[sinusoidal]") {
+    const auto cases = fixture::all("sinusoidal");
+    REQUIRE(!cases.empty());
+    for (const auto& fc : cases) {
+        const std::int64_t max_len = fc.integer("max_len"), d = fc.integer("d_model");
+        const auto pe = table(max_len, d, fc.num("base"));
+        const auto rows = fc.tensor("rows").values;
+        const auto want = fc.tensor("out").f32();
+        REQUIRE(want.size() == rows.size() * static_cast<std::size_t>(d));
+        std::vector<float> got;
+        for (double r : rows) {
+            const float* row = pe.data() + static_cast<std::int64_t>(r) * d;
+            got.insert(got.end(), row, row + d);
+        }
+        const double worst = fixture::max_abs_diff(got, want);
+        INFO(fc.file << ": max |diff| " << worst);
+        REQUIRE(worst <= kTableTol);  // measured: 6e-8 (one float ULP below 1)
+    }
+}
+
+TEST_CASE("sinusoidal table: argument errors", "[sinusoidal]") {
+    std::vector<float> out(64);
+    SECTION("odd d_model, as PyTorch's snippet fails on it") {
+        REQUIRE_THROWS_AS(sinusoidal_table(out.data(), 2, 5), RangeError);
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 2, 5),
+                            Catch::Contains("d_model must be even") &&
+                                Catch::Contains("shape mismatch") && Catch::Contains("got 5"));
+        REQUIRE_THROWS_WITH(sinusoidal_div(out.data(), 7), Catch::Contains("d_model must be even"));
+    }
+    SECTION("d_model out of range") {
+        REQUIRE_THROWS_AS(sinusoidal_table(out.data(), 2, 0), RangeError);
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 2, 0),
+                            Catch::Contains("d_model must be between 2 and 65536, got 0"));
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 1, 65538),
+                            Catch::Contains("d_model must be between 2 and 65536, got 65538"));
+        REQUIRE_THROWS_WITH(sinusoidal_div(out.data(), -2), Catch::Contains("got -2"));
+    }
+    SECTION("max_len out of range") {
+        REQUIRE_THROWS_AS(sinusoidal_table(out.data(), 0, 4), RangeError);
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 0, 4),
+                            Catch::Contains("max_len must be between 1 and 16777216, got 0"));
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), kMaxPosition + 1, 2),
+                            Catch::Contains("got 16777217"));
+    }
+    SECTION("base not a positive number") {
+        for (double base : {0.0, -10000.0, double(NAN), double(INFINITY)}) {
+            REQUIRE_THROWS_AS(sinusoidal_table(out.data(), 2, 4, base), RangeError);
+            REQUIRE_THROWS_AS(sinusoidal_div(out.data(), 4, base), RangeError);
+        }
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 2, 4, 0.0),
+                            Catch::Contains("base must be a finite number greater than 0, got 0"));
+        REQUIRE_THROWS_WITH(sinusoidal_div(out.data(), 4, NAN), Catch::Contains("got NaN"));
+    }
+    SECTION("output over the cap, refused before writing anything") {
+        REQUIRE_THROWS_AS(sinusoidal_table(nullptr, kMaxPosition, 2), RangeError);
+        REQUIRE_THROWS_WITH(sinusoidal_table(nullptr, kMaxPosition, 2),
+                            Catch::Contains("would hold 33554432 values") &&
+                                Catch::Contains("cap of 16777216"));
+        REQUIRE_THROWS_WITH(sinusoidal_table(nullptr, 8193, 2048),
+                            Catch::Contains("would hold 16779264 values"));
+    }
+}

@@ -1,0 +1,275 @@
+// vecmath: sin/cos and exp kernels against their scalar twins and a double
+// precision reference, under the accuracy contract of vecmath.h.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "fixture.h"
+#include "vecmath.h"
+
+using namespace posenc;
+
+namespace {
+
+constexpr double kSinCosTol = 1.5e-7;  // the contract in vecmath.h
+const std::size_t kLengths[] = {0, 1, 3, 4, 5, 8, 17, 64};
+
+[[maybe_unused]] float from_bits(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+std::uint32_t to_bits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+// Correctly rounded sin/cos of a float, to the precision that matters here.
+float ref_sin(float x) { return static_cast<float>(std::sin(static_cast<double>(x))); }
+float ref_cos(float x) { return static_cast<float>(std::cos(static_cast<double>(x))); }
+
+// One ULP of the float nearest to r (subnormal spacing below FLT_MIN).
+double ulp_of(double r) {
+    if (r == 0) return std::ldexp(1.0, -149);
+    int e;
+    std::frexp(r, &e);
+    return std::ldexp(1.0, std::max(e - 24, -149));
+}
+
+// Error of y = exp(x) in ULPs of the correctly rounded result.
+double exp_ulps(float x, float y) {
+    const double ref = std::exp(static_cast<double>(x));
+    const float rounded = static_cast<float>(ref);
+    if (std::isinf(rounded)) return std::isinf(y) && y > 0 ? 0.0 : 1e9;
+    return std::fabs(y - ref) / ulp_of(rounded);
+}
+
+struct SinCosErr {
+    double worst = 0;
+    float at = 0;
+};
+
+// Runs `fn` on x and returns the largest error against the double reference;
+// also requires every value to lie in [-1, 1].
+template <class Fn>
+SinCosErr sincos_error(Fn fn, const std::vector<float>& x) {
+    std::vector<float> s(x.size()), c(x.size());
+    fn(x.data(), s.data(), c.data(), x.size());
+    SinCosErr e;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double d = std::fmax(std::fabs(s[i] - ref_sin(x[i])), std::fabs(c[i] - ref_cos(x[i])));
+        if (!(d <= e.worst)) { e.worst = d; e.at = x[i]; }  // NaN counts as worst
+    }
+    return e;
+}
+
+// A log-spaced sweep of both signs up to `hi`, plus each point's neighbours.
+std::vector<float> log_sweep(double lo, double hi, int per_binade) {
+    std::vector<float> x;
+    for (double b = lo; b < hi; b *= 2)
+        for (int k = 0; k < per_binade; ++k) {
+            const float v = static_cast<float>(b * (1.0 + double(k) / per_binade));
+            if (v > hi) break;
+            for (float w : {v, std::nextafter(v, 0.0f), std::nextafter(v, INFINITY)}) {
+                x.push_back(w);
+                x.push_back(-w);
+            }
+        }
+    return x;
+}
+
+void sincos_public(const float* x, float* s, float* c, std::size_t n) { sincos(x, s, c, n); }
+void sincos_twin(const float* x, float* s, float* c, std::size_t n) { sincos_scalar(x, s, c, n); }
+#if POSENC_SIMD
+void sincos_kernel(const float* x, float* s, float* c, std::size_t n) { sincos_simd(x, s, c, n); }
+#endif
+
+}  // namespace
+
+TEST_CASE("sleef_expf matches a correctly rounded exp to 1 ULP and keeps its edges", "[vecmath]") {
+    REQUIRE(sleef_expf(0.0f) == 1.0f);
+    REQUIRE(sleef_expf(-104.5f) == 0.0f);
+    REQUIRE(sleef_expf(-INFINITY) == 0.0f);
+    REQUIRE(std::isinf(sleef_expf(100.5f)));
+    REQUIRE(std::isinf(sleef_expf(89.0f)));  // past FLT_MAX, as SLEEF's own overflow
+    double worst = 0;
+    for (int i = -20000; i <= 17000; ++i) {
+        const float x = static_cast<float>(i) * 0.00517f;  // -103.4 .. 87.9
+        worst = std::fmax(worst, exp_ulps(x, sleef_expf(x)));
+    }
+    REQUIRE(worst <= 1.0);
+}
+
+TEST_CASE("sleef_expf gives PyTorch's sinusoidal divisors bit for bit", "[vecmath]") {
+    const auto cases = fixture::all("sinusoidal_div");
+    REQUIRE(!cases.empty());
+    for (const auto& fc : cases) {
+        const std::int64_t d = fc.integer("d_model");
+        const double base = fc.num("base");
+        // -ln(base)/d is a Python float; PyTorch rounds it to float32 once.
+        const float c = static_cast<float>(-std::log(base) / static_cast<double>(d));
+        const auto want = fc.tensor("out").f32();
+        REQUIRE(static_cast<std::int64_t>(want.size()) == d / 2);
+        std::size_t mismatches = 0;
+        for (std::int64_t i = 0; i < d / 2; ++i) {
+            const float got = sleef_expf(static_cast<float>(2 * i) * c);
+            if (to_bits(got) != to_bits(want[static_cast<std::size_t>(i)])) ++mismatches;
+        }
+        INFO(fc.file << " d_model " << d << " base " << base);
+        REQUIRE(mismatches == 0);
+    }
+}
+
+TEST_CASE("sincos meets the contract on every tail length", "[vecmath]") {
+    for (std::size_t n : kLengths) {
+        std::vector<float> x(n);
+        for (std::size_t i = 0; i < n; ++i) x[i] = 0.37f * float(i) - 3.1f + 1000.0f * float(i % 3);
+        INFO("n = " << n);
+        REQUIRE(sincos_error(sincos_public, x).worst <= kSinCosTol);
+        REQUIRE(sincos_error(sincos_twin, x).worst <= kSinCosTol);
+#if POSENC_SIMD
+        REQUIRE(sincos_error(sincos_kernel, x).worst <= kSinCosTol);
+        // and the kernel writes exactly n values, no more
+        std::vector<float> s(n + 4, 42.0f), c(n + 4, 42.0f);
+        sincos_simd(x.data(), s.data(), c.data(), n);
+        for (std::size_t i = n; i < n + 4; ++i) REQUIRE((s[i] == 42.0f && c[i] == 42.0f));
+#endif
+    }
+}
+
+TEST_CASE("sincos is accurate over a dense sweep up to 2^24", "[vecmath]") {
+    const std::vector<float> x = log_sweep(1e-6, 16777216.0, 4096);
+    const SinCosErr e = sincos_error(sincos_public, x);
+    INFO("worst " << e.worst << " at x = " << e.at);
+    REQUIRE(e.worst <= kSinCosTol);
+#if POSENC_SIMD
+    REQUIRE(sincos_error(sincos_twin, x).worst <= kSinCosTol);
+#endif
+}
+
+TEST_CASE("sincos is accurate on positional angles pos * freq", "[vecmath]") {
+    // Frequencies of a d=512 sinusoidal table, positions 0..65536: the angles
+    // the tables actually feed in, where a sloppy range reduction shows first.
+    std::vector<float> x;
+    for (int i = 0; i < 256; i += 5) {
+        const float freq = static_cast<float>(std::exp(-std::log(10000.0) * 2.0 * i / 512.0));
+        for (int pos = 0; pos <= 65536; pos += (i % 2 ? 7 : 3)) x.push_back(float(pos) * freq);
+        x.push_back(65536.0f * freq);
+    }
+    const SinCosErr e = sincos_error(sincos_public, x);
+    INFO("worst " << e.worst << " at x = " << e.at);
+    REQUIRE(e.worst <= kSinCosTol);
+}
+
+TEST_CASE("sincos is accurate next to multiples of pi/2", "[vecmath]") {
+    // There the remainder r is tiny and every bit of the pi/2 split counts.
+    std::vector<float> x;
+    for (double k = 1; k * M_PI / 2 < 16777216.0; k = std::ceil(k * 1.013)) {
+        float v = static_cast<float>(k * M_PI / 2);
+        for (int step = 0; step < 4; ++step) v = std::nextafter(v, 0.0f);
+        for (int step = 0; step < 9; ++step) {
+            x.push_back(v);
+            x.push_back(-v);
+            v = std::nextafter(v, INFINITY);
+        }
+    }
+    const SinCosErr e = sincos_error(sincos_public, x);
+    INFO("worst " << e.worst << " at x = " << e.at);
+    REQUIRE(e.worst <= kSinCosTol);
+}
+
+TEST_CASE("sincos handles special values and null outputs", "[vecmath]") {
+    const float big = std::numeric_limits<float>::max();
+    const std::vector<float> x = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e30f, -1e30f, big,
+                                  131072.0f, std::nextafter(131072.0f, INFINITY), 16777216.0f, 1e-40f};
+    std::vector<float> s(x.size()), c(x.size());
+    sincos(x.data(), s.data(), c.data(), x.size());
+    for (int i = 0; i < 3; ++i) REQUIRE((std::isnan(s[i]) && std::isnan(c[i])));
+    REQUIRE((s[3] == 0.0f && !std::signbit(s[3]) && c[3] == 1.0f));
+    REQUIRE((s[4] == 0.0f && std::signbit(s[4]) && c[4] == 1.0f));
+    for (std::size_t i = 5; i < x.size(); ++i) {
+        REQUIRE(std::fabs(s[i]) <= 1.0f);
+        REQUIRE(std::fabs(c[i]) <= 1.0f);
+        REQUIRE(std::fabs(s[i] - ref_sin(x[i])) <= kSinCosTol);
+        REQUIRE(std::fabs(c[i] - ref_cos(x[i])) <= kSinCosTol);
+    }
+    // Either output may be skipped.
+    std::vector<float> only(x.size());
+    sincos(x.data(), only.data(), nullptr, x.size());
+    for (std::size_t i = 3; i < x.size(); ++i) REQUIRE(to_bits(only[i]) == to_bits(s[i]));
+    sincos(x.data(), nullptr, only.data(), x.size());
+    for (std::size_t i = 3; i < x.size(); ++i) REQUIRE(to_bits(only[i]) == to_bits(c[i]));
+}
+
+#if POSENC_SIMD
+TEST_CASE("sincos_simd agrees with its scalar twin", "[vecmath]") {
+    // Random bit patterns over all finite floats up to 2^24, and the fast
+    // path's edge, where lanes switch to the C library inside one batch.
+    std::vector<float> x;
+    std::uint32_t state = 12345;
+    while (x.size() < 200000) {
+        state = state * 1664525u + 1013904223u;
+        const float v = from_bits(state);
+        if (std::fabs(v) <= 16777216.0f) x.push_back(v);
+    }
+    for (float v = 131070.0f; v < 131074.0f; v += 0.25f) x.push_back(v);
+    std::vector<float> s1(x.size()), c1(x.size()), s2(x.size()), c2(x.size());
+    sincos_simd(x.data(), s1.data(), c1.data(), x.size());
+    sincos_scalar(x.data(), s2.data(), c2.data(), x.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < x.size(); ++i)
+        worst = std::fmax(worst, std::fmax(std::fabs(s1[i] - s2[i]), std::fabs(c1[i] - c2[i])));
+    REQUIRE(worst <= kSinCosTol);
+}
+#endif
+
+TEST_CASE("exp is within 2 ULP from -110 to 90, with 0 and inf at the ends", "[vecmath]") {
+    std::vector<float> x;
+    for (float v = -110.0f; v <= 90.0f; v += 0.00731f) x.push_back(v);
+    for (float v : {-103.97f, -103.28f, -87.34f, -87.33f, 88.72f, 88.7228f, 88.7229f, 0.0f, -0.0f, 1e-30f})
+        x.push_back(v);
+    std::vector<float> y(x.size());
+    vexp(x.data(), y.data(), x.size());
+    double worst = 0;
+    float at = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const double e = exp_ulps(x[i], y[i]);
+        if (e > worst) { worst = e; at = x[i]; }
+    }
+    INFO("worst " << worst << " ULP at x = " << at);
+    REQUIRE(worst <= 2.0);
+
+    const std::vector<float> special = {-INFINITY, -1e30f, -104.5f, -200.0f, INFINITY, 1e30f, 89.0f, NAN};
+    std::vector<float> out(special.size());
+    vexp(special.data(), out.data(), special.size());
+    for (int i = 0; i < 4; ++i) REQUIRE(out[i] == 0.0f);
+    for (int i = 4; i < 7; ++i) REQUIRE((std::isinf(out[i]) && out[i] > 0));
+    REQUIRE(std::isnan(out[7]));
+}
+
+TEST_CASE("exp on every tail length, in place and against the twin", "[vecmath]") {
+    for (std::size_t n : kLengths) {
+        std::vector<float> x(n);
+        for (std::size_t i = 0; i < n; ++i) x[i] = -30.0f + 0.9f * float(i);
+        std::vector<float> twin(n), y = x;
+        exp_scalar(x.data(), twin.data(), n);
+        vexp(y.data(), y.data(), n);  // y aliases x
+        INFO("n = " << n);
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(exp_ulps(x[i], y[i]) <= 2.0);
+            REQUIRE(exp_ulps(x[i], twin[i]) <= 1.0);
+        }
+#if POSENC_SIMD
+        std::vector<float> z(n + 4, 42.0f);
+        exp_simd(x.data(), z.data(), n);
+        for (std::size_t i = 0; i < n; ++i) REQUIRE(to_bits(z[i]) == to_bits(y[i]));
+        for (std::size_t i = n; i < n + 4; ++i) REQUIRE(z[i] == 42.0f);
+#endif
+    }
+}
