@@ -1,0 +1,171 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "errors.h"
+#include "fixture.h"
+#include "softmax.h"
+
+using namespace posenc;
+
+namespace {
+
+const float kInf = std::numeric_limits<float>::infinity();
+
+// Softmax in double with the max subtracted: the reference the float rows meet.
+std::vector<double> reference(const std::vector<float>& x) {
+    double m = -INFINITY;
+    for (float v : x) m = std::fmax(m, v);
+    std::vector<double> e;
+    double sum = 0;
+    for (float v : x) { e.push_back(std::exp(double(v) - m)); sum += e.back(); }
+    for (double& v : e) v /= sum;
+    return e;
+}
+
+// Deterministic values in [-a, a], the same in every build.
+std::vector<float> pseudo_random(std::size_t n, float a, std::uint32_t seed) {
+    std::vector<float> x(n);
+    for (auto& v : x) {
+        seed = seed * 1664525u + 1013904223u;
+        v = a * (static_cast<float>(seed >> 8) / 8388608.0f - 1.0f);
+    }
+    return x;
+}
+
+std::vector<float> softmax(const std::vector<float>& x) {
+    std::vector<float> y(x.size());
+    softmax_rows(y.data(), x.data(), 1, static_cast<std::int64_t>(x.size()));
+    return y;
+}
+
+}  // namespace
+
+TEST_CASE("softmax rows sum to 1 and match a double reference", "[softmax]") {
+    for (std::size_t n : {1, 3, 4, 5, 8, 17, 64, 1000}) {
+        INFO("n " << n);
+        const auto x = pseudo_random(n, 10.0f, static_cast<std::uint32_t>(n));
+        const auto y = softmax(x);
+        const auto r = reference(x);
+        double sum = 0;
+        for (std::size_t j = 0; j < n; ++j) {
+            REQUIRE(y[j] == Approx(r[j]).epsilon(1e-5).margin(1e-12));
+            sum += y[j];
+        }
+        REQUIRE(sum == Approx(1.0).epsilon(1e-5));
+    }
+    REQUIRE(softmax({3.0f})[0] == 1.0f);
+}
+
+TEST_CASE("softmax survives logits that overflow exp without max subtraction", "[softmax]") {
+    // exp(88.8f) is already inf in float32; 1e4 and 1e30 far more so.
+    REQUIRE(std::isinf(std::exp(88.8f)));
+    for (float big : {88.8f, 1e4f, 1e30f}) {
+        INFO("logit " << big);
+        for (std::size_t n : {2, 5, 17}) {
+            std::vector<float> x(n, 0.0f);
+            x[0] = big;
+            x[n - 1] = big;  // two tied maxima share the mass
+            const auto y = softmax(x);
+            for (std::size_t j = 0; j < n; ++j) REQUIRE(std::isfinite(y[j]));
+            REQUIRE(y[0] == Approx(0.5));
+            REQUIRE(y[n - 1] == Approx(0.5));
+        }
+        // The next float down still gets its exact relative weight.
+        const std::vector<float> pair = {big, std::nextafter(big, 0.0f)};
+        const auto y = softmax(pair);
+        const auto r = reference(pair);
+        REQUIRE(y[0] == Approx(r[0]).epsilon(1e-6));
+        REQUIRE(y[1] == Approx(r[1]).epsilon(1e-6));
+    }
+    // 1e4 apart: the small one underflows to exactly 0, no NaN.
+    const auto y = softmax({1e4f, 0.0f, -1e30f});
+    REQUIRE(y[0] == 1.0f);
+    REQUIRE(y[1] == 0.0f);
+    REQUIRE(y[2] == 0.0f);
+}
+
+TEST_CASE("softmax of masked entries and rows", "[softmax]") {
+    SECTION("-inf entries get weight 0, the rest renormalise") {
+        const auto y = softmax({1.0f, -kInf, 1.0f, -kInf, 1.0f});
+        REQUIRE(y[1] == 0.0f);
+        REQUIRE(y[3] == 0.0f);
+        REQUIRE(y[0] == Approx(1.0f / 3));
+    }
+    SECTION("a fully masked row gives zeros, not NaN (_safe_softmax)") {
+        for (std::size_t n : {1, 3, 4, 5, 8, 17, 64}) {
+            const auto y = softmax(std::vector<float>(n, -kInf));
+            for (float v : y) REQUIRE(v == 0.0f);
+        }
+    }
+    SECTION("NaN anywhere, or +inf, makes the whole row NaN as in PyTorch") {
+        for (std::size_t n : {1, 3, 4, 5, 8, 17, 64}) {
+            for (std::size_t at : {std::size_t{0}, n / 2, n - 1}) {
+                INFO("n " << n << " at " << at);
+                for (float bad : {std::numeric_limits<float>::quiet_NaN(), kInf}) {
+                    std::vector<float> x(n, 1.0f);
+                    x[at] = bad;
+                    for (float v : softmax(x)) REQUIRE(std::isnan(v));
+                }
+            }
+        }
+    }
+}
+
+TEST_CASE("softmax rows are independent and may work in place", "[softmax]") {
+    const std::int64_t rows = 3, n = 17;
+    auto x = pseudo_random(static_cast<std::size_t>(rows * n), 50.0f, 7);
+    for (std::int64_t j = 0; j < n; ++j) x[static_cast<std::size_t>(n + j)] = -kInf;  // row 1 masked
+    std::vector<float> y(x.size());
+    softmax_rows(y.data(), x.data(), rows, n);
+    softmax_rows(x.data(), x.data(), rows, n);
+    REQUIRE(x == y);
+    for (std::int64_t j = 0; j < n; ++j) REQUIRE(y[static_cast<std::size_t>(n + j)] == 0.0f);
+}
+
+#if POSENC_SIMD
+TEST_CASE("softmax SIMD twin matches the scalar twin", "[softmax]") {
+    for (std::int64_t n : {1, 3, 4, 5, 8, 17, 64, 1023}) {
+        for (float a : {1.0f, 30.0f, 1e4f}) {
+            INFO("n " << n << " scale " << a);
+            auto x = pseudo_random(static_cast<std::size_t>(n), a, static_cast<std::uint32_t>(n * 31));
+            if (n > 2) x[1] = -kInf;
+            std::vector<float> s(x.size()), v(x.size());
+            softmax_row_scalar(s.data(), x.data(), n);
+            softmax_row_simd(v.data(), x.data(), n);
+            for (std::size_t j = 0; j < x.size(); ++j) REQUIRE(v[j] == Approx(s[j]).epsilon(1e-5).margin(1e-30));
+        }
+    }
+}
+#endif
+
+TEST_CASE("softmax rejects bad sizes with messages naming them", "[softmax]") {
+    float x[1] = {0};
+    REQUIRE_THROWS_AS(softmax_rows(x, x, 0, 1), RangeError);
+    REQUIRE_THROWS_WITH(softmax_rows(x, x, 0, 1), Catch::Contains("rows must be between 1 and 16777216, got 0"));
+    REQUIRE_THROWS_WITH(softmax_rows(x, x, 1, 0), Catch::Contains("n must be between 1 and 16777216, got 0"));
+    REQUIRE_THROWS_WITH(softmax_rows(x, x, 1, -3), Catch::Contains("n must be between 1 and 16777216, got -3"));
+    REQUIRE_THROWS_AS(softmax_rows(x, x, 4097, 4096), RangeError);
+    REQUIRE_THROWS_WITH(softmax_rows(x, x, 4097, 4096),
+                        Catch::Contains("softmax") && Catch::Contains("16781312") && Catch::Contains("16777216"));
+}
+
+TEST_CASE("softmax matches PyTorch fixtures", "[softmax][fixture]") {
+    const auto cases = fixture::all("softmax");
+    REQUIRE(!cases.empty());
+    double worst = 0;
+    for (const auto& c : cases) {
+        INFO(c.file);
+        const std::int64_t rows = c.integer("rows"), n = c.integer("n");
+        const auto x = c.tensor("x").f32();
+        std::vector<float> y(x.size());
+        softmax_rows(y.data(), x.data(), rows, n);
+        const double err = fixture::max_abs_diff(y, c.tensor("out").f32());
+        REQUIRE(err <= 1e-5);  // NaN where torch is not (or the reverse) fails
+        worst = std::fmax(worst, err);
+    }
+    WARN("softmax max abs error vs fixtures: " << worst);
+}
