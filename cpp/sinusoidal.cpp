@@ -9,6 +9,7 @@
 #include "check.h"
 #include "errors.h"
 #include "caps.h"
+#include "sleef.h"
 #include "vecmath.h"
 
 namespace posenc {

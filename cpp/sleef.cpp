@@ -237,6 +237,28 @@ float exp_f2(F2 d) {
 
 }  // namespace
 
+// SLEEF expf_u10:
+//   q = rint(x / ln 2);  s = x - q*ln2 (ln 2 in two parts, each step fused)
+//   u = polynomial(s) (degree 6, Horner, fused);  result = u * 2^q
+float sleef_expf(float x) {
+    if (x < -104.0f) return 0.0f;
+    if (x > 100.0f) return INFINITY;
+    const float R_LN2f = 1.442695040888963407359924681001892137426645954152985934135449406931f;
+    const float L2Uf = 0.693145751953125f;
+    const float L2Lf = 1.428606765330187045e-06f;
+    const float q = std::rint(x * R_LN2f);
+    float s = fma_exact(q, -L2Uf, x);
+    s = fma_exact(q, -L2Lf, s);
+    float u = 0.000198527617612853646278381f;
+    u = fma_exact(u, s, 0.00139304355252534151077271f);
+    u = fma_exact(u, s, 0.00833336077630519866943359f);
+    u = fma_exact(u, s, 0.0416664853692054748535156f);
+    u = fma_exact(u, s, 0.166666671633720397949219f);
+    u = fma_exact(u, s, 0.5f);
+    u = 1.0f + fma_exact(s * s, u, s);
+    return std::ldexp(u, static_cast<int>(q));
+}
+
 // pow(x, y) = exp(y * log|x|), then SLEEF's special cases in its order.
 float sleef_powf(float x, float y) {
     const float inf = std::numeric_limits<float>::infinity();

@@ -9,35 +9,6 @@
 
 namespace posenc {
 
-// A fused multiply-add rounded once, as SLEEF's FMA builds do it: the
-// product of two floats is exact in double, so double product + sum,
-// rounded to float, differs from a true FMA only on rare double-rounding
-// ties (none among the 2,098,176 sinusoidal divisors checked against torch).
-static inline float fma_as_double(float a, float b, float c) {
-    return static_cast<float>(static_cast<double>(a) * b + c);
-}
-
-// SLEEF expf_u10 (the float32 exp of PyTorch's CPU kernels), step by step.
-float sleef_expf(float x) {
-    if (x < -104.0f) return 0.0f;
-    if (x > 100.0f) return INFINITY;
-    const float R_LN2f = 1.442695040888963407359924681001892137426645954152985934135449406931f;
-    const float L2Uf = 0.693145751953125f;
-    const float L2Lf = 1.428606765330187045e-06f;
-    float q = std::rint(x * R_LN2f);
-    float s = fma_as_double(q, -L2Uf, x);
-    s = fma_as_double(q, -L2Lf, s);
-    float u = 0.000198527617612853646278381f;
-    u = fma_as_double(u, s, 0.00139304355252534151077271f);
-    u = fma_as_double(u, s, 0.00833336077630519866943359f);
-    u = fma_as_double(u, s, 0.0416664853692054748535156f);
-    u = fma_as_double(u, s, 0.166666671633720397949219f);
-    u = fma_as_double(u, s, 0.5f);
-    float s2 = s * s;
-    u = 1.0f + fma_as_double(s2, u, s);
-    return std::ldexp(u, static_cast<int>(q));
-}
-
 // x: (n); s, c: (n) or null.
 void sincos_scalar(const float* x, float* s, float* c, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {

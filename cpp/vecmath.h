@@ -22,12 +22,6 @@
 
 namespace posenc {
 
-// PyTorch's CPU float32 exp (SLEEF expf_u10), reproduced bit for bit with
-// each fused multiply-add done as double product + sum rounded once to float
-// (wasm has no FMA). Used for the sinusoidal divisors, where one ULP of
-// difference is amplified by the position.
-float sleef_expf(float x);
-
 // s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n. s or c may be null.
 void sincos_scalar(const float* x, float* s, float* c, std::size_t n);
 // y[i] = exp(x[i]); y may alias x.

@@ -92,40 +92,6 @@ void sincos_kernel(const float* x, float* s, float* c, std::size_t n) { sincos_s
 
 }  // namespace
 
-TEST_CASE("sleef_expf matches a correctly rounded exp to 1 ULP and keeps its edges", "[vecmath]") {
-    REQUIRE(sleef_expf(0.0f) == 1.0f);
-    REQUIRE(sleef_expf(-104.5f) == 0.0f);
-    REQUIRE(sleef_expf(-INFINITY) == 0.0f);
-    REQUIRE(std::isinf(sleef_expf(100.5f)));
-    REQUIRE(std::isinf(sleef_expf(89.0f)));  // past FLT_MAX, as SLEEF's own overflow
-    double worst = 0;
-    for (int i = -20000; i <= 17000; ++i) {
-        const float x = static_cast<float>(i) * 0.00517f;  // -103.4 .. 87.9
-        worst = std::fmax(worst, exp_ulps(x, sleef_expf(x)));
-    }
-    REQUIRE(worst <= 1.0);
-}
-
-TEST_CASE("sleef_expf gives PyTorch's sinusoidal divisors bit for bit", "[vecmath]") {
-    const auto cases = fixture::all("sinusoidal_div");
-    REQUIRE(!cases.empty());
-    for (const auto& fc : cases) {
-        const std::int64_t d = fc.integer("d_model");
-        const double base = fc.num("base");
-        // -ln(base)/d is a Python float; PyTorch rounds it to float32 once.
-        const float c = static_cast<float>(-std::log(base) / static_cast<double>(d));
-        const auto want = fc.tensor("out").f32();
-        REQUIRE(static_cast<std::int64_t>(want.size()) == d / 2);
-        std::size_t mismatches = 0;
-        for (std::int64_t i = 0; i < d / 2; ++i) {
-            const float got = sleef_expf(static_cast<float>(2 * i) * c);
-            if (to_bits(got) != to_bits(want[static_cast<std::size_t>(i)])) ++mismatches;
-        }
-        INFO(fc.file << " d_model " << d << " base " << base);
-        REQUIRE(mismatches == 0);
-    }
-}
-
 TEST_CASE("sincos meets the contract on every tail length", "[vecmath]") {
     for (std::size_t n : kLengths) {
         std::vector<float> x(n);
