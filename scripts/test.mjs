@@ -12,11 +12,12 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = [];
 
-function run(name, cmd, args, { cwd = root, parse } = {}) {
+function run(name, cmd, args, { cwd = root, parse, show = () => true } = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
   const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
-  process.stdout.write(r.stdout ?? '');
+  const shown = r.status === 0 ? (r.stdout ?? '').split('\n').filter(show).join('\n') : r.stdout ?? '';
+  process.stdout.write(`${shown}\n`);
   process.stderr.write(r.stderr ?? '');
   const counts = parse ? parse(`${r.stdout}\n${r.stderr}`) : null;
   const ok = r.status === 0;
@@ -25,10 +26,20 @@ function run(name, cmd, args, { cwd = root, parse } = {}) {
   return ok;
 }
 
+// ctest counts test files; Catch2's own lines (ctest -V) give the cases and
+// assertions inside them.
 function ctestCounts(out) {
   const m = out.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
-  return m ? { passed: Number(m[3]) - Number(m[2]), failed: Number(m[2]) } : null;
+  if (!m) return null;
+  let cases = 0;
+  let assertions = 0;
+  for (const c of out.matchAll(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/g)) {
+    assertions += Number(c[1]);
+    cases += Number(c[2]);
+  }
+  return { passed: Number(m[3]) - Number(m[2]), failed: Number(m[2]), detail: `${cases} Catch2 test cases, ${assertions} assertions` };
 }
+const ctestSummaryLines = (line) => /Test +#|tests passed|Total Test time|All tests passed/.test(line);
 
 function nodeTestCounts(out) {
   const pass = out.match(/^# pass (\d+)/m);
@@ -38,10 +49,11 @@ function nodeTestCounts(out) {
 
 const built = run('build', 'bash', ['scripts/build.sh', '--tests']);
 if (built) {
-  run('Catch2 native', 'ctest', ['--output-on-failure', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts });
-  run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['--output-on-failure', '-j2'], {
+  run('Catch2 native', 'ctest', ['-V', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts, show: ctestSummaryLines });
+  run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/wasm'),
     parse: ctestCounts,
+    show: ctestSummaryLines,
   });
   const jsTests = readdirSync(path.join(root, 'tests/js'))
     .filter((f) => f.endsWith('.test.mjs'))
@@ -53,7 +65,9 @@ let passed = 0;
 let failed = 0;
 console.log('\n=== summary');
 for (const r of results) {
-  const c = r.counts ? `${r.counts.passed} passed, ${r.counts.failed} failed` : r.ok ? 'ok' : 'FAILED';
+  const c = r.counts
+    ? `${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.detail ? ` (${r.counts.detail})` : ''}`
+    : r.ok ? 'ok' : 'FAILED';
   console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c} (${r.seconds.toFixed(1)} s)`);
   if (r.counts) {
     passed += r.counts.passed;

@@ -1,0 +1,50 @@
+// RoPE context-extension variants, as Hugging Face transformers computes
+// them (src/transformers/modeling_rope_utils.py), every step in float32 where
+// HF uses float32 tensors and in double where HF uses Python floats.
+//
+//   linear  (position interpolation, Chen et al. 2023):  inv_i / factor
+//   dynamic (NTK-aware, bloc97 / HF):  base' = base * (factor*L/Lmax - (factor-1))^(dim/(dim-2)),
+//            L = max(seq_len, Lmax); inv recomputed from base'
+//   yarn    (Peng et al. 2023): per-pair blend of interpolated and extrapolated
+//            frequencies with a linear ramp between the correction dims of
+//            beta_fast and beta_slow; cos and sin multiplied by
+//            attention_factor = 0.1*ln(factor) + 1
+//   llama3  (Meta, Llama 3.1): wavelengths longer than Lorig/low_freq_factor
+//            divided by factor, shorter than Lorig/high_freq_factor kept,
+//            smooth blend between
+#pragma once
+#include <cstdint>
+
+namespace posenc {
+
+struct RopeScaling {
+    enum class Type { None, Linear, Dynamic, Yarn, Llama3 };
+    Type type = Type::None;
+    double factor = 1.0;                       // all but None; >= 1 for dynamic, > 0 otherwise
+    std::int64_t max_positions = 0;            // dynamic: the model's trained length (Lmax)
+    std::int64_t seq_len = 0;                  // dynamic: current length (L)
+    std::int64_t original_max_positions = 0;   // yarn, llama3: Lorig
+    double beta_fast = 32.0;                   // yarn
+    double beta_slow = 1.0;                    // yarn
+    bool truncate = true;                      // yarn: floor/ceil the correction range (HF default)
+    double low_freq_factor = 1.0;              // llama3
+    double high_freq_factor = 4.0;             // llama3
+};
+
+// Parses "none" / "linear" / "dynamic" / "yarn" / "llama3";
+// throws TypeError "unknown RoPE scaling type 'x' (expected one of ...)".
+RopeScaling::Type rope_scaling_type(const char* name);
+
+// Throws RangeError naming the field for a factor <= 0 (or < 1 for dynamic),
+// missing/negative lengths, non-finite numbers, low_freq_factor >=
+// high_freq_factor, beta_slow >= beta_fast... Called by rope_inv_freq.
+void rope_scaling_check(const RopeScaling& s);
+
+// inv: (dim/2), the frequencies after scaling. `dim` is the rotary dim.
+void rope_scaling_inv_freq(float* inv, std::int64_t dim, double base, const RopeScaling& s);
+
+// The factor that multiplies cos and sin: 0.1*ln(factor)+1 for yarn (1 when
+// factor <= 1), 1 for every other type.
+float rope_scaling_attention_factor(const RopeScaling& s);
+
+}  // namespace posenc
