@@ -1,0 +1,37 @@
+// The two wasm builds as artifacts: the scalar fallback must hold no SIMD
+// instruction at all (so it loads on an engine without WebAssembly SIMD),
+// the SIMD build must really use v128 code, and neither may need eval
+// (strict Content-Security-Policy) or a global Module.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const wasmDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/wasm');
+const hasWasmDis = spawnSync('wasm-dis', ['--version']).status === 0;
+
+function simdInstructions(file) {
+  const r = spawnSync('wasm-dis', [path.join(wasmDir, file)], { encoding: 'utf8', maxBuffer: 1 << 28 });
+  assert.equal(r.status, 0, r.stderr);
+  return (r.stdout.match(/\b(v128|[if](8x16|16x8|32x4|64x2))\.[a-z_]+/g) ?? []).length;
+}
+
+describe('wasm builds', () => {
+  it('the scalar build holds no SIMD instruction', { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
+    assert.equal(simdInstructions('posenc-scalar.wasm'), 0);
+  });
+
+  it('the SIMD build holds SIMD instructions', { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
+    assert.ok(simdInstructions('posenc-simd.wasm') > 500);
+  });
+
+  for (const variant of ['simd', 'scalar']) {
+    it(`${variant}: the glue is an ES module that needs neither eval nor a global Module`, () => {
+      const glue = readFileSync(path.join(wasmDir, `posenc-${variant}.js`), 'utf8');
+      assert.match(glue, /export default createPosencModule/);
+      assert.doesNotMatch(glue, /\bnew Function\b|\beval\(/);
+    });
+  }
+});
