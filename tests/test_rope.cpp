@@ -10,6 +10,7 @@
 #include "caps.h"
 #include "errors.h"
 #include "fixture.h"
+#include "rope_fixture.h"
 #include "rope.h"
 #include "vecmath.h"
 
@@ -320,16 +321,7 @@ TEST_CASE("rope_apply fixtures from HF Llama / GPT-J with PyTorch", "[rope][fixt
     std::string worst_file;
     for (const auto& c : cases) {
         INFO(c.file);
-        RopeScaling s;
-        s.type = rope_scaling_type(c.str("scaling").c_str());
-        if (c.has("factor")) s.factor = c.num("factor");
-        if (c.has("max_positions")) s.max_positions = c.integer("max_positions");
-        if (c.has("seq_len")) s.seq_len = c.integer("seq_len");
-        if (c.has("original_max_positions")) s.original_max_positions = c.integer("original_max_positions");
-        if (c.has("beta_fast")) s.beta_fast = c.num("beta_fast");
-        if (c.has("beta_slow")) s.beta_slow = c.num("beta_slow");
-        if (c.has("low_freq_factor")) s.low_freq_factor = c.num("low_freq_factor");
-        if (c.has("high_freq_factor")) s.high_freq_factor = c.num("high_freq_factor");
+        const RopeScaling s = rope_scaling_of(c);
         const std::int64_t rows = c.integer("rows"), dim = c.integer("dim");
         const auto x = c.tensor("x").f32();
         const auto& pos = c.tensor("positions").values;
