@@ -25,4 +25,8 @@ echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"
 if [ $tests = ON ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null
   cmake --build build/native -j "$jobs"
+  # The same suites under AddressSanitizer and UndefinedBehaviorSanitizer.
+  cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DPOSENC_SANITIZE=address,undefined >/dev/null
+  cmake --build build/sanitize -j "$jobs"
 fi

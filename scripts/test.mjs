@@ -1,7 +1,8 @@
 // `npm test`: builds everything and runs every suite, then prints one
 // summary line. Stages:
 //   1. build: wasm modules (SIMD, scalar) + Catch2 suites (native and wasm)
-//   2. Catch2, native (g++: SIMD kernels and scalar twins)
+//   2. Catch2, native (g++): SIMD kernels with their scalar twins, and the
+//      scalar-only build; then the same under ASan + UBSan
 //   3. Catch2, wasm under Node: SIMD build and scalar build
 //   4. JS API tests (node --test) against both wasm builds
 import { spawnSync } from 'node:child_process';
@@ -49,7 +50,12 @@ function nodeTestCounts(out) {
 
 const built = run('build', 'bash', ['scripts/build.sh', '--tests']);
 if (built) {
-  run('Catch2 native', 'ctest', ['-V', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts, show: ctestSummaryLines });
+  run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts, show: ctestSummaryLines });
+  run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
+    cwd: path.join(root, 'build/sanitize'),
+    parse: ctestCounts,
+    show: ctestSummaryLines,
+  });
   run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/wasm'),
     parse: ctestCounts,
