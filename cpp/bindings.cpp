@@ -3,30 +3,32 @@
 //
 // Calling convention between this file and web/posenc.js:
 //   - posenc.js checks JS-level types (numbers, integers, arrays, enum
-//     strings) with the JS argument names, then calls in here;
-//   - arrays come in as typed arrays (Float32Array / Float64Array) and are
-//     copied into the wasm heap with one TypedArray.set (a memcpy, not a
-//     per-element loop); results go out as fresh typed arrays (one slice);
+//     strings, array lengths) with the JS argument names, places the arrays
+//     in the wasm heap (one bulk TypedArray.set into a reused scratch area,
+//     or nothing at all when the caller already holds a HeapArray) and
+//     passes their addresses here;
+//   - every function here checks sizes against the caps again (caps.h) and
+//     runs the core on those addresses; results are written in place;
 //   - errors are RETURNED as JS Error objects, never thrown across the
 //     boundary: a JS throw from inside a C++ frame would skip destructors
 //     and leak, so every C++ exception is caught here, turned into a
 //     RangeError / TypeError value after the C++ frames are gone, and
-//     posenc.js throws it. No state lives here between calls.
+//     posenc.js throws it. Success returns undefined (or a number).
+//   - no state lives here between calls; the attention workspace is an
+//     object the caller owns.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
-#include <cmath>
 #include <cstdint>
 #include <new>
 #include <string>
-#include <vector>
 
 #include "alibi.h"
 #include "attention.h"
+#include "caps.h"
 #include "check.h"
 #include "errors.h"
 #include "learned.h"
-#include "caps.h"
 #include "rope.h"
 #include "rope_scaling.h"
 #include "simd.h"
@@ -35,25 +37,13 @@
 #include "t5_bias.h"
 
 using emscripten::val;
+using Addr = std::uintptr_t;  // a byte address in the wasm heap, from posenc.js
 
 namespace {
 
-// Copies a JS typed array (already checked by posenc.js) into a vector.
 template <class T>
-std::vector<T> from_js(const val& array, std::size_t expected, const char* what) {
-    const auto n = array["length"].as<std::size_t>();
-    if (n != expected)
-        throw posenc::TypeError(std::string(what) + " must hold " + std::to_string(expected) +
-                                " values, got " + std::to_string(n));
-    std::vector<T> out(n);
-    if (n) val(emscripten::typed_memory_view(n, out.data())).call<void>("set", array);
-    return out;
-}
-
-// A fresh JS typed array holding a copy of `data`.
-template <class T>
-val to_js(const std::vector<T>& data) {
-    return val(emscripten::typed_memory_view(data.size(), data.data())).call<val>("slice");
+T* at(Addr a) {
+    return reinterpret_cast<T*>(a);
 }
 
 // Runs `body`; any C++ exception becomes a JS Error value of the right kind.
@@ -107,52 +97,36 @@ posenc::RopeScaling scaling_from_js(const val& s) {
 
 // ---------------------------------------------------------------- bindings
 
-val sinusoidal(double max_len, double d_model, double base) {
+// out: (max_len, d_model)
+val sinusoidal(Addr out, double max_len, double d_model, double base) {
     return guarded([&] {
-        const auto n = as_size(max_len), d = as_size(d_model);
-        // Validate before allocating: a huge request must never reach malloc.
-        posenc::check_range("maxLen", n, 1, posenc::kMaxPosition);
-        posenc::check_range("dModel", d, 1, posenc::kMaxDim);
-        posenc::check_elements("sinusoidal table", n * d);
-        std::vector<float> out(static_cast<std::size_t>(n * d));
-        posenc::sinusoidal_table(out.data(), n, d, base);
-        return to_js(out);
+        posenc::sinusoidal_table(at<float>(out), as_size(max_len), as_size(d_model), base);
+        return val::undefined();
     });
 }
 
-val sinusoidal_div(double d_model, double base) {
+// out: (d_model/2)
+val sinusoidal_div(Addr out, double d_model, double base) {
     return guarded([&] {
-        const auto d = as_size(d_model);
-        posenc::check_range("dModel", d, 1, posenc::kMaxDim);
-        std::vector<float> out(static_cast<std::size_t>(d / 2));
-        posenc::sinusoidal_div(out.data(), d, base);
-        return to_js(out);
+        posenc::sinusoidal_div(at<float>(out), as_size(d_model), base);
+        return val::undefined();
     });
 }
 
-val learned_lookup(val table, double rows, double d_model, val positions) {
+// table: (rows, d_model); positions: (n) f64; out: (n, d_model)
+val learned_lookup(Addr out, Addr table, double rows, double d_model, Addr positions, double n) {
     return guarded([&] {
-        const auto r = as_size(rows), d = as_size(d_model);
-        posenc::check_range("rows", r, 1, posenc::kMaxPosition);
-        posenc::check_range("d_model", d, 1, posenc::kMaxDim);
-        posenc::check_elements("table", r * d);
-        const auto t = from_js<float>(table, static_cast<std::size_t>(r * d), "table");
-        const auto n = positions["length"].as<std::size_t>();
-        posenc::check_elements("lookup output", static_cast<std::int64_t>(n) * d);
-        const auto p = from_js<double>(positions, n, "positions");
-        std::vector<float> out(n * static_cast<std::size_t>(d));
-        posenc::learned_lookup(out.data(), t.data(), r, d, p.data(), static_cast<std::int64_t>(n));
-        return to_js(out);
+        posenc::learned_lookup(at<float>(out), at<const float>(table), as_size(rows),
+                               as_size(d_model), at<const double>(positions), as_size(n));
+        return val::undefined();
     });
 }
 
-val rope_inv_freq(double dim, double base, val scaling) {
+// out: (dim/2)
+val rope_inv_freq(Addr out, double dim, double base, val scaling) {
     return guarded([&] {
-        const auto d = as_size(dim);
-        posenc::check_range("dim", d, 2, posenc::kMaxDim);
-        std::vector<float> out(static_cast<std::size_t>(d / 2));
-        posenc::rope_inv_freq(out.data(), d, base, scaling_from_js(scaling));
-        return to_js(out);
+        posenc::rope_inv_freq(at<float>(out), as_size(dim), base, scaling_from_js(scaling));
+        return val::undefined();
     });
 }
 
@@ -164,99 +138,65 @@ val rope_attention_factor(val scaling) {
     });
 }
 
-val rope_apply(val x, double rows, double dim, val positions, double base, std::string convention,
-               double rotary_dim, val scaling) {
+// x, out: (rows, dim), out may alias x; positions: (rows) f64
+val rope_apply(Addr out, Addr x, double rows, double dim, Addr positions, double base,
+               std::string convention, double rotary_dim, val scaling) {
     return guarded([&] {
-        const auto r = as_size(rows), d = as_size(dim);
-        posenc::check_range("rows", r, 1, posenc::kMaxPosition);
-        posenc::check_range("dim", d, 2, posenc::kMaxDim);
-        posenc::check_elements("x", r * d);
         const auto conv = posenc::rope_convention(convention.c_str());
-        const auto s = scaling_from_js(scaling);
-        auto data = from_js<float>(x, static_cast<std::size_t>(r * d), "x");
-        const auto p = from_js<double>(positions, static_cast<std::size_t>(r), "positions");
-        posenc::rope_apply(data.data(), data.data(), r, d, p.data(), base, conv,
-                           as_size(rotary_dim), s);
-        return to_js(data);
+        posenc::rope_apply(at<float>(out), at<const float>(x), as_size(rows), as_size(dim),
+                           at<const double>(positions), base, conv, as_size(rotary_dim),
+                           scaling_from_js(scaling));
+        return val::undefined();
     });
 }
 
-val alibi_slopes(double heads) {
+// out: (heads)
+val alibi_slopes(Addr out, double heads) {
     return guarded([&] {
-        const auto h = as_size(heads);
-        posenc::check_range("heads", h, 1, posenc::kMaxHeads);
-        std::vector<float> out(static_cast<std::size_t>(h));
-        posenc::alibi_slopes(out.data(), h);
-        return to_js(out);
+        posenc::alibi_slopes(at<float>(out), as_size(heads));
+        return val::undefined();
     });
 }
 
-val alibi_bias(double heads, double seq_len, bool causal) {
+// out: (heads, seq_len, seq_len)
+val alibi_bias(Addr out, double heads, double seq_len, bool causal) {
     return guarded([&] {
-        const auto h = as_size(heads), n = as_size(seq_len);
-        posenc::check_range("heads", h, 1, posenc::kMaxHeads);
-        posenc::check_range("seqLen", n, 1, posenc::kMaxSeqLen);
-        posenc::check_elements("ALiBi bias", h * n * n);
-        std::vector<float> out(static_cast<std::size_t>(h * n * n));
-        posenc::alibi_bias(out.data(), h, n, causal);
-        return to_js(out);
+        posenc::alibi_bias(at<float>(out), as_size(heads), as_size(seq_len), causal);
+        return val::undefined();
     });
 }
 
-val t5_buckets(double query_len, double key_len, bool bidirectional, double num_buckets,
-               double max_distance) {
+// out: (query_len, key_len) i32
+val t5_buckets(Addr out, double query_len, double key_len, bool bidirectional,
+               double num_buckets, double max_distance) {
     return guarded([&] {
-        const auto q = as_size(query_len), k = as_size(key_len);
-        posenc::check_range("queryLen", q, 1, posenc::kMaxSeqLen);
-        posenc::check_range("keyLen", k, 1, posenc::kMaxSeqLen);
-        posenc::check_elements("bucket map", q * k);
-        std::vector<std::int32_t> out(static_cast<std::size_t>(q * k));
-        posenc::t5_buckets(out.data(), q, k, bidirectional, as_size(num_buckets),
-                           as_size(max_distance));
-        return to_js(out);
+        posenc::t5_buckets(at<std::int32_t>(out), as_size(query_len), as_size(key_len),
+                           bidirectional, as_size(num_buckets), as_size(max_distance));
+        return val::undefined();
     });
 }
 
-val softmax(val x, double rows, double n) {
+// x, out: (rows, n), out may alias x
+val softmax(Addr out, Addr x, double rows, double n) {
     return guarded([&] {
-        const auto r = as_size(rows), c = as_size(n);
-        posenc::check_range("rows", r, 1, posenc::kMaxElements);
-        posenc::check_range("n", c, 1, posenc::kMaxElements);
-        posenc::check_elements("softmax input", r * c);
-        auto data = from_js<float>(x, static_cast<std::size_t>(r * c), "x");
-        posenc::softmax_rows(data.data(), data.data(), r, c);
-        return to_js(data);
+        posenc::softmax_rows(at<float>(out), at<const float>(x), as_size(rows), as_size(n));
+        return val::undefined();
     });
 }
 
-val attention(val q, val k, val v, double heads, double seq_len, double head_dim, bool causal,
-              val bias, double scale) {
+// q, k, v, out: (heads, seq, head_dim); weights: (heads, seq, seq) or 0;
+// bias: (heads, seq, seq) or 0
+val attention(Addr out, Addr weights, Addr q, Addr k, Addr v, double heads, double seq_len,
+              double head_dim, bool causal, Addr bias, double scale) {
     return guarded([&] {
-        const auto h = as_size(heads), n = as_size(seq_len), d = as_size(head_dim);
-        posenc::check_range("heads", h, 1, posenc::kMaxHeads);
-        posenc::check_range("seqLen", n, 1, posenc::kMaxSeqLen);
-        posenc::check_range("headDim", d, 1, posenc::kMaxDim);
-        posenc::check_elements("attention weights", h * n * n);
-        posenc::check_elements("q", h * n * d);
-        const auto hnd = static_cast<std::size_t>(h * n * d);
-        const auto qs = from_js<float>(q, hnd, "q");
-        const auto ks = from_js<float>(k, hnd, "k");
-        const auto vs = from_js<float>(v, hnd, "v");
-        std::vector<float> b;
         posenc::AttentionOptions options;
         options.causal = causal;
+        options.bias = bias ? at<const float>(bias) : nullptr;
         options.scale = static_cast<float>(scale);
-        if (!(bias.isNull() || bias.isUndefined())) {
-            b = from_js<float>(bias, static_cast<std::size_t>(h * n * n), "bias");
-            options.bias = b.data();
-        }
-        std::vector<float> out(hnd), weights(static_cast<std::size_t>(h * n * n));
-        posenc::attention(out.data(), weights.data(), qs.data(), ks.data(), vs.data(), h, n, d,
-                          options);
-        val result = val::object();
-        result.set("output", to_js(out));
-        result.set("weights", to_js(weights));
-        return result;
+        posenc::attention(at<float>(out), at<float>(weights), at<const float>(q),
+                          at<const float>(k), at<const float>(v), as_size(heads),
+                          as_size(seq_len), as_size(head_dim), options);
+        return val::undefined();
     });
 }
 

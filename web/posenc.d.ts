@@ -6,7 +6,21 @@ export type RopeScaling =
   | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number }
   | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number };
 
-export type NumericArray = Float32Array | Float64Array | ArrayLike<number>;
+/** An array in the wasm heap of one loaded build (see Posenc.allocate). */
+export declare class HeapArray {
+  private constructor();
+  readonly length: number;
+  readonly type: 'f32' | 'i32';
+  /** A view of the elements; valid until the next call into the module. */
+  readonly array: Float32Array | Int32Array;
+  set(values: ArrayLike<number>): this;
+  toArray(): Float32Array | Int32Array;
+  free(): void;
+}
+
+export type NumericArray = Float32Array | Float64Array | ArrayLike<number> | HeapArray;
+/** Where a result goes: a typed array of the right length, or a HeapArray. */
+export type Out<T> = T | HeapArray;
 
 export interface PosencLimits {
   /** Largest output tensor, in elements. */
@@ -23,12 +37,20 @@ export interface Posenc {
   /** True when the SIMD build runs. */
   readonly simd: boolean;
   readonly limits: PosencLimits;
+  /** An array of `length` elements in this build's heap, usable as input and as `out` without copies. */
+  allocate(length: number, type?: 'f32' | 'i32'): HeapArray;
   /** (maxLen, dModel) row-major; dModel must be even. */
-  sinusoidal(maxLen: number, dModel: number, options?: { base?: number }): Float32Array;
+  sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array> }): Float32Array;
   /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */
   sinusoidalFrequencies(dModel: number, options?: { base?: number }): Float32Array;
   /** (positions.length, dModel); a position outside 0..rows-1 throws "index out of range in self". */
-  learnedLookup(table: NumericArray, rows: number, dModel: number, positions: ArrayLike<number>): Float32Array;
+  learnedLookup(
+    table: NumericArray,
+    rows: number,
+    dModel: number,
+    positions: ArrayLike<number>,
+    options?: { out?: Out<Float32Array> },
+  ): Float32Array;
   /** (dim/2). */
   ropeInvFreq(dim: number, options?: { base?: number; scaling?: RopeScaling | null }): Float32Array;
   /** 0.1 ln(factor) + 1 for YaRN, 1 otherwise. */
@@ -44,26 +66,35 @@ export interface Posenc {
       convention?: 'half' | 'interleaved';
       rotaryDim?: number;
       scaling?: RopeScaling | null;
+      out?: Out<Float32Array>;
     },
   ): Float32Array;
   /** (heads). */
   alibiSlopes(heads: number): Float32Array;
   /** (heads, seqLen, seqLen); masked entries are -Infinity. */
-  alibiBias(heads: number, seqLen: number, options?: { causal?: boolean }): Float32Array;
+  alibiBias(heads: number, seqLen: number, options?: { causal?: boolean; out?: Out<Float32Array> }): Float32Array;
   /** (queryLen, keyLen) bucket of key_pos - query_pos. */
   t5Buckets(
     queryLen: number,
     keyLen: number,
-    options?: { bidirectional?: boolean; numBuckets?: number; maxDistance?: number },
+    options?: { bidirectional?: boolean; numBuckets?: number; maxDistance?: number; out?: Out<Int32Array> },
   ): Int32Array;
   /** Stable softmax of each row of x (rows, n). */
-  softmax(x: NumericArray, rows: number, n: number): Float32Array;
+  softmax(x: NumericArray, rows: number, n: number, options?: { out?: Out<Float32Array> }): Float32Array;
   /** q, k, v: (heads, seqLen, headDim); bias: (heads, seqLen, seqLen). */
   attention(
     q: NumericArray,
     k: NumericArray,
     v: NumericArray,
-    options: { heads: number; seqLen: number; headDim: number; causal?: boolean; bias?: NumericArray | null; scale?: number },
+    options: {
+      heads: number;
+      seqLen: number;
+      headDim: number;
+      causal?: boolean;
+      bias?: NumericArray | null;
+      scale?: number;
+      out?: { output?: Out<Float32Array>; weights?: Out<Float32Array> };
+    },
   ): { output: Float32Array; weights: Float32Array };
 }
 

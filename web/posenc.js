@@ -9,6 +9,13 @@
 // caller. The .wasm files are found next to this script (not next to the
 // page), so the module also works when loaded from another origin.
 //
+// Data movement: plain arrays are copied into the wasm heap with one bulk
+// TypedArray.set into a scratch area that is allocated once and reused (it
+// only ever grows), and results come back with one bulk copy. Callers that
+// update every frame can skip both copies: `pe.allocate(n)` gives a
+// HeapArray living in the wasm heap, accepted wherever an array is, and as
+// `out` to receive a result in place.
+//
 // Errors: every function checks its arguments and throws a TypeError (wrong
 // kind of value) or RangeError (value out of range) whose message names the
 // argument; the core's own checks come back the same way. After an error the
@@ -75,6 +82,7 @@ function describe(v) {
   if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an Array of length ${v.length}`;
+  if (v instanceof HeapArray) return `a HeapArray of length ${v.length}`;
   if (ArrayBuffer.isView(v)) return `a ${v.constructor.name} of length ${v.length}`;
   if (typeof v === 'object') return 'an object';
   if (typeof v === 'number') return String(v);
@@ -90,6 +98,12 @@ function number(fn, name, v) {
 function integer(fn, name, v) {
   number(fn, name, v);
   if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${name} must be an integer, got ${v}`);
+  return v;
+}
+
+function size(fn, name, v, lo, hi) {
+  integer(fn, name, v);
+  if (v < lo || v > hi) throw new RangeError(`${fn}: ${name} must be between ${lo} and ${hi}, got ${v}`);
   return v;
 }
 
@@ -111,36 +125,6 @@ function options(fn, opts, known) {
   return opts;
 }
 
-function numericArray(fn, name, v, Type, length, lengthText) {
-  let out;
-  if (v instanceof Type) out = v;
-  else if (ArrayBuffer.isView(v) && !(v instanceof DataView)) out = Type.from(v);
-  else if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'number') {
-        throw new TypeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v[i])}`);
-      }
-    }
-    out = Type.from(v);
-  } else {
-    throw new TypeError(`${fn}: ${name} must be a Float32Array or an array of numbers, got ${describe(v)}`);
-  }
-  if (length !== undefined && out.length !== length) {
-    throw new RangeError(`${fn}: ${name} must hold ${lengthText} = ${length} values, got ${out.length}`);
-  }
-  return out;
-}
-
-function positionsArray(fn, v, length) {
-  const out = numericArray(fn, 'positions', v, Float64Array, length, 'rows');
-  for (let i = 0; i < out.length; i++) {
-    if (!Number.isInteger(out[i])) {
-      throw new RangeError(`${fn}: positions[${i}] must be an integer, got ${out[i]}`);
-    }
-  }
-  return out;
-}
-
 function scalingOption(fn, s, context = {}) {
   if (s === null || s === undefined) return null;
   if (typeof s !== 'object' || Array.isArray(s)) {
@@ -155,7 +139,7 @@ function scalingOption(fn, s, context = {}) {
     yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow'],
     llama3: ['factor', 'originalMaxPositions', 'lowFreqFactor', 'highFreqFactor'],
   }[s.type];
-  options(`${fn} (scaling '${s.type}')`, { ...s, type: undefined }, ['type', ...fields]);
+  options(`${fn} (scaling '${s.type}')`, s, ['type', ...fields]);
   const need = (name) => {
     if (s[name] === undefined) throw new TypeError(`${fn}: scaling '${s.type}' needs ${name}`);
     return s[name];
@@ -189,22 +173,136 @@ function scalingOption(fn, s, context = {}) {
   return out;
 }
 
-// Results from the core are either the value or an Error to throw.
-function unwrap(fn, result) {
-  if (result instanceof Error) {
-    result.message = `${fn}: ${result.message}`;
-    throw result;
+// ------------------------------------------------------ arrays in the heap
+
+const TYPES = {
+  f32: { Array: Float32Array, heap: 'HEAPF32' },
+  f64: { Array: Float64Array, heap: 'HEAPF64' },
+  i32: { Array: Int32Array, heap: 'HEAP32' },
+};
+const align = (bytes) => (bytes + 15) & ~15;
+const heapOwners = new WeakMap(); // HeapArray -> { core, ptr, type, freed }
+const freeOnCollect =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ core, ptr }) => core._free(ptr)) : null;
+
+/**
+ * An array that lives in the wasm heap of one loaded build. Passing it to a
+ * function (as an input, or as `out`) costs no copy. `array` is a view that
+ * is valid until the next call into the module (memory growth replaces the
+ * heap's buffer), so take it again after each call. Free it when done (it is
+ * also freed when garbage-collected).
+ */
+export class HeapArray {
+  constructor(token, core, type, length) {
+    if (token !== heapOwners) throw new TypeError('HeapArray: create one with pe.allocate(length)');
+    const bytes = align(length * TYPES[type].Array.BYTES_PER_ELEMENT);
+    const ptr = core._malloc(Math.max(bytes, 16));
+    if (!ptr) throw new RangeError(`allocate: not enough memory for ${length} values`);
+    const state = { core, ptr, type, length, freed: false };
+    heapOwners.set(this, state);
+    freeOnCollect?.register(this, { core, ptr }, state);
+    Object.freeze(this);
   }
-  return result;
+
+  /** Number of elements. */
+  get length() {
+    return heapOwners.get(this).length;
+  }
+
+  /** 'f32' or 'i32'. */
+  get type() {
+    return heapOwners.get(this).type;
+  }
+
+  /** A typed-array view of the elements (take it again after any call into the module). */
+  get array() {
+    const s = live(this, 'array');
+    return new TYPES[s.type].Array(s.core[TYPES[s.type].heap].buffer, s.ptr, s.length);
+  }
+
+  /** Copies `values` (an array-like of the same length) in. */
+  set(values) {
+    if (!values || typeof values.length !== 'number' || values.length !== this.length) {
+      throw new RangeError(`HeapArray.set: expected ${this.length} values, got ${describe(values)}`);
+    }
+    this.array.set(values);
+    return this;
+  }
+
+  /** A copy of the elements as an ordinary typed array. */
+  toArray() {
+    return this.array.slice();
+  }
+
+  /** Releases the memory; the HeapArray cannot be used afterwards. Safe to call twice. */
+  free() {
+    const s = heapOwners.get(this);
+    if (s.freed) return;
+    s.freed = true;
+    freeOnCollect?.unregister(s);
+    s.core._free(s.ptr);
+  }
+}
+
+function live(heapArray, fn) {
+  const s = heapOwners.get(heapArray);
+  if (s.freed) throw new TypeError(`${fn}: this HeapArray has been freed`);
+  return s;
+}
+
+// Grow-only scratch space in the heap, reused by every call of one instance.
+class Scratch {
+  #core;
+  #ptr = 0;
+  #bytes = 0;
+
+  constructor(core) {
+    this.#core = core;
+  }
+
+  // Addresses for blocks of the given byte sizes, 16-byte aligned.
+  reserve(fn, sizes) {
+    const total = sizes.reduce((sum, b) => sum + align(b), 0);
+    if (total > this.#bytes) {
+      // Grow geometrically (up to 256 MiB at a time) so a slider dragged
+      // upwards does not reallocate on every step.
+      const wanted = Math.max(total, Math.min(this.#bytes * 2, this.#bytes + (1 << 28)), 1 << 16);
+      if (this.#ptr) this.#core._free(this.#ptr);
+      this.#ptr = this.#core._malloc(wanted);
+      this.#bytes = wanted;
+      if (!this.#ptr) {
+        this.#ptr = this.#core._malloc(total);
+        this.#bytes = total;
+      }
+      if (!this.#ptr) {
+        this.#bytes = 0;
+        throw new RangeError(`${fn}: not enough memory for this request`);
+      }
+    }
+    let next = this.#ptr;
+    return sizes.map((b) => {
+      const at = next;
+      next += align(b);
+      return at;
+    });
+  }
+}
+
+// Shape of one array argument of a call: where it comes from (a JS array to
+// copy in, a HeapArray to use in place, or nothing: an output) and how long.
+function arg(fn, name, value, type, length, lengthText) {
+  return { fn, name, value, type, length, lengthText };
 }
 
 // ------------------------------------------------------------------ the API
 
 class Posenc {
   #core;
+  #scratch;
 
   constructor(core) {
     this.#core = core;
+    this.#scratch = new Scratch(core);
     const info = core.buildInfo();
     /** True when the SIMD build runs. */
     this.simd = info.simd;
@@ -213,115 +311,246 @@ class Posenc {
     Object.freeze(this);
   }
 
+  /** A HeapArray of `length` elements ('f32' by default, or 'i32') in this build's heap. */
+  allocate(length, type = 'f32') {
+    const fn = 'allocate';
+    integer(fn, 'length', length);
+    if (length < 0 || length > this.limits.maxElements) {
+      throw new RangeError(`${fn}: length must be between 0 and ${this.limits.maxElements}, got ${length}`);
+    }
+    if (type !== 'f32' && type !== 'i32') throw new TypeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
+    return new HeapArray(heapOwners, this.#core, type, length);
+  }
+
+  // Runs one core function. `inputs` are copied into the scratch area (or
+  // used in place when HeapArrays), `outputs` get scratch space (or the
+  // caller's `out`); `invoke(addresses...)` calls the binding. Returns the
+  // outputs as fresh typed arrays (or the caller's `out` objects).
+  #run(fn, inputs, outputs, invoke, { aliasOk = false } = {}) {
+    const args = [...inputs, ...outputs];
+    if (!aliasOk) {
+      for (const a of outputs) {
+        if (a.value !== undefined && inputs.some((b) => b.value === a.value)) {
+          throw new TypeError(`${fn}: out for ${a.name} must not be one of the inputs`);
+        }
+      }
+    }
+    // pass 1: check kinds, lengths and caps before anything is allocated
+    const plain = inputs.map((a) => {
+      if (!(a.value instanceof HeapArray)) return toTyped(a);
+      const s = live(a.value, fn);
+      if (s.core !== this.#core) throw new TypeError(`${fn}: ${a.name} is a HeapArray of the other build; allocate it with this one`);
+      if (s.type !== a.type) throw new TypeError(`${fn}: ${a.name} must be a ${TYPES[a.type].Array.name}, not a HeapArray of type '${s.type}'`);
+      if (s.length !== a.length) {
+        throw new RangeError(`${fn}: ${a.name} must hold ${a.lengthText} = ${a.length} values, got a HeapArray of ${s.length}`);
+      }
+      return null;
+    });
+    for (const a of outputs) {
+      if (a.length > this.limits.maxElements) {
+        throw new RangeError(`${fn}: ${a.name} would hold ${a.length} values, more than the cap of ${this.limits.maxElements}`);
+      }
+      if (a.value instanceof HeapArray) {
+        const s = live(a.value, fn);
+        if (s.core !== this.#core) throw new TypeError(`${fn}: out is a HeapArray of the other build; allocate it with this one`);
+        if (s.type !== a.type || s.length !== a.length) {
+          throw new RangeError(`${fn}: out for ${a.name} must be a HeapArray of ${a.length} '${a.type}' values, got ${s.length} '${s.type}'`);
+        }
+      }
+    }
+    const wantsScratch = args.map((a, i) => (i < inputs.length ? plain[i] !== null : !(a.value instanceof HeapArray)));
+    // pass 2: scratch addresses for everything not already in the heap
+    const sizes = args.map((a, i) => (wantsScratch[i] ? a.length * TYPES[a.type].Array.BYTES_PER_ELEMENT : 0));
+    const scratch = this.#scratch.reserve(fn, sizes.filter((_, i) => wantsScratch[i]));
+    let next = 0;
+    const addr = args.map((a, i) => (wantsScratch[i] ? scratch[next++] : heapOwners.get(a.value).ptr));
+    // pass 3: copy plain inputs in (one bulk set each), after any growth
+    inputs.forEach((a, i) => {
+      if (plain[i]) this.#view(a.type, addr[i], a.length).set(plain[i]);
+    });
+    const result = invoke(...addr);
+    if (result instanceof Error) {
+      result.message = `${fn}: ${result.message}`;
+      throw result;
+    }
+    // pass 4: results out (one bulk copy each), unless written in place
+    return outputs.map((a, j) => {
+      const i = inputs.length + j;
+      if (a.value instanceof HeapArray) return a.value;
+      const view = this.#view(a.type, addr[i], a.length);
+      if (a.value) {
+        a.value.set(view);
+        return a.value;
+      }
+      return view.slice();
+    });
+  }
+
+  #view(type, addr, length) {
+    return new TYPES[type].Array(this.#core[TYPES[type].heap].buffer, addr, length);
+  }
+
   /** Sinusoidal table (maxLen, dModel), row-major, as the PyTorch tutorial computes it. */
   sinusoidal(maxLen, dModel, opts) {
     const fn = 'sinusoidal';
-    const { base = 10000 } = options(fn, opts, ['base']);
-    integer(fn, 'maxLen', maxLen);
-    integer(fn, 'dModel', dModel);
+    const { base = 10000, out } = options(fn, opts, ['base', 'out']);
+    size(fn, 'maxLen', maxLen, 1, this.limits.maxPosition);
+    size(fn, 'dModel', dModel, 2, this.limits.maxDim);
     number(fn, 'base', base);
-    return unwrap(fn, this.#core.sinusoidal(maxLen, dModel, base));
+    const n = Math.max(maxLen, 0) * Math.max(dModel, 0);
+    const [table] = this.#run(fn, [], [output(fn, 'sinusoidal table', out, 'f32', n, 'maxLen * dModel')], (o) =>
+      this.#core.sinusoidal(o, maxLen, dModel, base),
+    );
+    return table;
   }
 
   /** The divisors exp(2i * -ln(base)/dModel), (dModel/2): the angular frequencies of the pairs. */
   sinusoidalFrequencies(dModel, opts) {
     const fn = 'sinusoidalFrequencies';
     const { base = 10000 } = options(fn, opts, ['base']);
-    integer(fn, 'dModel', dModel);
+    size(fn, 'dModel', dModel, 2, this.limits.maxDim);
     number(fn, 'base', base);
-    return unwrap(fn, this.#core.sinusoidalDiv(dModel, base));
+    const [div] = this.#run(fn, [], [output(fn, 'frequencies', undefined, 'f32', Math.max(dModel >> 1, 0))], (o) =>
+      this.#core.sinusoidalDiv(o, dModel, base),
+    );
+    return div;
   }
 
   /** Rows of a learned table (rows, dModel) at `positions`: (positions.length, dModel). */
-  learnedLookup(table, rows, dModel, positions) {
+  learnedLookup(table, rows, dModel, positions, opts) {
     const fn = 'learnedLookup';
-    integer(fn, 'rows', rows);
-    integer(fn, 'dModel', dModel);
-    const t = numericArray(fn, 'table', table, Float32Array, rows * dModel, 'rows * dModel');
-    const p = numericArray(fn, 'positions', positions, Float64Array);
-    return unwrap(fn, this.#core.learnedLookup(t, rows, dModel, p));
+    const { out } = options(fn, opts, ['out']);
+    size(fn, 'rows', rows, 1, this.limits.maxPosition);
+    size(fn, 'dModel', dModel, 1, this.limits.maxDim);
+    const p = toTyped(arg(fn, 'positions', positions, 'f64'));
+    const [result] = this.#run(
+      fn,
+      [arg(fn, 'table', table, 'f32', rows * dModel, 'rows * dModel'), arg(fn, 'positions', p, 'f64', p.length, 'positions.length')],
+      [output(fn, 'lookup output', out, 'f32', p.length * Math.max(dModel, 0), 'positions.length * dModel')],
+      (t, pos, o) => this.#core.learnedLookup(o, t, rows, dModel, pos, p.length),
+    );
+    return result;
   }
 
   /** RoPE inverse frequencies (dim/2), after the optional context-extension scaling. */
   ropeInvFreq(dim, opts) {
     const fn = 'ropeInvFreq';
     const { base = 10000, scaling = null } = options(fn, opts, ['base', 'scaling']);
-    integer(fn, 'dim', dim);
+    size(fn, 'dim', dim, 2, this.limits.maxDim);
     number(fn, 'base', base);
-    return unwrap(fn, this.#core.ropeInvFreq(dim, base, scalingOption(fn, scaling)));
+    const s = scalingOption(fn, scaling);
+    const [inv] = this.#run(fn, [], [output(fn, 'frequencies', undefined, 'f32', Math.max(dim >> 1, 0))], (o) =>
+      this.#core.ropeInvFreq(o, dim, base, s),
+    );
+    return inv;
   }
 
   /** The factor RoPE multiplies cos and sin by: 0.1 ln(factor) + 1 for YaRN, else 1. */
   ropeAttentionFactor(scaling) {
     const fn = 'ropeAttentionFactor';
-    return unwrap(fn, this.#core.ropeAttentionFactor(scalingOption(fn, scaling)));
+    const result = this.#core.ropeAttentionFactor(scalingOption(fn, scaling));
+    if (result instanceof Error) {
+      result.message = `${fn}: ${result.message}`;
+      throw result;
+    }
+    return result;
   }
 
   /** Rotates x (rows, dim) by RoPE at `positions` (default 0..rows-1): (rows, dim). */
   ropeApply(x, rows, dim, opts) {
     const fn = 'ropeApply';
-    const o = options(fn, opts, ['positions', 'base', 'convention', 'rotaryDim', 'scaling']);
-    integer(fn, 'rows', rows);
-    integer(fn, 'dim', dim);
+    const o = options(fn, opts, ['positions', 'base', 'convention', 'rotaryDim', 'scaling', 'out']);
+    size(fn, 'rows', rows, 1, this.limits.maxPosition);
+    size(fn, 'dim', dim, 2, this.limits.maxDim);
     const { base = 10000, convention = 'half', rotaryDim = dim, scaling = null } = o;
     number(fn, 'base', base);
     if (!CONVENTIONS.includes(convention)) {
       throw new TypeError(`${fn}: unknown convention: convention must be 'half' or 'interleaved', got ${describe(convention)}`);
     }
-    integer(fn, 'rotaryDim', rotaryDim);
-    const data = numericArray(fn, 'x', x, Float32Array, rows * dim, 'rows * dim');
+    size(fn, 'rotaryDim', rotaryDim, 2, dim);
+    const xArg = arg(fn, 'x', x, 'f32', rows * dim, 'rows * dim');
+    if (!(x instanceof HeapArray)) xArg.value = toTyped(xArg); // checks x before positions are made
     let positions;
     if (o.positions === undefined) {
       positions = new Float64Array(Math.max(rows, 0)).map((_, i) => i);
     } else {
-      positions = positionsArray(fn, o.positions, rows);
+      positions = toTyped(arg(fn, 'positions', o.positions, 'f64', rows, 'rows'));
+      for (let i = 0; i < positions.length; i++) {
+        if (!Number.isInteger(positions[i])) throw new RangeError(`${fn}: positions[${i}] must be an integer, got ${positions[i]}`);
+      }
     }
     let maxPos = 0;
     for (const p of positions) maxPos = Math.max(maxPos, p);
     const s = scalingOption(fn, scaling, { seqLen: maxPos + 1 });
-    return unwrap(fn, this.#core.ropeApply(data, rows, dim, positions, base, convention, rotaryDim, s));
+    const [result] = this.#run(
+      fn,
+      [xArg, arg(fn, 'positions', positions, 'f64', rows, 'rows')],
+      [output(fn, 'output', o.out, 'f32', rows * dim, 'rows * dim')],
+      (xa, pa, oa) => this.#core.ropeApply(oa, xa, rows, dim, pa, base, convention, rotaryDim, s),
+      { aliasOk: true },
+    );
+    return result;
   }
 
   /** ALiBi head slopes (heads), for any head count. */
   alibiSlopes(heads) {
     const fn = 'alibiSlopes';
-    integer(fn, 'heads', heads);
-    return unwrap(fn, this.#core.alibiSlopes(heads));
+    size(fn, 'heads', heads, 1, this.limits.maxHeads);
+    const [slopes] = this.#run(fn, [], [output(fn, 'slopes', undefined, 'f32', Math.max(heads, 0))], (o) =>
+      this.#core.alibiSlopes(o, heads),
+    );
+    return slopes;
   }
 
   /** ALiBi bias (heads, seqLen, seqLen): -m_h |i - j|; masked (j > i when causal) = -Infinity. */
   alibiBias(heads, seqLen, opts) {
     const fn = 'alibiBias';
-    const { causal = true } = options(fn, opts, ['causal']);
-    integer(fn, 'heads', heads);
-    integer(fn, 'seqLen', seqLen);
+    const { causal = true, out } = options(fn, opts, ['causal', 'out']);
+    size(fn, 'heads', heads, 1, this.limits.maxHeads);
+    size(fn, 'seqLen', seqLen, 1, this.limits.maxSeqLen);
     boolean(fn, 'causal', causal);
-    return unwrap(fn, this.#core.alibiBias(heads, seqLen, causal));
+    const n = Math.max(heads, 0) * Math.max(seqLen, 0) ** 2;
+    const [bias] = this.#run(fn, [], [output(fn, 'ALiBi bias', out, 'f32', n, 'heads * seqLen * seqLen')], (o) =>
+      this.#core.alibiBias(o, heads, seqLen, causal),
+    );
+    return bias;
   }
 
   /** T5 relative-position buckets (queryLen, keyLen) of key_pos - query_pos. */
   t5Buckets(queryLen, keyLen, opts) {
     const fn = 't5Buckets';
-    const { bidirectional = true, numBuckets = 32, maxDistance = 128 } = options(fn, opts, [
+    const { bidirectional = true, numBuckets = 32, maxDistance = 128, out } = options(fn, opts, [
       'bidirectional',
       'numBuckets',
       'maxDistance',
+      'out',
     ]);
-    integer(fn, 'queryLen', queryLen);
-    integer(fn, 'keyLen', keyLen);
+    size(fn, 'queryLen', queryLen, 1, this.limits.maxSeqLen);
+    size(fn, 'keyLen', keyLen, 1, this.limits.maxSeqLen);
     boolean(fn, 'bidirectional', bidirectional);
-    integer(fn, 'numBuckets', numBuckets);
+    size(fn, 'numBuckets', numBuckets, 2, this.limits.maxBuckets);
     integer(fn, 'maxDistance', maxDistance);
-    return unwrap(fn, this.#core.t5Buckets(queryLen, keyLen, bidirectional, numBuckets, maxDistance));
+    const n = Math.max(queryLen, 0) * Math.max(keyLen, 0);
+    const [buckets] = this.#run(fn, [], [output(fn, 'bucket map', out, 'i32', n, 'queryLen * keyLen')], (o) =>
+      this.#core.t5Buckets(o, queryLen, keyLen, bidirectional, numBuckets, maxDistance),
+    );
+    return buckets;
   }
 
-  /** Stable softmax over the last axis of x (rows, n). */
-  softmax(x, rows, n) {
+  /** Stable softmax over the last axis of x (rows, n). `out` may be x itself. */
+  softmax(x, rows, n, opts) {
     const fn = 'softmax';
-    integer(fn, 'rows', rows);
-    integer(fn, 'n', n);
-    const data = numericArray(fn, 'x', x, Float32Array, rows * n, 'rows * n');
-    return unwrap(fn, this.#core.softmax(data, rows, n));
+    const { out } = options(fn, opts, ['out']);
+    size(fn, 'rows', rows, 1, this.limits.maxElements);
+    size(fn, 'n', n, 1, this.limits.maxElements);
+    const [result] = this.#run(
+      fn,
+      [arg(fn, 'x', x, 'f32', rows * n, 'rows * n')],
+      [output(fn, 'output', out, 'f32', rows * n, 'rows * n')],
+      (xa, oa) => this.#core.softmax(oa, xa, rows, n),
+      { aliasOk: true },
+    );
+    return result;
   }
 
   /**
@@ -331,19 +560,62 @@ class Posenc {
    */
   attention(q, k, v, opts) {
     const fn = 'attention';
-    const o = options(fn, opts, ['heads', 'seqLen', 'headDim', 'causal', 'bias', 'scale']);
+    const o = options(fn, opts, ['heads', 'seqLen', 'headDim', 'causal', 'bias', 'scale', 'out']);
     const { heads, seqLen, headDim, causal = false, bias = null } = o;
-    integer(fn, 'heads', heads);
-    integer(fn, 'seqLen', seqLen);
-    integer(fn, 'headDim', headDim);
+    size(fn, 'heads', heads, 1, this.limits.maxHeads);
+    size(fn, 'seqLen', seqLen, 1, this.limits.maxSeqLen);
+    size(fn, 'headDim', headDim, 1, this.limits.maxDim);
     boolean(fn, 'causal', causal);
     const scale = o.scale === undefined ? 1 / Math.sqrt(headDim) : number(fn, 'scale', o.scale);
+    const outs = options(`${fn} (out)`, o.out, ['output', 'weights']);
     const n = heads * seqLen * headDim;
+    const nn = heads * seqLen * seqLen;
     const text = 'heads * seqLen * headDim';
-    const qa = numericArray(fn, 'q', q, Float32Array, n, text);
-    const ka = numericArray(fn, 'k', k, Float32Array, n, text);
-    const va = numericArray(fn, 'v', v, Float32Array, n, text);
-    const b = bias === null ? null : numericArray(fn, 'bias', bias, Float32Array, heads * seqLen * seqLen, 'heads * seqLen * seqLen');
-    return unwrap(fn, this.#core.attention(qa, ka, va, heads, seqLen, headDim, causal, b, scale));
+    const inputs = [arg(fn, 'q', q, 'f32', n, text), arg(fn, 'k', k, 'f32', n, text), arg(fn, 'v', v, 'f32', n, text)];
+    if (bias !== null) inputs.push(arg(fn, 'bias', bias, 'f32', nn, 'heads * seqLen * seqLen'));
+    const [output_, weights] = this.#run(
+      fn,
+      inputs,
+      [output(fn, 'output', outs.output, 'f32', n, text), output(fn, 'weights', outs.weights, 'f32', nn, 'heads * seqLen * seqLen')],
+      (...addr) => {
+        const [qa, ka, va] = addr;
+        const ba = bias !== null ? addr[3] : 0;
+        const [oa, wa] = addr.slice(-2);
+        return this.#core.attention(oa, wa, qa, ka, va, heads, seqLen, headDim, causal, ba, scale);
+      },
+    );
+    return { output: output_, weights };
   }
+}
+
+// An output argument: `out` may be a HeapArray, a typed array of the right
+// type and length (filled in), or undefined (a fresh array is returned).
+function output(fn, name, out, type, length, lengthText = String(length)) {
+  if (out !== undefined && !(out instanceof HeapArray)) {
+    const { Array: Type } = TYPES[type];
+    if (!(out instanceof Type)) throw new TypeError(`${fn}: out must be a ${Type.name} or a HeapArray, got ${describe(out)}`);
+    if (out.length !== length) throw new RangeError(`${fn}: out must hold ${lengthText} = ${length} values, got ${out.length}`);
+  }
+  return arg(fn, name, out, type, length, lengthText);
+}
+
+// A plain input as the typed array the core reads, checked for kind and length.
+function toTyped(a) {
+  const { fn, name, value: v, type } = a;
+  const { Array: Type } = TYPES[type];
+  let out;
+  if (v instanceof Type) out = v;
+  else if (ArrayBuffer.isView(v) && !(v instanceof DataView)) out = Type.from(v);
+  else if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) {
+      if (typeof v[i] !== 'number') throw new TypeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v[i])}`);
+    }
+    out = Type.from(v);
+  } else {
+    throw new TypeError(`${fn}: ${name} must be a ${Type.name}, a HeapArray or an array of numbers, got ${describe(v)}`);
+  }
+  if (a.length !== undefined && out.length !== a.length) {
+    throw new RangeError(`${fn}: ${name} must hold ${a.lengthText} = ${a.length} values, got ${out.length}`);
+  }
+  return out;
 }

@@ -216,6 +216,73 @@ for (const simd of [true, false]) {
       assert.deepEqual(Array.from(x), [1, 2, 3, 4]);
     });
 
+    describe('heap arrays and out', () => {
+      it('a HeapArray input and out give the same result as plain arrays, with no copy', () => {
+        const rows = 7;
+        const dim = 10;
+        const data = Float32Array.from({ length: rows * dim }, (_, i) => Math.sin(i));
+        const plain = pe.ropeApply(data, rows, dim, { positions: [0, 1, 2, 3, 4, 5, 1000] });
+        const x = pe.allocate(rows * dim).set(data);
+        const y = pe.allocate(rows * dim);
+        const returned = pe.ropeApply(x, rows, dim, { positions: [0, 1, 2, 3, 4, 5, 1000], out: y });
+        assert.equal(returned, y);
+        assert.deepEqual(y.toArray(), plain);
+        // in place: out may be the input for the elementwise ops
+        pe.ropeApply(x, rows, dim, { positions: [0, 1, 2, 3, 4, 5, 1000], out: x });
+        assert.deepEqual(x.toArray(), plain);
+        x.free();
+        y.free();
+        x.free(); // twice is harmless
+      });
+
+      it('attention writes into caller-owned outputs', () => {
+        const heads = 2;
+        const seqLen = 5;
+        const headDim = 3;
+        const n = heads * seqLen * headDim;
+        const q = Float32Array.from({ length: n }, (_, i) => Math.cos(i));
+        const fresh = pe.attention(q, q, q, { heads, seqLen, headDim, causal: true });
+        const out = { output: new Float32Array(n), weights: pe.allocate(heads * seqLen * seqLen) };
+        const qh = pe.allocate(n).set(q);
+        const r = pe.attention(qh, qh, qh, { heads, seqLen, headDim, causal: true, out });
+        assert.equal(r.output, out.output);
+        assert.equal(r.weights, out.weights);
+        assert.deepEqual(out.output, fresh.output);
+        assert.deepEqual(out.weights.toArray(), fresh.weights);
+        assert.throws(() => pe.attention(qh, qh, qh, { heads, seqLen, headDim, out: { output: qh } }), /must not be one of the inputs/);
+        qh.free();
+        out.weights.free();
+      });
+
+      it('the scratch area is reused: many calls of changing size keep the heap bounded', () => {
+        const heap = () => (simd ? 'simd' : 'scalar') && pe.allocate(1).array.buffer.byteLength;
+        for (let i = 0; i < 50; i++) pe.sinusoidal(64 + (i % 7) * 100, 64);
+        const before = heap();
+        for (let i = 0; i < 500; i++) pe.sinusoidal(64 + (i % 7) * 100, 64);
+        assert.equal(heap(), before);
+      });
+
+      it('rejects freed, foreign and mistyped heap arrays', async () => {
+        const other = await loadPosenc({ simd: !simd });
+        const foreign = other.allocate(4);
+        assert.throws(() => pe.softmax(foreign, 1, 4), /other build/);
+        foreign.free();
+        const freed = pe.allocate(4);
+        freed.free();
+        assert.throws(() => pe.softmax(freed, 1, 4), /has been freed/);
+        assert.throws(() => freed.array, /has been freed/);
+        const ints = pe.allocate(4, 'i32');
+        assert.throws(() => pe.softmax(ints, 1, 4), /HeapArray of type 'i32'/);
+        assert.equal(pe.t5Buckets(2, 2, { out: ints }), ints);
+        assert.deepEqual(Array.from(ints.array), [0, 17, 1, 0]);
+        ints.free();
+        assert.throws(() => pe.allocate(-1), RangeError);
+        assert.throws(() => pe.allocate(4, 'f64'), TypeError);
+        assert.throws(() => pe.sinusoidal(2, 4, { out: new Float32Array(7) }), /out must hold maxLen \* dModel = 8 values, got 7/);
+        assert.throws(() => pe.sinusoidal(2, 4, { out: new Float64Array(8) }), /out must be a Float32Array or a HeapArray/);
+      });
+    });
+
     describe('errors', () => {
       const bad = [
         ['odd dModel', () => pe.sinusoidal(10, 5), RangeError, /even/],
