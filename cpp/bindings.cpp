@@ -184,16 +184,28 @@ val softmax(Addr out, Addr x, double rows, double n) {
     });
 }
 
-// q, k, v, out: (heads, seq, head_dim); weights: (heads, seq, seq) or 0;
-// bias: (heads, seq, seq) or 0
+// q, k, v, out: (heads, seq, head_dim); weights: (heads, seq, seq), or 0 when
+// not wanted; bias: (heads, seq, seq) or 0; t5_table: (num_buckets, heads) or 0.
+// ALiBi and T5 are added on the fly; no (heads, seq, seq) bias is built.
+// `workspace` belongs to the caller (one per loaded module in posenc.js), so
+// repeated calls allocate nothing and nothing global lives here.
 val attention(Addr out, Addr weights, Addr q, Addr k, Addr v, double heads, double seq_len,
-              double head_dim, bool causal, Addr bias, double scale) {
+              double head_dim, bool causal, Addr bias, double scale, bool alibi, Addr t5_table,
+              bool t5_bidirectional, double t5_num_buckets, double t5_max_distance,
+              posenc::AttentionWorkspace& workspace) {
     return guarded([&] {
         posenc::AttentionOptions options;
         options.causal = causal;
         options.bias = bias ? at<const float>(bias) : nullptr;
         options.scale = static_cast<float>(scale);
-        posenc::attention(at<float>(out), at<float>(weights), at<const float>(q),
+        options.alibi = alibi;
+        options.t5_table = t5_table ? at<const float>(t5_table) : nullptr;
+        options.t5_bidirectional = t5_bidirectional;
+        options.t5_num_buckets = as_size(t5_num_buckets);
+        options.t5_max_distance = as_size(t5_max_distance);
+        options.want_weights = weights != 0;
+        options.workspace = &workspace;
+        posenc::attention(at<float>(out), weights ? at<float>(weights) : nullptr, at<const float>(q),
                           at<const float>(k), at<const float>(v), as_size(heads),
                           as_size(seq_len), as_size(head_dim), options);
         return val::undefined();
@@ -227,6 +239,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("alibiBias", &alibi_bias);
     emscripten::function("t5Buckets", &t5_buckets);
     emscripten::function("softmax", &softmax);
+    emscripten::class_<posenc::AttentionWorkspace>("AttentionWorkspace").constructor<>();
     emscripten::function("attention", &attention);
     emscripten::function("buildInfo", &build_info);
 }

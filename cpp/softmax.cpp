@@ -11,41 +11,57 @@
 namespace posenc {
 
 // What a row whose max is not a finite number becomes, as PyTorch has it:
-// any NaN, or a +inf (inf - inf = NaN), makes the whole row NaN; a row that
-// is entirely -inf (fully masked) gives zeros (_safe_softmax), not NaN.
+// a NaN max, or a +inf (inf - inf = NaN), makes the whole row NaN; a row
+// that is entirely -inf (fully masked) gives zeros (_safe_softmax), not NaN,
+// but -inf and NaN only is NaN (the max may have skipped the NaN).
 // Returns true when the row was settled here.
-static bool settle_nonfinite_row(float* out, std::int64_t n, float m, bool has_nan) {
-    if (has_nan || m == std::numeric_limits<float>::infinity()) {
-        std::fill(out, out + n, std::numeric_limits<float>::quiet_NaN());
+static bool settle_nonfinite_row(float* out, const float* x, std::int64_t n, float m) {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    if (std::isnan(m) || m == std::numeric_limits<float>::infinity()) {
+        std::fill(out, out + n, nan);
         return true;
     }
     if (m == -std::numeric_limits<float>::infinity()) {
-        std::fill(out, out + n, 0.0f);
+        const bool has_nan = std::any_of(x, x + n, [](float v) { return std::isnan(v); });
+        std::fill(out, out + n, has_nan ? nan : 0.0f);
         return true;
     }
     return false;
 }
 
+// With a finite max m, x_j - m is NaN only for a NaN x_j (-inf - m = -inf,
+// whose exp is 0), so a NaN sum of exps says the row held a NaN, which
+// PyTorch spreads to the whole row. This check stands in for tracking NaN
+// in the max pass.
+static bool settle_nan_sum(float* out, std::int64_t n, float sum) {
+    if (!std::isnan(sum)) return false;
+    std::fill(out, out + n, std::numeric_limits<float>::quiet_NaN());
+    return true;
+}
+
 // x, out: (n); out may alias x
 void softmax_row_scalar(float* out, const float* x, std::int64_t n) {
-    // pass 1: row max (and whether a NaN hides in the row: max() would skip it)
+    // pass 1: row max (a NaN is skipped here and caught by the sum)
     float m = -std::numeric_limits<float>::infinity();
-    bool has_nan = false;
-    for (std::int64_t j = 0; j < n; ++j) {
-        if (std::isnan(x[j])) has_nan = true;
-        else if (x[j] > m) m = x[j];
-    }
-    if (settle_nonfinite_row(out, n, m, has_nan)) return;
+    for (std::int64_t j = 0; j < n; ++j)
+        if (x[j] > m) m = x[j];
+    softmax_row_with_max_scalar(out, x, n, m);
+}
 
-    // pass 2: e_j = exp(x_j - m). Subtracting the max puts every argument in
+// x, out: (n); out may alias x; m: the row's max
+void softmax_row_with_max_scalar(float* out, const float* x, std::int64_t n, float m) {
+    if (settle_nonfinite_row(out, x, n, m)) return;
+
+    // pass 1: e_j = exp(x_j - m). Subtracting the max puts every argument in
     // (-inf, 0], so exp never overflows however large the logits are.
     for (std::int64_t j = 0; j < n; ++j) out[j] = x[j] - m;
     exp_scalar(out, out, static_cast<std::size_t>(n));
 
-    // pass 3: y_j = e_j * (1 / sum e), one reciprocal as PyTorch's kernel does;
+    // pass 2: y_j = e_j * (1 / sum e), one reciprocal as PyTorch's kernel does;
     // the sum is >= 1 (the max's own term), so it is never 0.
     float sum = 0.0f;
     for (std::int64_t j = 0; j < n; ++j) sum += out[j];
+    if (settle_nan_sum(out, n, sum)) return;
     const float inv = 1.0f / sum;
     for (std::int64_t j = 0; j < n; ++j) out[j] *= inv;
 }
@@ -57,38 +73,47 @@ void softmax_row_simd(float* out, const float* x, std::int64_t n) {
     const std::int64_t body = n - n % lanes;
     const float neg_inf = -std::numeric_limits<float>::infinity();
 
-    // pass 1: row max, NaN tracked apart (SSE max drops NaN depending on
-    // operand order)
+    // pass 1: row max (a NaN may be dropped here: the sum catches it)
     batch_f vm(neg_inf);
-    auto vnan = batch_f(0.0f) != batch_f(0.0f);
-    for (std::int64_t j = 0; j < body; j += lanes) {
-        const batch_f v = xsimd::load_unaligned(x + j);
-        vnan = vnan | (v != v);
-        vm = xsimd::max(vm, v);
-    }
+    for (std::int64_t j = 0; j < body; j += lanes) vm = max_lanes(vm, xsimd::load_unaligned(x + j));
     alignas(16) float lane_max[kLanes];
     vm.store_aligned(lane_max);
     float m = neg_inf;
     for (float l : lane_max) m = std::max(m, l);
-    bool has_nan = xsimd::any(vnan);
-    for (std::int64_t j = body; j < n; ++j) {
-        if (std::isnan(x[j])) has_nan = true;
-        else if (x[j] > m) m = x[j];
-    }
-    if (settle_nonfinite_row(out, n, m, has_nan)) return;
+    for (std::int64_t j = body; j < n; ++j) m = std::max(m, x[j]);
+    softmax_row_with_max_simd(out, x, n, m);
+}
 
-    // pass 2: e_j = exp(x_j - m), arguments in (-inf, 0]
+// How many values pass 1 below subtracts, exponentiates and sums while they
+// sit in L1, a multiple of kLanes so the batches (and the order of the sum)
+// are those of one sweep over the row. (Inlining exp's batch kernel into one
+// loop instead measured slower under V8.)
+constexpr std::int64_t kExpChunk = 64;
+
+// x, out: (n); out may alias x; m: the row's max
+void softmax_row_with_max_simd(float* out, const float* x, std::int64_t n, float m) {
+    if (settle_nonfinite_row(out, x, n, m)) return;
+    const std::int64_t lanes = static_cast<std::int64_t>(kLanes);
+    const std::int64_t body = n - n % lanes;
+
+    // pass 1: e_j = exp(x_j - m), arguments in (-inf, 0], and their sum, one
+    // chunk at a time so each value is read back while still hot
     const batch_f bm(m);
-    for (std::int64_t j = 0; j < body; j += lanes)
-        xsimd::store_unaligned(out + j, xsimd::load_unaligned(x + j) - bm);
-    for (std::int64_t j = body; j < n; ++j) out[j] = x[j] - m;
-    exp_simd(out, out, static_cast<std::size_t>(n));
-
-    // pass 3: y_j = e_j * (1 / sum e)
     batch_f vs(0.0f);
-    for (std::int64_t j = 0; j < body; j += lanes) vs += xsimd::load_unaligned(out + j);
+    for (std::int64_t c0 = 0; c0 < n; c0 += kExpChunk) {
+        const std::int64_t c1 = std::min(n, c0 + kExpChunk);
+        const std::int64_t cb = std::min(body, c1);
+        for (std::int64_t j = c0; j < cb; j += lanes)
+            xsimd::store_unaligned(out + j, xsimd::load_unaligned(x + j) - bm);
+        for (std::int64_t j = cb; j < c1; ++j) out[j] = x[j] - m;
+        exp_simd(out + c0, out + c0, static_cast<std::size_t>(c1 - c0));
+        for (std::int64_t j = c0; j < cb; j += lanes) vs += xsimd::load_unaligned(out + j);
+    }
     float sum = xsimd::hadd(vs);
     for (std::int64_t j = body; j < n; ++j) sum += out[j];
+    if (settle_nan_sum(out, n, sum)) return;
+
+    // pass 2: y_j = e_j * (1 / sum e)
     const float inv = 1.0f / sum;
     const batch_f binv(inv);
     for (std::int64_t j = 0; j < body; j += lanes)

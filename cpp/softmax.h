@@ -20,4 +20,29 @@ void softmax_row_scalar(float* out, const float* x, std::int64_t n);
 void softmax_row_simd(float* out, const float* x, std::int64_t n);
 #endif
 
+// One row whose max is already known, for a caller that writes the row
+// (attention's score pass) and finds the max while writing it, saving a pass.
+// m: the max of x; a NaN in x may have been skipped or become m (max_lanes
+// below and SSE's max differ there), either works: a NaN max gives a NaN
+// row, and a skipped NaN makes the sum of the exps NaN, which does too.
+// softmax_row_* are this after their own max pass.
+void softmax_row_with_max_scalar(float* out, const float* x, std::int64_t n, float m);
+#if POSENC_SIMD
+void softmax_row_with_max_simd(float* out, const float* x, std::int64_t n, float m);
+
+// The lane-wise max a row max accumulates with: m = max_lanes(m, x).
+// On wasm, pmax (b if a < b, else a) is one instruction, where SSE's maxps,
+// which xsimd::max is on the SSE4.2 target, becomes compare + bitselect
+// under Emscripten 3.1.6. Either may drop a NaN: see softmax_row_with_max.
+inline batch_f max_lanes(const batch_f& a, const batch_f& b) {
+#if defined(__wasm_simd128__)
+    const v128_t va = static_cast<v128_t>(static_cast<__m128>(a));
+    const v128_t vb = static_cast<v128_t>(static_cast<__m128>(b));
+    return batch_f(static_cast<__m128>(wasm_f32x4_pmax(va, vb)));
+#else
+    return xsimd::max(a, b);
+#endif
+}
+#endif
+
 }  // namespace posenc

@@ -110,6 +110,10 @@ TEST_CASE("softmax of masked entries and rows", "[softmax]") {
                     x[at] = bad;
                     for (float v : softmax(x)) REQUIRE(std::isnan(v));
                 }
+                // a NaN among -inf only: still NaN, not the masked row's zeros
+                std::vector<float> x(n, -kInf);
+                x[at] = std::numeric_limits<float>::quiet_NaN();
+                for (float v : softmax(x)) REQUIRE(std::isnan(v));
             }
         }
     }
@@ -141,6 +145,55 @@ TEST_CASE("softmax SIMD twin matches the scalar twin", "[softmax]") {
     }
 }
 #endif
+
+TEST_CASE("softmax with a known max equals the softmax that finds it, bit for bit", "[softmax]") {
+    // n past the SIMD kernel's 64-value exp chunks too (65, 130, 1000).
+    for (std::int64_t n : {1, 3, 4, 5, 8, 17, 64, 65, 130, 1000}) {
+        for (int kind = 0; kind < 6; ++kind) {
+            INFO("n " << n << " kind " << kind);
+            auto x = pseudo_random(static_cast<std::size_t>(n), 40.0f, static_cast<std::uint32_t>(n * 7 + kind));
+            const std::size_t at = static_cast<std::size_t>(n / 2);
+            if (kind == 1) x[at] = -kInf;                                 // one masked entry
+            if (kind == 2) x.assign(x.size(), -kInf);                      // fully masked row
+            if (kind == 3) x[at] = std::numeric_limits<float>::quiet_NaN();  // NaN row
+            if (kind == 4) x[at] = kInf;                                   // +inf row
+            if (kind == 5) {                                               // -inf and a NaN
+                x.assign(x.size(), -kInf);
+                x[at] = std::numeric_limits<float>::quiet_NaN();
+            }
+            // The max as a caller may find it: NaN skipped, or NaN itself.
+            float m = -kInf;
+            for (float v : x) m = std::fmax(m, v);
+            auto same = [](const std::vector<float>& a, const std::vector<float>& b) {
+                for (std::size_t j = 0; j < a.size(); ++j)
+                    if (!(a[j] == b[j] || (std::isnan(a[j]) && std::isnan(b[j])))) return false;
+                return true;
+            };
+            std::vector<float> want(x.size()), got(x.size());
+            softmax_row_scalar(want.data(), x.data(), n);
+            softmax_row_with_max_scalar(got.data(), x.data(), n, m);
+            REQUIRE(same(got, want));
+            if (kind == 3 || kind == 5) {
+                softmax_row_with_max_scalar(got.data(), x.data(), n, x[at]);  // a NaN max
+                REQUIRE(same(got, want));
+            }
+            REQUIRE(same(got, want));
+#if POSENC_SIMD
+            softmax_row_simd(want.data(), x.data(), n);
+            softmax_row_with_max_simd(got.data(), x.data(), n, m);
+            REQUIRE(same(got, want));
+            if (kind == 3 || kind == 5) {
+                softmax_row_with_max_simd(got.data(), x.data(), n, x[at]);
+                REQUIRE(same(got, want));
+            }
+            REQUIRE(same(got, want));
+            std::vector<float> in_place(x);
+            softmax_row_with_max_simd(in_place.data(), in_place.data(), n, m);
+            REQUIRE(same(in_place, want));
+#endif
+        }
+    }
+}
 
 TEST_CASE("softmax rejects bad sizes with messages naming them", "[softmax]") {
     float x[1] = {0};

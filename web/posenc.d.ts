@@ -93,9 +93,15 @@ export interface Posenc {
       causal?: boolean;
       bias?: NumericArray | null;
       scale?: number;
+      /** Add ALiBi's -m_h |i - j| on the fly. */
+      alibi?: boolean;
+      /** Add T5's learned bias table[(bucket(j - i)) * heads + h] on the fly; table: (numBuckets, heads). */
+      t5?: { table: NumericArray; numBuckets?: number; maxDistance?: number; bidirectional?: boolean } | null;
+      /** false: weights are neither written nor returned (null). */
+      returnWeights?: boolean;
       out?: { output?: Out<Float32Array>; weights?: Out<Float32Array> };
     },
-  ): { output: Float32Array; weights: Float32Array };
+  ): { output: Float32Array; weights: Float32Array | null };
 }
 
 /** Loads (once) and returns the core; SIMD build where supported unless `simd` says otherwise. */

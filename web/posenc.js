@@ -299,10 +299,12 @@ function arg(fn, name, value, type, length, lengthText) {
 class Posenc {
   #core;
   #scratch;
+  #workspace; // the attention kernels' packed panels and scratch rows, reused across calls
 
   constructor(core) {
     this.#core = core;
     this.#scratch = new Scratch(core);
+    this.#workspace = new core.AttentionWorkspace();
     const info = core.buildInfo();
     /** True when the SIMD build runs. */
     this.simd = info.simd;
@@ -556,35 +558,52 @@ class Posenc {
   /**
    * Scaled dot-product attention over several heads.
    * q, k, v: (heads, seqLen, headDim); bias: (heads, seqLen, seqLen) added to the scaled scores.
-   * Returns { output: (heads, seqLen, headDim), weights: (heads, seqLen, seqLen) }.
+   * alibi: true adds ALiBi's -m_h |i - j|; t5: { table: (numBuckets, heads), numBuckets,
+   * maxDistance, bidirectional } adds T5's learned bias by bucket: both computed on the fly,
+   * without a (heads, seqLen, seqLen) tensor.
+   * Returns { output: (heads, seqLen, headDim), weights: (heads, seqLen, seqLen) }
+   * (weights is null with returnWeights: false, which saves writing and copying them).
    */
   attention(q, k, v, opts) {
     const fn = 'attention';
-    const o = options(fn, opts, ['heads', 'seqLen', 'headDim', 'causal', 'bias', 'scale', 'out']);
-    const { heads, seqLen, headDim, causal = false, bias = null } = o;
+    const o = options(fn, opts, ['heads', 'seqLen', 'headDim', 'causal', 'bias', 'scale', 'alibi', 't5', 'returnWeights', 'out']);
+    const { heads, seqLen, headDim, causal = false, bias = null, alibi = false, t5 = null, returnWeights = true } = o;
     size(fn, 'heads', heads, 1, this.limits.maxHeads);
     size(fn, 'seqLen', seqLen, 1, this.limits.maxSeqLen);
     size(fn, 'headDim', headDim, 1, this.limits.maxDim);
     boolean(fn, 'causal', causal);
+    boolean(fn, 'alibi', alibi);
+    boolean(fn, 'returnWeights', returnWeights);
     const scale = o.scale === undefined ? 1 / Math.sqrt(headDim) : number(fn, 'scale', o.scale);
-    const outs = options(`${fn} (out)`, o.out, ['output', 'weights']);
+    const outs = options(`${fn} (out)`, o.out, returnWeights ? ['output', 'weights'] : ['output']);
     const n = heads * seqLen * headDim;
     const nn = heads * seqLen * seqLen;
     const text = 'heads * seqLen * headDim';
     const inputs = [arg(fn, 'q', q, 'f32', n, text), arg(fn, 'k', k, 'f32', n, text), arg(fn, 'v', v, 'f32', n, text)];
     if (bias !== null) inputs.push(arg(fn, 'bias', bias, 'f32', nn, 'heads * seqLen * seqLen'));
-    const [output_, weights] = this.#run(
-      fn,
-      inputs,
-      [output(fn, 'output', outs.output, 'f32', n, text), output(fn, 'weights', outs.weights, 'f32', nn, 'heads * seqLen * seqLen')],
-      (...addr) => {
-        const [qa, ka, va] = addr;
-        const ba = bias !== null ? addr[3] : 0;
-        const [oa, wa] = addr.slice(-2);
-        return this.#core.attention(oa, wa, qa, ka, va, heads, seqLen, headDim, causal, ba, scale);
-      },
-    );
-    return { output: output_, weights };
+    let t5Config = null;
+    if (t5 !== null) {
+      const t = options(`${fn} (t5)`, t5, ['table', 'numBuckets', 'maxDistance', 'bidirectional']);
+      t5Config = { numBuckets: 32, maxDistance: 128, bidirectional: true, ...t };
+      size(fn, 't5.numBuckets', t5Config.numBuckets, 2, this.limits.maxBuckets);
+      integer(fn, 't5.maxDistance', t5Config.maxDistance);
+      boolean(fn, 't5.bidirectional', t5Config.bidirectional);
+      inputs.push(arg(fn, 't5.table', t.table, 'f32', t5Config.numBuckets * heads, 't5.numBuckets * heads'));
+    }
+    const outputs = [output(fn, 'output', outs.output, 'f32', n, text)];
+    if (returnWeights) outputs.push(output(fn, 'weights', outs.weights, 'f32', nn, 'heads * seqLen * seqLen'));
+    const results = this.#run(fn, inputs, outputs, (...addr) => {
+      const [qa, ka, va] = addr;
+      let next = 3;
+      const ba = bias !== null ? addr[next++] : 0;
+      const ta = t5Config !== null ? addr[next++] : 0;
+      const oa = addr[next++];
+      const wa = returnWeights ? addr[next++] : 0;
+      const t = t5Config ?? { bidirectional: true, numBuckets: 32, maxDistance: 128 };
+      return this.#core.attention(oa, wa, qa, ka, va, heads, seqLen, headDim, causal, ba, scale, alibi, ta,
+        t.bidirectional, t.numBuckets, t.maxDistance, this.#workspace);
+    });
+    return { output: results[0], weights: returnWeights ? results[1] : null };
   }
 }
 

@@ -216,6 +216,41 @@ for (const simd of [true, false]) {
       assert.deepEqual(Array.from(x), [1, 2, 3, 4]);
     });
 
+    it('fused ALiBi and T5 biases equal the materialised ones', () => {
+      const heads = 3;
+      const seqLen = 9;
+      const headDim = 4;
+      const n = heads * seqLen * headDim;
+      const q = Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.7));
+      const k = Float32Array.from({ length: n }, (_, i) => Math.cos(i * 0.3));
+      const v = Float32Array.from({ length: n }, (_, i) => (i % 5) - 2);
+      const base = { heads, seqLen, headDim };
+      for (const causal of [true, false]) {
+        const fused = pe.attention(q, k, v, { ...base, causal, alibi: true });
+        const bias = pe.alibiBias(heads, seqLen, { causal });
+        const materialised = pe.attention(q, k, v, { ...base, causal, bias });
+        assertClose(fused.output, materialised.output, 1e-6, `alibi causal=${causal}`);
+        assertClose(fused.weights, materialised.weights, 1e-6, `alibi weights causal=${causal}`);
+      }
+      const numBuckets = 8;
+      const table = Float32Array.from({ length: numBuckets * heads }, (_, i) => Math.sin(i) * 2);
+      const buckets = pe.t5Buckets(seqLen, seqLen, { numBuckets, maxDistance: 20 });
+      const t5Bias = new Float32Array(heads * seqLen * seqLen);
+      for (let h = 0; h < heads; h++) {
+        for (let ij = 0; ij < seqLen * seqLen; ij++) t5Bias[h * seqLen * seqLen + ij] = table[buckets[ij] * heads + h];
+      }
+      const fused = pe.attention(q, k, v, { ...base, scale: 1, t5: { table, numBuckets, maxDistance: 20 } });
+      const materialised = pe.attention(q, k, v, { ...base, scale: 1, bias: t5Bias });
+      assertClose(fused.output, materialised.output, 1e-6, 't5');
+      const lean = pe.attention(q, k, v, { ...base, scale: 1, t5: { table, numBuckets, maxDistance: 20 }, returnWeights: false });
+      assert.equal(lean.weights, null);
+      assert.deepEqual(lean.output, fused.output);
+      assert.throws(() => pe.attention(q, k, v, { ...base, t5: { table: [1, 2], numBuckets } }), /t5.table must hold t5.numBuckets \* heads = 24 values, got 2/);
+      // scale 0: every score is 0, the weights uniform (PyTorch allows it)
+      const uniform = pe.attention(q, k, v, { ...base, scale: 0 });
+      assert.ok(uniform.weights.every((w) => Math.abs(w - 1 / seqLen) < 1e-7));
+    });
+
     describe('heap arrays and out', () => {
       it('a HeapArray input and out give the same result as plain arrays, with no copy', () => {
         const rows = 7;
