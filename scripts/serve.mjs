@@ -6,6 +6,9 @@ import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web');
+// /vendor/ serves TensorFlow.js from node_modules (a devDependency), for the
+// benchmark page (web/bench.html) only.
+const vendor = path.resolve(root, '../node_modules/@tensorflow');
 const port = Number(process.env.PORT ?? 8080);
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -24,8 +27,11 @@ export function createStaticServer(dir = root) {
   return createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
-      let file = path.normalize(path.join(dir, decodeURIComponent(url.pathname)));
-      if (!file.startsWith(dir)) {
+      const [base, rest] = url.pathname.startsWith('/vendor/')
+        ? [vendor, url.pathname.slice('/vendor'.length)]
+        : [dir, url.pathname];
+      let file = path.normalize(path.join(base, decodeURIComponent(rest)));
+      if (file !== base && !file.startsWith(base + path.sep)) {
         res.writeHead(403).end('forbidden');
         return;
       }

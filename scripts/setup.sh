@@ -25,9 +25,10 @@ if [ ${#need[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# npm packages (none are needed at run time; tests may use some).
-if node -e 'const p=require("./package.json");process.exit(Object.keys({...p.dependencies,...p.devDependencies}).length?0:1)' \
-   && [ ! -d node_modules ]; then
-  echo "setup: installing npm packages"
+# npm packages (none are needed by the lesson at run time; the benchmark and
+# browser tests use some). Reinstalled whenever package-lock.json changes.
+if [ -f package-lock.json ] && ! cmp -s package-lock.json node_modules/.posenc-installed-lock; then
+  echo "setup: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json node_modules/.posenc-installed-lock
 fi
