@@ -145,8 +145,9 @@ export function toJson(results) {
 }
 
 const fmtMs = (ms) => (ms === null ? '-' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
-const fmtRatio = (a, b) => (a === null || b === null ? '-' : `${(a / b).toFixed(a / b >= 10 ? 0 : 1)}x`);
-const fmtGflops = (flops, ms) => (flops === null || ms === null ? '-' : (flops / (ms * 1e6)).toFixed(1));
+// '-' where a time is missing or too small to divide by (a coarse clock can read 0).
+const fmtRatio = (a, b) => (a === null || b === null || !(a > 0 && b > 0) ? '-' : `${(a / b).toFixed(a / b >= 10 ? 0 : 1)}x`);
+const fmtGflops = (flops, ms) => (flops === null || ms === null || !(ms > 0) ? '-' : (flops / (ms * 1e6)).toFixed(1));
 const fmtDiff = (d) => (d === undefined ? '-' : d === 0 ? '0' : d.toExponential(1));
 
 /**
