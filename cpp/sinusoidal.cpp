@@ -77,19 +77,17 @@ void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_mo
 #if POSENC_SIMD
 // out: (max_len, d_model)
 // Works on blocks of rows, so that narrow tables (d_model 2, 4, ...) still
-// feed sincos long runs. Within a block, angle j = (pos - p0) * half + i
+// feed the kernel long runs. Within a block, angle j = (pos - p0) * half + i
 // lands in out[p0 * d_model + 2j] (sin) and [... + 2j + 1] (cos): the whole
-// block is one flat interleave of the sin and cos runs.
+// block is one flat run of interleaved pairs.
 void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
     const std::size_t half = static_cast<std::size_t>(d_model / 2);
     const std::size_t full = half - half % kLanes;
     const std::int64_t block_rows = static_cast<std::int64_t>(std::max<std::size_t>(1, 4096 / half));
-    const std::size_t cap = static_cast<std::size_t>(block_rows) * half;
-    std::vector<float> div(half), ang(cap), s(cap), c(cap);
+    std::vector<float> div(half), ang(static_cast<std::size_t>(block_rows) * half);
     fill_div(div.data(), d_model, base);
     for (std::int64_t p0 = 0; p0 < max_len; p0 += block_rows) {
         const std::int64_t rows = std::min(block_rows, max_len - p0);
-        const std::size_t n = static_cast<std::size_t>(rows) * half;
 
         // pass 1: the block's angles, each one float32 product as in PyTorch
         for (std::int64_t r = 0; r < rows; ++r) {
@@ -101,23 +99,9 @@ void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_mode
             for (std::size_t i = full; i < half; ++i) a[i] = p * div[i];
         }
 
-        // pass 2: sin and cos of all of them
-        sincos_simd(ang.data(), s.data(), c.data(), n);
-
-        // pass 3: interleave, sin into even columns and cos into odd ones;
-        // zip_lo/zip_hi turn (s0..s3), (c0..c3) into (s0 c0 s1 c1), (s2 c2 s3 c3)
-        float* o = out + p0 * d_model;
-        const std::size_t n_full = n - n % kLanes;
-        for (std::size_t j = 0; j < n_full; j += kLanes) {
-            const batch_f sv = xsimd::load_unaligned(s.data() + j);
-            const batch_f cv = xsimd::load_unaligned(c.data() + j);
-            xsimd::zip_lo(sv, cv).store_unaligned(o + 2 * j);
-            xsimd::zip_hi(sv, cv).store_unaligned(o + 2 * j + kLanes);
-        }
-        for (std::size_t j = n_full; j < n; ++j) {
-            o[2 * j] = s[j];
-            o[2 * j + 1] = c[j];
-        }
+        // pass 2: sin and cos of all of them, written interleaved
+        sincos_interleaved_simd(ang.data(), out + p0 * d_model,
+                                static_cast<std::size_t>(rows) * half);
     }
 }
 #endif

@@ -14,7 +14,10 @@ namespace posenc {
 // x, out: (rows, n); out may alias x.
 void softmax_rows(float* out, const float* x, std::int64_t rows, std::int64_t n);
 
-// One row, the twins (no checks).
+// One row, the twins (no checks). The SIMD twin exponentiates with
+// exp_nonpositive (vecmath.h): within 2.3 ULP of exp down to FLT_MIN, and a
+// weight below FLT_MIN (logit 87.3 or more under the max) may come out as 0
+// where the scalar twin keeps a subnormal; both are off by < 1.2e-38.
 void softmax_row_scalar(float* out, const float* x, std::int64_t n);
 #if POSENC_SIMD
 void softmax_row_simd(float* out, const float* x, std::int64_t n);

@@ -132,7 +132,7 @@ TEST_CASE("softmax rows are independent and may work in place", "[softmax]") {
 
 #if POSENC_SIMD
 TEST_CASE("softmax SIMD twin matches the scalar twin", "[softmax]") {
-    for (std::int64_t n : {1, 3, 4, 5, 8, 17, 64, 1023}) {
+    for (std::int64_t n : {1, 3, 4, 5, 8, 12, 17, 64, 1023}) {
         for (float a : {1.0f, 30.0f, 1e4f}) {
             INFO("n " << n << " scale " << a);
             auto x = pseudo_random(static_cast<std::size_t>(n), a, static_cast<std::uint32_t>(n * 31));
@@ -144,11 +144,36 @@ TEST_CASE("softmax SIMD twin matches the scalar twin", "[softmax]") {
         }
     }
 }
+
+TEST_CASE("softmax SIMD kernel: weights below FLT_MIN are off by less than FLT_MIN", "[softmax]") {
+    // The kernel's exp (exp_nonpositive) is exact to 2.3 ULP down to FLT_MIN
+    // (x - max = -87.34) and gives 0 from -88 on, where the scalar twin's
+    // expf still returns subnormals. Logits 80..104 below the max sweep
+    // through that range, in every lane and the tail.
+    for (std::int64_t n : {5, 17, 64}) {
+        std::vector<float> x(static_cast<std::size_t>(n));
+        for (std::size_t j = 0; j < x.size(); ++j) x[j] = -80.0f - 24.0f * float(j) / float(n - 1);
+        x[0] = 0.0f;
+        std::vector<float> v(x.size()), s(x.size());
+        softmax_row_simd(v.data(), x.data(), n);
+        softmax_row_scalar(s.data(), x.data(), n);
+        const auto r = reference(x);
+        INFO("n " << n);
+        for (std::size_t j = 0; j < x.size(); ++j) {
+            REQUIRE(std::fabs(v[j] - r[j]) < std::numeric_limits<float>::min());
+            if (x[j] - x[0] >= -87.3f) REQUIRE(v[j] == Approx(r[j]).epsilon(1e-6));
+            if (x[j] - x[0] <= -88.0f) REQUIRE(v[j] == 0.0f);
+            REQUIRE(std::fabs(v[j] - s[j]) < std::numeric_limits<float>::min());
+        }
+    }
+}
 #endif
 
 TEST_CASE("softmax with a known max equals the softmax that finds it, bit for bit", "[softmax]") {
-    // n past the SIMD kernel's 64-value exp chunks too (65, 130, 1000).
-    for (std::int64_t n : {1, 3, 4, 5, 8, 17, 64, 65, 130, 1000}) {
+    // n through every step of the SIMD kernel: its two-batch exp steps, a
+    // last single batch (12, 15), the padded tail, the max pass's 16-value
+    // steps and what follows them (31, 65, 130, 1000).
+    for (std::int64_t n : {1, 3, 4, 5, 8, 12, 15, 17, 31, 64, 65, 130, 1000}) {
         for (int kind = 0; kind < 6; ++kind) {
             INFO("n " << n << " kind " << kind);
             auto x = pseudo_random(static_cast<std::size_t>(n), 40.0f, static_cast<std::uint32_t>(n * 7 + kind));

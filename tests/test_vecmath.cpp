@@ -90,6 +90,40 @@ void sincos_twin(const float* x, float* s, float* c, std::size_t n) { sincos_sca
 void sincos_kernel(const float* x, float* s, float* c, std::size_t n) { sincos_simd(x, s, c, n); }
 #endif
 
+// sincos_interleaved (and its twins) seen through sincos's interface.
+template <void (*Interleaved)(const float*, float*, std::size_t)>
+void split(const float* x, float* s, float* c, std::size_t n) {
+    std::vector<float> out(2 * n);
+    Interleaved(x, out.data(), n);
+    for (std::size_t i = 0; i < n; ++i) {
+        s[i] = out[2 * i];
+        c[i] = out[2 * i + 1];
+    }
+}
+const auto interleaved_public = split<sincos_interleaved>;
+const auto interleaved_twin = split<sincos_interleaved_scalar>;
+#if POSENC_SIMD
+const auto interleaved_kernel = split<sincos_interleaved_simd>;
+#endif
+
+// Error of y = exp_nonpositive(x): ULPs of the correctly rounded result where
+// that is a normal float (x >= kExpNonposCutoff), else the absolute error,
+// whose bound is FLT_MIN.
+struct ExpNonposErr {
+    double ulps = 0, abs_low = 0;
+    float ulps_at = 0;
+};
+void add_exp_nonpos_error(ExpNonposErr& e, float x, float y) {
+    const double ref = std::exp(static_cast<double>(x));
+    if (x >= kExpNonposCutoff) {
+        const double u = std::fabs(y - ref) / ulp_of(static_cast<float>(ref));
+        if (!(u <= e.ulps)) { e.ulps = u; e.ulps_at = x; }  // NaN counts as worst
+    } else {
+        const double a = std::fabs(y - ref);
+        if (!(a <= e.abs_low)) e.abs_low = a;
+    }
+}
+
 }  // namespace
 
 TEST_CASE("sincos meets the contract on every tail length", "[vecmath]") {
@@ -99,12 +133,17 @@ TEST_CASE("sincos meets the contract on every tail length", "[vecmath]") {
         INFO("n = " << n);
         REQUIRE(sincos_error(sincos_public, x).worst <= kSinCosTol);
         REQUIRE(sincos_error(sincos_twin, x).worst <= kSinCosTol);
+        REQUIRE(sincos_error(interleaved_public, x).worst <= kSinCosTol);
+        REQUIRE(sincos_error(interleaved_twin, x).worst <= kSinCosTol);
 #if POSENC_SIMD
         REQUIRE(sincos_error(sincos_kernel, x).worst <= kSinCosTol);
-        // and the kernel writes exactly n values, no more
-        std::vector<float> s(n + 4, 42.0f), c(n + 4, 42.0f);
+        REQUIRE(sincos_error(interleaved_kernel, x).worst <= kSinCosTol);
+        // and the kernels write exactly n values (2n interleaved), no more
+        std::vector<float> s(n + 4, 42.0f), c(n + 4, 42.0f), sc(2 * n + 8, 42.0f);
         sincos_simd(x.data(), s.data(), c.data(), n);
         for (std::size_t i = n; i < n + 4; ++i) REQUIRE((s[i] == 42.0f && c[i] == 42.0f));
+        sincos_interleaved_simd(x.data(), sc.data(), n);
+        for (std::size_t i = 2 * n; i < 2 * n + 8; ++i) REQUIRE(sc[i] == 42.0f);
 #endif
     }
 }
@@ -114,9 +153,26 @@ TEST_CASE("sincos is accurate over a dense sweep up to 2^24", "[vecmath]") {
     const SinCosErr e = sincos_error(sincos_public, x);
     INFO("worst " << e.worst << " at x = " << e.at);
     REQUIRE(e.worst <= kSinCosTol);
+    const SinCosErr ei = sincos_error(interleaved_public, x);
+    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
+    REQUIRE(ei.worst <= kSinCosTol);
 #if POSENC_SIMD
     REQUIRE(sincos_error(sincos_twin, x).worst <= kSinCosTol);
 #endif
+}
+
+TEST_CASE("sincos_interleaved is as accurate as sincos below 2^15, where it takes three parts of pi/2",
+          "[vecmath]") {
+    // Every 61st float in [0, 2^15], both signs: the three-part reduction's
+    // whole range, up to its largest q (where q P3's rounding is largest).
+    std::vector<float> x;
+    for (std::uint32_t u = 0; from_bits(u) <= 32768.0f; u += 61) {
+        x.push_back(from_bits(u));
+        x.push_back(-from_bits(u));
+    }
+    const SinCosErr e = sincos_error(interleaved_public, x);
+    INFO("worst " << e.worst << " at x = " << e.at);
+    REQUIRE(e.worst <= 7e-8);  // 6.8e-8 measured; sincos's four parts: 6.6e-8
 }
 
 TEST_CASE("sincos is accurate on positional angles pos * freq", "[vecmath]") {
@@ -131,6 +187,9 @@ TEST_CASE("sincos is accurate on positional angles pos * freq", "[vecmath]") {
     const SinCosErr e = sincos_error(sincos_public, x);
     INFO("worst " << e.worst << " at x = " << e.at);
     REQUIRE(e.worst <= kSinCosTol);
+    const SinCosErr ei = sincos_error(interleaved_public, x);
+    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
+    REQUIRE(ei.worst <= kSinCosTol);
 }
 
 TEST_CASE("sincos is accurate next to multiples of pi/2", "[vecmath]") {
@@ -148,6 +207,9 @@ TEST_CASE("sincos is accurate next to multiples of pi/2", "[vecmath]") {
     const SinCosErr e = sincos_error(sincos_public, x);
     INFO("worst " << e.worst << " at x = " << e.at);
     REQUIRE(e.worst <= kSinCosTol);
+    const SinCosErr ei = sincos_error(interleaved_public, x);
+    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
+    REQUIRE(ei.worst <= kSinCosTol);
 }
 
 TEST_CASE("sincos handles special values and null outputs", "[vecmath]") {
@@ -173,6 +235,40 @@ TEST_CASE("sincos handles special values and null outputs", "[vecmath]") {
     for (std::size_t i = 3; i < x.size(); ++i) REQUIRE(to_bits(only[i]) == to_bits(c[i]));
 }
 
+TEST_CASE("sincos_interleaved handles special values and mixed batches", "[vecmath]") {
+    // Batches of four that mix the three-part path (|x| <= 2^15) with lanes
+    // for the four-part one (to 131072), the C library (beyond) and non-finite
+    // values, in every lane position.
+    const float big = std::numeric_limits<float>::max();
+    const std::vector<float> special = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, big, 131073.0f,
+                                        100000.0f, 32768.0f, std::nextafter(32768.0f, INFINITY),
+                                        -40000.0f, 16777216.0f};
+    for (float odd : special) {
+        for (std::size_t lane = 0; lane < 4; ++lane) {
+            std::vector<float> x = {0.5f, -2.0f, 3000.0f, 1e-40f, 7.0f};
+            x[lane] = odd;
+            std::vector<float> out(2 * x.size());
+            sincos_interleaved(x.data(), out.data(), x.size());
+            INFO("x = " << odd << " in lane " << lane);
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                const float s = out[2 * i], c = out[2 * i + 1];
+                if (!std::isfinite(x[i])) {
+                    REQUIRE((std::isnan(s) && std::isnan(c)));
+                } else {
+                    REQUIRE(std::fabs(s - ref_sin(x[i])) <= kSinCosTol);
+                    REQUIRE(std::fabs(c - ref_cos(x[i])) <= kSinCosTol);
+                }
+            }
+        }
+    }
+    // sin(+-0) = 0 (the SIMD kernel may drop the sign of -0, vecmath.h), cos 1
+    const float zeros[2] = {0.0f, -0.0f};
+    float out[4];
+    sincos_interleaved(zeros, out, 2);
+    REQUIRE((out[0] == 0.0f && !std::signbit(out[0]) && out[1] == 1.0f));
+    REQUIRE((out[2] == 0.0f && out[3] == 1.0f));
+}
+
 #if POSENC_SIMD
 TEST_CASE("sincos_simd agrees with its scalar twin", "[vecmath]") {
     // Random bit patterns over all finite floats up to 2^24, and the fast
@@ -191,6 +287,13 @@ TEST_CASE("sincos_simd agrees with its scalar twin", "[vecmath]") {
     double worst = 0;
     for (std::size_t i = 0; i < x.size(); ++i)
         worst = std::fmax(worst, std::fmax(std::fabs(s1[i] - s2[i]), std::fabs(c1[i] - c2[i])));
+    REQUIRE(worst <= kSinCosTol);
+
+    std::vector<float> i1(2 * x.size()), i2(2 * x.size());
+    sincos_interleaved_simd(x.data(), i1.data(), x.size());
+    sincos_interleaved_scalar(x.data(), i2.data(), x.size());
+    worst = 0;
+    for (std::size_t i = 0; i < i1.size(); ++i) worst = std::fmax(worst, std::fabs(i1[i] - i2[i]));
     REQUIRE(worst <= kSinCosTol);
 }
 #endif
@@ -239,3 +342,62 @@ TEST_CASE("exp on every tail length, in place and against the twin", "[vecmath]"
 #endif
     }
 }
+
+TEST_CASE("exp_nonpositive is within 3 ULP down to FLT_MIN and below it off by < FLT_MIN",
+          "[vecmath]") {
+    // Every 97th float from 0 down to -104 (11.6 million values) through the
+    // scalar twin; the SIMD kernel is held to it bit for bit below.
+    ExpNonposErr e;
+    for (std::uint32_t u = 0x80000000u; from_bits(u) >= -104.0f; u += 97)
+        add_exp_nonpos_error(e, from_bits(u), exp_nonpositive_scalar(from_bits(u)));
+    for (float v : {0.0f, -0.0f, kExpNonposCutoff, std::nextafter(kExpNonposCutoff, 0.0f),
+                    kExpNonposClamp, std::nextafter(kExpNonposClamp, 0.0f), -87.68f, -103.97f,
+                    -104.0f})
+        add_exp_nonpos_error(e, v, exp_nonpositive_scalar(v));
+    INFO("worst " << e.ulps << " ULP at x = " << e.ulps_at << "; below the cutoff " << e.abs_low);
+    REQUIRE(e.ulps <= 3.0);  // 2.27 measured over every float
+    REQUIRE(e.abs_low < std::numeric_limits<float>::min());
+
+    // exact values at the ends: 1 at 0 (either sign), 0 for -88 and below and -inf; NaN stays
+    const std::vector<float> special = {0.0f, -0.0f, -88.0f, -104.0f, -1e30f,
+                                        -std::numeric_limits<float>::max(), -INFINITY, NAN};
+    std::vector<float> out(special.size());
+    exp_nonpositive_scalar(special.data(), out.data(), special.size());
+    REQUIRE((out[0] == 1.0f && out[1] == 1.0f));
+    for (std::size_t i = 2; i < 7; ++i) REQUIRE(to_bits(out[i]) == 0u);  // +0
+    REQUIRE(std::isnan(out[7]));
+    for (std::size_t i = 0; i < special.size(); ++i)
+        REQUIRE(to_bits(exp_nonpositive_scalar(special[i])) == to_bits(out[i]));
+}
+
+#if POSENC_SIMD
+TEST_CASE("exp_nonpositive_simd equals its scalar twin bit for bit, on every tail length",
+          "[vecmath]") {
+    // Tails (the padded last batch), in place and not, and a sweep through
+    // the cutoff and the clamp, where the exponent field runs out.
+    for (std::size_t n : kLengths) {
+        std::vector<float> x(n);
+        for (std::size_t i = 0; i < n; ++i)
+            x[i] = i % 5 == 3 ? -INFINITY : -0.77f * float(i * i);  // -inf: a masked logit
+        std::vector<float> twin(n), y(n + 4, 42.0f), z = x;
+        exp_nonpositive_scalar(x.data(), twin.data(), n);
+        exp_nonpositive_simd(x.data(), y.data(), n);
+        exp_nonpositive_simd(z.data(), z.data(), n);  // in place
+        INFO("n = " << n);
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(to_bits(y[i]) == to_bits(twin[i]));
+            REQUIRE(to_bits(z[i]) == to_bits(twin[i]));
+        }
+        for (std::size_t i = n; i < n + 4; ++i) REQUIRE(y[i] == 42.0f);
+    }
+    std::vector<float> x;
+    for (float v = -90.0f; v <= 0.0f; v += 0.0013f) x.push_back(v);
+    for (float v : {NAN, -INFINITY, -0.0f}) x.push_back(v);
+    std::vector<float> y(x.size());
+    exp_nonpositive_simd(x.data(), y.data(), x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        const float twin = exp_nonpositive_scalar(x[i]);
+        REQUIRE((to_bits(y[i]) == to_bits(twin) || (std::isnan(y[i]) && std::isnan(twin))));
+    }
+}
+#endif
