@@ -101,6 +101,20 @@ constexpr float kS1 = -1.6666654611e-1f, kS2 = 8.3321608736e-3f, kS3 = -1.951529
 constexpr float kC1 = 4.166664568298827e-2f, kC2 = -1.388731625493765e-3f,
                 kC3 = 2.443315711809948e-5f;
 
+// sin r and cos r for |r| <= pi/4, the polynomials above in z = r^2; cos
+// with 1 - z/2 compensated, which halves its worst error (5.96e-8, not 1.19e-7).
+inline void sincos_poly(const batch_f& r, batch_f& ps, batch_f& pc) {
+    const batch_f z = r * r;
+    ps = batch_f(kS3) * z + batch_f(kS2);
+    ps = ps * z + batch_f(kS1);
+    ps = r + r * z * ps;
+    pc = batch_f(kC3) * z + batch_f(kC2);
+    pc = pc * z + batch_f(kC1);
+    const batch_f hz = batch_f(0.5f) * z;
+    const batch_f w = batch_f(1.0f) - hz;
+    pc = w + (((batch_f(1.0f) - w) - hz) + z * z * pc);
+}
+
 // One batch: s = sin(x), c = cos(x) for lanes with |x| <= kFastMax; other
 // lanes hold garbage and the caller redoes them.
 inline void sincos_batch(const batch_f& x, batch_f& s, batch_f& c) {
@@ -114,15 +128,8 @@ inline void sincos_batch(const batch_f& x, batch_f& s, batch_f& c) {
     r = r - q * batch_f(kPio2P4);
 
     // pass 2: both polynomials on r
-    const batch_f z = r * r;
-    batch_f ps = batch_f(kS3) * z + batch_f(kS2);
-    ps = ps * z + batch_f(kS1);
-    ps = r + r * z * ps;
-    batch_f pc = batch_f(kC3) * z + batch_f(kC2);
-    pc = pc * z + batch_f(kC1);
-    const batch_f hz = batch_f(0.5f) * z;
-    const batch_f w = batch_f(1.0f) - hz;
-    pc = w + (((batch_f(1.0f) - w) - hz) + z * z * pc);
+    batch_f ps, pc;
+    sincos_poly(r, ps, pc);
 
     // pass 3: quadrant selection. sin(q pi/2 + r) cycles through
     // sin r, cos r, -sin r, -cos r; cos through cos r, -sin r, -cos r, sin r.
@@ -190,16 +197,9 @@ inline void sincos_small_batch(const batch_f& x, batch_f& lo, batch_f& hi) {
     r = r - q * batch_f(kPio2P2);
     r = r - q * batch_f(kPio2P3Rest);
 
-    // pass 2: both polynomials on r (as in sincos_batch)
-    const batch_f z = r * r;
-    batch_f ps = batch_f(kS3) * z + batch_f(kS2);
-    ps = ps * z + batch_f(kS1);
-    ps = r + r * z * ps;
-    batch_f pc = batch_f(kC3) * z + batch_f(kC2);
-    pc = pc * z + batch_f(kC1);
-    const batch_f hz = batch_f(0.5f) * z;
-    const batch_f w = batch_f(1.0f) - hz;
-    pc = w + (((batch_f(1.0f) - w) - hz) + z * z * pc);
+    // pass 2: both polynomials on r
+    batch_f ps, pc;
+    sincos_poly(r, ps, pc);
 
     // pass 3: quadrant selection (above)
     const batch_i half_q = qi >> 1;
