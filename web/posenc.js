@@ -348,6 +348,11 @@ class Posenc {
       }
       return null;
     });
+    for (const a of inputs) {
+      if (a.length > this.limits.maxElements) {
+        throw new RangeError(`${fn}: ${a.name} has ${a.length} values, more than the cap of ${this.limits.maxElements}`);
+      }
+    }
     for (const a of outputs) {
       if (a.length > this.limits.maxElements) {
         throw new RangeError(`${fn}: ${a.name} would hold ${a.length} values, more than the cap of ${this.limits.maxElements}`);

@@ -347,6 +347,7 @@ for (const simd of [true, false]) {
         ['attention q of wrong length', () => pe.attention([1, 2], [1], [1], { heads: 1, seqLen: 1, headDim: 1 }), RangeError, /q must hold/],
         ['attention without sizes', () => pe.attention([1], [1], [1], {}), TypeError, /heads must be a number/],
         ['attention bias of wrong length', () => pe.attention([1], [1], [1], { heads: 1, seqLen: 1, headDim: 1, bias: [0, 0] }), RangeError, /bias must hold/],
+        ['input over the cap', () => pe.learnedLookup(new Float32Array(2 ** 24 + 2), 2 ** 23 + 1, 2, [0]), RangeError, /table has 16777218 values, more than the cap of 16777216/],
         ['attention too long', () => pe.attention([], [], [], { heads: 1, seqLen: 100000, headDim: 1 }), RangeError, /seqLen|q must hold/],
       ];
       for (const [name, call, type, pattern] of bad) {
