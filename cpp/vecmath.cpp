@@ -303,17 +303,28 @@ void sincos_simd(const float* x, float* s, float* c, std::size_t n) {
     if (c) std::memcpy(c + full, ct, rest * sizeof(float));
 }
 
+namespace {
+
 // x, y: (n); y may alias x (each batch is loaded before it is stored).
-void exp_simd(const float* x, float* y, std::size_t n) {
+// y = f(x) batch by batch: full batches, then the tail as a zero-padded
+// batch, so a value never depends on where it falls.
+template <class F>
+void map_batches(F f, const float* x, float* y, std::size_t n) {
     const std::size_t full = n - n % kLanes;
-    for (std::size_t i = 0; i < full; i += kLanes)
-        exp_batch(xsimd::load_unaligned(x + i)).store_unaligned(y + i);
+    for (std::size_t i = 0; i < full; i += kLanes) f(xsimd::load_unaligned(x + i)).store_unaligned(y + i);
     if (full == n) return;
     float t[kLanes] = {};
     const std::size_t rest = n - full;
     std::memcpy(t, x + full, rest * sizeof(float));
-    exp_batch(xsimd::load_unaligned(t)).store_unaligned(t);
+    f(xsimd::load_unaligned(t)).store_unaligned(t);
     std::memcpy(y + full, t, rest * sizeof(float));
+}
+
+}  // namespace
+
+// x, y: (n); y may alias x.
+void exp_simd(const float* x, float* y, std::size_t n) {
+    map_batches([](const batch_f& v) { return exp_batch(v); }, x, y, n);
 }
 
 // x: (n); out: (2n). Full batches, then the tail in a padded batch, so a
@@ -329,17 +340,9 @@ void sincos_interleaved_simd(const float* x, float* out, std::size_t n) {
     std::memcpy(out + 2 * full, ot, 2 * (n - full) * sizeof(float));
 }
 
-// x, y: (n); y may alias x. Full batches, then the tail as a padded batch.
+// x, y: (n); y may alias x.
 void exp_nonpositive_simd(const float* x, float* y, std::size_t n) {
-    const std::size_t full = n - n % kLanes;
-    for (std::size_t i = 0; i < full; i += kLanes)
-        exp_nonpositive(xsimd::load_unaligned(x + i)).store_unaligned(y + i);
-    if (full == n) return;
-    float t[kLanes] = {};
-    const std::size_t rest = n - full;
-    std::memcpy(t, x + full, rest * sizeof(float));
-    exp_nonpositive(xsimd::load_unaligned(t)).store_unaligned(t);
-    std::memcpy(y + full, t, rest * sizeof(float));
+    map_batches([](const batch_f& v) { return exp_nonpositive(v); }, x, y, n);
 }
 #endif
 
