@@ -375,11 +375,7 @@ class Posenc {
     inputs.forEach((a, i) => {
       if (plain[i]) this.#view(a.type, addr[i], a.length).set(plain[i]);
     });
-    const result = invoke(...addr);
-    if (result instanceof Error) {
-      result.message = `${fn}: ${result.message}`;
-      throw result;
-    }
+    unwrap(fn, invoke(...addr));
     // pass 4: results out (one bulk copy each), unless written in place
     return outputs.map((a, j) => {
       const i = inputs.length + j;
@@ -455,12 +451,7 @@ class Posenc {
   /** The factor RoPE multiplies cos and sin by: 0.1 ln(factor) + 1 for YaRN, else 1. */
   ropeAttentionFactor(scaling) {
     const fn = 'ropeAttentionFactor';
-    const result = this.#core.ropeAttentionFactor(scalingOption(fn, scaling));
-    if (result instanceof Error) {
-      result.message = `${fn}: ${result.message}`;
-      throw result;
-    }
-    return result;
+    return unwrap(fn, this.#core.ropeAttentionFactor(scalingOption(fn, scaling)));
   }
 
   /** Rotates x (rows, dim) by RoPE at `positions` (default 0..rows-1): (rows, dim). */
@@ -610,6 +601,16 @@ class Posenc {
     });
     return { output: results[0], weights: returnWeights ? results[1] : null };
   }
+}
+
+// The core returns its errors as values (bindings.cpp): throw them here,
+// prefixed with the function's name.
+function unwrap(fn, result) {
+  if (result instanceof Error) {
+    result.message = `${fn}: ${result.message}`;
+    throw result;
+  }
+  return result;
 }
 
 // An output argument: `out` may be a HeapArray, a typed array of the right
