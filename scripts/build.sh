@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the two wasm modules (SIMD and scalar) with Debian's Emscripten and
-# copies them to web/wasm/. With --tests, also builds the Catch2 suites:
+# copies them to web/wasm/, then builds the lesson page (web/index.html)
+# from lessons/. With --tests, also builds the Catch2 suites:
 # natively (build/native) and as wasm (build/wasm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,6 +22,9 @@ for v in simd scalar; do
   cp build/wasm/posenc-$v.js build/wasm/posenc-$v.wasm web/wasm/
 done
 echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"
+
+# The lesson page, from lessons/ (numbers in it are computed by the core just built).
+node scripts/build-lesson.mjs
 
 if [ $tests = ON ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -23,7 +23,12 @@ const types = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export function createStaticServer(dir = root) {
+/**
+ * A static file server for `dir`. options.headers: extra response headers
+ * (the tests add a Content-Security-Policy). Every response allows any
+ * origin to read it (CORS), so a course page elsewhere can load widgets.js.
+ */
+export function createStaticServer(dir = root, { headers = {} } = {}) {
   return createServer(async (req, res) => {
     try {
       const url = new URL(req.url, 'http://localhost');
@@ -40,6 +45,8 @@ export function createStaticServer(dir = root) {
       res.writeHead(200, {
         'Content-Type': types[path.extname(file)] ?? 'application/octet-stream',
         'Cache-Control': 'no-cache',
+        'Access-Control-Allow-Origin': '*',
+        ...headers,
       });
       res.end(body);
     } catch {

@@ -4,7 +4,9 @@
 //   2. Catch2, native (g++): SIMD kernels with their scalar twins, and the
 //      scalar-only build; then the same under ASan + UBSan
 //   3. Catch2, wasm under Node: SIMD build and scalar build
-//   4. JS API tests (node --test) against both wasm builds
+//   4. JS API tests (node --test) against both wasm builds, the printing
+//      helpers and every live sample against recorded PyTorch output
+//   5. browser tests in real Chromium (the lesson page, its widgets, axe)
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -64,7 +66,13 @@ if (built) {
   const jsTests = readdirSync(path.join(root, 'tests/js'))
     .filter((f) => f.endsWith('.test.mjs'))
     .map((f) => path.join('tests/js', f));
-  run('JS API (node --test, both builds)', process.execPath, ['--test', ...jsTests], { parse: nodeTestCounts });
+  run('JS API, printing and live samples vs PyTorch (node --test, both builds)', process.execPath, ['--test', ...jsTests], { parse: nodeTestCounts });
+  if (process.env.POSENC_BROWSER_TESTS !== '0') {
+    const browserTests = readdirSync(path.join(root, 'tests/browser'))
+      .filter((f) => f.endsWith('.test.mjs'))
+      .map((f) => path.join('tests/browser', f));
+    run('Browser tests in Chromium (playwright-core)', process.execPath, ['--test', '--test-concurrency=1', ...browserTests], { parse: nodeTestCounts });
+  }
 }
 
 let passed = 0;

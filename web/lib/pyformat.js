@@ -449,3 +449,27 @@ export function torchStr(values, shape, { dtype = 'float32', precision = 4, suff
   const body = shape.length === 0 ? format(vals[0]) : recurse(0, 0, 'tensor('.length);
   return `tensor(${body}${dtypeSuffix}${suffix})`;
 }
+
+/**
+ * A sample parameter's value written as a Python literal, for the code shown
+ * beside a live output: int 4, float 0.5 (repr), vector [1.0, 0.5], choice
+ * 'half' (quoted unless spec.raw), bool True/False.
+ */
+export function pyLiteral(spec, value) {
+  switch (spec?.type) {
+    case 'int':
+      return String(Math.trunc(value));
+    case 'float':
+      return pyRepr(value);
+    case 'vector':
+      return pyList(value);
+    case 'bool':
+      return value ? 'True' : 'False';
+    case 'choice':
+    case 'enum':
+    case 'string':
+      return spec.raw ? String(value) : `'${String(value).replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+    default:
+      return String(value);
+  }
+}

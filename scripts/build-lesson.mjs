@@ -1,0 +1,333 @@
+// Turns the lesson data in lessons/ into the page (format: lessons/README.md).
+//
+//   node scripts/build-lesson.mjs            writes web/index.html and web/gen/lesson-data.js
+//   node scripts/build-lesson.mjs --check    builds in memory, writes nothing (used by the tests)
+//
+// Passes:
+//   1. read lesson.yaml and the section files, in file-name order
+//   2. replace {{num:name}} with numbers computed by the wasm core (web/numbers/*.js)
+//   3. Markdown -> HTML: $math$ to MathML (KaTeX, at build time: the page loads
+//      no math script and carries no inline styles), ```python sample=id blocks
+//      to <pe-live-output> with the code highlighted and the output the core
+//      computes for the default parameters, ```quiz blocks to <pe-quiz>
+//   4. the page from web/templates/lesson.html, with the table of contents
+//   5. web/gen/lesson-data.js: quizzes, sample code, and lazy imports of the
+//      sample runners and quiz generators, for the widgets
+import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import MarkdownIt from 'markdown-it';
+import katex from 'katex';
+import yaml from 'js-yaml';
+import hljs from 'highlight.js/lib/core';
+import python from 'highlight.js/lib/languages/python';
+import { loadPosenc } from '../web/posenc.js';
+import { pyLiteral } from '../web/lib/pyformat.js';
+
+hljs.registerLanguage('python', python);
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const lessonDir = path.join(root, 'lessons/positional-encoding');
+const webDir = path.join(root, 'web');
+const checkOnly = process.argv.includes('--check');
+
+class BuildError extends Error {}
+const fail = (where, message) => {
+  throw new BuildError(`${where}: ${message}`);
+};
+
+const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+const slug = (s) =>
+  s
+    .toLowerCase()
+    .replace(/<[^>]+>/g, '')
+    .replace(/[`*_$\\{}()[\],.:;!?'"’“”]/g, '')
+    .trim()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+
+// ------------------------------------------------------------------ math
+function renderMath(tex, displayMode, where) {
+  try {
+    return katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' });
+  } catch (error) {
+    return fail(where, `bad formula ${JSON.stringify(tex)}: ${error.message}`);
+  }
+}
+
+// $...$ inline, $$...$$ inline-display; an opening $ must be followed, and a
+// closing one preceded, by a non-space (so "costs $5 and $6" stays text).
+function mathPlugin(md, where) {
+  md.inline.ruler.after('escape', 'math_inline', (state, silent) => {
+    const src = state.src;
+    let pos = state.pos;
+    if (src[pos] !== '$') return false;
+    const display = src[pos + 1] === '$';
+    const open = display ? 2 : 1;
+    const start = pos + open;
+    if (start >= src.length || /\s/.test(src[start])) return false;
+    let end = start;
+    for (;;) {
+      end = src.indexOf(display ? '$$' : '$', end);
+      if (end < 0) return false;
+      if (src[end - 1] !== '\\' && !/\s/.test(src[end - 1])) break;
+      end += 1;
+    }
+    if (!silent) {
+      const token = state.push('math', 'math', 0);
+      token.content = src.slice(start, end);
+      token.meta = { display };
+    }
+    state.pos = end + open;
+    return true;
+  });
+  md.block.ruler.before('fence', 'math_block', (state, startLine, endLine, silent) => {
+    const lineText = (n) => state.src.slice(state.bMarks[n] + state.tShift[n], state.eMarks[n]);
+    const first = lineText(startLine);
+    if (!first.startsWith('$$')) return false;
+    let body = first.slice(2);
+    let line = startLine;
+    let found = body.trimEnd().endsWith('$$');
+    if (found) body = body.trimEnd().slice(0, -2);
+    while (!found) {
+      line += 1;
+      if (line >= endLine) return false;
+      const t = lineText(line);
+      if (t.trimEnd().endsWith('$$')) {
+        body += `\n${t.trimEnd().slice(0, -2)}`;
+        found = true;
+      } else body += `\n${t}`;
+    }
+    if (silent) return true;
+    const token = state.push('math_block', 'math', 0);
+    token.content = body.trim();
+    token.map = [startLine, line + 1];
+    state.line = line + 1;
+    return true;
+  });
+  md.renderer.rules.math = (tokens, i) => renderMath(tokens[i].content, tokens[i].meta.display, where());
+  md.renderer.rules.math_block = (tokens, i) => `<div class="math-display">${renderMath(tokens[i].content, true, where())}</div>\n`;
+}
+
+// ------------------------------------------------------------------ inputs
+function readFrontMatter(text, file) {
+  const m = text.match(/^---\n([\s\S]*?)\n---\n/);
+  if (!m) fail(file, 'missing front matter (--- id: ..., title: ... ---)');
+  const meta = yaml.load(m[1]);
+  if (!meta?.id || !meta?.title) fail(file, 'front matter needs id and title');
+  if (!/^[a-z][a-z0-9-]*$/.test(meta.id)) fail(file, `section id ${meta.id} must be lowercase letters, digits and dashes`);
+  return { meta, body: text.slice(m[0].length) };
+}
+
+async function importAll(dir) {
+  const out = {};
+  if (!existsSync(dir)) return out;
+  for (const f of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
+    out[f.slice(0, -3)] = (await import(pathToFileURL(path.join(dir, f)).href)).default;
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ build
+export async function buildLesson() {
+  const pe = await loadPosenc();
+  const lesson = yaml.load(readFileSync(path.join(lessonDir, 'lesson.yaml'), 'utf8'));
+  const files = readdirSync(lessonDir)
+    .filter((f) => /^\d+-.*\.md$/.test(f))
+    .sort();
+  if (!files.length) fail(lessonDir, 'no section files');
+
+  // numbers: name -> text, computed by the core
+  const numberFns = {};
+  for (const [file, table] of Object.entries(await importAll(path.join(webDir, 'numbers')))) {
+    for (const [name, fn] of Object.entries(table ?? {})) {
+      if (numberFns[name]) fail(`web/numbers/${file}.js`, `number ${name} is defined twice`);
+      numberFns[name] = fn;
+    }
+  }
+  const numbers = {};
+  const number = (name, where) => {
+    if (!(name in numbers)) {
+      if (!numberFns[name]) fail(where, `unknown number {{num:${name}}} (define it in web/numbers/)`);
+      const v = numberFns[name](pe);
+      if (typeof v !== 'string' || v === '') fail(where, `number ${name} must compute a non-empty string`);
+      numbers[name] = v;
+    }
+    return numbers[name];
+  };
+
+  const sampleModules = await importAll(path.join(webDir, 'samples'));
+  const generatorModules = await importAll(path.join(webDir, 'quizzes'));
+
+  const quizzes = {};
+  const samples = {};
+  const usedSamples = new Set();
+  const sections = [];
+  let where = '';
+
+  const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
+  mathPlugin(md, () => where);
+  const inlineMd = (text) => md.renderInline(String(text ?? ''));
+
+  const defaultFence = md.renderer.rules.fence;
+  md.renderer.rules.fence = (tokens, i, options, env, self) => {
+    const token = tokens[i];
+    const info = token.info.trim();
+    if (info === 'quiz') return renderQuiz(token.content, env);
+    const m = info.match(/^python\s+sample=([a-z0-9-]+)$/);
+    if (m) return renderSample(m[1], token.content);
+    if (info.startsWith('python')) {
+      return `<pre class="code"><code class="language-python">${hljs.highlight(token.content, { language: 'python' }).value}</code></pre>\n`;
+    }
+    return defaultFence(tokens, i, options, env, self);
+  };
+
+  function renderQuiz(source, env) {
+    let q;
+    try {
+      q = yaml.load(source);
+    } catch (error) {
+      fail(where, `quiz YAML does not parse: ${error.message}`);
+    }
+    if (!q?.id || !/^[a-z0-9-]+$/.test(q.id)) fail(where, `a quiz needs an id of lowercase letters, digits and dashes (got ${q?.id})`);
+    if (quizzes[q.id]) fail(where, `quiz id ${q.id} is used twice`);
+    const quiz = { id: q.id, section: env.section };
+    if (q.generator) {
+      const gen = generatorModules[q.generator];
+      if (!gen || typeof gen.generate !== 'function') fail(where, `quiz ${q.id}: no generator web/quizzes/${q.generator}.js exporting generate()`);
+      quiz.generator = q.generator;
+      quiz.title = q.title ? inlineMd(q.title) : '';
+    } else {
+      if (!q.question || !Array.isArray(q.options) || q.options.length < 2) fail(where, `quiz ${q.id} needs a question and at least two options`);
+      const correct = q.options.filter((o) => o.correct === true).length;
+      if (correct === 0) fail(where, `quiz ${q.id} has no correct option`);
+      if (correct > 1 && !q.multiple) fail(where, `quiz ${q.id} has ${correct} correct options; add multiple: true`);
+      for (const o of q.options) if (!o.text || !o.feedback) fail(where, `quiz ${q.id}: every option needs text and feedback`);
+      if (!q.explanation) fail(where, `quiz ${q.id} needs an explanation`);
+      quiz.multiple = !!q.multiple;
+      quiz.question = inlineMd(q.question);
+      quiz.options = q.options.map((o) => ({ html: inlineMd(o.text), correct: o.correct === true, feedback: inlineMd(o.feedback) }));
+      quiz.explanation = inlineMd(q.explanation);
+    }
+    quizzes[q.id] = quiz;
+    // The question in light DOM paints before any script runs; the element
+    // replaces it with the interactive quiz.
+    const fallback = quiz.question
+      ? `<p class="quiz-fallback"><strong>Check yourself:</strong> ${quiz.question}</p>`
+      : `<p class="quiz-fallback"><strong>Check yourself:</strong> a question generated by the compute core.</p>`;
+    return `<pe-quiz quiz="${q.id}">${fallback}</pe-quiz>\n`;
+  }
+
+  function renderSample(id, code) {
+    const mod = sampleModules[id];
+    if (!mod || typeof mod.run !== 'function') fail(where, `sample ${id}: web/samples/${id}.js must export default { params, run }`);
+    if (usedSamples.has(id)) fail(where, `sample ${id} is used twice`);
+    usedSamples.add(id);
+    const params = mod.params ?? {};
+    const names = [...code.matchAll(/\{\{([a-z_][a-z0-9_]*)\}\}/gi)].map((x) => x[1]);
+    for (const n of names) if (!params[n]) fail(where, `sample ${id}: code uses {{${n}}} but web/samples/${id}.js declares no such parameter`);
+    const defaults = Object.fromEntries(Object.entries(params).map(([k, s]) => [k, s.default]));
+    // placeholders become identifiers the highlighter leaves alone, then spans
+    const marked = code.replace(/\{\{([a-z_][a-z0-9_]*)\}\}/gi, (_, n) => `PEPARAM${n}PEEND`);
+    let html = hljs.highlight(marked, { language: 'python' }).value;
+    html = html.replace(/PEPARAM([a-z_][a-z0-9_]*)PEEND/gi, (_, n) => `<span class="param" data-param="${n}">${escapeHtml(pyLiteral(params[n], defaults[n]))}</span>`);
+    let output;
+    try {
+      output = mod.run(pe, defaults);
+    } catch (error) {
+      fail(where, `sample ${id} fails with its default parameters: ${error.stack}`);
+    }
+    if (typeof output !== 'string') fail(where, `sample ${id}: run() must return the printed text`);
+    samples[id] = { code, codeHtml: html };
+    return (
+      `<pe-live-output sample="${id}">` +
+      `<pre class="code"><code class="language-python">${html}</code></pre>` +
+      `<pre class="output" data-label="Output">${escapeHtml(output)}</pre>` +
+      `</pe-live-output>\n`
+    );
+  }
+
+  // heading ids: section-id + heading slug; ## in a section file is a subsection
+  md.core.ruler.push('heading_ids', (state) => {
+    const env = state.env;
+    for (let i = 0; i < state.tokens.length; i++) {
+      const t = state.tokens[i];
+      if (t.type !== 'heading_open') continue;
+      const text = state.tokens[i + 1].children.filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('');
+      if (t.tag === 'h1') fail(where, 'use ## and below inside a section (the section title is the page heading)');
+      const level = Number(t.tag.slice(1)) + 1; // ## in a section file renders as <h3>
+      t.tag = `h${level}`;
+      tokens_close(state.tokens, i).tag = t.tag;
+      const id = `${env.section}-${slug(text)}`;
+      if (env.ids.has(id)) fail(where, `two headings make the anchor #${id}`);
+      env.ids.add(id);
+      t.attrSet('id', id);
+      if (level === 3) env.subsections.push({ id, title: text });
+    }
+  });
+  function tokens_close(tokens, i) {
+    for (let j = i + 1; j < tokens.length; j++) if (tokens[j].type === 'heading_close') return tokens[j];
+    return fail(where, 'unclosed heading');
+  }
+  md.renderer.rules.heading_open = (tokens, i, options, env, self) => `${self.renderToken(tokens, i, options)}`;
+  md.renderer.rules.heading_close = (tokens, i) => {
+    const id = tokens[i - 2].attrGet('id');
+    return ` <a class="anchor" href="#${id}" aria-label="Link to this part">#</a></${tokens[i].tag}>\n`;
+  };
+
+  const ids = new Set();
+  for (const file of files) {
+    where = `lessons/positional-encoding/${file}`;
+    const { meta, body } = readFrontMatter(readFileSync(path.join(lessonDir, file), 'utf8'), where);
+    if (ids.has(meta.id)) fail(where, `section id ${meta.id} is used twice`);
+    ids.add(meta.id);
+    const withNumbers = body.replace(/\{\{num:([a-z0-9-]+)\}\}/g, (_, name) => escapeHtml(number(name, where)));
+    const env = { section: meta.id, ids, subsections: [] };
+    const html = md.render(withNumbers, env);
+    sections.push({ id: meta.id, title: meta.title, html, subsections: env.subsections });
+  }
+  for (const id of Object.keys(sampleModules)) if (!usedSamples.has(id)) fail(`web/samples/${id}.js`, 'sample is not used by any lesson');
+
+  // the page
+  const toc = sections
+    .map(
+      (s, n) =>
+        `<li><a href="#${s.id}">${n + 1}. ${inlineMd(s.title)}</a>` +
+        (s.subsections.length ? `<ol>${s.subsections.map((x) => `<li><a href="#${x.id}">${inlineMd(x.title)}</a></li>`).join('')}</ol>` : '') +
+        `</li>`,
+    )
+    .join('\n');
+  const content = sections
+    .map((s, n) => `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${n + 1}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`)
+    .join('\n');
+  const template = readFileSync(path.join(webDir, 'templates/lesson.html'), 'utf8');
+  const fill = { title: escapeHtml(lesson.title), subtitle: inlineMd(lesson.subtitle ?? ''), description: escapeHtml(lesson.description ?? ''), toc, content, 'quiz-count': String(Object.keys(quizzes).length) };
+  const page = template.replace(/\{\{([a-z-]+)\}\}/g, (m, k) => (k in fill ? fill[k] : fail('web/templates/lesson.html', `unknown slot ${m}`)));
+
+  const data =
+    `// Generated by scripts/build-lesson.mjs from lessons/: do not edit.\n` +
+    `export const quizzes = ${JSON.stringify(quizzes, null, 1)};\n` +
+    `export const samples = ${JSON.stringify(samples, null, 1)};\n` +
+    `export const sampleRunners = {\n${Object.keys(samples)
+      .map((id) => `  '${id}': () => import('../samples/${id}.js'),`)
+      .join('\n')}\n};\n` +
+    `export const quizGenerators = {\n${Object.keys(generatorModules)
+      .map((id) => `  '${id}': () => import('../quizzes/${id}.js'),`)
+      .join('\n')}\n};\n`;
+  return { page, data, sections, quizzes, samples, numbers };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const { page, data, sections, quizzes, samples } = await buildLesson();
+    if (!checkOnly) {
+      mkdirSync(path.join(webDir, 'gen'), { recursive: true });
+      writeFileSync(path.join(webDir, 'index.html'), page);
+      writeFileSync(path.join(webDir, 'gen/lesson-data.js'), data);
+    }
+    console.log(`lesson: ${sections.length} sections, ${Object.keys(quizzes).length} quizzes, ${Object.keys(samples).length} live samples${checkOnly ? ' (checked, nothing written)' : ' -> web/index.html'}`);
+  } catch (error) {
+    console.error(error instanceof BuildError ? `lesson build failed: ${error.message}` : error);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,61 @@
+// Shared setup of the browser tests: Debian's Chromium driven by
+// playwright-core, and the static server of `npm start` on a free port.
+import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { createStaticServer } from '../../scripts/serve.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const screenshotDir = path.join(root, 'screenshots');
+
+// Flags that work here as root (see the toolchain notes).
+const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export async function startServer(options) {
+  const server = createStaticServer(undefined, options);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
+}
+
+/** A page that records console errors and uncaught exceptions in `errors`. */
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  page.errors = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => page.errors.push(`exception: ${e.message}`));
+  return page;
+}
+
+export function screenshotPath(name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  return path.join(screenshotDir, name);
+}
+
+/** Scrolls every custom element of the page into view in turn and waits until each has rendered (data-ready). */
+export async function renderAllWidgets(page, tags) {
+  const selector = tags.join(',');
+  const count = await page.locator(selector).count();
+  for (let i = 0; i < count; i++) {
+    const el = page.locator(selector).nth(i);
+    await el.scrollIntoViewIfNeeded();
+    await el.evaluate((node) => new Promise((resolve, reject) => {
+      if (node.hasAttribute('data-ready')) return resolve();
+      const timer = setTimeout(() => reject(new Error(`<${node.localName}> #${node.id || ''} did not render: ${node.shadowRoot?.textContent.slice(0, 200)}`)), 15000);
+      node.addEventListener('pe-update', () => (clearTimeout(timer), resolve()), { once: true });
+    }));
+  }
+  return count;
+}
+
+/** Text of every shadow root of the given elements (what the learner reads in the widgets). */
+export async function shadowTexts(page, selector) {
+  return page.$$eval(selector, (nodes) => nodes.map((n) => n.shadowRoot?.textContent ?? ''));
+}

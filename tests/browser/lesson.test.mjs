@@ -1,0 +1,156 @@
+// The lesson page in real Chromium: it loads without errors, every widget
+// renders, the exercise lines appear exactly, a quiz works from the keyboard
+// and its score survives a reload, a parameter change updates a live output,
+// axe-core finds no accessibility violations, and a 375 px phone needs no
+// horizontal scrolling. Screenshots go to screenshots/ (git-ignored).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { startServer, launch, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
+import { tags } from './widget-tags.mjs';
+
+const require = createRequire(import.meta.url);
+const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  ({ server, url } = await startServer());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function openLesson(options = {}) {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 }, ...options });
+  await page.goto(`${url}/`);
+  return page;
+}
+
+test('the lesson loads, every widget renders, with no console errors', async () => {
+  const page = await openLesson();
+  // the text is there before any widget has rendered
+  assert.ok((await page.locator('main section').count()) >= 8, 'fewer than 8 sections');
+  const count = await renderAllWidgets(page, tags);
+  assert.ok(count >= 30, `only ${count} widgets on the page`);
+  const undefinedTags = await page.evaluate(() => [...document.querySelectorAll(':not(:defined)')].map((e) => e.localName));
+  assert.deepEqual(undefinedTags, [], 'elements never upgraded');
+  const invalid = await page.$$eval('[data-invalid]', (nodes) => nodes.map((n) => `<${n.localName}>: ${n.shadowRoot.querySelector('.error')?.textContent}`));
+  assert.deepEqual(invalid, [], 'widgets showing an error with the lesson\'s own attributes');
+  for (const tag of tags.filter((t) => t !== 'pe-quiz-score')) {
+    assert.ok((await page.locator(tag).count()) > 0, `the lesson uses no <${tag}>`);
+  }
+  await page.screenshot({ path: screenshotPath('lesson-desktop.png'), fullPage: true });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the exercise lines appear exactly', async () => {
+  const page = await openLesson();
+  await renderAllWidgets(page, ['pe-live-output', 'rope-offset-check']);
+  const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
+  for (const line of [
+    'Seat #0 Wave Vector: [0. 1. 0. 1.]',
+    'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+    'Attention Score (Seats 1 vs 3): 0.65457',
+    'Attention Score (Seats 101 vs 103): 0.65457',
+  ]) {
+    assert.ok(texts.includes(line), `missing: ${line}`);
+  }
+  await page.context().close();
+});
+
+test('changing a parameter updates a live output', async () => {
+  const page = await openLesson();
+  const sample = page.locator('pe-live-output[sample="seat-vectors"]');
+  await sample.scrollIntoViewIfNeeded();
+  await renderAllWidgets(page, ['pe-live-output[sample="seat-vectors"]']);
+  const output = () => sample.evaluate((n) => n.shadowRoot.querySelector('pre.output').textContent);
+  const code = () => sample.evaluate((n) => n.shadowRoot.querySelector('pre.code').textContent);
+  const before = await output();
+  const codeBefore = await code();
+  // the first control, moved with the keyboard
+  const control = sample.locator('input, select').first();
+  await control.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('pre.output').textContent !== n.dataset.before, await sample.evaluate((n, b) => ((n.dataset.before = b), n), before));
+  assert.notEqual(await output(), before, 'output did not change');
+  assert.notEqual(await code(), codeBefore, 'the code did not show the new value');
+  await page.context().close();
+});
+
+test('a quiz can be answered with the keyboard alone, and its score persists across a reload', async () => {
+  const page = await openLesson();
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  const quiz = page.locator('pe-quiz:not([quiz*="-gen"])').first();
+  await quiz.scrollIntoViewIfNeeded();
+  await renderAllWidgets(page, ['pe-quiz', 'pe-quiz-score']);
+  const id = await quiz.getAttribute('quiz');
+  const correctIndex = await page.evaluate(async (quizId) => {
+    const { quizzes } = await import('/gen/lesson-data.js');
+    return quizzes[quizId].options.findIndex((o) => o.correct);
+  }, id);
+  // Tab into the quiz: focus the element before it, then Tab until a radio of this quiz has focus
+  await quiz.locator('input').first().focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const focusedIndex = () => quiz.evaluate((n) => [...n.shadowRoot.querySelectorAll('input')].indexOf(n.shadowRoot.activeElement));
+  assert.ok((await focusedIndex()) >= 0, 'Tab does not reach the quiz options');
+  // radio groups: arrow keys move and select
+  await page.keyboard.press('Space');
+  for (let guard = 0; (await focusedIndex()) !== correctIndex && guard < 10; guard++) await page.keyboard.press('ArrowDown');
+  assert.equal(await focusedIndex(), correctIndex);
+  // Tab past the remaining options? radios are one tab stop: next Tab is the Check button
+  await page.keyboard.press('Tab');
+  const focusedText = await quiz.evaluate((n) => n.shadowRoot.activeElement?.textContent);
+  assert.equal(focusedText, 'Check');
+  await page.keyboard.press('Enter');
+  const result = () => quiz.evaluate((n) => n.shadowRoot.querySelector('.result').textContent);
+  assert.match(await result(), /^Correct/);
+  const score = () => page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.textContent);
+  await page.waitForFunction(() => /Quizzes: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent));
+  await page.reload();
+  await renderAllWidgets(page, [`pe-quiz[quiz="${id}"]`, 'pe-quiz-score']);
+  assert.match(await score(), /Quizzes: 1 of \d+ answered correctly/);
+  assert.match(await quiz.evaluate((n) => n.shadowRoot.querySelector('.result').textContent), /^Correct/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('axe-core finds no accessibility violations (light and dark)', async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    const page = await openLesson({ colorScheme });
+    await renderAllWidgets(page, tags);
+    await page.evaluate(axeSource);
+    const violations = await page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    });
+    assert.deepEqual(violations, [], `${colorScheme} theme`);
+    await page.context().close();
+  }
+});
+
+test('a 375 px wide phone has no horizontal scrolling', async () => {
+  const page = await openLesson({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await renderAllWidgets(page, tags);
+  const overflow = await page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const wide = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== 'absolute')
+      .slice(0, 5)
+      .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
+    return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+  });
+  assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
+  await page.screenshot({ path: screenshotPath('lesson-phone.png'), fullPage: true });
+  await page.screenshot({ path: screenshotPath('lesson-phone-first-screen.png') });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,43 @@
+// The lesson page's own script: registers the widgets (the same elements
+// course authors embed), marks the table of contents' current section, and
+// says which build of the core is running. The text is already on screen
+// when this runs; widgets fill in when the core arrives.
+import './widgets.js';
+import { core } from './lib/pe-element.js';
+
+// Table of contents: mark the section being read (aria-current), so the
+// sidebar shows where the reader is.
+const links = new Map([...document.querySelectorAll('.toc a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]));
+const sections = [...document.querySelectorAll('main section[id]')];
+if ('IntersectionObserver' in window && sections.length) {
+  const visible = new Set();
+  const observer = new IntersectionObserver(
+    (entries) => {
+      for (const e of entries) (e.isIntersecting ? visible.add(e.target.id) : visible.delete(e.target.id));
+      const current = sections.find((s) => visible.has(s.id));
+      for (const a of links.values()) a.removeAttribute('aria-current');
+      if (current) links.get(current.id)?.setAttribute('aria-current', 'true');
+    },
+    { rootMargin: '-20% 0px -70% 0px' },
+  );
+  for (const s of sections) observer.observe(s);
+}
+
+// On a phone the contents start folded, so the lesson is what shows first.
+const tocDetails = document.querySelector('.toc details');
+if (tocDetails && window.matchMedia('(max-width: 1099px)').matches) tocDetails.open = false;
+for (const a of links.values()) {
+  a.addEventListener('click', () => {
+    if (window.matchMedia('(max-width: 1099px)').matches) tocDetails.open = false;
+  });
+}
+
+core()
+  .then((pe) => {
+    const info = document.getElementById('build-info');
+    if (info) info.textContent = `Running now: the ${pe.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly'} build.`;
+  })
+  .catch((error) => {
+    const info = document.getElementById('build-info');
+    if (info) info.textContent = `The compute core could not be loaded (${error.message}); the text still reads, the widgets stay empty.`;
+  });

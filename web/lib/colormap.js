@@ -1,0 +1,41 @@
+// Colour scales for the widgets' drawings. Diverging: negative values in the
+// negative colour, positive in the positive one, zero in the background, so
+// the same picture reads in light and dark themes.
+
+/** Parses '#rrggbb' (or 'rgb(r, g, b)') into [r, g, b]. */
+export function parseColor(text) {
+  const t = text.trim();
+  if (t.startsWith('#') && t.length === 7) return [1, 3, 5].map((i) => parseInt(t.slice(i, i + 2), 16));
+  const m = t.match(/(\d+)\D+(\d+)\D+(\d+)/);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : [128, 128, 128];
+}
+
+/**
+ * A function v -> [r, g, b] for v in [-limit, limit], blending from `zero`
+ * to `neg` or `pos` (each [r, g, b]).
+ */
+export function diverging(neg, zero, pos, limit = 1) {
+  return (v) => {
+    const t = Math.max(-1, Math.min(1, v / limit));
+    const a = Math.abs(t);
+    const end = t < 0 ? neg : pos;
+    return [0, 1, 2].map((i) => Math.round(zero[i] + (end[i] - zero[i]) * a));
+  };
+}
+
+/** A sequential scale v in [0, 1] -> [r, g, b] from `low` to `high`. */
+export function sequential(low, high) {
+  return (v) => {
+    const t = Math.max(0, Math.min(1, v));
+    return [0, 1, 2].map((i) => Math.round(low[i] + (high[i] - low[i]) * t));
+  };
+}
+
+/** Widget colours read from its CSS custom properties. */
+export function themeColors(el) {
+  const css = getComputedStyle(el);
+  const get = (name) => parseColor(css.getPropertyValue(name));
+  return { fg: get('--pe-fg'), bg: get('--pe-bg'), muted: get('--pe-muted'), pos: get('--pe-pos'), neg: get('--pe-neg'), zero: get('--pe-zero'), accent: get('--pe-accent'), border: get('--pe-border') };
+}
+
+export const rgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;

@@ -1,0 +1,392 @@
+// The base class of every widget (<pe-heatmap>, <rope-clock>, ...): one
+// custom element per file, tag = file name, each registered with define().
+//
+// What the base class does, so each widget only says what it draws:
+// - parameters are attributes, declared once in `static params`; they are
+//   parsed and checked here, and a bad value shows a clear message inside the
+//   widget instead of throwing into the host page;
+// - a change to an attribute (from the host page, a control inside the
+//   widget, or the URL) schedules one update in the next animation frame, so
+//   dragging a slider never queues more than one update per frame;
+// - work happens only while the element is on screen (IntersectionObserver);
+// - styles live in the shadow root as constructable stylesheets: nothing
+//   leaks into the host page, nothing from it leaks in, and no <style> or
+//   style="" is needed (strict CSP: style-src 'self');
+// - the compute core is loaded once, lazily, relative to this script (so a
+//   page on another origin can load widgets.js);
+// - every update is timed (`lastUpdateMs`, and a `pe-update` event) for the
+//   benchmark.
+import { loadPosenc } from '../posenc.js';
+
+let corePromise = null;
+/** The compute core, loaded on first use and shared by every widget. */
+export function core() {
+  corePromise ??= loadPosenc().catch((error) => {
+    corePromise = null; // let a later update retry
+    throw error;
+  });
+  return corePromise;
+}
+
+const sheetCache = new Map();
+/** A constructable stylesheet for `cssText`, made once per text. */
+export function sheet(cssText) {
+  let s = sheetCache.get(cssText);
+  if (!s) {
+    s = new CSSStyleSheet();
+    s.replaceSync(cssText);
+    sheetCache.set(cssText, s);
+  }
+  return s;
+}
+
+/** Tagged template for widget CSS (plain text; the tag only marks it for editors). */
+export const css = (strings, ...values) => String.raw({ raw: strings }, ...values);
+
+// Shared look of every widget. Colours are custom properties so a host page
+// may theme a widget (`pe-heatmap { --pe-accent: teal }`) without reaching in.
+const BASE_CSS = css`
+  :host {
+    --pe-fg: #1d232b; --pe-bg: #ffffff; --pe-muted: #5b6573; --pe-border: #d5dae1;
+    --pe-panel: #f5f7fa; --pe-accent: #2f6fde; --pe-pos: #c2372c; --pe-neg: #2f6fde;
+    --pe-good: #1e7a3c; --pe-bad: #b3261e; --pe-zero: #ffffff;
+    --pe-mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
+    display: block; box-sizing: border-box; color: var(--pe-fg); background: var(--pe-bg);
+    font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
+    border: 1px solid var(--pe-border); border-radius: 10px; padding: 14px; margin: 1.2em 0;
+    max-width: 100%; overflow-wrap: anywhere;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --pe-fg: #e3e7ec; --pe-bg: #161a20; --pe-muted: #9aa4b1; --pe-border: #353c47;
+      --pe-panel: #1f252d; --pe-accent: #7aa7ff; --pe-pos: #ff8a7a; --pe-neg: #7aa7ff;
+      --pe-good: #6fd08c; --pe-bad: #ff8a80; --pe-zero: #161a20;
+    }
+  }
+  :host([hidden]) { display: none; }
+  *, *::before, *::after { box-sizing: border-box; }
+  h3, h4 { margin: 0 0 .4em; font-size: 1em; }
+  p { margin: .4em 0; }
+  .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin: 0 0 10px; }
+  .controls label { display: inline-flex; align-items: center; gap: 6px; font-size: .92em; }
+  .controls input[type=range] { width: 9em; max-width: 40vw; accent-color: var(--pe-accent); }
+  .controls input[type=number], .controls input[type=text], .controls select {
+    font: inherit; color: inherit; background: var(--pe-panel); border: 1px solid var(--pe-border);
+    border-radius: 6px; padding: 2px 6px; max-width: 100%;
+  }
+  .controls input[type=number] { width: 6.5em; }
+  .controls output { font-family: var(--pe-mono); min-width: 3ch; }
+  input:focus-visible, select:focus-visible, button:focus-visible, summary:focus-visible, canvas:focus-visible, [tabindex]:focus-visible {
+    outline: 3px solid var(--pe-accent); outline-offset: 2px;
+  }
+  button {
+    font: inherit; color: inherit; background: var(--pe-panel); border: 1px solid var(--pe-border);
+    border-radius: 6px; padding: 4px 12px; cursor: pointer;
+  }
+  button:hover { border-color: var(--pe-accent); }
+  .error { color: var(--pe-bad); font-weight: 600; }
+  .error:empty, .status:empty { display: none; }
+  .status { color: var(--pe-muted); font-size: .9em; }
+  .readout { font-family: var(--pe-mono); font-size: .9em; min-height: 1.5em; color: var(--pe-muted); }
+  pre, code, .mono { font-family: var(--pe-mono); font-size: .9em; }
+  pre { background: var(--pe-panel); border-radius: 6px; padding: 8px 10px; overflow-x: auto; margin: .5em 0; }
+  canvas, svg { display: block; max-width: 100%; }
+  details.alt { margin-top: 8px; font-size: .92em; }
+  details.alt summary { cursor: pointer; color: var(--pe-muted); }
+  .table-wrap { overflow-x: auto; max-width: 100%; }
+  table { border-collapse: collapse; font-family: var(--pe-mono); font-size: .85em; margin: 6px 0; }
+  th, td { border: 1px solid var(--pe-border); padding: 2px 6px; text-align: right; }
+  th { background: var(--pe-panel); font-weight: 600; }
+  caption { text-align: left; color: var(--pe-muted); padding-bottom: 4px; }
+  .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
+`;
+
+/**
+ * Builds a DOM element: h('label', { for: 'x', class: 'a' }, 'text', child).
+ * Strings become text nodes, never HTML.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const svg = tag.startsWith('svg:');
+  const el = svg ? document.createElementNS('http://www.w3.org/2000/svg', tag.slice(4)) : document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) {
+    if (v === false || v === null || v === undefined) continue;
+    if (k.startsWith('on') && typeof v === 'function') el.addEventListener(k.slice(2), v);
+    else el.setAttribute(k, v === true ? '' : String(v));
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    el.append(c instanceof Node ? c : String(c));
+  }
+  return el;
+}
+
+function describe(raw) {
+  return raw.length > 40 ? `"${raw.slice(0, 40)}…"` : `"${raw}"`;
+}
+
+// Parses one attribute by its spec; returns { value } or { error }.
+function parseParam(name, spec, raw) {
+  if (raw === null) return { value: spec.default };
+  const range = () => {
+    const lo = spec.min !== undefined ? ` from ${spec.min}` : '';
+    const hi = spec.max !== undefined ? ` to ${spec.max}` : '';
+    return `${lo}${hi}`;
+  };
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      const v = raw.trim() === '' ? NaN : Number(raw);
+      const okType = spec.type === 'int' ? Number.isInteger(v) : Number.isFinite(v);
+      const stepOk = !spec.even || v % 2 === 0;
+      if (!okType || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max) || !stepOk) {
+        const kind = spec.type === 'int' ? (spec.even ? 'an even integer' : 'an integer') : 'a number';
+        return { error: `${name} must be ${kind}${range()}; got ${describe(raw)}` };
+      }
+      return { value: v };
+    }
+    case 'bool':
+      if (raw === '' || raw === 'true' || raw === name) return { value: true };
+      if (raw === 'false') return { value: false };
+      return { error: `${name} must be true or false; got ${describe(raw)}` };
+    case 'enum':
+      if (spec.options.includes(raw)) return { value: raw };
+      return { error: `${name} must be one of ${spec.options.join(', ')}; got ${describe(raw)}` };
+    case 'vector': {
+      const parts = raw.split(',').map((s) => s.trim());
+      const v = parts.map((s) => (s === '' ? NaN : Number(s)));
+      const lengthOk = spec.length === undefined || v.length === spec.length;
+      if (!lengthOk || v.some((x) => !Number.isFinite(x))) {
+        const n = spec.length !== undefined ? `${spec.length} ` : '';
+        return { error: `${name} must be ${n}comma-separated numbers; got ${describe(raw)}` };
+      }
+      return { value: v };
+    }
+    default: {
+      // string
+      const maxLength = spec.maxLength ?? 200;
+      if (raw.length > maxLength) return { error: `${name} must be at most ${maxLength} characters long` };
+      if (spec.pattern && !spec.pattern.test(raw)) return { error: `${name} ${spec.patternMessage ?? 'has an invalid value'}; got ${describe(raw)}` };
+      return { value: raw };
+    }
+  }
+}
+
+const formatAttr = (spec, value) => (spec.type === 'vector' ? value.join(',') : String(value));
+
+export class PeElement extends HTMLElement {
+  /** { 'attr-name': { type: 'int'|'float'|'bool'|'enum'|'vector'|'string', default, min, max, step, even, options, length, label } } */
+  static params = {};
+  /** This widget's own CSS text (css`...`). */
+  static styles = '';
+
+  static get observedAttributes() {
+    return Object.keys(this.params);
+  }
+
+  constructor() {
+    super();
+    this.attachShadow({ mode: 'open' });
+    this.shadowRoot.adoptedStyleSheets = [sheet(BASE_CSS), sheet(this.constructor.styles)];
+    this.lastUpdateMs = null;
+    this._frame = 0;
+    this._visible = false;
+    this._dirty = true;
+    this._built = false;
+    this._controls = new Map(); // attr -> { input, output }
+  }
+
+  connectedCallback() {
+    if (!this._built) {
+      this._built = true;
+      this.errorBox = h('p', { class: 'error', role: 'alert' });
+      this.statusBox = h('p', { class: 'status', 'aria-live': 'polite' }, 'Loading the compute core…');
+      this.build(this.shadowRoot);
+      this.shadowRoot.append(this.statusBox, this.errorBox);
+    }
+    if (typeof IntersectionObserver === 'function') {
+      this._observer = new IntersectionObserver(
+        (entries) => {
+          this._visible = entries.some((e) => e.isIntersecting);
+          if (this._visible && this._dirty) this.schedule();
+        },
+        { rootMargin: '300px' },
+      );
+      this._observer.observe(this);
+    } else {
+      this._visible = true;
+    }
+    this.schedule();
+  }
+
+  disconnectedCallback() {
+    this._observer?.disconnect();
+    if (this._frame) cancelAnimationFrame(this._frame);
+    this._frame = 0;
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (oldValue === newValue) return;
+    this._syncControl(name);
+    this.schedule();
+  }
+
+  /** Parsed parameters: { values, errors }, each invalid attribute replaced by its default. */
+  readParams() {
+    const values = {};
+    const errors = [];
+    for (const [name, spec] of Object.entries(this.constructor.params)) {
+      const r = parseParam(name, spec, this.getAttribute(name));
+      if (r.error) {
+        errors.push(r.error);
+        values[camel(name)] = spec.default;
+      } else values[camel(name)] = r.value;
+    }
+    return { values, errors };
+  }
+
+  /** Asks for one update in the next animation frame (only while on screen). */
+  schedule() {
+    this._dirty = true;
+    if (!this.isConnected || !this._visible || this._frame) return;
+    this._frame = requestAnimationFrame(() => {
+      this._frame = 0;
+      this._run();
+    });
+  }
+
+  /** Runs the update now (awaits the core); used by tests and the benchmark. */
+  async updateNow() {
+    this._dirty = true;
+    await this._run();
+  }
+
+  async _run() {
+    if (!this._dirty) return;
+    this._dirty = false;
+    const { values, errors } = this.readParams();
+    let pe;
+    try {
+      pe = await core();
+    } catch (error) {
+      this.statusBox.textContent = '';
+      this.errorBox.textContent = `The compute core could not be loaded: ${error.message}`;
+      return;
+    }
+    this.statusBox.textContent = '';
+    if (errors.length) {
+      this.errorBox.textContent = errors.join('. ');
+      this.toggleAttribute('data-invalid', true);
+      return;
+    }
+    const started = performance.now();
+    try {
+      // update() returns false while it waits for something (a module it
+      // imports); it schedules itself again when that arrives
+      if (this.update(pe, values) === false) return;
+      this.errorBox.textContent = '';
+      this.toggleAttribute('data-invalid', false);
+    } catch (error) {
+      // A core error (RangeError, ...) is the learner's input, not a crash.
+      this.errorBox.textContent = error instanceof Error ? error.message : String(error);
+      this.toggleAttribute('data-invalid', true);
+    }
+    this.lastUpdateMs = performance.now() - started;
+    this.toggleAttribute('data-ready', true);
+    this.dispatchEvent(new CustomEvent('pe-update', { detail: { ms: this.lastUpdateMs } }));
+  }
+
+  /** Builds the widget's DOM once (override). */
+  build(_root) {}
+
+  /** Recomputes and redraws from the core and the parsed parameters (override); returns false if not ready yet. */
+  update(_pe, _params) {}
+
+  /** Sets a parameter as its attribute (what a control inside the widget does). */
+  setParam(name, value) {
+    const spec = this.constructor.params[name];
+    this.setAttribute(name, formatAttr(spec, value));
+  }
+
+  /**
+   * A row of labelled controls bound to attributes: moving one sets the
+   * attribute, and an attribute set from outside moves the control.
+   */
+  controls(names, extra = {}) {
+    const row = h('div', { class: 'controls' });
+    for (const name of names) {
+      const spec = this.constructor.params[name];
+      const id = `c-${name}`;
+      const label = spec.label ?? name;
+      let input;
+      let output = null;
+      if (spec.type === 'bool') {
+        input = h('input', { type: 'checkbox', id });
+        input.addEventListener('change', () => this.setAttribute(name, input.checked ? 'true' : 'false'));
+        row.append(h('label', { for: id }, input, label));
+      } else if (spec.type === 'enum') {
+        input = h('select', { id }, spec.options.map((o) => h('option', { value: o }, spec.optionLabels?.[o] ?? o)));
+        input.addEventListener('change', () => this.setAttribute(name, input.value));
+        row.append(h('label', { for: id }, label, input));
+      } else if ((spec.type === 'int' || spec.type === 'float') && spec.control !== 'number' && spec.max !== undefined) {
+        input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step: spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any') });
+        output = h('output', { for: id });
+        input.addEventListener('input', () => this.setAttribute(name, input.value));
+        row.append(h('label', { for: id }, label, input, output));
+      } else {
+        input = h('input', { type: spec.type === 'int' || spec.type === 'float' ? 'number' : 'text', id, min: spec.min, max: spec.max, step: spec.step ?? 'any', spellcheck: 'false' });
+        if (spec.type === 'string' || spec.type === 'vector') input.setAttribute('size', String(spec.size ?? 18));
+        input.addEventListener('change', () => this.setAttribute(name, input.value));
+        row.append(h('label', { for: id }, label, input));
+      }
+      if (extra[name]) row.lastChild.append(extra[name]);
+      this._controls.set(name, { input, output, spec });
+      this._syncControl(name);
+    }
+    return row;
+  }
+
+  _syncControl(name) {
+    const c = this._controls.get(name);
+    if (!c) return;
+    const raw = this.getAttribute(name);
+    const parsed = parseParam(name, c.spec, raw);
+    const value = parsed.error ? (raw ?? '') : formatAttr(c.spec, parsed.value);
+    if (c.spec.type === 'bool') c.input.checked = parsed.error ? !!c.spec.default : parsed.value;
+    else if (c.input.value !== value) c.input.value = value;
+    if (c.output) c.output.textContent = value;
+  }
+
+  /** The computed value of a CSS custom property of this widget (for canvas drawing). */
+  cssVar(name) {
+    return getComputedStyle(this).getPropertyValue(name).trim();
+  }
+
+  /** A <details> holding a table (the text alternative of a drawing); fill it with setTable. */
+  tableAlternative(summary = 'Show the numbers as a table') {
+    const details = h('details', { class: 'alt' }, h('summary', {}, summary), h('div', { class: 'table-wrap' }));
+    return details;
+  }
+
+  /** Replaces the table inside a tableAlternative(): headers [..], rows [[..]], first cell of a row is its header. */
+  setTable(details, caption, headers, rows) {
+    const table = h(
+      'table',
+      {},
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
+    );
+    details.querySelector('.table-wrap').replaceChildren(table);
+  }
+}
+
+function camel(name) {
+  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
+}
+
+/** Registers a widget class under its tag (once; loading two copies of a widget file is harmless). */
+export function define(cls) {
+  if (!customElements.get(cls.tag)) customElements.define(cls.tag, cls);
+  return cls;
+}

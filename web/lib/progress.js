@@ -1,0 +1,78 @@
+// Quiz progress in localStorage, under one key, so it survives a reload and
+// one "reset" clears it. Whatever is stored is checked before use: data that
+// is corrupted, from an older version, or written by someone else is
+// discarded and the page carries on with a clean slate.
+const KEY = 'posenc-course:quiz-progress:v1';
+const EVENT = 'pe-progress';
+
+// entry: { correct: boolean, solutionShown: boolean, attempts: int, response: int[], seed?: int }
+function validEntry(e) {
+  return (
+    e !== null &&
+    typeof e === 'object' &&
+    typeof e.correct === 'boolean' &&
+    typeof e.solutionShown === 'boolean' &&
+    Number.isInteger(e.attempts) &&
+    e.attempts >= 0 &&
+    Array.isArray(e.response) &&
+    e.response.length <= 16 &&
+    e.response.every((i) => Number.isInteger(i) && i >= 0 && i < 16) &&
+    (e.seed === undefined || (Number.isInteger(e.seed) && e.seed >= 0 && e.seed < 2 ** 32))
+  );
+}
+
+function storage() {
+  try {
+    return globalThis.localStorage ?? null;
+  } catch {
+    return null; // storage disabled (privacy mode, sandboxed iframe)
+  }
+}
+
+/** All stored entries, { quizId: entry }; invalid data is dropped. */
+export function loadProgress() {
+  const s = storage();
+  if (!s) return {};
+  let parsed;
+  try {
+    parsed = JSON.parse(s.getItem(KEY) ?? '{}');
+  } catch {
+    s.removeItem(KEY);
+    return {};
+  }
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    s.removeItem(KEY);
+    return {};
+  }
+  const clean = {};
+  for (const [id, e] of Object.entries(parsed)) if (/^[a-z0-9-]{1,80}$/.test(id) && validEntry(e)) clean[id] = e;
+  return clean;
+}
+
+export function saveEntry(id, entry) {
+  const all = loadProgress();
+  if (entry === null) delete all[id];
+  else all[id] = entry;
+  try {
+    storage()?.setItem(KEY, JSON.stringify(all));
+  } catch {
+    // quota or disabled storage: progress simply is not kept
+  }
+  globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: { id } }));
+}
+
+export function resetProgress() {
+  try {
+    storage()?.removeItem(KEY);
+  } catch {
+    // nothing stored
+  }
+  globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: { reset: true } }));
+}
+
+export function onProgress(listener) {
+  globalThis.addEventListener?.(EVENT, listener);
+  return () => globalThis.removeEventListener?.(EVENT, listener);
+}
+
+export const progressKey = KEY;

@@ -1,0 +1,20 @@
+// A small seeded generator (mulberry32) so generated quizzes and demo
+// weights are the same on every load for the same seed.
+
+/** A function returning floats in [0, 1), determined by the 32-bit `seed`. */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A fresh 32-bit seed. */
+export function newSeed() {
+  if (globalThis.crypto?.getRandomValues) return globalThis.crypto.getRandomValues(new Uint32Array(1))[0];
+  return Math.floor(Math.random() * 2 ** 32);
+}

@@ -1,0 +1,22 @@
+// Registers every widget of the course as a custom element. One script for
+// course authors (see the README's "Embed a widget"), also used by the
+// lesson page itself, so there is one implementation of each widget.
+//
+//   <script type="module" src="https://…/widgets.js"></script>
+//   <rope-clock d-model="8"></rope-clock>
+//
+// Each widget file defines one element, tag = file name; the compute core is
+// loaded relative to this script, on first use.
+import './widgets/pe-heatmap.js';
+import './widgets/pe-wave-barcode.js';
+import './widgets/attention-permutation.js';
+import './widgets/learned-overflow.js';
+import './widgets/rope-clock.js';
+import './widgets/rope-offset-check.js';
+import './widgets/alibi-bias.js';
+import './widgets/t5-buckets.js';
+import './widgets/rope-scaling-lab.js';
+import './widgets/pe-quiz.js';
+import './widgets/pe-quiz-score.js';
+import './widgets/pe-live-output.js';
+

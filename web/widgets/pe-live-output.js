@@ -1,0 +1,182 @@
+// <pe-live-output sample="seat-vectors">: a PyTorch code sample and, under
+// it, exactly what that code prints, computed by the wasm core from the
+// parameters the learner sets.
+//
+// The code and its parameters come from the lesson (lessons/, built into
+// web/gen/lesson-data.js); the function that computes the printout is the
+// sample's runner, web/samples/<id>.js. Initial parameter values may be given
+// as attributes named like the parameters (`<pe-live-output sample="rope-seats"
+// theta="0.7">`). The tests hold every runner against what real PyTorch
+// prints for the same code.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { samples, sampleRunners } from '../gen/lesson-data.js';
+import { pyLiteral } from '../lib/pyformat.js';
+
+function trustedFragment(html) {
+  // build-time HTML of our own code sample (highlighted by the build)
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return t.content;
+}
+
+// Parses one control's text by its parameter spec: { value } or { error }.
+function parseValue(name, spec, raw) {
+  const text = String(raw).trim();
+  switch (spec.type) {
+    case 'int':
+    case 'float': {
+      const v = text === '' ? NaN : Number(text);
+      const ok = spec.type === 'int' ? Number.isInteger(v) : Number.isFinite(v);
+      if (!ok || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max) || (spec.even && v % 2 !== 0)) {
+        const kind = spec.type === 'int' ? (spec.even ? 'an even integer' : 'an integer') : 'a number';
+        return { error: `${name} must be ${kind} from ${spec.min} to ${spec.max}; got "${text.slice(0, 30)}"` };
+      }
+      return { value: v };
+    }
+    case 'vector': {
+      const parts = text.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim());
+      const v = parts.map((s) => (s === '' ? NaN : Number(s)));
+      const lo = spec.min ?? -1e6;
+      const hi = spec.max ?? 1e6;
+      if ((spec.length !== undefined && v.length !== spec.length) || v.some((x) => !Number.isFinite(x) || x < lo || x > hi)) {
+        return { error: `${name} must be ${spec.length ?? 'some'} comma-separated numbers from ${lo} to ${hi}; got "${text.slice(0, 30)}"` };
+      }
+      return { value: v };
+    }
+    case 'bool':
+      return { value: raw === true || text === 'true' || text === 'True' };
+    default: {
+      const options = spec.options ?? [];
+      if (options.length && !options.includes(text)) return { error: `${name} must be one of ${options.join(', ')}; got "${text.slice(0, 30)}"` };
+      return { value: text };
+    }
+  }
+}
+
+class PeLiveOutput extends PeElement {
+  static tag = 'pe-live-output';
+  static params = {
+    sample: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be a sample id' },
+  };
+  static styles = css`
+    :host { padding: 0; overflow: hidden; }
+    .label { font-size: .78em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); padding: 8px 12px 0; }
+    pre { margin: 0; border-radius: 0; padding: 10px 12px; line-height: 1.45; }
+    pre.code { background: var(--pe-panel); }
+    pre.output { background: var(--pe-bg); border-top: 1px solid var(--pe-border); white-space: pre; min-height: 2.5em; }
+    .controls { padding: 10px 12px 2px; margin: 0; border-top: 1px solid var(--pe-border); }
+    .controls:empty { display: none; }
+    .param { background: color-mix(in srgb, var(--pe-accent) 18%, transparent); border-radius: 3px; padding: 0 2px; }
+    .error, .status { padding: 0 12px; }
+    .hljs-keyword, .hljs-built_in { color: #a626a4; }
+    .hljs-string { color: #50a14f; }
+    .hljs-number { color: #986801; }
+    .hljs-comment { color: #6a737d; font-style: italic; }
+    .hljs-title, .hljs-title.function_ { color: #4078f2; }
+    .hljs-literal { color: #0184bc; }
+    @media (prefers-color-scheme: dark) {
+      .hljs-keyword, .hljs-built_in { color: #d19bf0; }
+      .hljs-string { color: #98c379; }
+      .hljs-number { color: #e5c07b; }
+      .hljs-comment { color: #8b949e; }
+      .hljs-title, .hljs-title.function_ { color: #79b8ff; }
+      .hljs-literal { color: #56b6c2; }
+    }
+  `;
+
+  build(root) {
+    this.codeLabel = h('div', { class: 'label', id: 'code-label' }, 'PyTorch');
+    this.codeBox = h('pre', { class: 'code', 'aria-labelledby': 'code-label' });
+    this.controlsBox = h('div', { class: 'controls', role: 'group', 'aria-label': 'Parameters of the code' });
+    this.outputLabel = h('div', { class: 'label', id: 'out-label' }, 'Output, computed live by the WebAssembly core');
+    this.outputBox = h('pre', { class: 'output', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0' });
+    root.append(this.codeLabel, this.codeBox, this.controlsBox, this.outputLabel, this.outputBox);
+    this.values = null;
+    this.runner = null;
+    this.shownSample = null;
+  }
+
+  update(pe, p) {
+    const data = samples[p.sample];
+    if (!data) throw new Error(`pe-live-output: there is no sample with id "${p.sample}"`);
+    if (this.shownSample !== p.sample) {
+      this.shownSample = p.sample;
+      this.runner = null;
+      sampleRunners[p.sample]().then((m) => {
+        this.runner = m.default;
+        this.values = this.initialValues(this.runner.params ?? {});
+        this.codeBox.replaceChildren(trustedFragment(`<code>${data.codeHtml}</code>`));
+        this.buildControls(this.runner.params ?? {});
+        this.schedule();
+      });
+      return false;
+    }
+    if (!this.runner) return false;
+    const params = this.runner.params ?? {};
+    for (const span of this.codeBox.querySelectorAll('.param')) {
+      const name = span.dataset.param;
+      span.textContent = pyLiteral(params[name], this.values[name]);
+    }
+    this.outputBox.textContent = this.runner.run(pe, { ...this.values });
+  }
+
+  initialValues(params) {
+    const values = {};
+    for (const [name, spec] of Object.entries(params)) {
+      values[name] = spec.default;
+      const raw = this.getAttribute(name);
+      if (raw !== null) {
+        const r = parseValue(name, spec, raw);
+        if (r.error) this.errorBox.textContent = r.error;
+        else values[name] = r.value;
+      }
+    }
+    return values;
+  }
+
+  buildControls(params) {
+    const row = [];
+    for (const [name, spec] of Object.entries(params)) {
+      if (spec.control === false) continue;
+      const id = `p-${name}`;
+      const label = spec.label ?? name;
+      const current = this.values[name];
+      const commit = (raw) => {
+        const r = parseValue(name, spec, raw);
+        if (r.error) {
+          this.errorBox.textContent = r.error;
+          return;
+        }
+        this.errorBox.textContent = '';
+        this.values[name] = r.value;
+        this.schedule();
+      };
+      if (spec.type === 'bool') {
+        const input = h('input', { type: 'checkbox', id, checked: !!current });
+        input.addEventListener('change', () => commit(input.checked));
+        row.push(h('label', { for: id }, input, label));
+      } else if (spec.type === 'choice' || spec.type === 'enum') {
+        const input = h('select', { id }, spec.options.map((o) => h('option', { value: o, selected: o === current }, o)));
+        input.addEventListener('change', () => commit(input.value));
+        row.push(h('label', { for: id }, label, input));
+      } else if ((spec.type === 'int' || spec.type === 'float') && spec.max !== undefined && spec.control !== 'number') {
+        const step = spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any');
+        const input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step, value: current });
+        const out = h('output', { for: id }, String(current));
+        input.addEventListener('input', () => {
+          out.textContent = input.value;
+          commit(input.value);
+        });
+        row.push(h('label', { for: id }, label, input, out));
+      } else {
+        const text = spec.type === 'vector' ? current.join(', ') : String(current);
+        const input = h('input', { type: spec.type === 'vector' || spec.type === 'string' ? 'text' : 'number', id, value: text, min: spec.min, max: spec.max, step: spec.step ?? 'any', size: 12, spellcheck: 'false' });
+        input.addEventListener('change', () => commit(input.value));
+        row.push(h('label', { for: id }, label, input));
+      }
+    }
+    this.controlsBox.replaceChildren(...row);
+  }
+}
+
+define(PeLiveOutput);
