@@ -41,3 +41,26 @@ core()
     const info = document.getElementById('build-info');
     if (info) info.textContent = `The compute core could not be loaded (${error.message}); the text still reads, the widgets stay empty.`;
   });
+
+// A formula wider than the column scrolls sideways; keyboard users must be
+// able to reach it, so exactly those formulas become focusable regions.
+function markWideFormulas() {
+  for (const el of document.querySelectorAll('.math-display, main math:not([display="block"])')) {
+    const wide = el.scrollWidth > el.clientWidth + 1;
+    if (wide && !el.hasAttribute('tabindex')) {
+      el.setAttribute('tabindex', '0');
+      el.setAttribute('role', 'region');
+      el.setAttribute('aria-label', 'Formula (scrolls sideways)');
+    } else if (!wide && el.getAttribute('tabindex') === '0') {
+      el.removeAttribute('tabindex');
+      el.removeAttribute('role');
+      el.removeAttribute('aria-label');
+    }
+  }
+}
+markWideFormulas();
+let resizeTimer = 0;
+window.addEventListener('resize', () => {
+  clearTimeout(resizeTimer);
+  resizeTimer = setTimeout(markWideFormulas, 150);
+});

@@ -48,7 +48,7 @@ export const css = (strings, ...values) => String.raw({ raw: strings }, ...value
 const BASE_CSS = css`
   :host {
     --pe-fg: #1d232b; --pe-bg: #ffffff; --pe-muted: #5b6573; --pe-border: #d5dae1;
-    --pe-panel: #f5f7fa; --pe-accent: #2f6fde; --pe-pos: #c2372c; --pe-neg: #2f6fde;
+    --pe-panel: #f5f7fa; --pe-accent: #245fc9; --pe-pos: #c2372c; --pe-neg: #245fc9;
     --pe-good: #1e7a3c; --pe-bad: #b3261e; --pe-zero: #ffffff;
     --pe-mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
     display: block; box-sizing: border-box; color: var(--pe-fg); background: var(--pe-bg);
@@ -179,6 +179,8 @@ export class PeElement extends HTMLElement {
   static params = {};
   /** This widget's own CSS text (css`...`). */
   static styles = '';
+  /** true: update even while off screen (for cheap widgets that must stay current, like the page score). */
+  static alwaysUpdate = false;
 
   static get observedAttributes() {
     return Object.keys(this.params);
@@ -248,7 +250,7 @@ export class PeElement extends HTMLElement {
   /** Asks for one update in the next animation frame (only while on screen). */
   schedule() {
     this._dirty = true;
-    if (!this.isConnected || !this._visible || this._frame) return;
+    if (!this.isConnected || (!this._visible && !this.constructor.alwaysUpdate) || this._frame) return;
     this._frame = requestAnimationFrame(() => {
       this._frame = 0;
       this._run();

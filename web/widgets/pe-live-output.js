@@ -69,11 +69,11 @@ class PeLiveOutput extends PeElement {
     .param { background: color-mix(in srgb, var(--pe-accent) 18%, transparent); border-radius: 3px; padding: 0 2px; }
     .error, .status { padding: 0 12px; }
     .hljs-keyword, .hljs-built_in { color: #a626a4; }
-    .hljs-string { color: #50a14f; }
-    .hljs-number { color: #986801; }
-    .hljs-comment { color: #6a737d; font-style: italic; }
-    .hljs-title, .hljs-title.function_ { color: #4078f2; }
-    .hljs-literal { color: #0184bc; }
+    .hljs-string { color: #2e7d32; }
+    .hljs-number { color: #875b00; }
+    .hljs-comment { color: #57606a; font-style: italic; }
+    .hljs-title, .hljs-title.function_ { color: #2f5fcf; }
+    .hljs-literal { color: #006d9c; }
     @media (prefers-color-scheme: dark) {
       .hljs-keyword, .hljs-built_in { color: #d19bf0; }
       .hljs-string { color: #98c379; }
@@ -86,7 +86,7 @@ class PeLiveOutput extends PeElement {
 
   build(root) {
     this.codeLabel = h('div', { class: 'label', id: 'code-label' }, 'PyTorch');
-    this.codeBox = h('pre', { class: 'code', 'aria-labelledby': 'code-label' });
+    this.codeBox = h('pre', { class: 'code', 'aria-labelledby': 'code-label', tabindex: '0' });
     this.controlsBox = h('div', { class: 'controls', role: 'group', 'aria-label': 'Parameters of the code' });
     this.outputLabel = h('div', { class: 'label', id: 'out-label' }, 'Output, computed live by the WebAssembly core');
     this.outputBox = h('pre', { class: 'output', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0' });

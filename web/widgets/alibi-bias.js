@@ -1,0 +1,356 @@
+// <alibi-bias>: ALiBi's per-head slopes and the bias −m_h·|i − j| each head
+// adds to its attention scores, as small multiples (one matrix per head) and
+// one selected head drawn large with its values. Slopes and biases come from
+// the core (alibiSlopes, alibiBias); this file only draws them.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { themeColors, rgb } from '../lib/colormap.js';
+import { fixed, numpyScalar } from '../lib/pyformat.js';
+
+const MINI = 76; // small-multiple size, CSS px
+
+// 2^−k for a slope: k as short text ("1", "0.5", "2.75")
+function powerOfTwo(slope) {
+  const k = -Math.log2(slope);
+  return String(Number(k.toFixed(3)));
+}
+const minus = (s) => s.replace(/^-/, '−');
+// a bias value as text; the diagonal's −0 reads as 0
+const val = (v, d) => (v === 0 ? '0' : minus(fixed(v, d)));
+
+class AlibiBias extends PeElement {
+  static tag = 'alibi-bias';
+  static params = {
+    heads: { type: 'int', default: 8, min: 1, max: 32, label: 'heads' },
+    'seq-len': { type: 'int', default: 8, min: 1, max: 64, label: 'sequence length' },
+    causal: { type: 'bool', default: false, label: 'causal mask' },
+    head: { type: 'int', default: 1, min: 1, max: 32, label: 'selected head' },
+    scale: { type: 'enum', default: 'shared', options: ['shared', 'per-head'], optionLabels: { shared: 'one scale for all heads', 'per-head': 'each head its own scale' }, label: 'colours' },
+  };
+
+  static styles = css`
+    .minis { display: grid; grid-template-columns: repeat(auto-fill, minmax(96px, 1fr)); gap: 6px; margin: 8px 0; }
+    .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; font-size: .78em; line-height: 1.25; }
+    .mini[aria-pressed=true] { border: 2px solid var(--pe-accent); background: var(--pe-bg); }
+    .mini canvas { width: ${MINI}px; height: ${MINI}px; image-rendering: pixelated; }
+    .mini .m { font-family: var(--pe-mono); }
+    .big-wrap { margin-top: 10px; }
+    .big-wrap canvas { cursor: crosshair; }
+    .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; font-size: .85em; color: var(--pe-muted); margin: 6px 0; }
+    .legend canvas { display: inline-block; vertical-align: middle; border: 1px solid var(--pe-border); }
+    .swatch-masked { display: inline-block; width: 16px; height: 12px; vertical-align: middle; border: 1px solid var(--pe-border);
+      background: repeating-linear-gradient(45deg, var(--pe-panel) 0 3px, var(--pe-muted) 3px 4px); }
+    h4 { margin-top: 8px; }
+    sup { font-size: .75em; }
+  `;
+
+  build(root) {
+    this.minis = h('div', { class: 'minis', role: 'group', 'aria-label': 'One bias matrix per head; press one to show it large' });
+    this.bigTitle = h('h4', {});
+    this.big = h('canvas', { role: 'img', tabindex: '0' });
+    this.bigWrap = h('div', { class: 'big-wrap' }, this.bigTitle, this.big);
+    this.legendBar = h('canvas', { width: 120, height: 12, 'aria-hidden': 'true' });
+    this.legendText = h('span', {});
+    this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.table = this.tableAlternative();
+    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    root.append(
+      h('h3', {}, 'ALiBi: each head subtracts its slope times the distance'),
+      h('p', { class: 'hint' }, 'Head h adds −mₕ·|i − j| to the score of query i for key j: a steep head looks only nearby, a gentle one far back. Try 12 heads (not a power of two) to see the interleaved slopes; pick a head to read its matrix.'),
+      this.controls(['heads', 'seq-len', 'causal', 'scale']),
+      this.minis,
+      h('div', { class: 'legend' }, h('span', {}, 'colour:'), this.legendText, h('span', {}, h('span', { class: 'swatch-masked' }), ' masked (−∞)')),
+      this.bigWrap,
+      this.readout,
+      this.table,
+    );
+    this._minis = [];
+    this._cur = null; // [i, j] under the pointer / keyboard cursor (transient)
+    this.big.addEventListener('pointermove', (e) => this._pointer(e));
+    this.big.addEventListener('pointerleave', () => { this._cur = null; this._drawBig(); });
+    this.big.addEventListener('keydown', (e) => this._key(e));
+    this._width = 0;
+    this._ro = new ResizeObserver(() => this.bigWrap.clientWidth !== this._width && this.schedule());
+    this._ro.observe(this.bigWrap);
+  }
+
+  update(pe, p) {
+    const H = p.heads;
+    const L = p.seqLen;
+    const slopes = pe.alibiSlopes(H);
+    const need = H * L * L;
+    if (!this._bias || this._bias.length !== need) this._bias = new Float32Array(need);
+    const bias = pe.alibiBias(H, L, { causal: p.causal, out: this._bias });
+    const sel = Math.min(p.head, H) - 1;
+    // colour limits: the largest |bias| (shared) or per head
+    const limits = new Float64Array(H);
+    let shared = 0;
+    for (let hh = 0; hh < H; hh++) {
+      let mx = 0;
+      const o = hh * L * L;
+      for (let t = 0; t < L * L; t++) if (Number.isFinite(bias[o + t])) mx = Math.max(mx, -bias[o + t]);
+      limits[hh] = mx || 1;
+      shared = Math.max(shared, mx);
+    }
+    if (p.scale === 'shared') limits.fill(shared || 1);
+    const colors = themeColors(this);
+    this._state = { H, L, slopes, bias, sel, limits, colors, causal: p.causal, scale: p.scale };
+    this._state.lut = this._lut();
+
+    // small multiples, one button per head (reused)
+    while (this._minis.length < H) this._minis.push(this._makeMini(this._minis.length));
+    this.minis.replaceChildren(...this._minis.slice(0, H).map((x) => x.button));
+    if (!this._img || this._img.width !== L) this._img = new ImageData(L, L);
+    const img = this._img;
+    for (let hh = 0; hh < H; hh++) {
+      const mini = this._minis[hh];
+      this._paint(img, hh);
+      if (mini.canvas.width !== L) {
+        mini.canvas.width = L;
+        mini.canvas.height = L;
+      }
+      mini.canvas.getContext('2d').putImageData(img, 0, 0);
+      mini.button.setAttribute('aria-pressed', String(hh === sel));
+      const pow = powerOfTwo(slopes[hh]);
+      mini.m.replaceChildren(`m = ${numpyScalar(slopes[hh])}`);
+      mini.pow.replaceChildren('= 2', h('sup', {}, `−${pow}`));
+      mini.button.setAttribute('aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
+    }
+
+    // legend
+    const lctx = this.legendBar.getContext('2d');
+    for (let x = 0; x < 120; x++) {
+      lctx.fillStyle = rgb(this._color(-(x / 119)));
+      lctx.fillRect(x, 0, 1, 12);
+    }
+    this.legendText.replaceChildren(
+      '0 ', this.legendBar, ` ${p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)'}`,
+    );
+    this.bigTitle.replaceChildren(
+      `Head ${sel + 1} of ${H}: slope m = ${numpyScalar(slopes[sel])} = 2`,
+      h('sup', {}, `−${powerOfTwo(slopes[sel])}`),
+      `; bias[i, j] = −m·|i − j|${p.causal ? ', keys after the query masked' : ''}`,
+    );
+    this._drawBig();
+    if (this.table.open) this._fillTable();
+  }
+
+  // intensity in [−1, 0] → colour from background to the negative colour
+  _color(t) {
+    const { zero, neg } = this._state?.colors ?? themeColors(this);
+    const a = Math.min(1, Math.max(0, -t));
+    return [0, 1, 2].map((c) => Math.round(zero[c] + (neg[c] - zero[c]) * a));
+  }
+
+  // 256-step colour table for the current theme (no per-cell allocation)
+  _lut() {
+    const lut = new Uint8ClampedArray(256 * 3);
+    for (let k = 0; k < 256; k++) lut.set(this._color(-k / 255), 3 * k);
+    return lut;
+  }
+
+  _paint(img, hh) {
+    const { L, bias, limits, colors, lut } = this._state;
+    const o = hh * L * L;
+    const masked = colors.border;
+    const inv = 255 / limits[hh];
+    const d = img.data;
+    for (let t = 0; t < L * L; t++) {
+      const v = bias[o + t];
+      if (Number.isFinite(v)) {
+        const k = 3 * Math.min(255, Math.round(-v * inv));
+        d[4 * t] = lut[k];
+        d[4 * t + 1] = lut[k + 1];
+        d[4 * t + 2] = lut[k + 2];
+      } else {
+        d[4 * t] = masked[0];
+        d[4 * t + 1] = masked[1];
+        d[4 * t + 2] = masked[2];
+      }
+      d[4 * t + 3] = 255;
+    }
+  }
+
+  _makeMini(hh) {
+    const canvas = h('canvas', { width: 1, height: 1, 'aria-hidden': 'true' });
+    const m = h('span', { class: 'm' });
+    const pow = h('span', { class: 'm' });
+    const button = h('button', { type: 'button', class: 'mini', 'aria-pressed': 'false' }, h('span', {}, `head ${hh + 1}`), canvas, m, pow);
+    button.addEventListener('click', () => this.setParam('head', hh + 1));
+    return { button, canvas, m, pow };
+  }
+
+  _drawBig() {
+    const s = this._state;
+    if (!s) return;
+    const { L, bias, sel, colors } = s;
+    this._width = this.bigWrap.clientWidth;
+    const total = Math.max(140, Math.min(this._width, 580));
+    const M = 30; // margin for the axis labels
+    const size = total - M;
+    const cell = size / L;
+    this._geom = { M, cell };
+    const dpr = window.devicePixelRatio || 1;
+    const canvas = this.big;
+    if (canvas.width !== Math.round(total * dpr)) {
+      canvas.width = Math.round(total * dpr);
+      canvas.height = Math.round(total * dpr);
+      canvas.style.setProperty('width', `${total}px`);
+      canvas.style.setProperty('height', `${total}px`);
+    }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, total, total);
+    // axis labels: key j across the top, query i down the side
+    ctx.fillStyle = rgb(colors.muted);
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText('key j →', M, 0);
+    ctx.save();
+    // reads bottom to top, the arrow pointing down the rows
+    ctx.translate(6, M);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    ctx.fillText('← query i', 0, 0);
+    ctx.restore();
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const every = Math.ceil(14 / cell);
+    for (let t = 0; t < L; t += every) {
+      ctx.fillText(String(t), M + t * cell + cell / 2, 20);
+      ctx.fillText(String(t), 20, M + t * cell + cell / 2);
+    }
+    ctx.translate(M, M);
+    // cells: the selected head's small-multiple image, scaled up without smoothing
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this._minis[sel].canvas, 0, 0, size, size);
+    const o = sel * L * L;
+    // masked cells: background with hatching (one clip path), so masking is not just a colour
+    const maskPath = new Path2D();
+    let anyMasked = false;
+    for (let i = 0; i < L; i++) {
+      for (let j = 0; j < L; j++) {
+        if (!Number.isFinite(bias[o + i * L + j])) { maskPath.rect(j * cell, i * cell, cell, cell); anyMasked = true; }
+      }
+    }
+    if (anyMasked) {
+      ctx.save();
+      ctx.clip(maskPath);
+      ctx.fillStyle = rgb(colors.bg);
+      ctx.fillRect(0, 0, size, size);
+      ctx.strokeStyle = rgb(colors.border);
+      ctx.lineWidth = 1;
+      const step = Math.max(4, Math.min(cell / 4, 10));
+      ctx.beginPath();
+      for (let d = -size; d < size; d += step) {
+        ctx.moveTo(d, size);
+        ctx.lineTo(d + size, 0);
+      }
+      ctx.stroke();
+      ctx.restore();
+    }
+    if (cell >= 34) {
+      ctx.font = `${cell >= 48 ? 11 : 9.5}px ui-monospace, "DejaVu Sans Mono", monospace`;
+      for (let i = 0; i < L; i++) {
+        for (let j = 0; j < L; j++) {
+          const v = bias[o + i * L + j];
+          if (Number.isFinite(v)) {
+            const k = 3 * Math.min(255, Math.round((-v * 255) / s.limits[sel]));
+            const lum = 0.299 * s.lut[k] + 0.587 * s.lut[k + 1] + 0.114 * s.lut[k + 2];
+            ctx.fillStyle = lum < 128 ? '#fff' : '#111';
+            ctx.fillText(val(v, 3), j * cell + cell / 2, i * cell + cell / 2);
+          } else {
+            ctx.fillStyle = rgb(colors.muted);
+            ctx.fillText('−∞', j * cell + cell / 2, i * cell + cell / 2);
+          }
+        }
+      }
+    }
+    // grid lines when cells are large enough to separate
+    if (cell >= 6) {
+      ctx.strokeStyle = rgb(colors.border);
+      ctx.lineWidth = 0.5;
+      ctx.beginPath();
+      for (let t = 0; t <= L; t++) {
+        ctx.moveTo(t * cell, 0); ctx.lineTo(t * cell, size);
+        ctx.moveTo(0, t * cell); ctx.lineTo(size, t * cell);
+      }
+      ctx.stroke();
+    }
+    if (this._cur) {
+      const [ci, cj] = this._cur;
+      ctx.strokeStyle = rgb(colors.accent);
+      ctx.lineWidth = 2.5;
+      ctx.strokeRect(cj * cell + 1, ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
+    }
+    canvas.setAttribute(
+      'aria-label',
+      `Bias matrix of head ${sel + 1}, ${L} queries (rows) by ${L} keys (columns): 0 on the diagonal, falling by ${numpyScalar(s.slopes[sel])} per step of distance${s.causal ? '; keys after the query are masked' : ''}. Focus it and use the arrow keys to read cells.`,
+    );
+    this._readout();
+  }
+
+  _readout() {
+    const s = this._state;
+    if (!this._cur) {
+      this.readout.textContent = 'Point at the matrix, or focus it and use the arrow keys: rows are queries i, columns keys j.';
+      return;
+    }
+    const [i, j] = this._cur;
+    const v = s.bias[s.sel * s.L * s.L + i * s.L + j];
+    const m = numpyScalar(s.slopes[s.sel]);
+    this.readout.textContent = Number.isFinite(v)
+      ? `head ${s.sel + 1}, query i = ${i}, key j = ${j}: bias = −${m} × |${i} − ${j}| = ${val(v, 6)}`
+      : `head ${s.sel + 1}, query i = ${i}, key j = ${j}: the key comes after the query, masked (−inf)`;
+  }
+
+  _pointer(e) {
+    const s = this._state;
+    if (!s) return;
+    const rect = this.big.getBoundingClientRect();
+    const { M, cell } = this._geom;
+    const j = Math.floor((e.clientX - rect.left - M) / cell);
+    const i = Math.floor((e.clientY - rect.top - M) / cell);
+    if (i < 0 || j < 0 || i >= s.L || j >= s.L) return;
+    if (this._cur && this._cur[0] === i && this._cur[1] === j) return;
+    this._cur = [i, j];
+    this._drawBig();
+  }
+
+  _key(e) {
+    const s = this._state;
+    if (!s) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (e.key === 'Escape') { this._cur = null; this._drawBig(); return; }
+    if (!moves[e.key]) return;
+    e.preventDefault();
+    const [i, j] = this._cur ?? [0, 0];
+    const [di, dj] = this._cur ? moves[e.key] : [0, 0];
+    this._cur = [Math.max(0, Math.min(s.L - 1, i + di)), Math.max(0, Math.min(s.L - 1, j + dj))];
+    this._drawBig();
+  }
+
+  _fillTable() {
+    const s = this._state;
+    const details = this.table;
+    const wrap = details.querySelector('.table-wrap');
+    // table 1: slopes; table 2: the selected head's matrix
+    this.setTable(details, `ALiBi slopes for ${s.H} heads`, ['head', 'slope m', 'as a power of 2'], Array.from(s.slopes, (m, hh) => [String(hh + 1), numpyScalar(m), `2^−${powerOfTwo(m)}`]));
+    const slopesTable = wrap.firstChild;
+    const o = s.sel * s.L * s.L;
+    const rows = [];
+    for (let i = 0; i < s.L; i++) {
+      const r = [`i = ${i}`];
+      for (let j = 0; j < s.L; j++) {
+        const v = s.bias[o + i * s.L + j];
+        r.push(Number.isFinite(v) ? val(v, 4) : '−inf');
+      }
+      rows.push(r);
+    }
+    this.setTable(details, `Bias of head ${s.sel + 1} (rows: query i, columns: key j)`, ['i ↓ j →', ...Array.from({ length: s.L }, (_, j) => `j = ${j}`)], rows);
+    wrap.prepend(slopesTable);
+  }
+}
+
+define(AlibiBias);

@@ -1,0 +1,363 @@
+// <attention-permutation sentence="the dog bit the man" encoding="sinusoidal">:
+// the permutation experiment. One self-attention layer (d_model 16, 2 heads of
+// 8, fixed seeded W_q, W_k, W_v; token embeddings from a seeded hash of each
+// word) runs on a sentence and on a shuffle of it. Un-permute the shuffled
+// outputs: without any position signal they are the original outputs (self-
+// attention is permutation-equivariant); with an encoding they are not.
+// The attention itself, the encodings and the biases all come from the core
+// (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
+// inside pe.attention); this file only makes the toy weights, multiplies the
+// 16-wide rows by them, and compares.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { seededRandom } from '../lib/random.js';
+import { rgb, sequential, themeColors } from '../lib/colormap.js';
+import { exponential, fixed } from '../lib/pyformat.js';
+
+const D_MODEL = 16;
+const HEADS = 2;
+const HEAD_DIM = D_MODEL / HEADS;
+const LEARNED_ROWS = 16; // the toy learned table: more rows than the 12 words allowed
+const T5_BUCKETS = 32;
+const T5_MAX_DISTANCE = 128;
+const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+const ENCODING_LABELS = {
+  none: 'none (no position signal)',
+  sinusoidal: 'sinusoidal (added to x)',
+  learned: 'learned table (added to x)',
+  rope: 'RoPE (rotates q and k)',
+  alibi: 'ALiBi (bias −m·|i−j|)',
+  t5: 'T5 relative buckets (bias)',
+};
+const ROUNDING = 1e-5; // below this a difference is float32 rounding, not position
+
+// ------------------------------------------------------------ seeded numbers
+
+// FNV-1a: a 32-bit hash of a string, the seed of a word's embedding.
+function hashString(text, seed = 0x811c9dc5) {
+  let x = seed >>> 0;
+  for (let i = 0; i < text.length; i++) {
+    x ^= text.charCodeAt(i);
+    x = Math.imul(x, 16777619);
+  }
+  return x >>> 0;
+}
+
+// n values uniform in [-amp, amp), from a seed.
+function seededUniform(seed, n, amp = 1) {
+  const random = seededRandom(seed);
+  const out = new Float32Array(n);
+  for (let i = 0; i < n; i++) out[i] = (2 * random() - 1) * amp;
+  return out;
+}
+
+// The model's fixed parameters: the same on every page load.
+const W_Q = seededUniform(101, D_MODEL * D_MODEL);
+const W_K = seededUniform(202, D_MODEL * D_MODEL);
+const W_V = seededUniform(303, D_MODEL * D_MODEL);
+const LEARNED_TABLE = seededUniform(404, LEARNED_ROWS * D_MODEL);
+const T5_TABLE = seededUniform(505, T5_BUCKETS * HEADS, 2); // (numBuckets, heads)
+
+const embed = (word) => seededUniform(hashString(word), D_MODEL);
+
+// A shuffle of 0..n-1 that differs from `avoid` and from the identity (n >= 2).
+function seededShuffle(n, seed, avoid) {
+  for (let attempt = 0; ; attempt++) {
+    const random = seededRandom(seed + attempt * 7919);
+    const p = [...Array(n).keys()];
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [p[i], p[j]] = [p[j], p[i]];
+    }
+    const s = p.join(',');
+    if (s !== avoid && p.some((v, i) => v !== i)) return p;
+  }
+}
+
+// The preset: swap the second and the last word ("the dog bit the man" -> "the man bit the dog").
+function swapOrder(n) {
+  const p = [...Array(n).keys()];
+  const a = n >= 3 ? 1 : 0;
+  [p[a], p[n - 1]] = [p[n - 1], p[a]];
+  return p;
+}
+
+// ------------------------------------------------------------ the widget
+
+class AttentionPermutation extends PeElement {
+  static tag = 'attention-permutation';
+  static params = {
+    sentence: {
+      type: 'string',
+      default: 'the dog bit the man',
+      maxLength: 120,
+      pattern: /^\s*\S+(?:\s+\S+){1,11}\s*$/,
+      patternMessage: 'must have 2 to 12 words',
+      label: 'sentence',
+      size: 26,
+    },
+    encoding: { type: 'enum', options: ENCODINGS, default: 'sinusoidal', label: 'encoding', optionLabels: ENCODING_LABELS },
+    // order[j] = which original word sits in seat j of the shuffled sentence; empty = the swap preset
+    order: {
+      type: 'string',
+      default: '',
+      maxLength: 60,
+      pattern: /^\s*(?:\d+\s*(?:,\s*\d+\s*)*)?$/,
+      patternMessage: 'must be comma-separated positions like 0,4,2,3,1',
+      label: 'order',
+    },
+    head: { type: 'enum', options: ['1', '2'], default: '1', label: 'head', optionLabels: { 1: 'head 1', 2: 'head 2' } },
+  };
+  static styles = css`
+    .hint { color: var(--pe-muted); font-size: .92em; }
+    .lesson { font-weight: 600; }
+    .buttons { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 10px; }
+    .sentences { margin: 6px 0 10px; font-size: .95em; }
+    .sentences div { margin: 2px 0; }
+    .sentences .tag { display: inline-block; min-width: 6.5em; color: var(--pe-muted); }
+    .perm { font-family: var(--pe-mono); font-size: .88em; color: var(--pe-muted); }
+    .maps { display: flex; flex-wrap: wrap; gap: 14px 24px; align-items: flex-start; }
+    figure { margin: 0; max-width: 100%; }
+    figcaption { font-size: .85em; color: var(--pe-muted); max-width: 22em; }
+    figure svg { max-width: 100%; height: auto; }
+    .results tr.selected th, .results tr.selected td { background: var(--pe-panel); font-weight: 700; }
+    .results td.verdict, .results th:last-child { text-align: left; }
+    .results td.verdict { font-family: system-ui, sans-serif; }
+    .results .mark { color: var(--pe-accent); }
+    .perword-title { font-size: .9em; margin: 10px 0 0; }
+    th, td { overflow-wrap: normal; }
+    .results td:nth-child(2), .results th:first-child { white-space: nowrap; }
+  `;
+
+  build(root) {
+    this.sentencesBox = h('div', { class: 'sentences' });
+    this.maps = h('div', { class: 'maps' });
+    this.perWord = h('div', { class: 'table-wrap' });
+    this.results = h('div', { class: 'table-wrap results' });
+    this.lesson = h('p', { class: 'lesson', 'aria-live': 'polite' });
+    this.details = this.tableAlternative('Show the attention weights as numbers');
+    const controlRow = this.controls(['sentence', 'encoding', 'head']);
+    // A new sentence starts again from the swap preset (an old order may not fit it).
+    this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
+    root.append(
+      h('h3', {}, 'Shuffle the words: can attention tell?'),
+      h('p', { class: 'hint' },
+        'The same toy attention layer reads a sentence and a shuffle of it. Put the shuffled outputs back in the original order and compare: ',
+        'with no position signal they match (to float32 rounding); with any encoding they differ. Try Shuffle, then switch the encoding.'),
+      controlRow,
+      h('div', { class: 'buttons' },
+        h('button', { type: 'button', onclick: () => this._shuffle() }, 'Shuffle'),
+        h('button', { type: 'button', onclick: () => this._swap() }, 'Swap 2nd and last word')),
+      this.sentencesBox,
+      this.lesson,
+      this.maps,
+      h('p', { class: 'perword-title' }, 'Each word’s largest |output difference| after un-permuting (selected encoding):'),
+      this.perWord,
+      this.results,
+      this.details,
+    );
+  }
+
+  _words() {
+    return (this.getAttribute('sentence') ?? AttentionPermutation.params.sentence.default).trim().split(/\s+/);
+  }
+
+  _shuffle() {
+    const words = this._words();
+    if (words.length < 2 || words.length > 12) return;
+    const current = this.getAttribute('order') ?? '';
+    const p = seededShuffle(words.length, hashString(`${words.join(' ')}|${current}`), current || swapOrder(words.length).join(','));
+    this.setAttribute('order', p.join(','));
+  }
+
+  _swap() {
+    const words = this._words();
+    if (words.length >= 2 && words.length <= 12) this.setAttribute('order', swapOrder(words.length).join(','));
+  }
+
+  update(pe, p) {
+    const words = p.sentence.trim().split(/\s+/);
+    const n = words.length;
+    const order = parseOrder(p.order, n);
+    const inv = new Array(n);
+    order.forEach((orig, seat) => (inv[orig] = seat));
+    const shuffled = order.map((i) => words[i]);
+
+    // 1. token embeddings x: (n, d_model), a seeded hash of each word; the shuffle's rows permuted
+    const xO = new Float32Array(n * D_MODEL);
+    words.forEach((w, j) => xO.set(embed(w), j * D_MODEL));
+    const xS = new Float32Array(n * D_MODEL);
+    order.forEach((orig, j) => xS.set(xO.subarray(orig * D_MODEL, (orig + 1) * D_MODEL), j * D_MODEL));
+
+    // 2. every encoding on both orders; difference after un-permuting
+    const positions = Float64Array.from({ length: n }, (_, i) => i);
+    const runs = {};
+    for (const enc of ENCODINGS) {
+      const o = selfAttention(pe, enc, xO, n, positions);
+      const s = selfAttention(pe, enc, xS, n, positions);
+      // outputs: (heads, n, head_dim); seat j of the shuffle holds original word order[j]
+      const perWord = new Float64Array(n);
+      for (let hh = 0; hh < HEADS; hh++) {
+        for (let j = 0; j < n; j++) {
+          for (let d = 0; d < HEAD_DIM; d++) {
+            const diff = Math.abs(s.output[(hh * n + j) * HEAD_DIM + d] - o.output[(hh * n + order[j]) * HEAD_DIM + d]);
+            if (diff > perWord[order[j]]) perWord[order[j]] = diff;
+          }
+        }
+      }
+      runs[enc] = { o, s, perWord, max: Math.max(...perWord) };
+    }
+
+    // 3. the sentences and the permutation
+    this.sentencesBox.replaceChildren(
+      h('div', {}, h('span', { class: 'tag' }, 'original'), words.join(' ')),
+      h('div', {}, h('span', { class: 'tag' }, 'shuffled'), shuffled.join(' ')),
+      h('div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds original word order[j]`),
+    );
+    const sel = runs[p.encoding];
+    const isIdentity = order.every((v, i) => v === i);
+    const sameWords = shuffled.every((w, i) => w === words[i]);
+    this.lesson.textContent =
+      isIdentity || sameWords
+        ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
+        : p.encoding === 'none'
+          ? `No position signal: each word's output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell "${words.join(' ')}" from "${shuffled.join(' ')}".`
+          : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`;
+
+    // 4. the attention weights of the selected encoding and head, both orders, in the original word order
+    const head = Number(p.head) - 1;
+    const colors = themeColors(this);
+    const scale = sequential(colors.zero, colors.accent);
+    const wO = (a, b) => sel.o.weights[(head * n + a) * n + b];
+    const wS = (a, b) => sel.s.weights[(head * n + inv[a]) * n + inv[b]];
+    const labelsO = words.map((w, i) => `${w} (${i})`);
+    const labelsS = words.map((w, i) => `${w} (${inv[i]})`);
+    const widthCap = Math.max(240, (this.clientWidth || 600) - 30);
+    this.maps.replaceChildren(
+      heatmap(`Original order, head ${head + 1}`, labelsO, n, wO, scale, colors, widthCap,
+        'Rows: each word as a query; columns: the words it attends to (seat in brackets). Darker = more weight; each row sums to 1.'),
+      heatmap(`Shuffled order, head ${head + 1}, put back in the original word order`, labelsS, n, wS, scale, colors, widthCap,
+        'Same layout as the left map; brackets give each word’s seat in the shuffled sentence. Identical maps mean attention saw no difference.'),
+    );
+
+    // 5. per word, then every encoding: the largest |difference| after un-permuting
+    this.perWord.replaceChildren(
+      h('table', {},
+        h('thead', {}, h('tr', {}, ['word (seat)', 'seat after shuffle', `max |difference|, ${p.encoding}`].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, words.map((w, i) => h('tr', {}, h('th', { scope: 'row' }, `${w} (${i})`), h('td', {}, String(inv[i])), h('td', {}, formatDiff(sel.perWord[i])))))),
+    );
+    this.results.replaceChildren(
+      h('table', {},
+        h('caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'encoding'), h('th', { scope: 'col' }, 'max |difference|'), h('th', { scope: 'col' }, 'what it means'))),
+        h('tbody', {}, ENCODINGS.map((enc) => {
+          const d = runs[enc].max;
+          const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
+          return h('tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null },
+            h('th', { scope: 'row' }, enc === p.encoding ? h('span', { class: 'mark' }, '▶ ') : '', enc),
+            h('td', {}, formatDiff(d)),
+            h('td', { class: 'verdict' }, verdict));
+        }))),
+    );
+
+    // 6. the text alternative: both weight matrices
+    const rowsOf = (labels, w) => labels.map((l, a) => [l, ...labels.map((_, b) => fixed(w(a, b), 3))]);
+    this.setTable(this.details, `Attention weights, ${p.encoding}, head ${head + 1}: original order, then the shuffle put back in the original word order`,
+      ['query \\ key', ...labelsO],
+      [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)]);
+  }
+}
+
+// "0,4,2,3,1" -> [0, 4, 2, 3, 1], checked to be a rearrangement of 0..n-1; '' -> the swap preset.
+function parseOrder(text, n) {
+  if (text.trim() === '') return swapOrder(n);
+  const p = text.split(',').map((s) => Number(s.trim()));
+  const seen = new Set(p);
+  if (p.length !== n || seen.size !== n || p.some((v) => !Number.isInteger(v) || v < 0 || v >= n)) {
+    throw new Error(`order must list each of the positions 0..${n - 1} once (one per word of the sentence); got "${text}"`);
+  }
+  return p;
+}
+
+// One self-attention layer over x (n, d_model) with encoding `enc`:
+// output and weights of pe.attention, (heads, n, head_dim) and (heads, n, n).
+function selfAttention(pe, enc, x, n, positions) {
+  // 1. absolute encodings are added to the embeddings before the projections
+  let xe = x;
+  if (enc === 'sinusoidal' || enc === 'learned') {
+    const add = enc === 'sinusoidal' ? pe.sinusoidal(n, D_MODEL) : pe.learnedLookup(LEARNED_TABLE, LEARNED_ROWS, D_MODEL, positions);
+    xe = new Float32Array(x.length);
+    for (let i = 0; i < x.length; i++) xe[i] = x[i] + add[i];
+  }
+  // 2. q, k, v = x W, split into heads: (heads, n, head_dim)
+  const q = project(xe, W_Q, n);
+  let k = project(xe, W_K, n);
+  const v = project(xe, W_V, n);
+  let qr = q;
+  // 3. RoPE rotates q and k by their positions (every head uses positions 0..n-1)
+  if (enc === 'rope') {
+    const pos = new Float64Array(HEADS * n);
+    for (let hh = 0; hh < HEADS; hh++) pos.set(positions, hh * n);
+    qr = pe.ropeApply(q, HEADS * n, HEAD_DIM, { positions: pos });
+    k = pe.ropeApply(k, HEADS * n, HEAD_DIM, { positions: pos });
+  }
+  // 4. attention; ALiBi and T5 add their relative-position biases to the scores
+  return pe.attention(qr, k, v, {
+    heads: HEADS,
+    seqLen: n,
+    headDim: HEAD_DIM,
+    alibi: enc === 'alibi',
+    t5: enc === 't5' ? { table: T5_TABLE, numBuckets: T5_BUCKETS, maxDistance: T5_MAX_DISTANCE, bidirectional: true } : null,
+  });
+}
+
+// x (n, d_model) times W (d_model, d_model), written as (heads, n, head_dim).
+function project(x, w, n) {
+  const out = new Float32Array(HEADS * n * HEAD_DIM);
+  for (let j = 0; j < n; j++) {
+    for (let c = 0; c < D_MODEL; c++) {
+      let s = 0;
+      for (let r = 0; r < D_MODEL; r++) s += x[j * D_MODEL + r] * w[r * D_MODEL + c];
+      const hh = Math.floor(c / HEAD_DIM);
+      out[(hh * n + j) * HEAD_DIM + (c % HEAD_DIM)] = s;
+    }
+  }
+  return out;
+}
+
+function formatDiff(d) {
+  if (d === 0) return '0';
+  return d < 1e-3 ? exponential(d, 1) : fixed(d, 4);
+}
+
+// An n x n heatmap of w(a, b) in [0, 1] as SVG, labelled rows and columns.
+function heatmap(title, labels, n, w, scale, colors, widthCap, caption) {
+  const longest = Math.max(...labels.map((l) => l.length));
+  const labelW = Math.min(110, 7 * longest + 8);
+  const cell = Math.max(14, Math.min(36, Math.floor((Math.min(widthCap, 420) - labelW - 4) / n)));
+  const slant = 0.72 * (6.5 * longest); // a column label at -45° reaches this far up and right
+  const top = slant + 8;
+  const width = labelW + n * cell + Math.max(4, slant - cell / 2);
+  const height = top + n * cell + 2;
+  const showValues = cell >= 30;
+  const parts = [];
+  for (let a = 0; a < n; a++) {
+    parts.push(h('svg:text', { x: labelW - 4, y: top + (a + 0.5) * cell, 'text-anchor': 'end', 'dominant-baseline': 'middle', 'font-size': 11, fill: rgb(colors.fg) }, labels[a]));
+    for (let b = 0; b < n; b++) {
+      const v = w(a, b);
+      const x = labelW + b * cell;
+      const y = top + a * cell;
+      parts.push(h('svg:rect', { x, y, width: cell, height: cell, fill: rgb(scale(v)), stroke: rgb(colors.border), 'stroke-width': 0.5 }));
+      if (showValues) {
+        parts.push(h('svg:text', { x: x + cell / 2, y: y + cell / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-size': 9.5, fill: rgb(v > 0.5 ? colors.bg : colors.fg) }, fixed(v, 2)));
+      }
+    }
+  }
+  for (let b = 0; b < n; b++) {
+    const x = labelW + (b + 0.5) * cell;
+    parts.push(h('svg:text', { x, y: top - 4, transform: `rotate(-45 ${x} ${top - 4})`, 'font-size': 11, fill: rgb(colors.fg) }, labels[b]));
+  }
+  const svg = h('svg:svg', { viewBox: `0 0 ${width} ${height}`, width, role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` }, ...parts);
+  return h('figure', {}, h('figcaption', {}, h('strong', {}, title)), svg, h('figcaption', {}, caption));
+}
+
+define(AttentionPermutation);

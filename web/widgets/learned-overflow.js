@@ -1,0 +1,218 @@
+// <learned-overflow rows="512" positions="600" d-model="64">: a learned
+// absolute position table (rows, d_model), like BERT's or GPT-2's, looked up
+// for positions 0..positions-1 with pe.learnedLookup. Up to `rows` positions
+// it works; one more and PyTorch's nn.Embedding stops with
+// "IndexError: index out of range in self". The error is the lesson, so it is
+// shown, not thrown: the core's message says which position first fails.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { seededRandom } from '../lib/random.js';
+import { rgb, themeColors } from '../lib/colormap.js';
+import { torchSize, torchStr } from '../lib/pyformat.js';
+
+const PREVIEW_ROWS = 3;
+const PREVIEW_COLS = 6;
+
+// The toy table: row r is seeded by r alone, so growing `rows` keeps the rows
+// already there (and dragging the slider only fills the new ones). Entries
+// are roughly N(0, 1), like nn.Embedding's initialisation (Box-Muller).
+class SeededTable {
+  constructor() {
+    this.dModel = 0;
+    this.filled = 0;
+    this.data = new Float32Array(0);
+  }
+
+  /** The first rows * dModel values; rows 0..needed-1 hold their seeded values (later rows: not yet filled). */
+  view(rows, dModel, needed = rows) {
+    if (dModel !== this.dModel) {
+      this.dModel = dModel;
+      this.filled = 0;
+    }
+    if (this.data.length < rows * dModel) {
+      const grown = new Float32Array(Math.max(rows * dModel, this.data.length * 2));
+      grown.set(this.data.subarray(0, this.filled * dModel));
+      this.data = grown;
+    }
+    for (let r = this.filled; r < needed; r++) {
+      const random = seededRandom(Math.imul(r + 1, 0x9e3779b1) ^ dModel);
+      const row = this.data.subarray(r * dModel, (r + 1) * dModel);
+      for (let c = 0; c < dModel; c += 2) {
+        const radius = Math.sqrt(-2 * Math.log(1 - random())); // 1 - random() is in (0, 1]: log stays finite
+        const angle = 2 * Math.PI * random();
+        row[c] = radius * Math.cos(angle);
+        if (c + 1 < dModel) row[c + 1] = radius * Math.sin(angle);
+      }
+    }
+    this.filled = Math.max(this.filled, needed);
+    return this.data.subarray(0, rows * dModel);
+  }
+}
+
+class LearnedOverflow extends PeElement {
+  static tag = 'learned-overflow';
+  static params = {
+    rows: { type: 'int', default: 512, min: 1, max: 4096, label: 'table rows' },
+    positions: { type: 'int', default: 600, min: 1, max: 4096, label: 'positions asked for' },
+    'd-model': { type: 'int', default: 64, min: 1, max: 1024, control: 'number', label: 'd_model' },
+  };
+  static styles = css`
+    .hint { color: var(--pe-muted); font-size: .92em; }
+    .bars svg { width: 100%; height: auto; }
+    .bars-text { font-size: .88em; margin: 2px 0 8px; }
+    .verdict { font-weight: 700; margin: 10px 0 4px; }
+    .verdict.ok { color: var(--pe-good); }
+    .verdict.fail { color: var(--pe-bad); }
+    pre.out.fail { border-left: 4px solid var(--pe-bad); }
+    pre.out.ok { border-left: 4px solid var(--pe-good); }
+    .why { font-size: .92em; }
+    .core { font-family: var(--pe-mono); font-size: .85em; color: var(--pe-muted); overflow-wrap: anywhere; }
+    .label { font-size: .85em; color: var(--pe-muted); margin: 8px 0 0; }
+  `;
+
+  build(root) {
+    this.table = new SeededTable();
+    this.bars = h('div', { class: 'bars' });
+    this.barsText = h('p', { class: 'bars-text' });
+    this.code = h('pre', { class: 'code' });
+    this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
+    this.output = h('pre', { class: 'out' });
+    this.why = h('div', { class: 'why' });
+    root.append(
+      h('h3', {}, 'A learned position table has a last row'),
+      h('p', { class: 'hint' },
+        'A learned table stores one trained vector per position, and nothing beyond its last row. ',
+        'Drag “positions asked for” past “table rows” and watch the lookup fail, exactly where PyTorch fails.'),
+      this.controls(['rows', 'positions', 'd-model']),
+      this.bars,
+      this.barsText,
+      h('p', { class: 'label' }, 'The PyTorch code'),
+      this.code,
+      this.verdict,
+      h('p', { class: 'label' }, 'What it prints'),
+      this.output,
+      this.why,
+    );
+    this._resize = new ResizeObserver(() => {
+      if (this.clientWidth !== this._lastWidth) this.schedule();
+    });
+    this._resize.observe(this);
+  }
+
+  update(pe, p) {
+    const { rows, positions, dModel } = p;
+    this.code.textContent = [
+      'import torch',
+      `emb = torch.nn.Embedding(${rows}, ${dModel})  # ${rows} rows`,
+      `pos = torch.arange(${positions})  # 0..${positions - 1}`,
+      'out = emb(pos)',
+      'print(out.shape)',
+      `print(out[:${PREVIEW_ROWS}, :${PREVIEW_COLS}].detach())`,
+    ].join('\n');
+
+    // 1. the lookup, by the core; past the table it throws, and that is the answer
+    if (!this.positions || this.positions.length < positions) this.positions = Float64Array.from({ length: Math.max(positions, 1024) }, (_, i) => i);
+    // only rows 0..min(rows, positions)-1 can be read, so only those are drawn from the generator
+    const table = this.table.view(rows, dModel, Math.min(rows, positions));
+    let out = null;
+    let failure = null;
+    try {
+      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this._outBuffer(positions * dModel) });
+    } catch (error) {
+      if (!/index out of range in self/.test(error.message)) throw error; // anything else is a real bug
+      failure = error;
+    }
+
+    // 2. the bars: the table's rows and the positions asked for, on one scale
+    this._drawBars(rows, positions);
+    if (failure) {
+      const first = Number(failure.message.match(/position (\d+)/)?.[1] ?? rows);
+      const missing = positions - first;
+      this.barsText.textContent = `The table has rows 0–${rows - 1}; positions ${first}–${positions - 1} (${missing} of ${positions}) have no row.`;
+      this.verdict.className = 'verdict fail';
+      this.verdict.textContent = `✗ Fails: ${positions} positions asked of a ${rows}-row table`;
+      this.output.className = 'out fail';
+      this.output.textContent = [
+        'Traceback (most recent call last):',
+        '  File "example.py", line 4, in <module>',
+        '    out = emb(pos)',
+        '  ...',
+        'IndexError: index out of range in self',
+      ].join('\n');
+      this.why.replaceChildren(
+        h('p', {}, `Position ${first} is the first one that fails: the table has rows 0 to ${rows - 1} and nothing after them. `,
+          'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ',
+          'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.'),
+        h('p', { class: 'core' }, `Our core says: ${failure.message}`),
+      );
+    } else {
+      const unused = rows - positions;
+      this.barsText.textContent =
+        `All ${positions} positions have a row` + (unused > 0 ? `; rows ${positions}–${rows - 1} (${unused}) are not used by this input.` : '; every row is used.');
+      this.verdict.className = 'verdict ok';
+      this.verdict.textContent = `✓ Works: ${positions} ≤ ${rows} rows`;
+      this.output.className = 'out ok';
+      const r = Math.min(PREVIEW_ROWS, positions);
+      const c = Math.min(PREVIEW_COLS, dModel);
+      const preview = new Float32Array(r * c);
+      for (let i = 0; i < r; i++) preview.set(out.subarray(i * dModel, i * dModel + c), i * c);
+      this.output.textContent = `${torchSize([positions, dModel])}\n${torchStr(preview, [r, c])}`;
+      this.why.replaceChildren(
+        h('p', {}, `Each of the ${positions} positions picks its own row, so the output has shape (${positions}, ${dModel}). `,
+          'The numbers are rows of our seeded table (nn.Embedding starts from its own random N(0, 1) values, so yours differ); the shape is exact.'),
+      );
+    }
+  }
+
+  _outBuffer(n) {
+    if (!this.outBuf || this.outBuf.length !== n) this.outBuf = new Float32Array(n);
+    return this.outBuf;
+  }
+
+  _drawBars(rows, positions) {
+    this._lastWidth = this.clientWidth;
+    const W = Math.max(260, Math.floor((this.clientWidth || 600) - 30));
+    const colors = themeColors(this);
+    const left = 0;
+    const top = 18;
+    const barH = 22;
+    const gap = 26;
+    const maxN = Math.max(rows, positions);
+    const x = (v) => left + (v / maxN) * (W - left - 2);
+    const fg = rgb(colors.fg);
+    const good = this.cssVar('--pe-good');
+    const bad = this.cssVar('--pe-bad');
+    const text = (tx, ty, s, anchor = 'start', fill = fg) => h('svg:text', { x: tx, y: ty, 'text-anchor': anchor, 'font-size': 12, fill }, s);
+    const fits = Math.min(rows, positions);
+    const parts = [
+      // table rows
+      text(0, top - 5, `table rows: ${rows}`),
+      h('svg:rect', { x: x(0), y: top, width: x(rows) - x(0), height: barH, fill: rgb(colors.accent), 'fill-opacity': 0.35, stroke: rgb(colors.accent) }),
+      // positions asked for: the part with a row, then the part without
+      text(0, top + barH + gap - 5, `positions asked for: ${positions}`),
+      h('svg:rect', { x: x(0), y: top + barH + gap, width: x(fits) - x(0), height: barH, fill: good, 'fill-opacity': 0.35, stroke: good }),
+    ];
+    if (positions > rows) {
+      const x0 = x(rows);
+      const x1 = x(positions);
+      parts.push(
+        h('svg:defs', {}, h('svg:pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+          h('svg:rect', { width: 6, height: 6, fill: bad, 'fill-opacity': 0.15 }),
+          h('svg:line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: bad, 'stroke-width': 2.5 }))),
+        // at least 3 px, so a handful of missing positions stays visible (the text gives the count)
+        h('svg:rect', { x: Math.min(x0, x1 - 3), y: top + barH + gap, width: Math.max(3, x1 - x0), height: barH, fill: 'url(#hatch)', stroke: bad }),
+        h('svg:line', { x1: x0, x2: x0, y1: top - 4, y2: top + 2 * barH + gap + 4, stroke: bad, 'stroke-width': 2, 'stroke-dasharray': '4 3' }),
+        text(Math.min(x0 + 4, W - 4), top + 2 * barH + gap + 16, `no row from ${rows} on`, x0 + 4 > W - 120 ? 'end' : 'start', bad),
+      );
+    }
+    const H = top + 2 * barH + gap + 22;
+    const svg = h('svg:svg', {
+      viewBox: `0 0 ${W} ${H}`, width: W, role: 'img',
+      'aria-label': positions > rows
+        ? `Bar chart: the table has ${rows} rows; ${positions} positions are asked for, and the last ${positions - rows} have no row.`
+        : `Bar chart: the table has ${rows} rows; all ${positions} positions asked for fit.`,
+    }, ...parts);
+    this.bars.replaceChildren(svg);
+  }
+}
+
+define(LearnedOverflow);

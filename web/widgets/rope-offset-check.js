@@ -1,0 +1,354 @@
+// <rope-offset-check>: two 2-d vectors q and k rotated by RoPE at seats m and
+// n score the same after both seats move by `shift`, because the score only
+// sees n - m. An additive encoding (q + PE(m)) . (k + PE(n)) does not have
+// that property. Every rotation and every PE row comes from the core.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { fixed, numpyScalar } from '../lib/pyformat.js';
+
+const PLOT_H = 230;
+const PAD = { l: 46, r: 12, t: 22, b: 34 };
+const SERIES = [
+  { key: 'rope', label: 'RoPE, q at seat m', cls: 's-rope', line: true },
+  { key: 'ropeShift', label: 'RoPE, q at seat m + shift', cls: 's-rope-shift', line: false },
+  { key: 'add', label: 'additive, q at seat m', cls: 's-add', line: true },
+  { key: 'addShift', label: 'additive, q at seat m + shift', cls: 's-add-shift', line: true },
+];
+
+// float32 dot product of two 2-vectors, as torch.dot on float32 tensors.
+const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(a1 * b1));
+
+class RopeOffsetCheck extends PeElement {
+  static tag = 'rope-offset-check';
+  static params = {
+    q: { type: 'vector', length: 2, default: [1.0, 0.5], label: 'q', size: 9 },
+    k: { type: 'vector', length: 2, default: [0.8, 0.2], label: 'k', size: 9 },
+    theta: { type: 'float', default: 0.5, min: 0.01, max: 6.28, step: 0.01, label: 'θ (rad per seat)' },
+    m: { type: 'int', default: 1, min: 0, max: 10000, control: 'number', label: 'seat m (q)' },
+    n: { type: 'int', default: 3, min: 0, max: 10000, control: 'number', label: 'seat n (k)' },
+    shift: { type: 'int', default: 100, min: 0, max: 100000, control: 'number', label: 'shift' },
+  };
+
+  static styles = css`
+    :host { --s1: #0072b2; --s2: #d55e00; --s3: #009e73; --s4: #cc79a7; }
+    @media (prefers-color-scheme: dark) { :host { --s1: #56b4e9; --s2: #ff9e4a; --s3: #3fd0a4; --s4: #e6a0c8; } }
+    :host { container-type: inline-size; }
+    @container (max-width: 420px) { .out pre { font-size: .74em; } }
+    .out { display: grid; grid-template-columns: repeat(auto-fit, minmax(250px, 1fr)); gap: 8px; }
+    .out pre { margin: 0; white-space: pre-wrap; }
+    .out h4 { margin: 0 0 2px; font-size: .88em; color: var(--pe-muted); font-weight: 600; }
+    .verdict { font-size: .92em; }
+    .plot-wrap { margin-top: 10px; }
+    svg { overflow: visible; }
+    svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
+    .axis line, .axis path { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
+    .grid { stroke: var(--pe-border); stroke-width: 1; }
+    .zero { stroke: var(--pe-muted); stroke-dasharray: 2 3; }
+    text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
+    text.muted { fill: var(--pe-muted); }
+    .s-rope { stroke: var(--s1); stroke-width: 2.5; fill: none; }
+    .s-rope-shift { stroke: var(--s2); stroke-width: 1.5; fill: none; }
+    .s-add { stroke: var(--s3); stroke-width: 1.8; fill: none; stroke-dasharray: 7 4; }
+    .s-add-shift { stroke: var(--s4); stroke-width: 1.8; fill: none; stroke-dasharray: 2 3; }
+    .marker-label { font-weight: 600; paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
+    .marker { fill: none; stroke: var(--pe-fg); stroke-width: 2; }
+    .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
+    .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: .85em; margin: 4px 0 0; padding: 0; list-style: none; }
+    .legend li { display: inline-flex; align-items: center; gap: 6px; }
+    .legend svg { display: inline-block; }
+  `;
+
+  build(root) {
+    this.ropeOut = h('pre', { 'aria-live': 'polite' });
+    this.addOut = h('pre', { 'aria-live': 'polite' });
+    this.verdict = h('p', { class: 'verdict' });
+    this.svg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
+    this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.plotWrap = h('div', { class: 'plot-wrap' }, this.svg);
+    this.table = this.tableAlternative('Show the plotted scores as a table');
+    // the table can hold thousands of rows: filled only while it is open
+    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    const legend = h(
+      'ul',
+      { class: 'legend' },
+      SERIES.map((s) =>
+        h(
+          'li',
+          {},
+          h('svg:svg', { width: 30, height: 12, 'aria-hidden': 'true' },
+            s.line ? h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: s.cls }) : h('svg:circle', { cx: 15, cy: 6, r: 3.5, class: s.cls })),
+          s.label,
+        ),
+      ),
+    );
+    root.append(
+      h('h3', {}, 'RoPE scores depend only on the offset n − m'),
+      h('p', { class: 'hint' }, 'Move both seats with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve; on the plot, arrow keys move a cursor and Enter sets n.'),
+      this.controls(['q', 'k', 'theta', 'm', 'n', 'shift']),
+      h('div', { class: 'out' },
+        h('div', {}, h('h4', {}, 'RoPE: R(m)q · R(n)k'), this.ropeOut),
+        h('div', {}, h('h4', {}, 'Additive: (q + PE(m)) · (k + PE(n)), 2-d sinusoidal PE'), this.addOut)),
+      this.verdict,
+      this.plotWrap,
+      legend,
+      this.readout,
+      this.table,
+    );
+    this.cursor = null; // offset under the pointer / keyboard cursor (transient)
+    this.svg.addEventListener('pointermove', (e) => this._pointer(e));
+    this.svg.addEventListener('pointerleave', () => { this.cursor = null; this._drawCursor(); });
+    this.svg.addEventListener('click', (e) => { this._pointer(e); this._commitCursor(); });
+    this.svg.addEventListener('keydown', (e) => this._key(e));
+    this._width = 0;
+    this._ro = new ResizeObserver(() => {
+      if (this.plotWrap.clientWidth !== this._width) this.schedule();
+    });
+    this._ro.observe(this.plotWrap);
+  }
+
+  update(pe, p) {
+    const [q0, q1] = p.q.map(Math.fround);
+    const [k0, k1] = p.k.map(Math.fround);
+    const { m, n, shift } = p;
+    const off = n - m;
+    // plotted offsets lo..hi: −20..20 widened to include the current offset,
+    // or a window around it when that would be too wide to read
+    let lo = Math.min(-20, off - 5);
+    let hi = Math.max(20, off + 5);
+    if (hi - lo > 200) { lo = off - 40; hi = off + 40; }
+    const count = hi - lo + 1;
+    // 2-d RoPE has one pair whose inverse frequency is 1; linear scaling by
+    // 1/θ turns it into θ, so seat p rotates by f32(f32(p)·θ) as float32 code does.
+    const scaling = this._scalingFor(pe, p.theta);
+
+    // rows: q@m, k@n, q@m+s, k@n+s, then k at m+d and m+s+d for each offset d
+    const rows = 4 + 2 * count;
+    if (!this._x || this._x.length !== rows * 2) {
+      this._x = new Float32Array(rows * 2);
+      this._pos = new Float64Array(rows);
+      this._rot = new Float32Array(rows * 2);
+    }
+    const x = this._x;
+    const pos = this._pos;
+    x.set([q0, q1, k0, k1, q0, q1, k0, k1]);
+    pos.set([m, n, m + shift, n + shift]);
+    for (let i = 0; i < count; i++) {
+      const d = lo + i;
+      const r1 = 4 + i;
+      const r2 = 4 + count + i;
+      x[2 * r1] = k0; x[2 * r1 + 1] = k1; x[2 * r2] = k0; x[2 * r2 + 1] = k1;
+      pos[r1] = Math.max(0, m + d); // seats below 0 do not exist; skipped when drawn
+      pos[r2] = Math.max(0, m + shift + d);
+    }
+    const rot = pe.ropeApply(x, rows, 2, { positions: pos, scaling, out: this._rot });
+
+    // additive sinusoidal PE rows 0..maxSeat
+    const maxSeat = Math.max(n, m, m + hi) + shift;
+    const need = (maxSeat + 1) * 2;
+    if (!this._pe || this._pe.length < need) this._pe = new Float32Array(need + 2 * 1024);
+    const table = pe.sinusoidal(maxSeat + 1, 2, { out: this._pe.subarray(0, need) });
+
+    const rope = dot2(rot[0], rot[1], rot[2], rot[3]);
+    const ropeS = dot2(rot[4], rot[5], rot[6], rot[7]);
+    const addScore = (a, b) => dot2(Math.fround(q0 + table[2 * a]), Math.fround(q1 + table[2 * a + 1]), Math.fround(k0 + table[2 * b]), Math.fround(k1 + table[2 * b + 1]));
+    const add = addScore(m, n);
+    const addS = addScore(m + shift, n + shift);
+
+    this.ropeOut.textContent = `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`;
+    this.addOut.textContent = `Additive Score (Seats ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Seats ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`;
+    const dr = Math.abs(ropeS - rope);
+    const da = Math.abs(addS - add);
+    this.verdict.textContent =
+      `Shifting both seats by ${shift} changes the RoPE score by ${dr === 0 ? '0 (bit for bit the same)' : `${dr.toExponential(1)} (float32 rounding of the larger angles)`}` +
+      ` and the additive score by ${fixed(da, 5)}.` +
+      (this._scaling.exact ? '' : ` (θ = ${p.theta} is not exactly reachable as 1/factor in float32; the rotation uses θ = ${numpyScalar(this._scaling.used)}, one float32 step away.)`);
+
+    // series: offset d -> score (NaN where a seat would be negative)
+    const series = this._series?.rope.length === count ? this._series : { rope: new Float64Array(count), ropeShift: new Float64Array(count), add: new Float64Array(count), addShift: new Float64Array(count) };
+    this._series = series;
+    const qm = [rot[0], rot[1]];
+    const qs = [rot[4], rot[5]];
+    for (let i = 0; i < count; i++) {
+      const d = lo + i;
+      const r1 = 4 + i;
+      const r2 = 4 + count + i;
+      const ok1 = m + d >= 0;
+      const ok2 = m + shift + d >= 0;
+      series.rope[i] = ok1 ? dot2(qm[0], qm[1], rot[2 * r1], rot[2 * r1 + 1]) : NaN;
+      series.ropeShift[i] = ok2 ? dot2(qs[0], qs[1], rot[2 * r2], rot[2 * r2 + 1]) : NaN;
+      series.add[i] = ok1 ? addScore(m, m + d) : NaN;
+      series.addShift[i] = ok2 ? addScore(m + shift, m + shift + d) : NaN;
+    }
+    this._state = { lo, hi, count, off, rope, m, n, shift, series };
+    if (this.cursor !== null && (this.cursor < lo || this.cursor > hi)) this.cursor = null;
+    this._draw();
+    this._drawCursor();
+    if (this.table.open) this._fillTable();
+  }
+
+  // The linear-scaling factor whose frequency the core computes as exactly
+  // float32(θ): 1/(1/θ) in float32 is sometimes one ulp off, so the float32
+  // neighbours of 1/θ are tried too, each checked by the core itself.
+  _scalingFor(pe, theta) {
+    if (this._scaling?.theta === theta) return this._scaling.value;
+    const target = Math.fround(theta);
+    const bits = new Int32Array(1);
+    const f = new Float32Array(bits.buffer);
+    f[0] = 1 / theta;
+    const center = bits[0];
+    let value = { type: 'linear', factor: 1 / theta };
+    let used = pe.ropeInvFreq(2, { scaling: value })[0];
+    for (const k of [0, -1, 1, -2, 2, -3, 3]) {
+      bits[0] = center + k;
+      const candidate = { type: 'linear', factor: f[0] };
+      if (pe.ropeInvFreq(2, { scaling: candidate })[0] === target) { value = candidate; used = target; break; }
+    }
+    this._scaling = { theta, value, used, exact: used === target };
+    return value;
+  }
+
+  _draw() {
+    const { lo, hi, count, off, rope, series } = this._state;
+    const W = Math.max(240, this.plotWrap.clientWidth);
+    this._width = this.plotWrap.clientWidth;
+    const svg = this.svg;
+    svg.setAttribute('width', W);
+    let yLo = Infinity;
+    let yHi = -Infinity;
+    for (const s of SERIES) for (const v of series[s.key]) if (Number.isFinite(v)) { yLo = Math.min(yLo, v); yHi = Math.max(yHi, v); }
+    yLo = Math.min(yLo, 0);
+    yHi = Math.max(yHi, 0);
+    if (yHi - yLo < 1e-6) { yHi += 1; yLo -= 1; }
+    const padY = (yHi - yLo) * 0.06;
+    yLo -= padY; yHi += padY;
+    const pw = W - PAD.l - PAD.r;
+    const ph = PLOT_H - PAD.t - PAD.b;
+    const X = (d) => PAD.l + ((d - lo) / (hi - lo)) * pw;
+    const Y = (v) => PAD.t + (1 - (v - yLo) / (yHi - yLo)) * ph;
+    this._geom = { X, pw, W };
+    const kids = [];
+    // y grid and ticks
+    const step = niceStep((yHi - yLo) / 4);
+    for (let v = Math.ceil(yLo / step) * step; v <= yHi; v += step) {
+      const y = Y(v);
+      kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' }));
+      kids.push(h('svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, fmtTick(v, step)));
+    }
+    // x ticks
+    const xs = niceStep((hi - lo) / Math.max(2, Math.floor(pw / 60)));
+    for (let d = Math.ceil(lo / xs) * xs; d <= hi; d += xs) {
+      kids.push(h('svg:line', { x1: X(d), x2: X(d), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }));
+      kids.push(h('svg:text', { x: X(d), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(d)));
+    }
+    kids.push(h('svg:g', { class: 'axis' }, h('svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` })));
+    kids.push(h('svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (seats)'));
+    kids.push(h('svg:text', { x: 4, y: PAD.t - 10, class: 'muted' }, 'score'));
+    for (const s of SERIES) {
+      const v = series[s.key];
+      if (s.line) {
+        let d = '';
+        let pen = false;
+        for (let i = 0; i < count; i++) {
+          if (!Number.isFinite(v[i])) { pen = false; continue; }
+          d += `${pen ? 'L' : 'M'}${X(lo + i).toFixed(1)},${Y(v[i]).toFixed(1)}`;
+          pen = true;
+        }
+        kids.push(h('svg:path', { d, class: s.cls }));
+      } else {
+        const every = Math.max(1, Math.ceil(count / 60));
+        for (let i = 0; i < count; i += every) {
+          if (Number.isFinite(v[i])) kids.push(h('svg:circle', { cx: X(lo + i).toFixed(1), cy: Y(v[i]).toFixed(1), r: 3, class: s.cls }));
+        }
+      }
+    }
+    // the current offset
+    kids.push(h('svg:circle', { cx: X(off), cy: Y(rope), r: 7, class: 'marker' }));
+    kids.push(h('svg:text', { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' }, `n − m = ${off}`));
+    this._cursorLine = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
+    kids.push(this._cursorLine);
+    svg.replaceChildren(...kids);
+    const s = this._state;
+    svg.setAttribute(
+      'aria-label',
+      `Line plot of the score against the offset n − m from ${lo} to ${hi}. RoPE at seat ${s.m} and at seat ${s.m + s.shift} give one curve; the two additive curves differ. Marker at offset ${off}, RoPE score ${fixed(rope, 5)}.`,
+    );
+  }
+
+  _pointer(e) {
+    if (!this._geom) return;
+    const rect = this.svg.getBoundingClientRect();
+    const { pw } = this._geom;
+    const { lo, hi } = this._state;
+    const d = Math.round(lo + ((e.clientX - rect.left - PAD.l) / pw) * (hi - lo));
+    this.cursor = Math.max(lo, Math.min(hi, d));
+    this._drawCursor();
+  }
+
+  _key(e) {
+    if (!this._state) return;
+    const { lo, hi, off } = this._state;
+    const big = e.shiftKey ? 5 : 1;
+    let c = this.cursor ?? off;
+    if (e.key === 'ArrowLeft') c -= big;
+    else if (e.key === 'ArrowRight') c += big;
+    else if (e.key === 'Home') c = lo;
+    else if (e.key === 'End') c = hi;
+    else if (e.key === 'Enter' || e.key === ' ') { this._commitCursor(); e.preventDefault(); return; }
+    else if (e.key === 'Escape') { this.cursor = null; this._drawCursor(); return; }
+    else return;
+    e.preventDefault();
+    this.cursor = Math.max(lo, Math.min(hi, c));
+    this._drawCursor();
+  }
+
+  _commitCursor() {
+    if (this.cursor === null || !this._state) return;
+    const n = this._state.m + this.cursor;
+    if (n >= 0 && n <= RopeOffsetCheck.params.n.max) this.setParam('n', n);
+  }
+
+  _drawCursor() {
+    if (!this._state || !this._cursorLine) return;
+    const c = this.cursor;
+    if (c === null) {
+      this._cursorLine.setAttribute('visibility', 'hidden');
+      this.readout.textContent = 'Point at the plot, or focus it and use the arrow keys, to read the scores at an offset.';
+      return;
+    }
+    const { lo, series, m, shift } = this._state;
+    const i = c - lo;
+    const x = this._geom.X(c);
+    this._cursorLine.setAttribute('x1', x);
+    this._cursorLine.setAttribute('x2', x);
+    this._cursorLine.setAttribute('visibility', 'visible');
+    const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : 'no seat');
+    this.readout.textContent =
+      `offset ${c}: RoPE ${f(series.rope[i])} (seats ${m} vs ${m + c}), ${f(series.ropeShift[i])} (seats ${m + shift} vs ${m + shift + c}); ` +
+      `additive ${f(series.add[i])} / ${f(series.addShift[i])}`;
+  }
+
+  _fillTable() {
+    const { lo, count, series, m, shift } = this._state;
+    const rows = [];
+    const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : '—');
+    for (let i = 0; i < count; i++) rows.push([String(lo + i), f(series.rope[i]), f(series.ropeShift[i]), f(series.add[i]), f(series.addShift[i])]);
+    this.setTable(
+      this.table,
+      `Score against offset n − m; q at seat ${m} or ${m + shift}, k at seat q's seat + offset (— : the seat would be negative).`,
+      ['n − m', `RoPE, m=${m}`, `RoPE, m=${m + shift}`, `additive, m=${m}`, `additive, m=${m + shift}`],
+      rows,
+    );
+  }
+}
+
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const r = raw / p;
+  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
+}
+
+function fmtTick(v, step) {
+  const digits = Math.max(0, -Math.floor(Math.log10(step)));
+  return (Math.abs(v) < step / 2 ? 0 : v).toFixed(digits);
+}
+
+define(RopeOffsetCheck);

@@ -1,0 +1,396 @@
+// <t5-buckets>: T5's relative-position buckets. Every (query i, key j) pair
+// gets the bucket of its offset j − i: one bucket per offset near zero, then
+// logarithmically wider buckets up to max-distance, where they saturate.
+// The buckets come from the core (t5Buckets); this file only draws them.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { themeColors, rgb } from '../lib/colormap.js';
+
+const STRIP_H = 150;
+const PAD = { l: 34, r: 10, t: 16, b: 40 };
+
+class T5Buckets extends PeElement {
+  static tag = 't5-buckets';
+  static params = {
+    'query-len': { type: 'int', default: 24, min: 1, max: 128, label: 'queries' },
+    'key-len': { type: 'int', default: 24, min: 1, max: 128, label: 'keys' },
+    'num-buckets': { type: 'int', default: 32, min: 4, max: 128, label: 'buckets' },
+    'max-distance': { type: 'int', default: 128, min: 2, max: 4096, control: 'number', label: 'max distance' },
+    bidirectional: { type: 'bool', default: false, label: 'bidirectional (encoder)' },
+  };
+
+  static styles = css`
+    .grid-wrap, .strip-wrap { margin-top: 8px; }
+    canvas { cursor: crosshair; }
+    .note { font-size: .88em; color: var(--pe-muted); }
+    h4 { margin-top: 10px; }
+  `;
+
+  build(root) {
+    this.grid = h('canvas', { role: 'img', tabindex: '0' });
+    this.gridWrap = h('div', { class: 'grid-wrap' }, this.grid);
+    this.gridReadout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.strip = h('canvas', { role: 'img', tabindex: '0' });
+    this.stripWrap = h('div', { class: 'strip-wrap' }, this.strip);
+    this.stripReadout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.regions = h('p', { class: 'note' });
+    this.table = this.tableAlternative();
+    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    root.append(
+      h('h3', {}, 'T5 relative-position buckets'),
+      h('p', { class: 'hint' }, 'Near offsets each get their own bucket; farther ones share ever wider, logarithmic buckets, and everything past max distance lands in the last one. Turn on “bidirectional” to split the buckets between keys before and after the query.'),
+      this.controls(['query-len', 'key-len', 'num-buckets', 'max-distance', 'bidirectional']),
+      h('h4', {}, 'Bucket of every query–key pair'),
+      this.gridWrap,
+      this.gridReadout,
+      h('h4', {}, 'Relative distance j − i → bucket'),
+      this.regions,
+      this.stripWrap,
+      this.stripReadout,
+      this.table,
+    );
+    this._cur = null; // [i, j] on the grid
+    this._rel = null; // offset on the strip
+    this.grid.addEventListener('pointermove', (e) => this._gridPointer(e));
+    this.grid.addEventListener('pointerleave', () => { this._cur = null; this._drawGrid(); });
+    this.grid.addEventListener('keydown', (e) => this._gridKey(e));
+    this.strip.addEventListener('pointermove', (e) => this._stripPointer(e));
+    this.strip.addEventListener('pointerleave', () => { this._rel = null; this._drawStrip(); });
+    this.strip.addEventListener('keydown', (e) => this._stripKey(e));
+    this._width = 0;
+    this._ro = new ResizeObserver(() => this.gridWrap.clientWidth !== this._width && this.schedule());
+    this._ro.observe(this.gridWrap);
+  }
+
+  update(pe, p) {
+    const Q = p.queryLen;
+    const K = p.keyLen;
+    const D = p.maxDistance;
+    const opts = { bidirectional: p.bidirectional, numBuckets: p.numBuckets, maxDistance: D };
+    if (!this._map || this._map.length !== Q * K) this._map = new Int32Array(Q * K);
+    const map = pe.t5Buckets(Q, K, { ...opts, out: this._map });
+    // the strip: offsets 0..D from one query row, offsets 0..−D from one key column
+    if (!this._pos || this._pos.length !== D + 1) {
+      this._pos = new Int32Array(D + 1);
+      this._neg = new Int32Array(D + 1);
+    }
+    const pos = pe.t5Buckets(1, D + 1, { ...opts, out: this._pos }); // rel = j
+    const neg = pe.t5Buckets(D + 1, 1, { ...opts, out: this._neg }); // rel = −i
+    // the rule's own constants (HF _relative_position_bucket): half the buckets
+    // per direction when bidirectional, and half of those are exact
+    const perSide = p.bidirectional ? Math.floor(p.numBuckets / 2) : p.numBuckets;
+    const maxExact = Math.floor(perSide / 2);
+    const colors = themeColors(this);
+    this._state = { Q, K, D, map, pos, neg, bidirectional: p.bidirectional, nb: p.numBuckets, perSide, maxExact, colors };
+    // one colour per bucket, made once per update
+    const lut = new Uint8ClampedArray(p.numBuckets * 3);
+    const css = new Array(p.numBuckets);
+    for (let b = 0; b < p.numBuckets; b++) {
+      const c = this._color(b);
+      lut.set(c, 3 * b);
+      css[b] = rgb(c);
+    }
+    Object.assign(this._state, { lut, css });
+    const used = new Set();
+    for (const b of pos) used.add(b);
+    for (const b of neg) used.add(b);
+    this.regions.textContent =
+      `Exact region: |j − i| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |j − i| < ${D}. ` +
+      `Offsets of ${D} or more all share the last bucket${p.bidirectional ? ' of their side' : ''}. ` +
+      (p.bidirectional
+        ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
+        : `Unidirectional: every key after the query (j > i) falls in bucket 0, like the query itself.`) +
+      ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`;
+    this._drawGrid();
+    this._drawStrip();
+    if (this.table.open) this._fillTable();
+  }
+
+  bucket(rel) {
+    const s = this._state;
+    if (rel >= 0) return s.pos[Math.min(rel, s.D)];
+    return s.neg[Math.min(-rel, s.D)];
+  }
+
+  // colour of a bucket: two hues for the two directions, lightness by the bucket's rank on its side
+  _color(b) {
+    const s = this._state;
+    const { zero, neg, pos } = s.colors;
+    const side = s.bidirectional && b >= s.perSide;
+    const rank = side ? b - s.perSide : b;
+    const t = 0.12 + 0.88 * (rank / Math.max(1, s.perSide - 1));
+    const end = side ? pos : neg;
+    return [0, 1, 2].map((c) => Math.round(zero[c] + (end[c] - zero[c]) * t));
+  }
+
+  _canvas(canvas, w, hgt) {
+    const dpr = window.devicePixelRatio || 1;
+    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(hgt * dpr)) {
+      canvas.width = Math.round(w * dpr);
+      canvas.height = Math.round(hgt * dpr);
+      canvas.style.setProperty('width', `${w}px`);
+      canvas.style.setProperty('height', `${hgt}px`);
+    }
+    const ctx = canvas.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    ctx.clearRect(0, 0, w, hgt);
+    return ctx;
+  }
+
+  _drawGrid() {
+    const s = this._state;
+    if (!s) return;
+    const { Q, K, map, colors } = s;
+    this._width = this.gridWrap.clientWidth;
+    const M = 30;
+    const avail = Math.max(120, Math.min(this._width, 640)) - M;
+    const cell = Math.max(2, Math.min(avail / K, 420 / Q, 40));
+    const w = M + cell * K;
+    const hgt = M + cell * Q;
+    this._gridGeom = { M, cell };
+    const ctx = this._canvas(this.grid, w, hgt);
+    ctx.fillStyle = rgb(colors.muted);
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textBaseline = 'top';
+    ctx.fillText('key j →', M, 0);
+    ctx.save();
+    // reads bottom to top, the arrow pointing down the rows
+    ctx.translate(6, M);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    ctx.fillText('← query i', 0, 0);
+    ctx.restore();
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    const every = Math.ceil(16 / cell);
+    for (let j = 0; j < K; j += every) ctx.fillText(String(j), M + j * cell + cell / 2, 20);
+    for (let i = 0; i < Q; i += every) ctx.fillText(String(i), 20, M + i * cell + cell / 2);
+    // cells: one pixel per pair in an offscreen image, scaled up without smoothing
+    if (!this._img || this._img.width !== K || this._img.height !== Q) {
+      this._img = new ImageData(K, Q);
+      this._off = document.createElement('canvas');
+      this._off.width = K;
+      this._off.height = Q;
+    }
+    const d = this._img.data;
+    const { lut } = s;
+    for (let t = 0; t < Q * K; t++) {
+      const k = 3 * map[t];
+      d[4 * t] = lut[k];
+      d[4 * t + 1] = lut[k + 1];
+      d[4 * t + 2] = lut[k + 2];
+      d[4 * t + 3] = 255;
+    }
+    this._off.getContext('2d').putImageData(this._img, 0, 0);
+    ctx.imageSmoothingEnabled = false;
+    ctx.drawImage(this._off, M, M, cell * K, cell * Q);
+    if (cell >= 17) {
+      ctx.font = `${cell >= 24 ? 10 : 8.5}px ui-monospace, "DejaVu Sans Mono", monospace`;
+      for (let i = 0; i < Q; i++) {
+        for (let j = 0; j < K; j++) {
+          const b = map[i * K + j];
+          const lum = 0.299 * lut[3 * b] + 0.587 * lut[3 * b + 1] + 0.114 * lut[3 * b + 2];
+          ctx.fillStyle = lum < 128 ? '#fff' : '#111';
+          ctx.fillText(String(b), M + j * cell + cell / 2, M + i * cell + cell / 2 + 0.5);
+        }
+      }
+    }
+    if (this._cur) {
+      const [ci, cj] = this._cur;
+      ctx.strokeStyle = rgb(colors.fg);
+      ctx.lineWidth = 2.5;
+      ctx.strokeRect(M + cj * cell + 1, M + ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
+    }
+    this.grid.setAttribute(
+      'aria-label',
+      `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset j − i). Focus it and use the arrow keys to read cells.`,
+    );
+    if (!this._cur) this.gridReadout.textContent = 'Point at the grid, or focus it and use the arrow keys, to read a cell.';
+    else {
+      const [i, j] = this._cur;
+      this.gridReadout.textContent = `query i = ${i}, key j = ${j}, relative j − i = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`;
+    }
+  }
+
+  _region(rel) {
+    const s = this._state;
+    if (!s.bidirectional && rel > 0) return 'key after the query: bucket 0';
+    const r = Math.abs(rel);
+    if (r < s.maxExact) return 'exact';
+    if (r >= s.D) return 'saturated at max distance';
+    return 'logarithmic';
+  }
+
+  _drawStrip() {
+    const s = this._state;
+    if (!s) return;
+    const { D, colors, maxExact, nb } = s;
+    const w = Math.max(240, Math.min(this.stripWrap.clientWidth, 760));
+    const ctx = this._canvas(this.strip, w, STRIP_H);
+    const pw = w - PAD.l - PAD.r;
+    const ph = STRIP_H - PAD.t - PAD.b;
+    const X = (r) => PAD.l + ((r + D + 0.5) / (2 * D + 1)) * pw;
+    const Y = (b) => PAD.t + (1 - b / Math.max(1, nb - 1)) * ph;
+    this._stripGeom = { pw };
+    // exact region shaded
+    ctx.fillStyle = rgb(colors.border);
+    ctx.globalAlpha = 0.45;
+    const exLo = -(maxExact - 1);
+    const exHi = s.bidirectional ? maxExact - 1 : 0;
+    ctx.fillRect(X(exLo - 0.5), PAD.t, X(exHi + 0.5) - X(exLo - 0.5), ph);
+    ctx.globalAlpha = 1;
+    // axes
+    ctx.strokeStyle = rgb(colors.muted);
+    ctx.lineWidth = 1;
+    ctx.beginPath();
+    ctx.moveTo(PAD.l, PAD.t);
+    ctx.lineTo(PAD.l, PAD.t + ph);
+    ctx.lineTo(PAD.l + pw, PAD.t + ph);
+    ctx.stroke();
+    ctx.fillStyle = rgb(colors.muted);
+    ctx.font = '10px system-ui, sans-serif';
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (const b of [0, Math.floor((nb - 1) / 2), nb - 1]) ctx.fillText(String(b), PAD.l - 4, Y(b));
+    ctx.save();
+    ctx.translate(9, PAD.t + ph / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textAlign = 'center';
+    ctx.fillText('bucket', 0, 0);
+    ctx.restore();
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const r of [-D, -Math.round(D / 2), 0, Math.round(D / 2), D]) ctx.fillText(String(r), X(r), PAD.t + ph + 16);
+    ctx.fillText('relative distance j − i', PAD.l + pw / 2, STRIP_H - 11);
+    ctx.fillStyle = rgb(colors.fg);
+    ctx.fillText('exact', X((exLo + exHi) / 2), PAD.t - 13);
+    ctx.fillStyle = rgb(colors.muted);
+    ctx.fillText('logarithmic', X(-(maxExact + D) / 2), PAD.t - 13);
+    ctx.fillText(s.bidirectional ? 'logarithmic' : 'future keys: bucket 0', X((maxExact + D) / 2), PAD.t - 13);
+    // colour strip under the axis, as the grid colours offsets
+    const cw = pw / (2 * D + 1);
+    // at most one rectangle per pixel column
+    const stride = Math.max(1, Math.floor(1 / cw));
+    for (let r = -D; r <= D; r += stride) {
+      ctx.fillStyle = s.css[this.bucket(r)];
+      ctx.fillRect(X(r) - cw / 2, PAD.t + ph + 3, cw * stride + 0.6, 9);
+    }
+    // step line: bucket against distance
+    ctx.strokeStyle = rgb(colors.fg);
+    ctx.lineWidth = 1.8;
+    ctx.beginPath();
+    let prev = null;
+    for (let r = -D; r <= D; r++) {
+      const b = this.bucket(r);
+      if (b === prev) continue; // a step only where the bucket changes
+      const y = Y(b);
+      if (prev === null) ctx.moveTo(X(r) - cw / 2, y);
+      else { ctx.lineTo(X(r) - cw / 2, Y(prev)); ctx.lineTo(X(r) - cw / 2, y); }
+      prev = b;
+    }
+    ctx.lineTo(X(D) + cw / 2, Y(prev));
+    ctx.stroke();
+    if (this._rel !== null) {
+      const r = this._rel;
+      ctx.strokeStyle = rgb(colors.accent);
+      ctx.setLineDash([3, 3]);
+      ctx.beginPath();
+      ctx.moveTo(X(r), PAD.t);
+      ctx.lineTo(X(r), PAD.t + ph + 12);
+      ctx.stroke();
+      ctx.setLineDash([]);
+      ctx.fillStyle = rgb(colors.accent);
+      ctx.beginPath();
+      ctx.arc(X(r), Y(this.bucket(r)), 4, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+    this.strip.setAttribute(
+      'aria-label',
+      `Step plot of bucket against relative distance from −${D} to ${D}: steps of one bucket per offset for |j − i| < ${maxExact} (shaded), then ever longer steps. Focus it and use the arrow keys to read values.`,
+    );
+    this.stripReadout.textContent =
+      this._rel === null
+        ? 'Point at the plot, or focus it and use the arrow keys (Shift: 10 at a time), to read a distance.'
+        : `relative distance ${this._rel}: bucket ${this.bucket(this._rel)} (${this._region(this._rel)})`;
+  }
+
+  _gridPointer(e) {
+    const s = this._state;
+    if (!s) return;
+    const rect = this.grid.getBoundingClientRect();
+    const { M, cell } = this._gridGeom;
+    const j = Math.floor((e.clientX - rect.left - M) / cell);
+    const i = Math.floor((e.clientY - rect.top - M) / cell);
+    if (i < 0 || j < 0 || i >= s.Q || j >= s.K) return;
+    if (this._cur && this._cur[0] === i && this._cur[1] === j) return;
+    this._cur = [i, j];
+    this._drawGrid();
+  }
+
+  _gridKey(e) {
+    const s = this._state;
+    if (!s) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (e.key === 'Escape') { this._cur = null; this._drawGrid(); return; }
+    if (!moves[e.key]) return;
+    e.preventDefault();
+    const [i, j] = this._cur ?? [0, 0];
+    const [di, dj] = this._cur ? moves[e.key] : [0, 0];
+    this._cur = [Math.max(0, Math.min(s.Q - 1, i + di)), Math.max(0, Math.min(s.K - 1, j + dj))];
+    this._drawGrid();
+  }
+
+  _stripPointer(e) {
+    const s = this._state;
+    if (!s) return;
+    const rect = this.strip.getBoundingClientRect();
+    const r = Math.floor(((e.clientX - rect.left - PAD.l) / this._stripGeom.pw) * (2 * s.D + 1)) - s.D;
+    const c = Math.max(-s.D, Math.min(s.D, r));
+    if (c === this._rel) return;
+    this._rel = c;
+    this._drawStrip();
+  }
+
+  _stripKey(e) {
+    const s = this._state;
+    if (!s) return;
+    const step = e.shiftKey ? 10 : 1;
+    let r = this._rel ?? 0;
+    if (e.key === 'ArrowLeft') r -= this._rel === null ? 0 : step;
+    else if (e.key === 'ArrowRight') r += this._rel === null ? 0 : step;
+    else if (e.key === 'Home') r = -s.D;
+    else if (e.key === 'End') r = s.D;
+    else if (e.key === 'Escape') { this._rel = null; this._drawStrip(); return; }
+    else return;
+    e.preventDefault();
+    this._rel = Math.max(-s.D, Math.min(s.D, r));
+    this._drawStrip();
+  }
+
+  _fillTable() {
+    const s = this._state;
+    // runs of equal buckets over −D..D: compact, and it shows the widening
+    const rows = [];
+    let start = -s.D;
+    for (let r = -s.D + 1; r <= s.D + 1; r++) {
+      if (r > s.D || this.bucket(r) !== this.bucket(start)) {
+        const b = this.bucket(start);
+        const span = start === r - 1 ? String(start) : `${start} … ${r - 1}`;
+        // the region of the run's offset nearest zero (a saturated run starts inside the log region)
+        const inner = start >= 0 ? start : Math.min(r - 1, 0);
+        rows.push([String(b), span, String(r - start), this._region(inner)]);
+        start = r;
+      }
+    }
+    const details = this.table;
+    const wrap = details.querySelector('.table-wrap');
+    this.setTable(details, `Relative distances −${s.D} … ${s.D} grouped by bucket (beyond ±${s.D} the end buckets continue)`, ['bucket', 'relative distances j − i', 'count', 'region'], rows);
+    const runs = wrap.firstChild;
+    const grid = [];
+    for (let i = 0; i < s.Q; i++) grid.push([`i = ${i}`, ...Array.from(s.map.subarray(i * s.K, (i + 1) * s.K), String)]);
+    this.setTable(details, 'Bucket map (rows: query i, columns: key j)', ['i ↓ j →', ...Array.from({ length: s.K }, (_, j) => `j = ${j}`)], grid);
+    wrap.prepend(runs);
+  }
+}
+
+define(T5Buckets);
