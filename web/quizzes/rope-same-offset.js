@@ -1,0 +1,70 @@
+// Generated quiz: which placement of a query and a key keeps the RoPE score.
+// Every score comes from the core (ropeApply via the rope-seats helpers).
+import { fixed, pyList, pyRepr } from '../lib/pyformat.js';
+import { rotatedScore } from '../samples/rope-seats.js';
+
+const THETAS = [
+  [0.25, 4],
+  [0.5, 2],
+  [1, 1],
+];
+
+function component(random) {
+  return Math.round(random() * 20 - 10) / 10;
+}
+
+function vector(random) {
+  for (;;) {
+    const v = [component(random), component(random)];
+    if (v[0] !== 0 || v[1] !== 0) return v;
+  }
+}
+
+function shuffle(random, items) {
+  const a = items.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+export function generate(pe, random) {
+  for (;;) {
+    const q = vector(random);
+    const k = vector(random);
+    const [theta, factor] = THETAS[Math.floor(random() * THETAS.length)];
+    const scaling = { type: 'linear', factor };
+    const m = 1 + Math.floor(random() * 8);
+    let n = 1 + Math.floor(random() * 8);
+    if (n === m) n = m + 2;
+    const s = 10 + Math.floor(random() * 90);
+    const score = (i, j) => fixed(rotatedScore(pe, q, k, i, j, scaling), 3);
+    const base = score(m, n);
+    const cand = [
+      { seats: [m + s, n + s], correct: true },
+      { seats: [n, m] },
+      { seats: [m + s, n] },
+      { seats: [2 * m, 2 * n] },
+    ].map((c) => ({ ...c, score: score(...c.seats) }));
+    // Every wrong placement must give a visibly different score.
+    if (cand[0].score !== base || cand.slice(1).some((c) => c.score === base)) continue;
+    const offset = n - m;
+    const say = ([i, j]) => `q at seat ${i}, k at seat ${j}`;
+    const why = [
+      `Right. Both moved by ${s}, so the offset is still ${offset} and the score is ${cand[0].score}.`,
+      `The offset is now ${m - n} instead of ${offset}: same distance, other direction. The score is ${cand[1].score}, because RoPE distinguishes before from after.`,
+      `Only q moved, so the offset changed to ${n - m - s}. The score is ${cand[2].score}.`,
+      `Doubling both seats doubles the offset to ${2 * offset}. The score is ${cand[3].score}.`,
+    ];
+    const options = shuffle(
+      random,
+      cand.map((c, i) => ({ text: say(c.seats), correct: !!c.correct, feedback: why[i] })),
+    );
+    return {
+      question: `RoPE with a single pair and theta = ${pyRepr(theta)} radians per seat. With q = ${pyList(q)} at seat ${m} and k = ${pyList(k)} at seat ${n}, the score is ${base}. Which placement gives the same score?`,
+      options,
+      explanation: `The score is q · R((n - m) x theta) k, so any placement with the same offset n - m = ${offset} gives ${base}. Moving both seats by the same amount keeps the offset; swapping them flips its sign, and moving one or scaling both changes it.`,
+    };
+  }
+}

@@ -1,0 +1,75 @@
+// "Which of these positions has the sinusoidal vector nearest to position p's?"
+// (lessons/positional-encoding/02-sinusoidal.md). Table rows from the core;
+// the distance is a plain sum of squared differences.
+import { fixed } from '../lib/pyformat.js';
+
+const pick = (random, list) => list[Math.floor(random() * list.length)];
+
+function shuffle(random, items) {
+  const a = items.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+export function generate(pe, random) {
+  for (;;) {
+    const d = pick(random, [4, 6, 8, 12, 16]);
+    const p = 40 + Math.floor(random() * 160);
+    // one offset near a whole number of turns of the fastest pair (2*pi ~ 6.28 positions),
+    // the rest random; all distinct in size, since k and -k are equally far
+    const offsets = new Set([Math.round(2 * Math.PI * (1 + Math.floor(random() * 18)))]);
+    while (offsets.size < 4) offsets.add(1 + Math.floor(random() * 120));
+    const positions = [...offsets].map((k) => (random() < 0.5 && p - k >= 0 ? p - k : p + k));
+    const table = pe.sinusoidal(Math.max(p, ...positions) + 1, d);
+    const dist = (a, b) => {
+      let s = 0;
+      for (let j = 0; j < d; j++) s += (table[a * d + j] - table[b * d + j]) ** 2;
+      return Math.sqrt(s);
+    };
+    const ranked = positions.map((q) => ({ q, dist: dist(p, q) })).sort((a, b) => a.dist - b.dist);
+    // a clear winner only
+    if (ranked[1].dist - ranked[0].dist < 0.02) continue;
+    const best = ranked[0];
+    const nearestByIndex = positions.reduce((a, b) => (Math.abs(b - p) < Math.abs(a - p) ? b : a));
+    // why a larger offset can win: say "whole turns" only when the fastest pair (1 rad per
+    // position) really is within half a radian of a whole number of turns
+    const kBest = Math.abs(best.q - p);
+    const turns = kBest / (2 * Math.PI);
+    const nearWholeTurns = Math.abs(kBest - 2 * Math.PI * Math.round(turns)) < 0.5;
+    const why = nearWholeTurns
+      ? `at offset ${kBest} the fastest pair has made almost exactly ${Math.round(turns)} turns and is back near its starting point`
+      : `the distance is not monotone in the offset: it depends on where each pair's angle lands on its circle`;
+    const options = ranked.map(({ q, dist: r }) => {
+      const k = Math.abs(q - p);
+      if (q === best.q) {
+        return {
+          text: `Position ${q}`,
+          correct: true,
+          feedback:
+            `Right: distance ${fixed(r, 3)} (offset ${k}).` +
+            (q !== nearestByIndex ? ` It is not the nearest index: ${why}.` : ''),
+        };
+      }
+      const note =
+        q === nearestByIndex
+          ? ` It is the nearest index, but position ${best.q} is closer: ${why}.`
+          : '';
+      return { text: `Position ${q}`, correct: false, feedback: `Distance ${fixed(r, 3)} (offset ${k}), larger than ${fixed(best.dist, 3)}.${note}` };
+    });
+    return {
+      question: `In a sinusoidal table with d_model = ${d} (base 10000), which of these positions has the vector closest, in Euclidean distance, to the vector of position ${p}?`,
+      options: shuffle(random, options),
+      explanation:
+        `Each pair of coordinates is a point turning on a circle, so the squared distance between PE(t) and PE(t+k) is ` +
+        `the sum over pairs of 2 - 2*cos(k*omega_i): it depends only on the offset k (and not on its sign, or on t). ` +
+        `The fastest pair turns once every 6.28 positions, so offsets close to a multiple of 6.28 bring it back near its start. ` +
+        `With only ${d / 2} pairs, such an offset can beat a smaller one; with hundreds of pairs the slow ones dominate and the distance grows steadily with the offset. ` +
+        `Here position ${best.q}, at offset ${Math.abs(best.q - p)}, is closest with distance ${fixed(best.dist, 3)}.`,
+    };
+  }
+}
+
+export default { generate };

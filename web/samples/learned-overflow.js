@@ -1,0 +1,36 @@
+// A learned position table (nn.Embedding) asked for more positions than it
+// has rows (lessons/positional-encoding/03-learned.md). The lookup, and its
+// "index out of range in self" error, come from the core.
+import { torchSize } from '../lib/pyformat.js';
+
+export default {
+  params: {
+    rows: { type: 'int', default: 512, min: 1, max: 2048, step: 1, label: 'table rows (max_len)' },
+    d_model: { type: 'int', default: 64, min: 8, max: 768, step: 8, label: 'd_model' },
+    positions: { type: 'int', default: 600, min: 1, max: 4096, step: 1, label: 'positions fed' },
+  },
+  cases: [
+    { rows: 512, d_model: 64, positions: 512 },
+    { rows: 512, d_model: 64, positions: 513 },
+    { rows: 1024, d_model: 768, positions: 4096 },
+    { rows: 1, d_model: 8, positions: 1 },
+  ],
+  run(pe, p) {
+    const { rows, d_model: d, positions } = p;
+    const table = new Float32Array(rows * d); // the values do not matter here, only which rows exist
+    const ids = Array.from({ length: positions }, (_, i) => i);
+    const lines = [`table: ${torchSize([rows, d])} = ${rows * d} parameters`];
+    try {
+      const out = pe.learnedLookup(table, rows, d, ids);
+      lines.push(`lookup: ${torchSize([out.length / d, d])}`);
+    } catch (error) {
+      const m = /index out of range in self/.exec(error.message);
+      if (!m) throw error;
+      lines.push(`positions 0..${positions - 1} -> IndexError: ${m[0]}`);
+      lines.push(`first position without a row: ${rows}`);
+      const kept = pe.learnedLookup(table, rows, d, ids.slice(0, rows));
+      lines.push(`truncated to the table: ${torchSize([kept.length / d, d])}`);
+    }
+    return `${lines.join('\n')}\n`;
+  },
+};

@@ -1,0 +1,55 @@
+// Two 2-number vectors rotated by RoPE at seats m, n and again at m + shift,
+// n + shift: the score depends only on the offset. As printed by the
+// rope-seats sample of lessons/positional-encoding/04-rope.md.
+import { fixed } from '../lib/pyformat.js';
+
+const f32 = Math.fround;
+
+// The Python code turns a pair by f32(seat) * f32(theta). The core's RoPE on
+// dim 2 has inv_freq 1 whatever the base; linear scaling by F makes it
+// f32(1 / f32(F)), so pick an F (a float32 next to 1/theta) for which that is
+// f32(theta) exactly. Every theta on the 0.05 grid up to 1.5 has one.
+export function linearFactorFor(pe, theta) {
+  const target = f32(theta);
+  const bits = new Float32Array([1 / theta]);
+  const word = new Uint32Array(bits.buffer);
+  const start = word[0];
+  for (const step of [0, 1, -1, 2, -2, 3, -3]) {
+    word[0] = start + step;
+    const scaling = { type: 'linear', factor: bits[0] };
+    if (pe.ropeInvFreq(2, { scaling })[0] === target) return scaling;
+  }
+  throw new RangeError(`rope-seats: no linear factor gives theta = ${theta} in float32`);
+}
+
+// Score of q at seat i and k at seat j, both rotated by the core; the 2-term
+// sum in float32 as torch's .sum() does it (from +0, so never -0).
+export function rotatedScore(pe, q, k, i, j, scaling) {
+  const r = pe.ropeApply([...q, ...k], 2, 2, { positions: [i, j], scaling });
+  return f32(f32(r[0] * r[2]) + f32(r[1] * r[3])) + 0;
+}
+
+export default {
+  params: {
+    q: { type: 'vector', default: [1.0, 0.5], length: 2, min: -1, max: 1, step: 0.1, label: 'q' },
+    k: { type: 'vector', default: [0.8, 0.2], length: 2, min: -1, max: 1, step: 0.1, label: 'k' },
+    theta: { type: 'float', default: 0.5, min: 0.05, max: 1.5, step: 0.05, label: 'theta (radians per seat)' },
+    m: { type: 'int', default: 1, min: 0, max: 50, step: 1, label: 'seat m of q' },
+    n: { type: 'int', default: 3, min: 0, max: 50, step: 1, label: 'seat n of k' },
+    shift: { type: 'int', default: 100, min: 0, max: 10000, step: 1, label: 'shift' },
+  },
+  cases: [
+    { q: [0.3, -0.9], k: [-0.7, 1.0], theta: 1.35, m: 7, n: 2, shift: 9973 },
+    { theta: 0.05, m: 0, n: 50, shift: 0 },
+    { q: [-1.0, 1.0], k: [0.6, 0.4], theta: 0.85, m: 12, n: 12, shift: 4321 },
+  ],
+  run(pe, p) {
+    const scaling = linearFactorFor(pe, p.theta);
+    const lines = [];
+    for (const [i, j] of [[p.m, p.n], [p.m + p.shift, p.n + p.shift]]) {
+      const score = rotatedScore(pe, p.q, p.k, i, j, scaling);
+      lines.push(`Attention Score (Seats ${i} vs ${j}): ${fixed(score, 5)}`);
+    }
+    return `${lines.join('\n')}\n`;
+  },
+};

@@ -1,0 +1,40 @@
+// The Transformer's input layer with the sinusoidal table as a buffer
+// (lessons/positional-encoding/02-sinusoidal.md): shapes, the first rows of
+// the table (from the core) and what PyTorch reports about the module.
+import { torchSize, torchStr } from '../lib/pyformat.js';
+
+const VOCAB = 1000;
+
+export default {
+  params: {
+    d_model: { type: 'int', default: 64, min: 2, max: 512, step: 2, label: 'd_model' },
+    max_len: { type: 'int', default: 512, min: 4, max: 4096, step: 4, label: 'max_len' },
+    seq_len: { type: 'int', default: 10, min: 1, max: 8192, step: 1, label: 'seq_len' },
+  },
+  cases: [
+    { d_model: 4, max_len: 8, seq_len: 10 },
+    { d_model: 2, max_len: 4, seq_len: 4 },
+    { d_model: 512, max_len: 4096, seq_len: 4096 },
+  ],
+  run(pe, p) {
+    const { d_model: d, max_len: maxLen, seq_len: seqLen } = p;
+    const table = pe.sinusoidal(maxLen, d);
+    const cols = Math.min(4, d);
+    const slice = [];
+    for (let r = 0; r < 4; r++) for (let j = 0; j < cols; j++) slice.push(table[r * d + j]);
+    const lines = [
+      `pe buffer: ${torchSize([maxLen, d])}`,
+      torchStr(slice, [4, cols]),
+      `parameters: ['tok.weight']`,
+      `trainable values: ${VOCAB * d}`,
+      `buffers: ['pos.pe'] requires_grad: False`,
+      `state_dict keys: ['tok.weight', 'pos.pe']`,
+      // x: (2, seq_len, d) + pe[:seq_len]: (min(seq_len, max_len), d) broadcasts only when the lengths agree
+      seqLen <= maxLen
+        ? `output: ${torchSize([2, seqLen, d])}`
+        : `RuntimeError: The size of tensor a (${seqLen}) must match the size of tensor b (${maxLen}) at non-singleton dimension 1`,
+      `after .double(), pe is torch.float64`,
+    ];
+    return `${lines.join('\n')}\n`;
+  },
+};
