@@ -32,7 +32,8 @@ void learned_lookup(float* out, const float* table, std::int64_t rows, std::int6
         if (p < 0 || p >= static_cast<double>(rows))
             throw IndexError("index out of range in self: position " + format_number(p) +
                              " is outside a table of " + std::to_string(rows) +
-                             " rows (valid positions are 0.." + std::to_string(rows - 1) + ")");
+                             (rows == 1 ? " row" : " rows") + " (valid positions are 0.." +
+                             std::to_string(rows - 1) + ")");
     }
 
     // pass 2: copy the rows

@@ -123,7 +123,8 @@ async function importAll(dir) {
   const out = {};
   if (!existsSync(dir)) return out;
   for (const f of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
-    out[f.slice(0, -3)] = (await import(pathToFileURL(path.join(dir, f)).href)).default;
+    const mod = await import(pathToFileURL(path.join(dir, f)).href);
+    out[f.slice(0, -3)] = mod.default ?? mod; // a default export, or the named exports (generate)
   }
   return out;
 }
@@ -177,9 +178,10 @@ export async function buildLesson() {
     const m = info.match(/^python\s+sample=([a-z0-9-]+)$/);
     if (m) return renderSample(m[1], token.content);
     if (info.startsWith('python')) {
-      return `<pre class="code"><code class="language-python">${hljs.highlight(token.content, { language: 'python' }).value}</code></pre>\n`;
+      // tabindex: a code block wider than the screen scrolls, and keyboard users must reach it
+      return `<pre class="code" tabindex="0"><code class="language-python">${hljs.highlight(token.content, { language: 'python' }).value}</code></pre>\n`;
     }
-    return defaultFence(tokens, i, options, env, self);
+    return defaultFence(tokens, i, options, env, self).replace('<pre>', '<pre tabindex="0">');
   };
 
   function renderQuiz(source, env) {

@@ -55,6 +55,8 @@ TEST_CASE("learned lookup: nothing exists past the last row", "[learned]") {
                         Catch::StartsWith("index out of range in self") &&
                             Catch::Contains("position 512 is outside a table of 512 rows") &&
                             Catch::Contains("valid positions are 0..511"));
+    // a one-row table says "row", not "rows"
+    REQUIRE_THROWS_WITH(lookup_one(1, 4, 1), Catch::Contains("outside a table of 1 row (valid positions are 0..0)"));
     REQUIRE_THROWS_AS(lookup_one(5, 3, -1), IndexError);
     REQUIRE_THROWS_WITH(lookup_one(5, 3, -1),
                         Catch::StartsWith("index out of range in self: position -1 "));

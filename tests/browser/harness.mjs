@@ -39,18 +39,32 @@ export function screenshotPath(name) {
   return path.join(screenshotDir, name);
 }
 
-/** Scrolls every custom element of the page into view in turn and waits until each has rendered (data-ready). */
+/**
+ * Scrolls every matching element into view in turn and waits until each has
+ * rendered (data-ready). Widgets above may grow as they render and push the
+ * next one off screen, so each is scrolled to again until it is ready.
+ */
 export async function renderAllWidgets(page, tags) {
   const selector = tags.join(',');
   const count = await page.locator(selector).count();
   for (let i = 0; i < count; i++) {
     const el = page.locator(selector).nth(i);
-    await el.scrollIntoViewIfNeeded();
-    await el.evaluate((node) => new Promise((resolve, reject) => {
-      if (node.hasAttribute('data-ready')) return resolve();
-      const timer = setTimeout(() => reject(new Error(`<${node.localName}> #${node.id || ''} did not render: ${node.shadowRoot?.textContent.slice(0, 200)}`)), 15000);
-      node.addEventListener('pe-update', () => (clearTimeout(timer), resolve()), { once: true });
-    }));
+    let ready = false;
+    for (let attempt = 0; attempt < 20 && !ready; attempt++) {
+      ready = await el.evaluate(
+        (node) =>
+          new Promise((resolve) => {
+            if (node.hasAttribute('data-ready')) return resolve(true);
+            node.scrollIntoView({ block: 'center', behavior: 'instant' });
+            const timer = setTimeout(() => resolve(node.hasAttribute('data-ready')), 1000);
+            node.addEventListener('pe-update', () => (clearTimeout(timer), resolve(true)), { once: true });
+          }),
+      );
+    }
+    if (!ready) {
+      const text = await el.evaluate((node) => `<${node.localName} ${[...node.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>: ${node.shadowRoot?.textContent.slice(0, 200)}`);
+      throw new Error(`widget did not render: ${text}`);
+    }
   }
   return count;
 }

@@ -26,6 +26,17 @@ after(async () => {
   server?.close();
 });
 
+// The page is too tall for one image: the first screen, then each section's start.
+async function screenshotSections(page, name) {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: screenshotPath(`lesson-${name}-00-top.png`) });
+  const ids = await page.$$eval('main section[id]', (nodes) => nodes.map((n) => n.id));
+  for (const [i, id] of ids.entries()) {
+    await page.evaluate((id) => document.getElementById(id).scrollIntoView({ behavior: 'instant' }), id);
+    await page.screenshot({ path: screenshotPath(`lesson-${name}-${String(i + 1).padStart(2, '0')}-${id}.png`) });
+  }
+}
+
 async function openLesson(options = {}) {
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 }, ...options });
   await page.goto(`${url}/`);
@@ -45,7 +56,7 @@ test('the lesson loads, every widget renders, with no console errors', async () 
   for (const tag of tags.filter((t) => t !== 'pe-quiz-score')) {
     assert.ok((await page.locator(tag).count()) > 0, `the lesson uses no <${tag}>`);
   }
-  await page.screenshot({ path: screenshotPath('lesson-desktop.png'), fullPage: true });
+  await screenshotSections(page, 'desktop');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -78,7 +89,8 @@ test('changing a parameter updates a live output', async () => {
   const control = sample.locator('input, select').first();
   await control.focus();
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction((n) => n.shadowRoot.querySelector('pre.output').textContent !== n.dataset.before, await sample.evaluate((n, b) => ((n.dataset.before = b), n), before));
+  const handle = await sample.elementHandle();
+  await page.waitForFunction(([n, b]) => n.shadowRoot.querySelector('pre.output').textContent !== b, [handle, before]);
   assert.notEqual(await output(), before, 'output did not change');
   assert.notEqual(await code(), codeBefore, 'the code did not show the new value');
   await page.context().close();
@@ -149,8 +161,7 @@ test('a 375 px wide phone has no horizontal scrolling', async () => {
     return { scrollWidth: document.documentElement.scrollWidth, width, wide };
   });
   assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
-  await page.screenshot({ path: screenshotPath('lesson-phone.png'), fullPage: true });
-  await page.screenshot({ path: screenshotPath('lesson-phone-first-screen.png') });
+  await screenshotSections(page, 'phone');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
