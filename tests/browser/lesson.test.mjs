@@ -37,6 +37,19 @@ async function screenshotSections(page, name) {
   }
 }
 
+// One image of the first instance of each widget.
+async function screenshotWidgets(page, name) {
+  for (const tag of tags) {
+    const el = page.locator(tag).first();
+    await el.evaluate((n) => n.scrollIntoView({ block: 'start', behavior: 'instant' }));
+    await page.waitForTimeout(100);
+    const box = await el.boundingBox();
+    const viewport = page.viewportSize();
+    const clip = { x: Math.max(0, box.x - 4), y: Math.max(0, box.y - 4), width: Math.min(viewport.width, box.width + 8), height: Math.min(viewport.height - Math.max(0, box.y - 4), box.height + 8) };
+    await page.screenshot({ path: screenshotPath(`widget-${name}-${tag}.png`), clip });
+  }
+}
+
 async function openLesson(options = {}) {
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 }, ...options });
   await page.goto(`${url}/`);
@@ -57,6 +70,7 @@ test('the lesson loads, every widget renders, with no console errors', async () 
     assert.ok((await page.locator(tag).count()) > 0, `the lesson uses no <${tag}>`);
   }
   await screenshotSections(page, 'desktop');
+  await screenshotWidgets(page, 'desktop');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -162,6 +176,7 @@ test('a 375 px wide phone has no horizontal scrolling', async () => {
   });
   assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
   await screenshotSections(page, 'phone');
+  await screenshotWidgets(page, 'phone');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
