@@ -6,6 +6,12 @@
 //   node scripts/bench.mjs --quick    tiny sizes, a few seconds: proves it runs
 //   node scripts/bench.mjs --json     also prints, as the last line, { case: { impl: median_ms } }
 //   node scripts/bench.mjs --only=softmax,rope
+//   node scripts/bench.mjs --no-widgets   without the widget cases (they run in Chromium)
+//
+// The widget cases (the per-frame update of each widget at its default size)
+// need a DOM: they run in headless Chromium (scripts/bench-widgets.mjs), with
+// the SIMD and the scalar build; the JSON gets them as "widget <tag>" with the
+// medians, the table shows the 95th percentiles too.
 //
 // Progress goes to stderr, the report to stdout. Nothing asserts a time.
 import os from 'node:os';
@@ -15,12 +21,14 @@ import path from 'node:path';
 import { loadPosenc } from '../web/posenc.js';
 import { cases as allCases } from '../web/bench/cases.js';
 import { runBench, toJson, markdownTable } from '../web/bench/runner.js';
+import { benchWidgets, widgetTable } from './bench-widgets.mjs';
 
-const usage = 'usage: node scripts/bench.mjs [--quick] [--json] [--only=id,id]';
-const args = { quick: false, json: false, only: null };
+const usage = 'usage: node scripts/bench.mjs [--quick] [--json] [--only=id,id] [--no-widgets]';
+const args = { quick: false, json: false, only: null, widgets: true };
 for (const arg of process.argv.slice(2)) {
   if (arg === '--quick') args.quick = true;
   else if (arg === '--json') args.json = true;
+  else if (arg === '--no-widgets') args.widgets = false;
   else if (arg.startsWith('--only=')) args.only = arg.slice('--only='.length).split(',');
   else if (arg === '--help' || arg === '-h') {
     console.log(usage);
@@ -39,6 +47,7 @@ if (args.only) {
     process.exit(2);
   }
   cases = allCases.filter((c) => args.only.includes(c.id));
+  args.widgets = false;
 }
 
 // TensorFlow.js's wasm backend, one thread. tfjs disables its threaded
@@ -98,4 +107,17 @@ console.log('Medians in ms; "x ÷ simd" = how many times longer x takes than our
 console.log('GFLOP/s count 4*h*n^2*d for attention, also for the causal case. "max abs diff vs js": largest');
 console.log('difference from the plain-JS result (masked -Infinity entries agree).');
 console.log(`Rounds per case: ${results.map((r) => `${r.id} ${r.rounds}`).join(', ')}; ${seconds.toFixed(0)} s in all.`);
-if (args.json) console.log(JSON.stringify(toJson(results)));
+const json = toJson(results);
+if (args.widgets) {
+  try {
+    const w = await benchWidgets({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
+    console.log('');
+    console.log(`Widgets: each update timed from the attribute change to the end of the redraw and the layout it forces, in headless Chromium ${w.browser}; ${args.quick ? 10 : 100} changes each.`);
+    console.log(widgetTable(w.results));
+    for (const [tag, r] of Object.entries(w.results)) json[`widget ${tag}`] = { simd: r.simd.median, scalar: r.scalar.median };
+  } catch (error) {
+    console.error(`bench: widget cases skipped: ${error.message}`);
+    process.exitCode = 1;
+  }
+}
+if (args.json) console.log(JSON.stringify(json));

@@ -19,9 +19,18 @@
 import { loadPosenc } from '../posenc.js';
 
 let corePromise = null;
+let coreOptions = {};
+/**
+ * Chooses the build the widgets use ({ simd: false } forces the scalar one);
+ * call before the first widget renders (the benchmark does).
+ */
+export function configureCore(options) {
+  if (corePromise) throw new Error('configureCore: the core is already loaded; call it before any widget renders');
+  coreOptions = { ...options };
+}
 /** The compute core, loaded on first use and shared by every widget. */
 export function core() {
-  corePromise ??= loadPosenc().catch((error) => {
+  corePromise ??= loadPosenc(coreOptions).catch((error) => {
     corePromise = null; // let a later update retry
     throw error;
   });
@@ -231,6 +240,30 @@ export class PeElement extends HTMLElement {
     if (oldValue === newValue) return;
     this._syncControl(name);
     this.schedule();
+    // pages that keep widget state in their URL (the lesson, embed.html) listen
+    this.dispatchEvent(new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: newValue } }));
+  }
+
+  /** The widget's shareable state: { name: text } of its parameters that are set. */
+  stateParams() {
+    const out = {};
+    for (const name of Object.keys(this.constructor.params)) {
+      const v = this.getAttribute(name);
+      if (v !== null) out[name] = v;
+    }
+    return out;
+  }
+
+  /** Whether `name` is a parameter this widget takes from a URL or a host page's message. */
+  acceptsParam(name) {
+    return Object.hasOwn(this.constructor.params, name);
+  }
+
+  /** Sets a parameter from outside (a URL, a message): always as text, checked by the widget like any attribute. */
+  applyParam(name, value) {
+    if (!this.acceptsParam(name)) return false;
+    this.setAttribute(name, String(value).slice(0, 500));
+    return true;
   }
 
   /** Parsed parameters: { values, errors }, each invalid attribute replaced by its default. */

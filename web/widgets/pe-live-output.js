@@ -53,6 +53,9 @@ function parseValue(name, spec, raw) {
   }
 }
 
+// A parameter value as URL text: vectors as "1,0.5", the rest as String().
+const pyText = (spec, v) => (spec.type === 'vector' ? v.join(',') : String(v));
+
 class PeLiveOutput extends PeElement {
   static tag = 'pe-live-output';
   static params = {
@@ -134,46 +137,103 @@ class PeLiveOutput extends PeElement {
     return values;
   }
 
+  /**
+   * Sets one of the sample's parameters (as a control would): the value is
+   * checked against the parameter's range; a bad one shows a message and
+   * changes nothing. Returns whether it was accepted.
+   */
+  setSampleValue(name, raw) {
+    const spec = this.runner?.params?.[name];
+    if (!spec) {
+      this.errorBox.textContent = `pe-live-output: sample "${this.shownSample}" has no parameter ${name}`;
+      return false;
+    }
+    const r = parseValue(name, spec, raw);
+    if (r.error) {
+      this.errorBox.textContent = r.error;
+      return false;
+    }
+    this.errorBox.textContent = '';
+    this.values[name] = r.value;
+    this.syncControl(name);
+    this.schedule();
+    this.dispatchEvent(new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: pyText(spec, r.value) } }));
+    return true;
+  }
+
+  // The sample's parameters travel in URLs as attributes of their own names
+  // (d_model=8, q=1,0.5); before the runner arrives they wait as attributes,
+  // which initialValues() reads.
+  acceptsParam(name) {
+    return name === 'sample' || (/^[a-z_][a-z0-9_]{0,40}$/.test(name) && (!this.runner || Object.hasOwn(this.runner.params ?? {}, name)));
+  }
+
+  applyParam(name, value) {
+    if (!this.acceptsParam(name)) return false;
+    const text = String(value).slice(0, 500);
+    if (name === 'sample' || !this.runner) this.setAttribute(name, text);
+    else this.setSampleValue(name, text);
+    return true;
+  }
+
+  stateParams() {
+    const out = { sample: this.getAttribute('sample') ?? '' };
+    const params = this.runner?.params ?? {};
+    for (const [name, spec] of Object.entries(params)) {
+      if (this.values && pyText(spec, this.values[name]) !== pyText(spec, spec.default)) out[name] = pyText(spec, this.values[name]);
+    }
+    return out;
+  }
+
+  /** The sample's current parameter values (a copy). */
+  get sampleValues() {
+    return { ...this.values };
+  }
+
+  syncControl(name) {
+    const c = this.sampleControls?.get(name);
+    if (!c) return;
+    const v = this.values[name];
+    if (c.spec.type === 'bool') c.input.checked = !!v;
+    else if (c.spec.type === 'vector') {
+      const text = v.join(', ');
+      if (c.input.value.split(',').map(Number).join() !== v.join()) c.input.value = text;
+    } else if (String(c.input.value) !== String(v)) c.input.value = String(v);
+    if (c.out) c.out.textContent = String(v);
+  }
+
   buildControls(params) {
     const row = [];
+    this.sampleControls = new Map();
     for (const [name, spec] of Object.entries(params)) {
       if (spec.control === false) continue;
       const id = `p-${name}`;
       const label = spec.label ?? name;
       const current = this.values[name];
-      const commit = (raw) => {
-        const r = parseValue(name, spec, raw);
-        if (r.error) {
-          this.errorBox.textContent = r.error;
-          return;
-        }
-        this.errorBox.textContent = '';
-        this.values[name] = r.value;
-        this.schedule();
-      };
+      const commit = (raw) => this.setSampleValue(name, raw);
+      let input;
+      let out = null;
       if (spec.type === 'bool') {
-        const input = h('input', { type: 'checkbox', id, checked: !!current });
+        input = h('input', { type: 'checkbox', id, checked: !!current });
         input.addEventListener('change', () => commit(input.checked));
         row.push(h('label', { for: id }, input, label));
       } else if (spec.type === 'choice' || spec.type === 'enum') {
-        const input = h('select', { id }, spec.options.map((o) => h('option', { value: o, selected: o === current }, o)));
+        input = h('select', { id }, spec.options.map((o) => h('option', { value: o, selected: o === current }, o)));
         input.addEventListener('change', () => commit(input.value));
         row.push(h('label', { for: id }, label, input));
       } else if ((spec.type === 'int' || spec.type === 'float') && spec.max !== undefined && spec.control !== 'number') {
         const step = spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any');
-        const input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step, value: current });
-        const out = h('output', { for: id }, String(current));
-        input.addEventListener('input', () => {
-          out.textContent = input.value;
-          commit(input.value);
-        });
+        input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step, value: current });
+        out = h('output', { for: id }, String(current));
+        input.addEventListener('input', () => commit(input.value));
         row.push(h('label', { for: id }, label, input, out));
       } else {
         const text = spec.type === 'vector' ? current.join(', ') : String(current);
-        const input = h('input', { type: spec.type === 'vector' || spec.type === 'string' ? 'text' : 'number', id, value: text, min: spec.min, max: spec.max, step: spec.step ?? 'any', size: 12, spellcheck: 'false' });
+        input = h('input', { type: spec.type === 'vector' || spec.type === 'string' ? 'text' : 'number', id, value: text, min: spec.min, max: spec.max, step: spec.step ?? 'any', size: 12, spellcheck: 'false' });
         input.addEventListener('change', () => commit(input.value));
         row.push(h('label', { for: id }, label, input));
       }
+      this.sampleControls.set(name, { input, out, spec });
     }
     this.controlsBox.replaceChildren(...row);
   }
