@@ -4,6 +4,7 @@
 // when this runs; widgets fill in when the core arrives.
 import './widgets.js';
 import { core } from './lib/pe-element.js';
+import { bindUrlState } from './lib/url-state.js';
 
 // Table of contents: mark the section being read (aria-current), so the
 // sidebar shows where the reader is.
@@ -64,3 +65,17 @@ window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(markWideFormulas, 150);
 });
+
+// Widget parameters in the URL: `?pe-heatmap-1.d-model=128` opens the page
+// with the first heatmap at d_model 128, and moving a control updates the
+// address, so a view can be shared as a link. Quizzes keep their progress in
+// localStorage instead.
+const shareable = [...document.querySelectorAll('main *')].filter((el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz');
+const counts = new Map();
+bindUrlState(
+  shareable.map((el) => {
+    const n = (counts.get(el.localName) ?? 0) + 1;
+    counts.set(el.localName, n);
+    return { el, prefix: `${el.localName}-${n}` };
+  }),
+);

@@ -64,7 +64,23 @@ export function loadPosenc({ simd } = {}) {
   return instances.get(variant);
 }
 
+// Builds bundled into the page itself (the single-file export, where there is
+// no server to fetch web/wasm/ from): variant -> { factory, wasmBinary }.
+const embeddedBuilds = new Map();
+
+/**
+ * Makes a build available without fetching it: `factory` is the Emscripten
+ * module factory (the default export of wasm/posenc-<variant>.js) and
+ * `wasmBinary` its .wasm bytes. Used by scripts/export.mjs.
+ */
+export function registerEmbeddedBuild(variant, factory, wasmBinary) {
+  if (variant !== 'simd' && variant !== 'scalar') throw new TypeError(`registerEmbeddedBuild: variant must be 'simd' or 'scalar', got ${describe(variant)}`);
+  embeddedBuilds.set(variant, { factory, wasmBinary });
+}
+
 async function instantiate(variant) {
+  const embedded = embeddedBuilds.get(variant);
+  if (embedded) return embedded.factory({ wasmBinary: embedded.wasmBinary });
   const base = new URL(`./wasm/posenc-${variant}`, import.meta.url);
   const { default: factory } = await import(`${base.href}.js`);
   const options = { locateFile: (file) => new URL(file, base).href };

@@ -1,0 +1,82 @@
+// `npm run export`: the whole lesson as one self-contained file,
+// dist/lesson.html, that works opened straight from disk (file://), with no
+// server and no network: for an LMS that takes a single HTML file.
+//
+// Passes:
+//   1. bundle web/lesson.js (the page script, every widget, the lesson data,
+//      every sample runner and quiz generator) with esbuild into one ES
+//      module; both wasm builds go in as base64 and are handed to posenc.js
+//      with registerEmbeddedBuild, so nothing is fetched
+//   2. inline lesson.css and the favicon; the fonts are the system's (the
+//      page loads none), MathML needs no font file
+//   3. dist/lesson.html = web/index.html with those inlined
+// Assumes `npm run build` has run (web/index.html, web/gen/, web/wasm/).
+import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const web = path.join(root, 'web');
+
+export async function exportLesson({ out = path.join(root, 'dist/lesson.html') } = {}) {
+  for (const f of ['index.html', 'gen/lesson-data.js', 'wasm/posenc-simd.wasm', 'wasm/posenc-scalar.wasm']) {
+    if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
+  }
+  // 1. the script: an entry that registers both builds, then runs the page
+  const wasm = (variant) => readFileSync(path.join(web, `wasm/posenc-${variant}.wasm`)).toString('base64');
+  const entry = `
+    import { registerEmbeddedBuild } from './posenc.js';
+    import simdFactory from './wasm/posenc-simd.js';
+    import scalarFactory from './wasm/posenc-scalar.js';
+    const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    registerEmbeddedBuild('simd', simdFactory, bytes(${JSON.stringify(wasm('simd'))}));
+    registerEmbeddedBuild('scalar', scalarFactory, bytes(${JSON.stringify(wasm('scalar'))}));
+    await import('./lesson.js');
+  `;
+  const result = await build({
+    stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    // posenc.js's fetch path (`import(`${base}.js`)`) is never taken once the
+    // builds are registered; Node-only imports are behind isNode
+    external: ['node:fs/promises'],
+  });
+  for (const w of result.warnings) {
+    if (!/dynamic import|import\.meta|node:fs/.test(w.text)) console.warn(`export: ${w.text}`);
+  }
+  // </script> inside the code would end the inline script early
+  const script = result.outputFiles[0].text.replace(/<\/(script)/gi, '<\\/$1').replace(/<!--/g, '<\\!--');
+
+  // 2. styles and icon
+  const css = readFileSync(path.join(web, 'lesson.css'), 'utf8').replace(/<\/(style)/gi, '<\\/$1');
+  const icon = `data:image/svg+xml;base64,${readFileSync(path.join(web, 'favicon.svg')).toString('base64')}`;
+
+  // 3. the page
+  let html = readFileSync(path.join(web, 'index.html'), 'utf8');
+  const replaceOnce = (from, to) => {
+    if (!html.includes(from)) throw new Error(`export: web/index.html has no ${from}`);
+    html = html.replace(from, () => to);
+  };
+  replaceOnce('<link rel="icon" href="favicon.svg" type="image/svg+xml">', `<link rel="icon" href="${icon}" type="image/svg+xml">`);
+  replaceOnce('<link rel="stylesheet" href="lesson.css">', `<style>\n${css}</style>`);
+  replaceOnce('<script type="module" src="lesson.js"></script>', '');
+  // the script goes last, so the text shows while it parses
+  replaceOnce('</body>', `<script type="module">\n${script}\n</script>\n</body>`);
+  if (/\s(src|href)="(?!#|data:|https?:)[^"]+"/.test(html.replace(/<script[\s\S]*?<\/script>/g, ''))) {
+    const m = html.match(/\s(src|href)="(?!#|data:|https?:)[^"]+"/);
+    throw new Error(`export: a relative reference is left in the page: ${m[0]}`);
+  }
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, html);
+  return { out, bytes: Buffer.byteLength(html) };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { out, bytes } = await exportLesson();
+  console.log(`export: ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB), one file; open it from disk`);
+}

@@ -1,0 +1,239 @@
+// Embedding, in real Chromium: widgets.js loaded from another origin, an
+// iframe that resizes and reports quiz answers, the lesson and embed.html
+// under a strict Content-Security-Policy, the single-file export opened from
+// disk with the network off, hostile URL parameters, and URL state.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { createStaticServer } from '../../scripts/serve.mjs';
+import { exportLesson } from '../../scripts/export.mjs';
+import { root, startServer, launch, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
+import { tags } from './widget-tags.mjs';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const LINES = [
+  'Seat #0 Wave Vector: [0. 1. 0. 1.]',
+  'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+  'Attention Score (Seats 1 vs 3): 0.65457',
+  'Attention Score (Seats 101 vs 103): 0.65457',
+];
+
+let browser;
+let widgets; // web/ with CORS (the widgets' origin)
+let strict; // web/ under the strict CSP header
+let host; // the example course page, on another origin
+let hostDir;
+
+before(async () => {
+  browser = await launch();
+  widgets = await startServer();
+  strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
+  // the example course page, with its widget URLs pointed at the other origin
+  hostDir = mkdtempSync(path.join(os.tmpdir(), 'posenc-host-'));
+  const page = readFileSync(path.join(root, 'web/examples/course-page.html'), 'utf8')
+    .replaceAll('../widgets.js', `${widgets.url}/widgets.js`)
+    .replaceAll('../embed.html', `${widgets.url}/embed.html`);
+  writeFileSync(path.join(hostDir, 'course-page.html'), page);
+  for (const f of ['course-page.js', 'course-page.css']) copyFileSync(path.join(root, 'web/examples', f), path.join(hostDir, f));
+  const server = createStaticServer(hostDir);
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  host = { server, url: `http://127.0.0.1:${server.address().port}` };
+});
+after(async () => {
+  await browser?.close();
+  for (const s of [widgets, strict, host]) s?.server.close();
+});
+
+// Records CSP violations from the first script on.
+async function cspPage(options = {}) {
+  const page = await newPage(browser, options);
+  page.violations = [];
+  await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  });
+  return page;
+}
+
+test('a course page on another origin loads widgets.js and renders widgets; attribute changes re-render them', async () => {
+  assert.notEqual(new URL(host.url).origin, new URL(widgets.url).origin);
+  const page = await newPage(browser, { viewport: { width: 1000, height: 900 } });
+  await page.goto(`${host.url}/course-page.html`);
+  await renderAllWidgets(page, ['rope-clock', 'alibi-bias']);
+  const clock = page.locator('rope-clock');
+  const dials = () => clock.evaluate((n) => n.shadowRoot.querySelectorAll('svg').length);
+  const before = await dials();
+  const text = await clock.evaluate((n) => n.shadowRoot.textContent);
+  assert.match(text, /cat/);
+  await clock.evaluate((n) => n.setAttribute('d-model', '16'));
+  await page.waitForFunction(([el, b]) => el.shadowRoot.querySelectorAll('svg').length !== b, [await clock.elementHandle(), before]);
+  assert.ok((await dials()) > before, 'd-model 16 shows more dials than 8');
+  const alibi = page.locator('alibi-bias');
+  const textBefore = await alibi.evaluate((n) => n.shadowRoot.textContent);
+  await alibi.evaluate((n) => n.setAttribute('heads', '6'));
+  await page.waitForFunction(([el, t]) => el.shadowRoot.textContent !== t, [await alibi.elementHandle(), textBefore]);
+  // the host's own styles did not reach into the widget, nor the widget's out
+  const fonts = await page.evaluate(() => [getComputedStyle(document.body).fontFamily, getComputedStyle(document.querySelector('rope-clock')).fontFamily]);
+  assert.match(fonts[0], /Georgia/);
+  assert.doesNotMatch(fonts[1], /Georgia/);
+  assert.deepEqual(page.errors, []);
+  await page.screenshot({ path: screenshotPath('embed-course-page.png') });
+  await page.context().close();
+});
+
+test('the iframe embed resizes to its height, and a quiz answer reaches the host page', async () => {
+  const page = await newPage(browser, { viewport: { width: 1000, height: 900 } });
+  await page.goto(`${host.url}/course-page.html`);
+  const frame = page.locator('#quiz-frame');
+  await frame.scrollIntoViewIfNeeded();
+  // the host received a height and the iframe follows it
+  await page.waitForFunction(() => (window.hostMessages ?? []).some((m) => m.type === 'posenc:resize' && m.height > 100));
+  const posted = await page.evaluate(() => window.hostMessages.filter((m) => m.type === 'posenc:resize').at(-1).height);
+  await page.waitForFunction((h) => Math.abs(document.getElementById('quiz-frame').getBoundingClientRect().height - h) <= 1, posted);
+  const messages = await page.evaluate(() => window.hostMessages);
+  assert.ok(messages.some((m) => m.subject === 'lti.frameResize' && m.height === posted), 'Canvas-style message');
+  assert.ok(messages.some((m) => m.context === 'h5p' && m.action === 'prepareResize' && m.scrollHeight === posted), 'H5P-style message');
+  // answer the quiz inside the iframe: its height changes (feedback) and the answer is reported
+  const quiz = page.frameLocator('#quiz-frame').locator('pe-quiz');
+  const correctIndex = await page.frameLocator('#quiz-frame').locator('body').evaluate(async () => {
+    const { quizzes } = await import('./gen/lesson-data.js');
+    return quizzes['sinusoidal-fastest-pair'].options.findIndex((o) => o.correct);
+  });
+  await quiz.locator('input').nth(correctIndex).check();
+  await quiz.getByRole('button', { name: 'Check' }).click();
+  await page.waitForFunction(() => window.hostMessages.some((m) => m.type === 'posenc:answered'));
+  const answered = await page.evaluate(() => window.hostMessages.find((m) => m.type === 'posenc:answered'));
+  assert.equal(answered.quizId, 'sinusoidal-fastest-pair');
+  assert.equal(answered.correct, true);
+  assert.equal(answered.score, 1);
+  assert.equal(answered.statement.verb.display['en-US'], 'answered');
+  assert.equal(answered.statement.result.success, true);
+  assert.ok(Array.isArray(answered.response) && answered.response.length === 1);
+  assert.match(await page.locator('#gradebook').textContent(), /sinusoidal-fastest-pair: correct/);
+  // the feedback made the quiz taller: a new height was posted and followed
+  await page.waitForFunction(
+    (h) => {
+      const last = window.hostMessages.filter((m) => m.type === 'posenc:resize').at(-1).height;
+      return last > h && Math.abs(document.getElementById('quiz-frame').getBoundingClientRect().height - last) <= 1;
+    },
+    posted,
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the lesson and embed.html run under a strict CSP with no violation and no console error', async () => {
+  const page = await cspPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(`${strict.url}/`);
+  await renderAllWidgets(page, tags);
+  assert.deepEqual(page.violations, [], 'lesson');
+  assert.deepEqual(page.errors, [], 'lesson');
+  for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'pe-quiz&quiz=rope-what-rotates', 'pe-live-output&sample=seat-vectors']) {
+    await page.goto(`${strict.url}/embed.html?widget=${widget}`);
+    await renderAllWidgets(page, [widget.split('&')[0]]);
+  }
+  assert.deepEqual(page.violations, [], 'embed.html');
+  assert.deepEqual(page.errors, [], 'embed.html');
+  await page.context().close();
+});
+
+test('dist/lesson.html works from file:// with the network off, and computes the exercise lines', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'posenc-export-'));
+  const { out, bytes } = await exportLesson({ out: path.join(dir, 'lesson.html') });
+  assert.ok(bytes > 100_000);
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  await page.context().setOffline(true);
+  const requests = [];
+  await page.context().route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith('file:')) return route.continue();
+    requests.push(url);
+    return route.abort();
+  });
+  await page.goto(pathToFileURL(out).href);
+  await renderAllWidgets(page, tags);
+  const text = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
+  for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+  assert.deepEqual(requests, [], 'the page asked for something over the network');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('hostile URL parameters are shown as text or rejected, and run nothing', async () => {
+  const page = await cspPage({ viewport: { width: 900, height: 900 } });
+  const payload = '<img src=x onerror="window.pwned=1">';
+  const probe = async () =>
+    page.evaluate(() => {
+      const imgs = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)].flatMap((r) => [...r.querySelectorAll('img')]);
+      return { pwned: window.pwned ?? null, imgs: imgs.length };
+    });
+  // as the widget name
+  await page.goto(`${widgets.url}/embed.html?widget=${encodeURIComponent(payload)}`);
+  await page.waitForSelector('.error');
+  assert.match(await page.locator('.error').textContent(), /There is no widget called "<img src=x/);
+  assert.deepEqual(await probe(), { pwned: null, imgs: 0 });
+  // as a widget's text parameter: it becomes the sentence, as text
+  await page.goto(`${widgets.url}/embed.html?widget=rope-clock&sentence=${encodeURIComponent(`${payload} dog man`)}`);
+  await renderAllWidgets(page, ['rope-clock']);
+  const sentence = await page.locator('rope-clock').evaluate((n) => n.getAttribute('sentence'));
+  assert.equal(sentence, `${payload} dog man`);
+  assert.deepEqual(await probe(), { pwned: null, imgs: 0 });
+  // as a number: refused with a message shown as text
+  await page.goto(`${widgets.url}/embed.html?widget=pe-heatmap&d-model=${encodeURIComponent(payload)}`);
+  await page.waitForSelector('pe-heatmap[data-invalid]', { state: 'attached' });
+  assert.match(await page.locator('pe-heatmap').evaluate((n) => n.shadowRoot.querySelector('.error').textContent), /d-model must be an even integer/);
+  assert.deepEqual(await probe(), { pwned: null, imgs: 0 });
+  // on the lesson page
+  await page.goto(`${widgets.url}/?pe-heatmap-1.base=${encodeURIComponent(payload)}`);
+  await page.locator('pe-heatmap').first().scrollIntoViewIfNeeded();
+  await page.waitForSelector('pe-heatmap[data-invalid]', { state: 'attached' });
+  assert.match(await page.locator('pe-heatmap').first().evaluate((n) => n.shadowRoot.querySelector('.error').textContent), /base must be a number/);
+  assert.deepEqual(await probe(), { pwned: null, imgs: 0 });
+  // a hostile origin parameter is refused
+  await page.goto(`${widgets.url}/embed.html?widget=rope-clock&origin=${encodeURIComponent('javascript:alert(1)')}`);
+  await page.waitForSelector('.error');
+  assert.match(await page.locator('.error').textContent(), /origin parameter must be an http\(s\) origin/);
+  assert.deepEqual(page.violations, []);
+  await page.context().close();
+});
+
+test('widget parameters live in the URL: read on load, written when a control moves', async () => {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  // the lesson page: the first heatmap opens at d_model 32
+  await page.goto(`${widgets.url}/?pe-heatmap-1.d-model=32#sinusoidal`);
+  const heatmap = page.locator('pe-heatmap').first();
+  assert.equal(await heatmap.getAttribute('d-model'), '32');
+  await renderAllWidgets(page, ['pe-heatmap']);
+  // moving a control rewrites the address, keeping the anchor
+  await heatmap.evaluate((n) => n.shadowRoot.querySelector('input[type=range]').focus());
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('pe-heatmap-1.max-len') === '65');
+  assert.equal(new URL(page.url()).hash, '#sinusoidal');
+  // a live sample's parameters too
+  const sample = page.locator('pe-live-output[sample="seat-vectors"]');
+  await renderAllWidgets(page, ['pe-live-output[sample="seat-vectors"]']);
+  const prefix = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('pe-live-output')];
+    return `pe-live-output-${all.findIndex((n) => n.getAttribute('sample') === 'seat-vectors') + 1}`;
+  });
+  await sample.evaluate((n) => n.setSampleValue('d_model', '8'));
+  await page.waitForFunction((p) => new URL(location.href).searchParams.get(`${p}.d_model`) === '8', prefix);
+  // and the shared link opens that state
+  await page.goto(page.url());
+  await renderAllWidgets(page, ['pe-live-output[sample="seat-vectors"]']);
+  assert.equal(await sample.evaluate((n) => n.sampleValues.d_model), 8);
+  assert.equal(await page.locator('pe-heatmap').first().getAttribute('max-len'), '65');
+  // embed.html: unprefixed
+  await page.goto(`${widgets.url}/embed.html?widget=rope-clock&d-model=4`);
+  await renderAllWidgets(page, ['rope-clock']);
+  await page.locator('rope-clock').evaluate((n) => n.setAttribute('base', '500'));
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('base') === '500');
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('widget'), 'rope-clock');
+  assert.equal(url.searchParams.get('d-model'), '4');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
