@@ -108,3 +108,8 @@ export interface Posenc {
 export function loadPosenc(options?: { simd?: boolean }): Promise<Posenc>;
 /** True when this engine can run the SIMD build. */
 export function simdSupported(): boolean;
+/**
+ * Makes a build available without fetching web/wasm/: `factory` is the default export of
+ * wasm/posenc-<variant>.js, `wasmBinary` the bytes of its .wasm (used by the single-file export).
+ */
+export function registerEmbeddedBuild(variant: 'simd' | 'scalar', factory: (options: object) => Promise<unknown>, wasmBinary: Uint8Array): void;
