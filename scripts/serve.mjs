@@ -58,5 +58,8 @@ export function createStaticServer(dir = root, { headers = {} } = {}) {
 if (import.meta.url === `file://${process.argv[1]}`) {
   createStaticServer().listen(port, '127.0.0.1', () => {
     console.log(`Serving the lesson at http://localhost:${port}/  (Ctrl+C to stop)`);
+    console.log(`  one widget for an iframe: http://localhost:${port}/embed.html?widget=rope-clock`);
+    console.log(`  an example course page embedding widgets: http://localhost:${port}/examples/course-page.html`);
+    console.log(`  benchmarks: http://localhost:${port}/bench.html and /bench-widgets.html`);
   });
 }

@@ -14,6 +14,8 @@ command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
 if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -f package.json ] && grep -q playwright-core package.json; then
   command -v chromium >/dev/null || need+=(chromium)
+  # a font, so pages lay out the same on a bare machine as on a desktop
+  [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 fi
 
 if [ ${#need[@]} -gt 0 ]; then
