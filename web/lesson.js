@@ -43,15 +43,21 @@ core()
     if (info) info.textContent = `The compute core could not be loaded (${error.message}); the text still reads, the widgets stay empty.`;
   });
 
-// A formula wider than the column scrolls sideways; keyboard users must be
-// able to reach it, so exactly those formulas become focusable regions.
+// A formula or table wider than the column scrolls sideways; keyboard users
+// must be able to reach it, so exactly those become focusable regions.
+let wideCount = 0;
 function markWideFormulas() {
-  for (const el of document.querySelectorAll('.math-display, main math:not([display="block"])')) {
+  for (const el of document.querySelectorAll('.math-display, main math:not([display="block"]), main > section > table')) {
     const wide = el.scrollWidth > el.clientWidth + 1;
     if (wide && !el.hasAttribute('tabindex')) {
       el.setAttribute('tabindex', '0');
-      el.setAttribute('role', 'region');
-      el.setAttribute('aria-label', 'Formula (scrolls sideways)');
+      // a display formula becomes a labelled region (labels must differ);
+      // tables and inline math keep their own roles
+      if (el.localName === 'div') {
+        wideCount += 1;
+        el.setAttribute('role', 'region');
+        el.setAttribute('aria-label', `Formula ${wideCount} (scrolls sideways)`);
+      }
     } else if (!wide && el.getAttribute('tabindex') === '0') {
       el.removeAttribute('tabindex');
       el.removeAttribute('role');

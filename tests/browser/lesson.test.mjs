@@ -149,16 +149,16 @@ test('a quiz can be answered with the keyboard alone, and its score persists acr
   await page.context().close();
 });
 
-test('axe-core finds no accessibility violations (light and dark)', async () => {
-  for (const colorScheme of ['light', 'dark']) {
-    const page = await openLesson({ colorScheme });
+test('axe-core finds no accessibility violations (light and dark, desktop and phone)', async () => {
+  for (const [colorScheme, viewport] of [['light', null], ['dark', null], ['light', { width: 375, height: 812 }]]) {
+    const page = await openLesson({ colorScheme, ...(viewport ? { viewport } : {}) });
     await renderAllWidgets(page, tags);
     await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
       const r = await window.axe.run(document, { resultTypes: ['violations'] });
       return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
     });
-    assert.deepEqual(violations, [], `${colorScheme} theme`);
+    assert.deepEqual(violations, [], `${colorScheme} theme${viewport ? ', phone' : ''}`);
     await page.context().close();
   }
 });

@@ -319,6 +319,7 @@ export class PeElement extends HTMLElement {
       // update() returns false while it waits for something (a module it
       // imports); it schedules itself again when that arrives
       if (this.update(pe, values) === false) return;
+      this._markScrollables();
       this.errorBox.textContent = '';
       this.toggleAttribute('data-invalid', false);
     } catch (error) {
@@ -329,6 +330,16 @@ export class PeElement extends HTMLElement {
     this.lastUpdateMs = performance.now() - started;
     this.toggleAttribute('data-ready', true);
     this.dispatchEvent(new CustomEvent('pe-update', { detail: { ms: this.lastUpdateMs } }));
+  }
+
+  // A box that scrolls sideways (a wide table or printout on a phone) must
+  // be reachable from the keyboard: exactly those get a tab stop.
+  _markScrollables() {
+    for (const el of this.shadowRoot.querySelectorAll('pre, .table-wrap')) {
+      const wide = el.scrollWidth > el.clientWidth + 1;
+      if (wide && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
+      else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex')) el.removeAttribute('tabindex');
+    }
   }
 
   /** Builds the widget's DOM once (override). */

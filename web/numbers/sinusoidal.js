@@ -12,6 +12,20 @@ const distance512 = (pe, k) => {
   return fixed(Math.sqrt(s), 2);
 };
 
+// Largest |float32 angle - exact angle| over the pairs of a d = 512 table at position t,
+// with the angle computed as PyTorch does: fround(t * omega_i), omega_i the float32
+// frequency from the core. Pair 0 contributes nothing (omega_0 = 1, t exact).
+const angleError512 = (pe, t) => {
+  const d = 512;
+  const w = pe.sinusoidalFrequencies(d);
+  let worst = { err: 0, pair: 0 };
+  for (let i = 0; i < w.length; i++) {
+    const err = Math.abs(Math.fround(t * w[i]) - t * 10000 ** ((-2 * i) / d));
+    if (err > worst.err) worst = { err, pair: i };
+  }
+  return worst;
+};
+
 export default {
   'sinusoidal-min-wavelength': (pe) => fixed(wavelengths(pe, 512)[0], 2),
   'sinusoidal-mid-wavelength-512': (pe) => fixed(wavelengths(pe, 512)[128], 1),
@@ -26,6 +40,9 @@ export default {
   'sinusoidal-slowest-degrees-512': (pe) => fixed((512 * pe.sinusoidalFrequencies(512).at(-1) * 180) / Math.PI, 1),
   // pairs that never complete a turn within 512 training positions
   'sinusoidal-unturned-pairs-512': (pe) => String(wavelengths(pe, 512).filter((l) => l > 512).length),
+  'sinusoidal-angle-error-1e4': (pe) => fixed(angleError512(pe, 1e4).err, 4),
+  'sinusoidal-angle-error-1e6': (pe) => fixed(angleError512(pe, 1e6).err, 3),
+  'sinusoidal-angle-error-pair-1e6': (pe) => String(angleError512(pe, 1e6).pair),
   'sinusoidal-dist-512-1': (pe) => distance512(pe, 1),
   'sinusoidal-dist-512-10': (pe) => distance512(pe, 10),
   'sinusoidal-dist-512-100': (pe) => distance512(pe, 100),

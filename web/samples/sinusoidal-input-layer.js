@@ -15,6 +15,7 @@ export default {
     { d_model: 4, max_len: 8, seq_len: 10 },
     { d_model: 2, max_len: 4, seq_len: 4 },
     { d_model: 512, max_len: 4096, seq_len: 4096 },
+    { d_model: 6, max_len: 4, seq_len: 5 },
   ],
   run(pe, p) {
     const { d_model: d, max_len: maxLen, seq_len: seqLen } = p;
@@ -23,17 +24,18 @@ export default {
     const slice = [];
     for (let r = 0; r < 4; r++) for (let j = 0; j < cols; j++) slice.push(table[r * d + j]);
     const lines = [
-      `pe buffer: ${torchSize([maxLen, d])}`,
+      `position_table: ${torchSize([maxLen, d])} torch.float32`,
       torchStr(slice, [4, cols]),
-      `parameters: ['tok.weight']`,
-      `trainable values: ${VOCAB * d}`,
-      `buffers: ['pos.pe'] requires_grad: False`,
-      `state_dict keys: ['tok.weight', 'pos.pe']`,
-      // x: (2, seq_len, d) + pe[:seq_len]: (min(seq_len, max_len), d) broadcasts only when the lengths agree
+      `trainable: {'token_table.weight': ${VOCAB * d}}`,
+      `buffers: ['position_table'] | requires_grad: False`,
+      // the module's own buffer comes before its submodules' entries
+      `saved by state_dict: ['position_table', 'token_table.weight']`,
+      // content: (2, seq_len, d) + position_table[:seq_len]: (min(seq_len, max_len), d)
+      // broadcasts only when the lengths agree
       seqLen <= maxLen
         ? `output: ${torchSize([2, seqLen, d])}`
         : `RuntimeError: The size of tensor a (${seqLen}) must match the size of tensor b (${maxLen}) at non-singleton dimension 1`,
-      `after .double(), pe is torch.float64`,
+      `dtype after .double(): torch.float64`,
     ];
     return `${lines.join('\n')}\n`;
   },

@@ -89,10 +89,10 @@ class PeLiveOutput extends PeElement {
 
   build(root) {
     this.codeLabel = h('div', { class: 'label', id: 'code-label' }, 'PyTorch');
-    this.codeBox = h('pre', { class: 'code', 'aria-labelledby': 'code-label', tabindex: '0' });
+    this.codeBox = h('pre', { class: 'code', 'aria-labelledby': 'code-label', tabindex: '0', 'data-keep-tabindex': '' });
     this.controlsBox = h('div', { class: 'controls', role: 'group', 'aria-label': 'Parameters of the code' });
     this.outputLabel = h('div', { class: 'label', id: 'out-label' }, 'Output, computed live by the WebAssembly core');
-    this.outputBox = h('pre', { class: 'output', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0' });
+    this.outputBox = h('pre', { class: 'output', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0', 'data-keep-tabindex': '' });
     root.append(this.codeLabel, this.codeBox, this.controlsBox, this.outputLabel, this.outputBox);
     this.values = null;
     this.runner = null;
