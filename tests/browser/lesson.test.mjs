@@ -75,6 +75,38 @@ test('the lesson loads, every widget renders, with no console errors', async () 
   await page.context().close();
 });
 
+test('text, code and default outputs show before the wasm arrives, and written quizzes already work', async () => {
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  let release;
+  const held = new Promise((resolve) => (release = resolve));
+  await page.route('**/*.wasm', async (route) => {
+    await held; // the compute core is "still downloading"
+    await route.continue();
+  });
+  await page.goto(`${url}/`, { waitUntil: 'domcontentloaded' });
+  assert.match(await page.locator('h1').textContent(), /Positional encoding/);
+  assert.ok(await page.locator('#sinusoidal p').first().isVisible());
+  // the live output shows its code and default printout from the page itself
+  await page.waitForFunction(() => !!customElements.get('pe-live-output'));
+  const sample = page.locator('pe-live-output[sample="seat-vectors"]');
+  await sample.scrollIntoViewIfNeeded();
+  const shown = await sample.evaluate((n) => n.shadowRoot.textContent);
+  assert.ok(shown.includes('Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]'), 'default output missing before the core');
+  assert.ok(shown.includes('import'), 'code missing before the core');
+  // a written quiz is interactive without the core
+  const quiz = page.locator('pe-quiz[quiz="why-position-shuffle-outputs"]');
+  await renderAllWidgets(page, ['pe-quiz[quiz="why-position-shuffle-outputs"]']);
+  assert.ok((await quiz.locator('input').count()) >= 2);
+  // a drawing waits for the core, says so, and renders once it arrives
+  const heatmap = page.locator('pe-heatmap').first();
+  await heatmap.scrollIntoViewIfNeeded();
+  assert.match(await heatmap.evaluate((n) => n.shadowRoot.textContent), /Loading the compute core/);
+  release();
+  await renderAllWidgets(page, ['pe-heatmap']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the exercise lines appear exactly', async () => {
   const page = await openLesson();
   await renderAllWidgets(page, ['pe-live-output', 'rope-offset-check']);

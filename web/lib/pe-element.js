@@ -190,6 +190,8 @@ export class PeElement extends HTMLElement {
   static styles = '';
   /** true: update even while off screen (for cheap widgets that must stay current, like the page score). */
   static alwaysUpdate = false;
+  /** false: update() runs without waiting for the core (and gets pe = null). */
+  static needsCore = true;
 
   static get observedAttributes() {
     return Object.keys(this.params);
@@ -211,7 +213,7 @@ export class PeElement extends HTMLElement {
     if (!this._built) {
       this._built = true;
       this.errorBox = h('p', { class: 'error', role: 'alert' });
-      this.statusBox = h('p', { class: 'status', 'aria-live': 'polite' }, 'Loading the compute core…');
+      this.statusBox = h('p', { class: 'status', 'aria-live': 'polite' }, this.constructor.needsCore ? 'Loading the compute core…' : '');
       this.build(this.shadowRoot);
       this.shadowRoot.append(this.statusBox, this.errorBox);
     }
@@ -300,9 +302,10 @@ export class PeElement extends HTMLElement {
     if (!this._dirty) return;
     this._dirty = false;
     const { values, errors } = this.readParams();
-    let pe;
+    let pe = null;
     try {
-      pe = await core();
+      // widgets that can draw without the core (a quiz, the score) do not wait for it
+      if (this.constructor.needsCore) pe = await core();
     } catch (error) {
       this.statusBox.textContent = '';
       this.errorBox.textContent = `The compute core could not be loaded: ${error.message}`;

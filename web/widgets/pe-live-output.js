@@ -97,6 +97,12 @@ class PeLiveOutput extends PeElement {
     this.values = null;
     this.runner = null;
     this.shownSample = null;
+    // Until the core arrives, show the code and the default output the build
+    // wrote into the page (the light DOM), so a reader sees both at once.
+    const data = samples[this.getAttribute('sample') ?? ''];
+    if (data) this.codeBox.replaceChildren(trustedFragment(`<code>${data.codeHtml}</code>`));
+    const printed = this.querySelector('pre.output');
+    if (printed) this.outputBox.textContent = printed.textContent;
   }
 
   update(pe, p) {

@@ -9,6 +9,7 @@ class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
   static params = {};
   static alwaysUpdate = true;
+  static needsCore = false;
   static styles = css`
     :host { display: flex; flex-wrap: wrap; align-items: center; gap: 8px 14px; padding: 10px 14px; }
     .meter { flex: 1 1 140px; height: 10px; min-width: 100px; }

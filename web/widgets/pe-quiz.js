@@ -9,7 +9,7 @@
 //
 // Events: `pe-quiz-answered` (bubbles, composed) after each check, with
 // detail { quizId, response (option texts), correct, score (0 or 1), attempts }.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, core } from '../lib/pe-element.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, onProgress } from '../lib/progress.js';
 import { seededRandom, newSeed } from '../lib/random.js';
@@ -28,6 +28,8 @@ class PeQuiz extends PeElement {
   static params = {
     quiz: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be a quiz id (lowercase letters, digits and dashes)' },
   };
+  // a written quiz works before the wasm arrives; a generated one asks for the core itself
+  static needsCore = false;
   static styles = css`
     fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
     legend { font-weight: 600; padding: 0; margin-bottom: 8px; }
@@ -98,17 +100,23 @@ class PeQuiz extends PeElement {
     if (data.generator) {
       const seed = saved?.seed ?? newSeed();
       this._seed = seed;
-      if (!this._generator) {
-        // the generator module arrives asynchronously; draw again when it has
-        quizGenerators[data.generator]().then((m) => {
-          this._generator = m.default ?? m;
-          this._question = null;
-          this.schedule();
-        });
+      if (!this._generator || !this._pe) {
+        // the generator module and the core arrive asynchronously; draw again when both have
+        Promise.all([quizGenerators[data.generator](), core()]).then(
+          ([m, loaded]) => {
+            this._generator = m.default ?? m;
+            this._pe = loaded;
+            this._question = null;
+            this.schedule();
+          },
+          (error) => {
+            this.errorBox.textContent = `This question is computed by the core, which could not be loaded: ${error.message}`;
+          },
+        );
         this.legend.textContent = 'Preparing a question…';
         return false;
       }
-      const q = this._generator.generate(pe, seededRandom(seed));
+      const q = this._generator.generate(this._pe, seededRandom(seed));
       this._question = {
         generated: true,
         multiple: !!q.multiple,
