@@ -3,7 +3,7 @@
 // says which build of the core is running. The text is already on screen
 // when this runs; widgets fill in when the core arrives.
 import './widgets.js';
-import { core } from './lib/pe-element.js';
+import { core, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 
 // Table of contents: mark the section being read (aria-current), so the
@@ -48,18 +48,16 @@ core()
 let wideCount = 0;
 function markWideFormulas() {
   for (const el of document.querySelectorAll('.math-display, main math:not([display="block"]), main > section > table')) {
-    const wide = el.scrollWidth > el.clientWidth + 1;
-    if (wide && !el.hasAttribute('tabindex')) {
-      el.setAttribute('tabindex', '0');
-      // a display formula becomes a labelled region (labels must differ);
-      // tables and inline math keep their own roles
-      if (el.localName === 'div') {
-        wideCount += 1;
-        el.setAttribute('role', 'region');
-        el.setAttribute('aria-label', `Formula ${wideCount} (scrolls sideways)`);
-      }
-    } else if (!wide && el.getAttribute('tabindex') === '0') {
-      el.removeAttribute('tabindex');
+    const had = el.hasAttribute('tabindex');
+    const wide = tabStopIfScrolls(el);
+    // a display formula also becomes a labelled region (labels must differ);
+    // tables and inline math keep their own roles
+    if (el.localName !== 'div' || wide === had) continue;
+    if (wide) {
+      wideCount += 1;
+      el.setAttribute('role', 'region');
+      el.setAttribute('aria-label', `Formula ${wideCount} (scrolls sideways)`);
+    } else {
       el.removeAttribute('role');
       el.removeAttribute('aria-label');
     }

@@ -49,6 +49,18 @@ export function sheet(cssText) {
   return s;
 }
 
+/**
+ * Gives `el` a tab stop exactly while its content scrolls sideways, so
+ * keyboard users can reach it (elements marked data-keep-tabindex keep
+ * theirs); returns whether it scrolls.
+ */
+export function tabStopIfScrolls(el) {
+  const wide = el.scrollWidth > el.clientWidth + 1;
+  if (wide && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
+  else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex')) el.removeAttribute('tabindex');
+  return wide;
+}
+
 /** Tagged template for widget CSS (plain text; the tag only marks it for editors). */
 export const css = (strings, ...values) => String.raw({ raw: strings }, ...values);
 
@@ -338,11 +350,7 @@ export class PeElement extends HTMLElement {
   // A box that scrolls sideways (a wide table or printout on a phone) must
   // be reachable from the keyboard: exactly those get a tab stop.
   _markScrollables() {
-    for (const el of this.shadowRoot.querySelectorAll('pre, .table-wrap')) {
-      const wide = el.scrollWidth > el.clientWidth + 1;
-      if (wide && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
-      else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex')) el.removeAttribute('tabindex');
-    }
+    for (const el of this.shadowRoot.querySelectorAll('pre, .table-wrap')) tabStopIfScrolls(el);
   }
 
   /** Builds the widget's DOM once (override). */

@@ -161,6 +161,11 @@ export function numpyScalar(x) {
   return floatRepr(shortest(Math.fround(x), true));
 }
 
+/** Thousands separators, as Python's ',' format option writes them: '2559196.5' -> '2,559,196.5' (for up to 3 decimals). */
+export function grouped(text) {
+  return text.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
 /** repr() of a Python list of floats. */
 export function pyList(values) {
   return `[${Array.from(values, pyRepr).join(', ')}]`;

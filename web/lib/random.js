@@ -18,3 +18,18 @@ export function newSeed() {
   if (globalThis.crypto?.getRandomValues) return globalThis.crypto.getRandomValues(new Uint32Array(1))[0];
   return Math.floor(Math.random() * 2 ** 32);
 }
+
+/** One of `items`, chosen with `random`. */
+export function pick(random, items) {
+  return items[Math.floor(random() * items.length)];
+}
+
+/** A shuffled copy of `items` (Fisher-Yates, driven by `random`). */
+export function shuffle(random, items) {
+  const a = items.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}

@@ -1,9 +1,7 @@
 // Numbers quoted in lessons/positional-encoding/06-long-context.md, computed
 // with the core (RoPE frequencies under HF modeling_rope_utils scalings).
-import { fixed } from '../lib/pyformat.js';
+import { fixed, grouped } from '../lib/pyformat.js';
 
-// thousands separators for a whole number: '2559196' -> '2,559,196'
-const grouped = (s) => s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 const wavelengths = (inv) => Array.from(inv, (f) => (2 * Math.PI) / f);
 const count = (arr, pred) => arr.filter(pred).length;
 

@@ -1,7 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/08-review.md, computed with the core.
-import { fixed } from '../lib/pyformat.js';
-
-const grouped = (s) => s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+import { fixed, grouped } from '../lib/pyformat.js';
 
 export default {
   // wavelength 2*pi / frequency of the last sinusoidal pair, d_model 512

@@ -1,16 +1,9 @@
 // 06-long-context.md: the wavelength of one RoPE pair after linear position
 // interpolation (HF rope_type "linear"), every number from the core.
-import { fixed } from '../lib/pyformat.js';
+import { pick, shuffle } from '../lib/random.js';
+import { fixed, grouped } from '../lib/pyformat.js';
 
-const pick = (random, xs) => xs[Math.floor(random() * xs.length)];
-const fmt = (x) => fixed(x, 1).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-const shuffle = (random, xs) => {
-  for (let i = xs.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [xs[i], xs[j]] = [xs[j], xs[i]];
-  }
-  return xs;
-};
+const fmt = (x) => grouped(fixed(x, 1));
 
 export function generate(pe, random) {
   const dim = pick(random, [64, 128]);

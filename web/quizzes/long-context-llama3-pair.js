@@ -1,9 +1,9 @@
 // 06-long-context.md: what Llama 3 scaling (HF rope_type "llama3") does to
 // one RoPE pair, decided by the core's scaled frequencies.
-import { fixed } from '../lib/pyformat.js';
+import { pick } from '../lib/random.js';
+import { fixed, grouped } from '../lib/pyformat.js';
 
-const pick = (random, xs) => xs[Math.floor(random() * xs.length)];
-const fmt = (x) => fixed(x, 0).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+const fmt = (x) => grouped(fixed(x, 0));
 
 export function generate(pe, random) {
   // pass 1: a configuration and the regime of each of its pairs

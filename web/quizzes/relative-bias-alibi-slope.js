@@ -1,17 +1,9 @@
 // Generated quiz: the ALiBi slope of head h for n heads, including head
 // counts that are not powers of two. Every slope comes from the core.
+import { shuffle } from '../lib/random.js';
 import { fixed } from '../lib/pyformat.js';
 
 const HEAD_COUNTS = [4, 6, 8, 10, 12, 16, 20, 24, 32];
-
-function shuffle(random, items) {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 const show = (s) => fixed(s, 5);
 

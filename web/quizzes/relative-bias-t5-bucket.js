@@ -1,5 +1,6 @@
 // Generated quiz: which T5 bucket a relative distance falls in (defaults
 // 32 buckets, max_distance 128). Every bucket comes from the core.
+import { shuffle } from '../lib/random.js';
 
 const DISTANCES = [1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 24, 30, 40, 50, 64, 80, 100, 120, 150, 300, 600];
 
@@ -7,15 +8,6 @@ const DISTANCES = [1, 2, 3, 5, 6, 7, 8, 9, 10, 12, 14, 15, 16, 18, 20, 24, 30, 4
 function bucketOf(pe, rel, bidirectional) {
   if (rel >= 0) return pe.t5Buckets(1, rel + 1, { bidirectional })[rel];
   return pe.t5Buckets(-rel + 1, 1, { bidirectional })[-rel];
-}
-
-function shuffle(random, items) {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
 }
 
 export function generate(pe, random) {

@@ -1,45 +1,15 @@
 // Generated quiz: the RoPE score of a 2-number query and key at two seats.
 // Every number comes from the core (ropeApply via the rope-seats helpers).
 import { fixed, pyList, pyRepr } from '../lib/pyformat.js';
-import { rotatedScore } from '../samples/rope-seats.js';
+import { EXACT_THETAS, randomVector, rotatedScore } from '../samples/rope-seats.js';
+import { pick, shuffle } from '../lib/random.js';
 
 const f32 = Math.fround;
-// theta = 1 / factor exactly in float32 for these factors.
-const THETAS = [
-  [0.25, 4],
-  [0.5, 2],
-  [1, 1],
-];
-
-function pick(random, items) {
-  return items[Math.floor(random() * items.length)];
-}
-
-function component(random) {
-  return Math.round(random() * 20 - 10) / 10;
-}
-
-function vector(random) {
-  for (;;) {
-    const v = [component(random), component(random)];
-    if (v[0] !== 0 || v[1] !== 0) return v;
-  }
-}
-
-function shuffle(random, items) {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
-
 export function generate(pe, random) {
   for (;;) {
-    const q = vector(random);
-    const k = vector(random);
-    const [theta, factor] = pick(random, THETAS);
+    const q = randomVector(random);
+    const k = randomVector(random);
+    const [theta, factor] = pick(random, EXACT_THETAS);
     const scaling = { type: 'linear', factor };
     const m = Math.floor(random() * 10);
     let n = Math.floor(random() * 10);

@@ -1,18 +1,8 @@
 // "Which of these positions has the sinusoidal vector nearest to position p's?"
 // (lessons/positional-encoding/02-sinusoidal.md). Table rows from the core;
 // the distance is a plain sum of squared differences.
+import { pick, shuffle } from '../lib/random.js';
 import { fixed } from '../lib/pyformat.js';
-
-const pick = (random, list) => list[Math.floor(random() * list.length)];
-
-function shuffle(random, items) {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 export function generate(pe, random) {
   for (;;) {

@@ -1,18 +1,8 @@
 // "Which pair has a wavelength of about X positions?" for a random d_model
 // (lessons/positional-encoding/02-sinusoidal.md). Wavelengths 2*pi/omega_i
 // from the core's frequencies.
+import { pick, shuffle } from '../lib/random.js';
 import { fixed } from '../lib/pyformat.js';
-
-const pick = (random, list) => list[Math.floor(random() * list.length)];
-
-function shuffle(random, items) {
-  const a = items.slice();
-  for (let i = a.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [a[i], a[j]] = [a[j], a[i]];
-  }
-  return a;
-}
 
 export function generate(pe, random) {
   const d = pick(random, [64, 128, 256, 512, 1024]);

@@ -7,9 +7,11 @@ const f32 = Math.fround;
 
 // The Python code turns a pair by f32(seat) * f32(theta). The core's RoPE on
 // dim 2 has inv_freq 1 whatever the base; linear scaling by F makes it
-// f32(1 / f32(F)), so pick an F (a float32 next to 1/theta) for which that is
-// f32(theta) exactly. Every theta on the 0.05 grid up to 1.5 has one.
-export function linearFactorFor(pe, theta) {
+// f32(1 / f32(F)). 1/theta rounded to float32 is sometimes one step off, so
+// its float32 neighbours are tried too, each checked by the core itself.
+// Returns { scaling, used (the theta the core will use), exact }; without an
+// exact factor, scaling is 1/theta and used is one float32 step from theta.
+export function thetaScaling(pe, theta) {
   const target = f32(theta);
   const bits = new Float32Array([1 / theta]);
   const word = new Uint32Array(bits.buffer);
@@ -17,9 +19,33 @@ export function linearFactorFor(pe, theta) {
   for (const step of [0, 1, -1, 2, -2, 3, -3]) {
     word[0] = start + step;
     const scaling = { type: 'linear', factor: bits[0] };
-    if (pe.ropeInvFreq(2, { scaling })[0] === target) return scaling;
+    if (pe.ropeInvFreq(2, { scaling })[0] === target) return { scaling, used: target, exact: true };
   }
-  throw new RangeError(`rope-seats: no linear factor gives theta = ${theta} in float32`);
+  const scaling = { type: 'linear', factor: 1 / theta };
+  return { scaling, used: pe.ropeInvFreq(2, { scaling })[0], exact: false };
+}
+
+// The sample's thetas (0.05 grid up to 1.5) all have an exact factor.
+export function linearFactorFor(pe, theta) {
+  const { scaling, exact } = thetaScaling(pe, theta);
+  if (!exact) throw new RangeError(`rope-seats: no linear factor gives theta = ${theta} in float32`);
+  return scaling;
+}
+
+// For the generated quizzes: thetas whose factor 1/theta is exact in float32,
+// and a random nonzero 2-vector with components in tenths from -1 to 1.
+export const EXACT_THETAS = [
+  [0.25, 4],
+  [0.5, 2],
+  [1, 1],
+];
+
+export function randomVector(random) {
+  const component = () => Math.round(random() * 20 - 10) / 10;
+  for (;;) {
+    const v = [component(), component()];
+    if (v[0] !== 0 || v[1] !== 0) return v;
+  }
 }
 
 // Score of q at seat i and k at seat j, both rotated by the core; the 2-term

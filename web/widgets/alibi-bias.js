@@ -4,6 +4,7 @@
 // the core (alibiSlopes, alibiBias); this file only draws them.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
+import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 
 const MINI = 76; // small-multiple size, CSS px
@@ -308,26 +309,19 @@ class AlibiBias extends PeElement {
   _pointer(e) {
     const s = this._state;
     if (!s) return;
-    const rect = this.big.getBoundingClientRect();
-    const { M, cell } = this._geom;
-    const j = Math.floor((e.clientX - rect.left - M) / cell);
-    const i = Math.floor((e.clientY - rect.top - M) / cell);
-    if (i < 0 || j < 0 || i >= s.L || j >= s.L) return;
-    if (this._cur && this._cur[0] === i && this._cur[1] === j) return;
-    this._cur = [i, j];
+    const at = cellAt(e, this.big, this._geom, s.L, s.L);
+    if (!at || (this._cur && this._cur[0] === at[0] && this._cur[1] === at[1])) return;
+    this._cur = at;
     this._drawBig();
   }
 
   _key(e) {
     const s = this._state;
     if (!s) return;
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (e.key === 'Escape') { this._cur = null; this._drawBig(); return; }
-    if (!moves[e.key]) return;
-    e.preventDefault();
-    const [i, j] = this._cur ?? [0, 0];
-    const [di, dj] = this._cur ? moves[e.key] : [0, 0];
-    this._cur = [Math.max(0, Math.min(s.L - 1, i + di)), Math.max(0, Math.min(s.L - 1, j + dj))];
+    const moved = moveCursor(e.key, this._cur, s.L, s.L);
+    if (!moved) return;
+    if (moved.cur) e.preventDefault();
+    this._cur = moved.cur;
     this._drawBig();
   }
 

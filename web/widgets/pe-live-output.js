@@ -99,22 +99,28 @@ class PeLiveOutput extends PeElement {
     this.shownSample = null;
     // Until the core arrives, show the code and the default output the build
     // wrote into the page (the light DOM), so a reader sees both at once.
-    const data = samples[this.getAttribute('sample') ?? ''];
-    if (data) this.codeBox.replaceChildren(trustedFragment(`<code>${data.codeHtml}</code>`));
+    this.showCode(this.getAttribute('sample') ?? '');
     const printed = this.querySelector('pre.output');
     if (printed) this.outputBox.textContent = printed.textContent;
   }
 
+  // The sample's highlighted code (with its default values), once per sample.
+  showCode(id) {
+    const data = samples[id];
+    if (!data || this.codeFor === id) return;
+    this.codeFor = id;
+    this.codeBox.replaceChildren(trustedFragment(`<code>${data.codeHtml}</code>`));
+  }
+
   update(pe, p) {
-    const data = samples[p.sample];
-    if (!data) throw new Error(`pe-live-output: there is no sample with id "${p.sample}"`);
+    if (!samples[p.sample]) throw new Error(`pe-live-output: there is no sample with id "${p.sample}"`);
     if (this.shownSample !== p.sample) {
       this.shownSample = p.sample;
       this.runner = null;
+      this.showCode(p.sample);
       sampleRunners[p.sample]().then((m) => {
         this.runner = m.default;
         this.values = this.initialValues(this.runner.params ?? {});
-        this.codeBox.replaceChildren(trustedFragment(`<code>${data.codeHtml}</code>`));
         this.buildControls(this.runner.params ?? {});
         this.schedule();
       });

@@ -4,6 +4,7 @@
 // that property. Every rotation and every PE row comes from the core.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
+import { thetaScaling } from '../samples/rope-seats.js';
 
 const PLOT_H = 230;
 const PAD = { l: 46, r: 12, t: 22, b: 34 };
@@ -185,25 +186,11 @@ class RopeOffsetCheck extends PeElement {
     if (this.table.open) this._fillTable();
   }
 
-  // The linear-scaling factor whose frequency the core computes as exactly
-  // float32(θ): 1/(1/θ) in float32 is sometimes one ulp off, so the float32
-  // neighbours of 1/θ are tried too, each checked by the core itself.
+  // The linear scaling that gives the core this θ (see thetaScaling), kept
+  // while θ stays the same.
   _scalingFor(pe, theta) {
-    if (this._scaling?.theta === theta) return this._scaling.value;
-    const target = Math.fround(theta);
-    const bits = new Int32Array(1);
-    const f = new Float32Array(bits.buffer);
-    f[0] = 1 / theta;
-    const center = bits[0];
-    let value = { type: 'linear', factor: 1 / theta };
-    let used = pe.ropeInvFreq(2, { scaling: value })[0];
-    for (const k of [0, -1, 1, -2, 2, -3, 3]) {
-      bits[0] = center + k;
-      const candidate = { type: 'linear', factor: f[0] };
-      if (pe.ropeInvFreq(2, { scaling: candidate })[0] === target) { value = candidate; used = target; break; }
-    }
-    this._scaling = { theta, value, used, exact: used === target };
-    return value;
+    if (this._scaling?.theta !== theta) this._scaling = { theta, ...thetaScaling(pe, theta) };
+    return this._scaling.scaling;
   }
 
   _draw() {

@@ -4,6 +4,7 @@
 // The buckets come from the core (t5Buckets); this file only draws them.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
+import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
 const STRIP_H = 150;
 const PAD = { l: 34, r: 10, t: 16, b: 40 };
@@ -317,26 +318,19 @@ class T5Buckets extends PeElement {
   _gridPointer(e) {
     const s = this._state;
     if (!s) return;
-    const rect = this.grid.getBoundingClientRect();
-    const { M, cell } = this._gridGeom;
-    const j = Math.floor((e.clientX - rect.left - M) / cell);
-    const i = Math.floor((e.clientY - rect.top - M) / cell);
-    if (i < 0 || j < 0 || i >= s.Q || j >= s.K) return;
-    if (this._cur && this._cur[0] === i && this._cur[1] === j) return;
-    this._cur = [i, j];
+    const at = cellAt(e, this.grid, this._gridGeom, s.Q, s.K);
+    if (!at || (this._cur && this._cur[0] === at[0] && this._cur[1] === at[1])) return;
+    this._cur = at;
     this._drawGrid();
   }
 
   _gridKey(e) {
     const s = this._state;
     if (!s) return;
-    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
-    if (e.key === 'Escape') { this._cur = null; this._drawGrid(); return; }
-    if (!moves[e.key]) return;
-    e.preventDefault();
-    const [i, j] = this._cur ?? [0, 0];
-    const [di, dj] = this._cur ? moves[e.key] : [0, 0];
-    this._cur = [Math.max(0, Math.min(s.Q - 1, i + di)), Math.max(0, Math.min(s.K - 1, j + dj))];
+    const moved = moveCursor(e.key, this._cur, s.Q, s.K);
+    if (!moved) return;
+    if (moved.cur) e.preventDefault();
+    this._cur = moved.cur;
     this._drawGrid();
   }
 
