@@ -2,20 +2,14 @@
 // headless Chromium (playwright-core), once with the SIMD build and once with
 // the scalar one. Returns { tag: { simd: { median, p95, max }, scalar: {...} } }.
 //   node scripts/bench-widgets.mjs [--quick]     prints the table alone
-import { chromium } from 'playwright-core';
-import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { createStaticServer } from './serve.mjs';
+import { launchChromium } from './chromium.mjs';
 
 export async function benchWidgets({ quick = false, onProgress = () => {} } = {}) {
-  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-  if (!existsSync(executablePath)) throw new Error(`no Chromium at ${executablePath}`);
   const server = createStaticServer();
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const browser = await chromium.launch({
-    executablePath,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launchChromium();
   const out = {};
   try {
     for (const build of ['simd', 'scalar']) {

@@ -23,6 +23,7 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import { loadPosenc } from '../web/posenc.js';
 import { pyLiteral } from '../web/lib/pyformat.js';
+import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
 
 hljs.registerLanguage('python', python);
 
@@ -226,11 +227,11 @@ export async function buildLesson() {
     if (usedSamples.has(id)) fail(where, `sample ${id} is used twice`);
     usedSamples.add(id);
     const params = mod.params ?? {};
-    const names = [...code.matchAll(/\{\{([a-z_][a-z0-9_]*)\}\}/gi)].map((x) => x[1]);
+    const names = [...code.matchAll(PLACEHOLDER)].map((x) => x[1]);
     for (const n of names) if (!params[n]) fail(where, `sample ${id}: code uses {{${n}}} but web/samples/${id}.js declares no such parameter`);
-    const defaults = Object.fromEntries(Object.entries(params).map(([k, s]) => [k, s.default]));
+    const defaults = defaultsOf(params);
     // placeholders become identifiers the highlighter leaves alone, then spans
-    const marked = code.replace(/\{\{([a-z_][a-z0-9_]*)\}\}/gi, (_, n) => `PEPARAM${n}PEEND`);
+    const marked = code.replace(PLACEHOLDER, (_, n) => `PEPARAM${n}PEEND`);
     let html = hljs.highlight(marked, { language: 'python' }).value;
     html = html.replace(/PEPARAM([a-z_][a-z0-9_]*)PEEND/gi, (_, n) => `<span class="param" data-param="${n}">${escapeHtml(pyLiteral(params[n], defaults[n]))}</span>`);
     let output;

@@ -10,6 +10,15 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { pyLiteral } from '../web/lib/pyformat.js';
 
+/** A {{name}} parameter placeholder in a sample's code. */
+export const PLACEHOLDER = /\{\{([a-z_][a-z0-9_]*)\}\}/gi;
+
+/** A sample's default parameter values, { name: default }. */
+export const defaultsOf = (params) => Object.fromEntries(Object.entries(params ?? {}).map(([k, spec]) => [k, spec.default]));
+
+/** The sample's code with each placeholder written as a Python literal of its value. */
+export const fillPlaceholders = (code, params, values) => code.replace(PLACEHOLDER, (_, n) => pyLiteral(params[n], values[n]));
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lessonDir = path.join(root, 'lessons/positional-encoding');
 
@@ -24,14 +33,14 @@ export async function collectSamples() {
       const id = m[1];
       const runner = (await import(pathToFileURL(path.join(root, 'web/samples', `${id}.js`)).href)).default;
       const params = runner.params ?? {};
-      const defaults = Object.fromEntries(Object.entries(params).map(([k, s]) => [k, s.default]));
+      const defaults = defaultsOf(params);
       const sets = [defaults, ...(runner.cases ?? []).map((c) => ({ ...defaults, ...c }))];
       out.push({
         id,
         file,
         cases: sets.map((values) => ({
           values,
-          source: t.content.replace(/\{\{([a-z_][a-z0-9_]*)\}\}/gi, (_, n) => pyLiteral(params[n], values[n])),
+          source: fillPlaceholders(t.content, params, values),
         })),
       });
     }

@@ -1,15 +1,15 @@
 // Development aid: renders one widget alone in headless Chromium, prints its
 // text, any console errors, the update time, and saves a screenshot.
 //   node scripts/widget-shot.mjs '<rope-clock d-model="8"></rope-clock>' /tmp/shot.png [--dark] [--width=375]
-import { chromium } from 'playwright-core';
 import { createStaticServer } from './serve.mjs';
+import { launchChromium } from './chromium.mjs';
 
 const [markup, out = '/tmp/widget.png', ...flags] = process.argv.slice(2);
 const width = Number(flags.find((f) => f.startsWith('--width='))?.split('=')[1] ?? 900);
 const server = createStaticServer();
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const port = server.address().port;
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+const browser = await launchChromium();
 const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: flags.includes('--dark') ? 'dark' : 'light' });
 const errors = [];
 page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));

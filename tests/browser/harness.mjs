@@ -1,16 +1,14 @@
 // Shared setup of the browser tests: Debian's Chromium driven by
 // playwright-core, and the static server of `npm start` on a free port.
-import { chromium } from 'playwright-core';
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createStaticServer } from '../../scripts/serve.mjs';
+import { launchChromium } from '../../scripts/chromium.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = path.join(root, 'screenshots');
 
-// Flags that work here as root (see the toolchain notes).
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
 export async function startServer(options) {
   const server = createStaticServer(undefined, options);
@@ -18,9 +16,7 @@ export async function startServer(options) {
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
 
-export async function launch() {
-  return chromium.launch({ executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium', args: FLAGS });
-}
+export const launch = launchChromium;
 
 /** A page that records console errors and uncaught exceptions in `errors`. */
 export async function newPage(browser, options = {}) {
