@@ -5,6 +5,7 @@ import { EXACT_THETAS, randomVector, rotatedScore } from '../samples/rope-seats.
 import { pick, shuffle } from '../lib/random.js';
 
 const f32 = Math.fround;
+
 export function generate(pe, random) {
   for (;;) {
     const q = randomVector(random);
