@@ -19,6 +19,8 @@
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <malloc.h>
+
 #include <cstdint>
 #include <new>
 #include <string>
@@ -226,6 +228,16 @@ val build_info() {
     return info;
 }
 
+// Bytes the allocator has handed out and not taken back (mallinfo's
+// uordblks): what a leak would grow. The heap's total size is
+// memory.buffer.byteLength on the JS side.
+val memory_stats() {
+    const struct mallinfo info = mallinfo();
+    val stats = val::object();
+    stats.set("allocatedBytes", double(info.uordblks));
+    return stats;
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc) {
@@ -242,4 +254,5 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::class_<posenc::AttentionWorkspace>("AttentionWorkspace").constructor<>();
     emscripten::function("attention", &attention);
     emscripten::function("buildInfo", &build_info);
+    emscripten::function("memoryStats", &memory_stats);
 }

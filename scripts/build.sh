@@ -2,7 +2,8 @@
 # Builds the two wasm modules (SIMD and scalar) with Debian's Emscripten and
 # copies them to web/wasm/, then builds the lesson page (web/index.html)
 # from lessons/. With --tests, also builds the Catch2 suites:
-# natively (build/native) and as wasm (build/wasm).
+# natively (build/native, build/sanitize under ASan + UBSan), as wasm
+# (build/wasm), and the libFuzzer targets (build/fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emcc finds acorn only through NODE_PATH (the machine's node is not Debian's).
@@ -33,4 +34,8 @@ if [ $tests = ON ]; then
   cmake -S . -B build/sanitize -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DPOSENC_SANITIZE=address,undefined >/dev/null
   cmake --build build/sanitize -j "$jobs"
+  # The libFuzzer targets over the core (clang; ASan + UBSan).
+  CXX=clang++-14 cmake -S . -B build/fuzz -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPOSENC_TESTS=OFF \
+    -DPOSENC_FUZZ=ON -DPOSENC_SANITIZE=fuzzer-no-link,address,undefined >/dev/null
+  cmake --build build/fuzz -j "$jobs"
 fi

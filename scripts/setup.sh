@@ -12,6 +12,9 @@ command -v make >/dev/null || need+=(make)
 command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/include/xsimd/xsimd.hpp ] || need+=(libxsimd-dev)
 [ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
+# the libFuzzer target (npm test runs it briefly; npm run fuzz for longer)
+command -v clang++-14 >/dev/null || need+=(clang-14)
+compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || need+=(libclang-rt-14-dev)
 if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -f package.json ] && grep -q playwright-core package.json; then
   command -v chromium >/dev/null || need+=(chromium)
   # a font, so pages lay out the same on a bare machine as on a desktop

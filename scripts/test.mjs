@@ -2,10 +2,12 @@
 // summary line. Stages:
 //   1. build: wasm modules (SIMD, scalar) + Catch2 suites (native and wasm)
 //   2. Catch2, native (g++): SIMD kernels with their scalar twins, and the
-//      scalar-only build; then the same under ASan + UBSan
+//      scalar-only build; then the same under ASan + UBSan; then a short
+//      seeded libFuzzer run over the core (also ASan + UBSan)
 //   3. Catch2, wasm under Node: SIMD build and scalar build
-//   4. JS API tests (node --test) against both wasm builds, the printing
-//      helpers and every live sample against recorded PyTorch output
+//   4. JS API tests (node --test) against both wasm builds (with a short run
+//      of the API fuzzer), the printing helpers and every live sample
+//      against recorded PyTorch output
 //   5. browser tests in real Chromium (the lesson page, its widgets, axe)
 import { spawnSync } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -57,6 +59,13 @@ if (built) {
     cwd: path.join(root, 'build/sanitize'),
     parse: ctestCounts,
     show: ctestSummaryLines,
+  });
+  run('libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)', process.execPath, ['scripts/fuzz.mjs', '--native-only', '--runs', '40000'], {
+    parse: (out) => {
+      const ok = /fuzz: no findings/.test(out);
+      const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
+      return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants` };
+    },
   });
   run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/wasm'),

@@ -39,6 +39,8 @@ export interface Posenc {
   readonly limits: PosencLimits;
   /** An array of `length` elements in this build's heap, usable as input and as `out` without copies. */
   allocate(length: number, type?: 'f32' | 'i32'): HeapArray;
+  /** Heap size, bytes allocated and not freed, the scratch area's size, and JS handles held by C++. */
+  memoryStats(): { wasmBytes: number; allocatedBytes: number; scratchBytes: number; jsHandles: number };
   /** (maxLen, dModel) row-major; dModel must be even. */
   sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array> }): Float32Array;
   /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */

@@ -276,6 +276,10 @@ class Scratch {
     this.#core = core;
   }
 
+  get bytes() {
+    return this.#bytes;
+  }
+
   // Addresses for blocks of the given byte sizes, 16-byte aligned.
   reserve(fn, sizes) {
     const total = sizes.reduce((sum, b) => sum + align(b), 0);
@@ -338,6 +342,24 @@ class Posenc {
     }
     if (type !== 'f32' && type !== 'i32') throw new TypeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
     return new HeapArray(heapOwners, this.#core, type, length);
+  }
+
+  /**
+   * Where this build's memory is: `wasmBytes` is the size of the wasm heap
+   * (it only grows, up to 1 GiB), `allocatedBytes` what the allocator has
+   * handed out and not taken back (live HeapArrays, the reused scratch area,
+   * the attention workspace, trainers), `scratchBytes` the scratch area's
+   * share, and `jsHandles` the JS values the C++ side holds (Embind handles;
+   * 0 between calls unless something leaks).
+   */
+  memoryStats() {
+    const { allocatedBytes } = this.#core.memoryStats();
+    return {
+      wasmBytes: this.#core.HEAPU8.buffer.byteLength,
+      allocatedBytes,
+      scratchBytes: this.#scratch.bytes,
+      jsHandles: typeof this.#core.count_emval_handles === 'function' ? this.#core.count_emval_handles() : 0,
+    };
   }
 
   // Runs one core function. `inputs` are copied into the scratch area (or
@@ -620,10 +642,13 @@ class Posenc {
 }
 
 // The core returns its errors as values (bindings.cpp): throw them here,
-// prefixed with the function's name.
+// prefixed with the function's name. The core names arguments as the C++
+// does (rotary_dim); JS callers know them as options (rotaryDim).
+const SNAKE_ARGUMENT = /\b(?:scaling\.)?[a-z]+(?:_[a-z0-9]+)+\b/g;
+const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
 function unwrap(fn, result) {
   if (result instanceof Error) {
-    result.message = `${fn}: ${result.message}`;
+    result.message = `${fn}: ${result.message.replace(SNAKE_ARGUMENT, (name) => (name.startsWith('t5_bias') ? name : camel(name)))}`;
     throw result;
   }
   return result;
