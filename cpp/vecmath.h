@@ -23,7 +23,8 @@
 
 namespace posenc {
 
-// s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n. s or c may be null.
+// s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n. s or c may be null; neither
+// may alias x (the scalar twin writes s before it reads x for c).
 void sincos_scalar(const float* x, float* s, float* c, std::size_t n);
 // y[i] = exp(x[i]); y may alias x.
 void exp_scalar(const float* x, float* y, std::size_t n);
