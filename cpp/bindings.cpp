@@ -16,12 +16,17 @@
 //     posenc.js throws it. Success returns undefined (or a number).
 //   - no state lives here between calls; the attention workspace is an
 //     object the caller owns.
+#ifndef POSENC_WITH_TRAINER
+#define POSENC_WITH_TRAINER 0  // posenc-train-* modules define it as 1
+#endif
+
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <malloc.h>
 
 #include <cstdint>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -37,6 +42,9 @@
 #include "sinusoidal.h"
 #include "softmax.h"
 #include "t5_bias.h"
+#if POSENC_WITH_TRAINER
+#include "transformer.h"
+#endif
 
 using emscripten::val;
 using Addr = std::uintptr_t;  // a byte address in the wasm heap, from posenc.js
@@ -214,9 +222,66 @@ val attention(Addr out, Addr weights, Addr q, Addr k, Addr v, double heads, doub
     });
 }
 
+#if POSENC_WITH_TRAINER
+// One tiny Transformer being trained (transformer.h), owned by a JS object
+// (posenc.js's Trainer). Constructing it cannot fail; init() validates the
+// configuration and returns an Error value instead of throwing, like every
+// function here. Its methods return an Error value when called before a
+// successful init().
+class TrainerHandle {
+public:
+    val init(std::string task, std::string encoding, double layers, double d_model, double heads,
+             double ffn, double vocab, double train_len, double batch, double lr, double seed) {
+        return guarded([&] {
+            posenc::TrainerConfig c;
+            c.task = posenc::train_task(task.c_str());
+            c.encoding = posenc::train_encoding(encoding.c_str());
+            c.layers = as_size(layers);
+            c.d_model = as_size(d_model);
+            c.heads = as_size(heads);
+            c.ffn = as_size(ffn);
+            c.vocab = as_size(vocab);
+            c.train_len = as_size(train_len);
+            c.batch = as_size(batch);
+            c.lr = lr;
+            c.seed = static_cast<std::uint64_t>(seed);  // posenc.js: an integer in 0..2^53
+            trainer_ = std::make_unique<posenc::Trainer>(c);
+            return val::undefined();
+        });
+    }
+
+    // Runs n steps; returns the last loss.
+    val step(double n) {
+        return guarded([&] { return val(static_cast<double>(trainer().step(as_size(n)))); });
+    }
+
+    // Token accuracy at `length` over `samples` sequences.
+    val evaluate(double length, double samples) {
+        return guarded([&] { return val(trainer().evaluate(as_size(length), as_size(samples))); });
+    }
+
+    // A view of the loss history in the wasm heap: valid until the next call
+    // into the module (posenc.js copies it at once).
+    val history() {
+        return guarded([&] {
+            const auto& h = trainer().loss_history();
+            return val(emscripten::typed_memory_view(h.size(), h.data()));
+        });
+    }
+
+private:
+    posenc::Trainer& trainer() {
+        if (!trainer_) throw posenc::TypeError("the trainer was not initialised");
+        return *trainer_;
+    }
+    std::unique_ptr<posenc::Trainer> trainer_;
+};
+#endif  // POSENC_WITH_TRAINER
+
 val build_info() {
     val info = val::object();
     info.set("simd", bool(POSENC_SIMD));
+    info.set("trainer", bool(POSENC_WITH_TRAINER));
     val limits = val::object();
     limits.set("maxElements", double(posenc::kMaxElements));
     limits.set("maxPosition", double(posenc::kMaxPosition));
@@ -253,6 +318,14 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("softmax", &softmax);
     emscripten::class_<posenc::AttentionWorkspace>("AttentionWorkspace").constructor<>();
     emscripten::function("attention", &attention);
+#if POSENC_WITH_TRAINER
+    emscripten::class_<TrainerHandle>("TrainerHandle")
+        .constructor<>()
+        .function("init", &TrainerHandle::init)
+        .function("step", &TrainerHandle::step)
+        .function("evaluate", &TrainerHandle::evaluate)
+        .function("history", &TrainerHandle::history);
+#endif
     emscripten::function("buildInfo", &build_info);
     emscripten::function("memoryStats", &memory_stats);
 }

@@ -16,10 +16,10 @@ emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPOSENC_TESTS=$test
 if [ $tests = ON ]; then
   cmake --build build/wasm -j "$jobs"
 else
-  cmake --build build/wasm -j "$jobs" --target posenc-simd posenc-scalar
+  cmake --build build/wasm -j "$jobs" --target posenc-simd posenc-scalar posenc-train-simd posenc-train-scalar
 fi
 mkdir -p web/wasm
-for v in simd scalar; do
+for v in simd scalar train-simd train-scalar; do
   cp build/wasm/posenc-$v.js build/wasm/posenc-$v.wasm web/wasm/
 done
 echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"

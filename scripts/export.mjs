@@ -20,18 +20,17 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 
 export async function exportLesson({ out = path.join(root, 'dist/lesson.html') } = {}) {
-  for (const f of ['index.html', 'gen/lesson-data.js', 'wasm/posenc-simd.wasm', 'wasm/posenc-scalar.wasm']) {
+  const variants = ['simd', 'scalar', 'train-simd', 'train-scalar'];
+  for (const f of ['index.html', 'gen/lesson-data.js', ...variants.map((v) => `wasm/posenc-${v}.wasm`)]) {
     if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
   }
   // 1. the script: an entry that registers both builds, then runs the page
   const wasm = (variant) => readFileSync(path.join(web, `wasm/posenc-${variant}.wasm`)).toString('base64');
   const entry = `
     import { registerEmbeddedBuild } from './posenc.js';
-    import simdFactory from './wasm/posenc-simd.js';
-    import scalarFactory from './wasm/posenc-scalar.js';
+    ${variants.map((v, i) => `import factory${i} from './wasm/posenc-${v}.js';`).join('\n    ')}
     const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    registerEmbeddedBuild('simd', simdFactory, bytes(${JSON.stringify(wasm('simd'))}));
-    registerEmbeddedBuild('scalar', scalarFactory, bytes(${JSON.stringify(wasm('scalar'))}));
+    ${variants.map((v, i) => `registerEmbeddedBuild('${v}', factory${i}, bytes(${JSON.stringify(wasm(v))}));`).join('\n    ')}
     await import('./lesson.js');
   `;
   const result = await build({

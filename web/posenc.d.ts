@@ -41,6 +41,10 @@ export interface Posenc {
   allocate(length: number, type?: 'f32' | 'i32'): HeapArray;
   /** Heap size, bytes allocated and not freed, the scratch area's size, and JS handles held by C++. */
   memoryStats(): { wasmBytes: number; allocatedBytes: number; scratchBytes: number; jsHandles: number };
+  /** True in the build loaded with loadPosenc({ trainer: true }). */
+  readonly trainer: boolean;
+  /** A tiny Transformer to train (trainer build only; see TrainerOptions for the defaults). */
+  createTrainer(options?: TrainerOptions): Trainer;
   /** (maxLen, dModel) row-major; dModel must be even. */
   sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array> }): Float32Array;
   /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */
@@ -106,12 +110,44 @@ export interface Posenc {
   ): { output: Float32Array; weights: Float32Array | null };
 }
 
+/** A tiny Transformer being trained (pe.createTrainer; only in the trainer build). */
+export class Trainer {
+  private constructor();
+  /** The configuration with every default filled in. */
+  readonly config: Readonly<Required<TrainerOptions>>;
+  /** Training steps taken so far. */
+  readonly steps: number;
+  /** Runs n (1..100000) steps, one fresh batch each; returns the last loss. */
+  step(n?: number): number;
+  /** Token accuracy (0..1) on `samples` (default 256) fixed sequences of `length`; a learned table past its rows throws a RangeError. */
+  evaluate(length: number, samples?: number): number;
+  /** One loss per step, oldest first (a copy). */
+  lossHistory(): Float32Array;
+  /** Frees the trainer (safe to call twice). */
+  delete(): void;
+}
+
+export interface TrainerOptions {
+  task?: 'copy' | 'reverse' | 'sort' | 'shift';
+  encoding?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
+  layers?: number;
+  dModel?: number;
+  heads?: number;
+  /** 0: 4 * dModel */
+  ffn?: number;
+  vocab?: number;
+  trainLen?: number;
+  batch?: number;
+  lr?: number;
+  seed?: number;
+}
+
 /** Loads (once) and returns the core; SIMD build where supported unless `simd` says otherwise. */
-export function loadPosenc(options?: { simd?: boolean }): Promise<Posenc>;
+export function loadPosenc(options?: { simd?: boolean; trainer?: boolean }): Promise<Posenc>;
 /** True when this engine can run the SIMD build. */
 export function simdSupported(): boolean;
 /**
  * Makes a build available without fetching web/wasm/: `factory` is the default export of
  * wasm/posenc-<variant>.js, `wasmBinary` the bytes of its .wasm (used by the single-file export).
  */
-export function registerEmbeddedBuild(variant: 'simd' | 'scalar', factory: (options: object) => Promise<unknown>, wasmBinary: Uint8Array): void;
+export function registerEmbeddedBuild(variant: 'simd' | 'scalar' | 'train-simd' | 'train-scalar', factory: (options: object) => Promise<unknown>, wasmBinary: Uint8Array): void;

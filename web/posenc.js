@@ -23,6 +23,8 @@
 
 const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3'];
 const CONVENTIONS = ['half', 'interleaved'];
+const TRAIN_TASKS = ['copy', 'reverse', 'sort', 'shift'];
+const TRAIN_ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
 
 // The smallest module that uses a v128 instruction: validates only where
 // WebAssembly SIMD is supported (same probe as wasm-feature-detect).
@@ -41,21 +43,26 @@ export function simdSupported() {
 }
 
 const isNode = typeof process === 'object' && !!process.versions && !!process.versions.node;
-const instances = new Map(); // 'simd' | 'scalar' -> Promise<Posenc>
+const instances = new Map(); // 'simd' | 'scalar' | 'train-simd' | 'train-scalar' -> Promise<Posenc>
 
 /**
  * Loads the compute core. `simd: true|false` forces a build; by default the
- * SIMD build is used where the engine supports it.
+ * SIMD build is used where the engine supports it. `trainer: true` loads the
+ * larger build that also holds the tiny Transformer trainer
+ * (pe.createTrainer); the lesson's training lab loads it in a worker.
  */
-export function loadPosenc({ simd } = {}) {
+export function loadPosenc({ simd, trainer = false } = {}) {
   if (simd !== undefined && typeof simd !== 'boolean') {
     return Promise.reject(new TypeError(`loadPosenc: simd must be true, false or omitted, got ${describe(simd)}`));
+  }
+  if (typeof trainer !== 'boolean') {
+    return Promise.reject(new TypeError(`loadPosenc: trainer must be true or false, got ${describe(trainer)}`));
   }
   const useSimd = simd === undefined ? simdSupported() : simd;
   if (useSimd && !simdSupported()) {
     return Promise.reject(new Error('loadPosenc: this engine does not support WebAssembly SIMD; load with { simd: false }'));
   }
-  const variant = useSimd ? 'simd' : 'scalar';
+  const variant = `${trainer ? 'train-' : ''}${useSimd ? 'simd' : 'scalar'}`;
   if (!instances.has(variant)) {
     const pending = instantiate(variant).then((core) => new Posenc(core));
     pending.catch(() => instances.delete(variant)); // a failed load may be retried
@@ -74,7 +81,9 @@ const embeddedBuilds = new Map();
  * `wasmBinary` its .wasm bytes. Used by scripts/export.mjs.
  */
 export function registerEmbeddedBuild(variant, factory, wasmBinary) {
-  if (variant !== 'simd' && variant !== 'scalar') throw new TypeError(`registerEmbeddedBuild: variant must be 'simd' or 'scalar', got ${describe(variant)}`);
+  if (!['simd', 'scalar', 'train-simd', 'train-scalar'].includes(variant)) {
+    throw new TypeError(`registerEmbeddedBuild: variant must be 'simd', 'scalar', 'train-simd' or 'train-scalar', got ${describe(variant)}`);
+  }
   embeddedBuilds.set(variant, { factory, wasmBinary });
 }
 
@@ -314,6 +323,77 @@ function arg(fn, name, value, type, length, lengthText) {
   return { fn, name, value, type, length, lengthText };
 }
 
+// ---------------------------------------------------------------- trainers
+
+const trainerState = new WeakMap(); // Trainer -> { handle, deleted }
+const deleteOnCollect =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
+
+/**
+ * A tiny Transformer being trained in the wasm heap (see pe.createTrainer).
+ * Call delete() when done (it is also deleted when garbage-collected).
+ */
+export class Trainer {
+  constructor(token, handle, config) {
+    if (token !== trainerState) throw new TypeError('Trainer: create one with pe.createTrainer(options)');
+    const state = { handle, deleted: false, steps: 0 };
+    trainerState.set(this, state);
+    deleteOnCollect?.register(this, handle, state);
+    /** The configuration, with every default filled in. */
+    this.config = Object.freeze({ ...config });
+    Object.freeze(this);
+  }
+
+  #state(fn) {
+    const s = trainerState.get(this);
+    if (s.deleted) throw new TypeError(`${fn}: this trainer has been deleted`);
+    return s;
+  }
+
+  /** Training steps taken so far. */
+  get steps() {
+    return trainerState.get(this).steps;
+  }
+
+  /** Runs `n` training steps (1..100000; one fresh batch each); returns the last loss. */
+  step(n = 1) {
+    const fn = 'trainer.step';
+    const s = this.#state(fn);
+    size(fn, 'n', n, 1, 100000);
+    const loss = unwrap(fn, s.handle.step(n));
+    s.steps += n;
+    return loss;
+  }
+
+  /**
+   * Token accuracy (0..1) on `samples` fresh sequences of `length` tokens,
+   * the same sequences on every call. A learned table asked for a length
+   * past its rows throws a RangeError that says why.
+   */
+  evaluate(length, samples = 256) {
+    const fn = 'trainer.evaluate';
+    const s = this.#state(fn);
+    integer(fn, 'length', length);
+    integer(fn, 'samples', samples);
+    return unwrap(fn, s.handle.evaluate(length, samples));
+  }
+
+  /** One loss per step taken, oldest first (a copy). */
+  lossHistory() {
+    const fn = 'trainer.lossHistory';
+    return unwrap(fn, this.#state(fn).handle.history()).slice();
+  }
+
+  /** Frees the trainer's memory; it cannot be used afterwards. Safe to call twice. */
+  delete() {
+    const s = trainerState.get(this);
+    if (s.deleted) return;
+    s.deleted = true;
+    deleteOnCollect?.unregister(s);
+    s.handle.delete();
+  }
+}
+
 // ------------------------------------------------------------------ the API
 
 class Posenc {
@@ -328,6 +408,8 @@ class Posenc {
     const info = core.buildInfo();
     /** True when the SIMD build runs. */
     this.simd = info.simd;
+    /** True in the build that can train (loadPosenc({ trainer: true })). */
+    this.trainer = info.trainer;
     /** The size caps; a request beyond them throws a RangeError. */
     this.limits = Object.freeze({ ...info.limits });
     Object.freeze(this);
@@ -587,6 +669,39 @@ class Posenc {
       { aliasOk: true },
     );
     return result;
+  }
+
+  /**
+   * A tiny encoder-only Transformer to train on a synthetic task (copy,
+   * reverse or sort digits) with one positional encoding, for the lesson's
+   * "train short, test long" lab. Deterministic: the same options give the
+   * same weights, batches and losses. Options and defaults:
+   *   task 'reverse' | 'copy' | 'sort' | 'shift';  encoding 'rope' | 'none' |
+   *   'sinusoidal' | 'learned' | 'alibi' | 't5';  layers 2 (1..4);
+   *   dModel 64 (4..256, a multiple of heads with an even head size);
+   *   heads 4 (1..16);  ffn 0 (= 4 dModel);  vocab 10 (2..64);
+   *   trainLen 16 (2..256);  batch 32 (1..256);  lr 1e-3;  seed 1.
+   */
+  createTrainer(opts) {
+    const fn = 'createTrainer';
+    if (!this.trainer) throw new TypeError(`${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`);
+    const o = options(fn, opts, ['task', 'encoding', 'layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch', 'lr', 'seed']);
+    const c = { task: 'reverse', encoding: 'rope', layers: 2, dModel: 64, heads: 4, ffn: 0, vocab: 10, trainLen: 16, batch: 32, lr: 1e-3, seed: 1 };
+    for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
+    if (!TRAIN_TASKS.includes(c.task)) throw new TypeError(`${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`);
+    if (!TRAIN_ENCODINGS.includes(c.encoding)) {
+      throw new TypeError(`${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`);
+    }
+    for (const k of ['layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch']) integer(fn, k, c[k]);
+    number(fn, 'lr', c.lr);
+    size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
+    const handle = new this.#core.TrainerHandle();
+    const result = handle.init(c.task, c.encoding, c.layers, c.dModel, c.heads, c.ffn, c.vocab, c.trainLen, c.batch, c.lr, c.seed);
+    if (result instanceof Error) {
+      handle.delete();
+      unwrap(fn, result);
+    }
+    return new Trainer(trainerState, handle, c);
   }
 
   /**

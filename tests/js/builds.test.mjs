@@ -1,7 +1,9 @@
-// The two wasm builds as artifacts: the scalar fallback must hold no SIMD
-// instruction at all (so it loads on an engine without WebAssembly SIMD),
-// the SIMD build must really use v128 code, and neither may need eval
-// (strict Content-Security-Policy) or a global Module.
+// The wasm builds as artifacts (the lesson's pair and the trainer's pair):
+// a scalar fallback must hold no SIMD instruction at all (so it loads on an
+// engine without WebAssembly SIMD), a SIMD build must really use v128 code,
+// none may need eval (strict Content-Security-Policy) or a global Module,
+// and the modules every page loads stay under 150 KB (the trainer's, loaded
+// only by the training lab, may be larger).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -19,15 +21,24 @@ function simdInstructions(file) {
 }
 
 describe('wasm builds', () => {
-  it('the scalar build holds no SIMD instruction', { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
-    assert.equal(simdInstructions('posenc-scalar.wasm'), 0);
+  for (const prefix of ['', 'train-']) {
+    it(`posenc-${prefix}scalar holds no SIMD instruction`, { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
+      assert.equal(simdInstructions(`posenc-${prefix}scalar.wasm`), 0);
+    });
+
+    it(`posenc-${prefix}simd holds SIMD instructions`, { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
+      assert.ok(simdInstructions(`posenc-${prefix}simd.wasm`) > 500);
+    });
+  }
+
+  it('the lesson modules stay under 150 KB each', () => {
+    for (const variant of ['simd', 'scalar']) {
+      const bytes = readFileSync(path.join(wasmDir, `posenc-${variant}.wasm`)).length;
+      assert.ok(bytes <= 150 * 1024, `posenc-${variant}.wasm is ${bytes} bytes`);
+    }
   });
 
-  it('the SIMD build holds SIMD instructions', { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
-    assert.ok(simdInstructions('posenc-simd.wasm') > 500);
-  });
-
-  for (const variant of ['simd', 'scalar']) {
+  for (const variant of ['simd', 'scalar', 'train-simd', 'train-scalar']) {
     it(`${variant}: the glue is an ES module that needs neither eval nor a global Module`, () => {
       const glue = readFileSync(path.join(wasmDir, `posenc-${variant}.js`), 'utf8');
       assert.match(glue, /export default createPosencModule/);

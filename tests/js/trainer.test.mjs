@@ -1,0 +1,148 @@
+// The trainer (pe.createTrainer) through the JS API, in both trainer builds:
+// its first 50 losses against PyTorch's (tests/fixtures/trainer_*.txt,
+// written by make_trainer.py: the same model, initial weights and batches in
+// torch), determinism, evaluation, errors, and that deleting a trainer gives
+// its memory back. The gradient checks are in tests/test_transformer.cpp.
+import { describe, it, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadPosenc } from '../../web/posenc.js';
+import { fixtureDir, loadCase } from './fixture.mjs';
+
+const LOSS_RTOL = 1e-4;
+const cases = readFileSync(path.join(fixtureDir, 'trainer_index.txt'), 'utf8').split(/\s+/).filter(Boolean).map(loadCase);
+
+const optionsOf = (c) => ({
+  task: c.params.task,
+  encoding: c.params.encoding,
+  layers: Number(c.params.layers),
+  dModel: Number(c.params.d_model),
+  heads: Number(c.params.heads),
+  ffn: Number(c.params.ffn),
+  vocab: Number(c.params.vocab),
+  trainLen: Number(c.params.train_len),
+  batch: Number(c.params.batch),
+  lr: Number(c.params.lr),
+  seed: Number(c.params.seed),
+});
+
+for (const simd of [true, false]) {
+  describe(`trainer, ${simd ? 'SIMD' : 'scalar'} build`, () => {
+    let pe;
+    before(async () => {
+      pe = await loadPosenc({ simd, trainer: true });
+    });
+
+    it('has fixtures for every encoding and task', () => {
+      const encodings = new Set(cases.map((c) => c.params.encoding));
+      const tasks = new Set(cases.map((c) => c.params.task));
+      assert.deepEqual([...encodings].sort(), ['alibi', 'learned', 'none', 'rope', 'sinusoidal', 't5']);
+      assert.deepEqual([...tasks].sort(), ['copy', 'reverse', 'shift', 'sort']);
+    });
+
+    for (const c of cases) {
+      it(`${c.file}: the first ${c.tensors.losses.values.length} losses match PyTorch within ${LOSS_RTOL} relative`, () => {
+        const t = pe.createTrainer(optionsOf(c));
+        try {
+          const want = c.tensors.losses.values;
+          t.step(want.length);
+          const got = t.lossHistory();
+          assert.equal(got.length, want.length);
+          let worst = 0;
+          for (let i = 0; i < want.length; i++) worst = Math.max(worst, Math.abs(got[i] - want[i]) / Math.abs(want[i]));
+          assert.ok(worst <= LOSS_RTOL, `largest relative difference ${worst.toExponential(2)}`);
+        } finally {
+          t.delete();
+        }
+      });
+    }
+
+    it('is deterministic: the same options give the same losses and accuracy', () => {
+      const opts = { task: 'sort', encoding: 't5', dModel: 16, heads: 2, trainLen: 8, batch: 8, seed: 42 };
+      const a = pe.createTrainer(opts);
+      const b = pe.createTrainer(opts);
+      a.step(12);
+      b.step(5);
+      b.step(7);
+      assert.deepEqual(a.lossHistory(), b.lossHistory());
+      assert.equal(a.evaluate(8, 64), b.evaluate(8, 64));
+      assert.equal(a.evaluate(24, 32), a.evaluate(24, 32), 'evaluation uses the same sequences every time');
+      assert.equal(a.steps, 12);
+      a.delete();
+      b.delete();
+    });
+
+    it('evaluates at other lengths; a learned table past its rows throws a RangeError that explains', () => {
+      const t = pe.createTrainer({ encoding: 'learned', dModel: 16, heads: 2, trainLen: 8, batch: 4 });
+      const acc = t.evaluate(8, 32);
+      assert.ok(acc >= 0 && acc <= 1);
+      assert.ok(t.evaluate(3, 8) >= 0, 'shorter than training is fine');
+      assert.throws(() => t.evaluate(16, 8), (e) => e instanceof RangeError && /learned position table has 8 rows/.test(e.message) && /cannot extrapolate/.test(e.message));
+      assert.ok(t.evaluate(8, 32) === acc, 'still works after the error');
+      t.delete();
+      const r = pe.createTrainer({ encoding: 'rope', dModel: 16, heads: 2, trainLen: 8, batch: 4 });
+      assert.ok(r.evaluate(32, 8) >= 0, 'rope runs at 4x');
+      r.delete();
+    });
+
+    it('refuses bad options and arguments with clear errors, and keeps working', () => {
+      const bad = [
+        [{ task: 'translate' }, TypeError, /task must be one of 'copy', 'reverse', 'sort', 'shift'/],
+        [{ encoding: 'RoPE' }, TypeError, /encoding must be one of/],
+        [{ dModel: 30 }, RangeError, /dModel must be divisible by heads/],
+        [{ dModel: 2.5 }, RangeError, /dModel must be an integer/],
+        [{ layers: 0 }, RangeError, /layers must be between 1 and 4/],
+        [{ heads: 64 }, RangeError, /heads must be between 1 and 16/],
+        [{ trainLen: 1e9 }, RangeError, /trainLen must be between 2 and 256/],
+        [{ lr: -1 }, RangeError, /lr/],
+        [{ lr: 'fast' }, TypeError, /lr must be a number/],
+        [{ seed: 0.5 }, RangeError, /seed must be an integer/],
+        [{ batch: NaN }, RangeError, /batch must be a finite number/],
+        [{ epochs: 3 }, TypeError, /unknown option 'epochs'/],
+        ['reverse', TypeError, /options must be an object/],
+      ];
+      for (const [opts, type, message] of bad) {
+        assert.throws(() => pe.createTrainer(opts), (e) => e instanceof type && e.message.startsWith('createTrainer: ') && message.test(e.message), JSON.stringify(opts));
+      }
+      const t = pe.createTrainer({ dModel: 8, heads: 2, trainLen: 4, batch: 2 });
+      for (const [fn, args, message] of [
+        ['step', [0], /n must be between 1 and 100000/],
+        ['step', [1.5], /n must be an integer/],
+        ['step', ['10'], /n must be a number/],
+        ['evaluate', [0, 8], /length must be between 1 and 1024/],
+        ['evaluate', [8, 1e6], /samples must be between 1 and 4096/],
+        ['evaluate', [NaN], /length must be a finite number/],
+      ]) {
+        assert.throws(() => t[fn](...args), (e) => e instanceof Error && message.test(e.message), `${fn}(${args})`);
+      }
+      assert.ok(Number.isFinite(t.step(2)));
+      t.delete();
+      t.delete(); // twice is fine
+      assert.throws(() => t.step(1), /this trainer has been deleted/);
+      assert.throws(() => t.lossHistory(), /this trainer has been deleted/);
+    });
+
+    it('gives its memory back when deleted; a training step allocates nothing', () => {
+      const start = pe.memoryStats();
+      const t = pe.createTrainer({ dModel: 32, heads: 4, trainLen: 8, batch: 8 });
+      t.step(2);
+      t.evaluate(32, 16);
+      const warm = pe.memoryStats();
+      t.step(20);
+      t.evaluate(32, 16);
+      const after = pe.memoryStats();
+      // the loss history grows by 4 bytes a step (amortised vector growth)
+      assert.ok(after.allocatedBytes - warm.allocatedBytes <= 4096, `${warm.allocatedBytes} -> ${after.allocatedBytes}`);
+      t.delete();
+      assert.equal(pe.memoryStats().allocatedBytes, start.allocatedBytes);
+      assert.equal(pe.memoryStats().jsHandles, 0);
+    });
+
+    it('the lesson build has no trainer and says how to get one', async () => {
+      const small = await loadPosenc({ simd });
+      assert.equal(small.trainer, false);
+      assert.throws(() => small.createTrainer(), /loadPosenc\(\{ trainer: true \}\)/);
+    });
+  });
+}
