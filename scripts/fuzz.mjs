@@ -3,7 +3,7 @@
 //   node scripts/fuzz.mjs [--seconds S] [--js-calls N] [--seed K] [--native-only | --js-only] [--runs R]
 //
 //   JS API fuzzer (tests/fuzz/api-fuzz.mjs): N calls (default 200,000) per
-//     wasm build, in runs of 5,000 with seeds K, K+1, ...; reports the calls,
+//     wasm build (SIMD, scalar, and the trainer build), in runs of 5,000 with seeds K, K+1, ...; reports the calls,
 //     how many returned and threw, and the heap before and after.
 //   libFuzzer (tests/fuzz/fuzz_core.cpp, build/fuzz, ASan + UBSan): each
 //     variant (SIMD kernels, scalar twins) for S seconds (default 120), or R
@@ -75,7 +75,11 @@ function runNative(dir) {
 async function runJs() {
   const { loadPosenc } = await import('../web/posenc.js');
   const { fuzzApi } = await import('../tests/fuzz/api-fuzz.mjs');
-  const builds = { simd: await loadPosenc({ simd: true }), scalar: await loadPosenc({ simd: false }) };
+  const builds = {
+    simd: await loadPosenc({ simd: true }),
+    scalar: await loadPosenc({ simd: false }),
+    'trainer SIMD': await loadPosenc({ simd: true, trainer: true }),
+  };
   for (const [name, pe] of Object.entries(builds)) {
     const other = name === 'simd' ? builds.scalar : builds.simd;
     const before = pe.memoryStats();

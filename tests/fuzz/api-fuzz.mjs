@@ -335,6 +335,55 @@ const TARGETS = {
       },
     };
   },
+  // The trainer build only: a tiny model, a step or two, an evaluation, and
+  // calls on a deleted trainer. Every trainer made is deleted.
+  createTrainer(c) {
+    const heads = c.r.pick([1, 2]);
+    const o = c.opts({
+      task: c.maybe(c.enumArg(['copy', 'reverse', 'sort', 'shift'])),
+      encoding: c.maybe(c.enumArg(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'])),
+      layers: c.numberArg(() => c.r.int(1, 2)),
+      dModel: c.numberArg(() => heads * 2 * c.r.int(2, 4)), // >= 4
+      heads: c.valid(heads),
+      vocab: c.maybe(c.numberArg(() => c.r.int(2, 12))),
+      trainLen: c.numberArg(() => c.r.int(2, 8)),
+      batch: c.numberArg(() => c.r.int(1, 4)),
+      lr: c.maybe(c.numberArg(() => c.r.pick([1e-3, 3e-3, 0.1]))),
+      seed: c.maybe(c.numberArg(() => c.r.int(0, 1000))),
+    });
+    const steps = c.sizeArg(1, 3);
+    const length = c.sizeArg(1, 24);
+    const samples = c.sizeArg(1, 8);
+    return {
+      args: [o, steps, length, samples],
+      call: (pe, [opts, n, len, k]) => {
+        const t = pe.createTrainer(opts);
+        try {
+          const loss = t.step(n);
+          if (!Number.isFinite(loss)) throw new Error(`createTrainer: step returned ${loss}`);
+          let acc = 0;
+          try {
+            acc = t.evaluate(len, k);
+          } catch (e) {
+            // past a learned table's rows: the one error a valid evaluate may give
+            if (!(e instanceof RangeError && /learned position table/.test(e.message) && len > t.config.trainLen)) throw e;
+          }
+          if (!(acc >= 0 && acc <= 1)) throw new Error(`createTrainer: accuracy ${acc}`);
+          if (t.lossHistory().length !== t.steps) throw new Error('createTrainer: history and steps disagree');
+          return 1;
+        } finally {
+          t.delete();
+          try {
+            t.step(1);
+            throw new Error('createTrainer: a deleted trainer still steps');
+          } catch (e) {
+            if (!/has been deleted/.test(e.message)) throw e;
+          }
+        }
+      },
+      shape: () => 'number',
+    };
+  },
   allocate(c) {
     const length = c.sizeArg(0, 5000);
     const type = c.maybe(c.enumArg(['f32', 'i32']));
@@ -403,7 +452,7 @@ function checkShape(fn, target, args, result) {
  * other build, optional) supplies foreign HeapArrays. Returns counts; throws
  * an Error describing the first broken contract.
  */
-export function fuzzApi(pe, { calls, seed = 1, other = null, targets = Object.keys(TARGETS), extraTargets = {} } = {}) {
+export function fuzzApi(pe, { calls, seed = 1, other = null, targets = defaultTargets(pe), extraTargets = {} } = {}) {
   const all = { ...TARGETS, ...extraTargets };
   const names = targets.concat(Object.keys(extraTargets).filter((k) => !targets.includes(k)));
   const r = rng(seed);
@@ -442,7 +491,8 @@ export function fuzzApi(pe, { calls, seed = 1, other = null, targets = Object.ke
     if (error instanceof WebAssembly.RuntimeError) throw new Error(`${where} aborted the module: ${error.message}`);
     if (allValid) throw new Error(`${where}: a call with valid arguments threw: ${error.message}`);
     if (!(error instanceof FuzzGetterError)) {
-      if (typeof error.message !== 'string' || !error.message.startsWith(`${fn}`)) {
+      const names = fn === 'createTrainer' ? ['createTrainer:', 'trainer.'] : [`${fn}:`];
+      if (typeof error.message !== 'string' || !names.some((n) => error.message.startsWith(n))) {
         throw new Error(`${where}: the error message does not name the function: ${JSON.stringify(error.message)}`);
       }
       stats.errorKinds[error.constructor.name] = (stats.errorKinds[error.constructor.name] ?? 0) + 1;
@@ -454,6 +504,11 @@ export function fuzzApi(pe, { calls, seed = 1, other = null, targets = Object.ke
   }
   for (const h of heapArrays) h.free();
   return stats;
+}
+
+// Every target the build can run (createTrainer needs the trainer build).
+function defaultTargets(pe) {
+  return Object.keys(TARGETS).filter((t) => t !== 'createTrainer' || pe.trainer);
 }
 
 export const FUZZ_TARGETS = Object.keys(TARGETS);

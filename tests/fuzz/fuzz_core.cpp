@@ -19,6 +19,7 @@
 #include <cstdio>
 #include <cstdint>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,7 @@
 #include "sinusoidal.h"
 #include "softmax.h"
 #include "t5_bias.h"
+#include "transformer.h"
 
 namespace {
 
@@ -343,12 +345,56 @@ void fuzz_attention(FuzzedDataProvider& in) {
                       v.data(), heads, seq, hd, o);
 }
 
+// The trainer: a configuration (tiny, or one the constructor must refuse),
+// a step or two, an evaluation, and a forward pass over fuzzed tokens (out
+// of the vocabulary too, which must be refused).
+void fuzz_trainer(FuzzedDataProvider& in) {
+    posenc::TrainerConfig c;
+    c.task = static_cast<posenc::TrainTask>(in.ConsumeIntegralInRange<int>(0, 3));
+    c.encoding = static_cast<posenc::TrainEncoding>(in.ConsumeIntegralInRange<int>(0, 5));
+    c.layers = size_from(in, 2);
+    c.d_model = size_from(in, 16);
+    c.heads = size_from(in, 4);
+    c.ffn = in.ConsumeBool() ? 0 : size_from(in, 32);
+    c.vocab = size_from(in, 12);
+    c.train_len = size_from(in, 8);
+    c.batch = size_from(in, 4);
+    c.lr = number_from(in, 1e-4, 0.5);
+    c.seed = in.ConsumeIntegral<std::uint64_t>();
+    const auto within = [](int64_t v, int64_t lo, int64_t hi) { return v >= lo && v <= hi; };
+    const bool small = within(c.layers, 1, 2) && within(c.d_model, 4, 32) && within(c.heads, 1, 4) &&
+                       within(c.ffn, 0, 64) && within(c.vocab, 2, 16) && within(c.train_len, 2, 16) &&
+                       within(c.batch, 1, 8);
+    const bool refused = !within(c.layers, 1, 4) || !within(c.d_model, 4, 256) || !within(c.heads, 1, 16) ||
+                         !within(c.ffn, 0, 1024) || !within(c.vocab, 2, 64) || !within(c.train_len, 2, 256) ||
+                         !within(c.batch, 1, 256) || !(c.lr > 0 && c.lr <= 1);
+    if (!small && !refused) return;  // valid and large: slow, not wrong
+    posenc::Trainer t(c);
+    t.step(in.ConsumeIntegralInRange<int64_t>(1, 2));
+    const int64_t length = size_from(in, 40);
+    const int64_t samples = size_from(in, 8);
+    const bool slow = (length > 64 && length <= 1024) || (samples > 8 && samples <= 4096);
+    if (!slow) {
+        const double acc = t.evaluate(length, samples);
+        if (!(acc >= 0.0 && acc <= 1.0)) throw std::logic_error("accuracy outside [0, 1]");
+    }
+    const int64_t b = in.ConsumeIntegralInRange<int64_t>(1, 3);
+    const int64_t len = in.ConsumeIntegralInRange<int64_t>(1, 12);
+    std::vector<std::int32_t> tokens(static_cast<std::size_t>(b * len)), targets(tokens.size());
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+        tokens[i] = in.ConsumeIntegralInRange<std::int32_t>(-1, static_cast<std::int32_t>(c.vocab));
+        targets[i] = in.ConsumeIntegralInRange<std::int32_t>(-1, static_cast<std::int32_t>(c.vocab));
+    }
+    const float loss = t.forward(tokens.data(), targets.data(), b, len);
+    if (!std::isfinite(loss)) throw std::logic_error("forward gave a non-finite loss");
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     FuzzedDataProvider in(data, size);
     try {
-        switch (in.ConsumeIntegralInRange<int>(0, 7)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 8)) {
             case 0: fuzz_sinusoidal(in); break;
             case 1: fuzz_learned(in); break;
             case 2: fuzz_rope(in); break;
@@ -356,6 +402,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case 4: fuzz_t5(in); break;
             case 5: fuzz_softmax(in); break;
             case 6: fuzz_attention(in); break;
+            case 7: fuzz_trainer(in); break;
             default: fuzz_rope(in); break;
         }
     } catch (const posenc::RangeError&) {
