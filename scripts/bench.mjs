@@ -83,6 +83,8 @@ function cpuModel() {
 
 const simd = await loadPosenc({ simd: true });
 const scalar = await loadPosenc({ simd: false });
+const simdTrainer = await loadPosenc({ simd: true, trainer: true });
+const scalarTrainer = await loadPosenc({ simd: false, trainer: true });
 const { tf, about } = await loadTfjs();
 
 console.log(`# posenc benchmark (${args.quick ? 'quick: tiny sizes, proves it runs, numbers mean nothing' : 'full'})`);
@@ -93,7 +95,7 @@ console.log('');
 const started = performance.now();
 const results = await runBench({
   cases,
-  libs: { simd, scalar, tfjs: tf },
+  libs: { simd, scalar, tfjs: tf, simdTrainer, scalarTrainer },
   quick: args.quick,
   onProgress: (text) => process.stderr.write(`  ${text}\n`),
   // Let pending I/O (the progress lines) through between samples.

@@ -61,8 +61,14 @@ function row(cells, tag) {
 let libs;
 try {
   if (!simdSupported()) throw new Error('this browser has no WebAssembly SIMD: the simd column needs it');
-  const [simd, scalar, tfjs] = await Promise.all([loadPosenc({ simd: true }), loadPosenc({ simd: false }), loadTfjs()]);
-  libs = { simd, scalar, tfjs: tfjs.tf };
+  const [simd, scalar, tfjs, simdTrainer, scalarTrainer] = await Promise.all([
+    loadPosenc({ simd: true }),
+    loadPosenc({ simd: false }),
+    loadTfjs(),
+    loadPosenc({ simd: true, trainer: true }),
+    loadPosenc({ simd: false, trainer: true }),
+  ]);
+  libs = { simd, scalar, tfjs: tfjs.tf, simdTrainer, scalarTrainer };
   $('engine').textContent = `${navigator.userAgent}; ${navigator.hardwareConcurrency} logical cores; ${tfjs.about}`;
   $('status').textContent = 'ready';
   $('run').disabled = false;

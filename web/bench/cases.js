@@ -9,6 +9,7 @@
 //   flops(p)  floating-point operations of one call, or null where GFLOP/s means nothing
 //   inputs(p, random)  the input arrays, built once, outside the timing
 //   ours(pe, p, x)     our wasm builds (pe from loadPosenc; called once for `simd`, once for `scalar`)
+//   trainer   true: `ours` gets the trainer builds (loadPosenc({ trainer: true }))
 //   js(p, x)           the plain-JS implementation (web/bench/plain.js)
 //   tfjs(tf, p, x)     @tensorflow/tfjs-backend-wasm, or absent where tfjs has no such operation
 // Each of ours/js/tfjs does its untimed preparation (precomputed biases,
@@ -183,6 +184,26 @@ export const cases = [
       return { run: () => plain.attention(x.q, x.k, x.v, options) };
     },
     tfjs: (tf, p, x) => tfjsAttention(tf, p, x),
+  },
+  {
+    // The issue's target: under 10 ms per step in the SIMD build at the
+    // default configuration. Peers: our scalar build (no JS or tfjs twin of
+    // the model exists). Each run() is one step on a fresh batch; the
+    // returned loss differs between the builds only by float rounding.
+    id: 'train-step',
+    title: 'One training step of the tiny Transformer (forward, backward, clip, Adam), reverse task, RoPE',
+    trainer: true,
+    sizes: { full: { layers: 2, dModel: 64, heads: 4, trainLen: 16, batch: 32 }, quick: { layers: 1, dModel: 16, heads: 2, trainLen: 8, batch: 4 } },
+    label: (p) => `${p.layers} layers, d=${p.dModel}, h=${p.heads}, L=${p.trainLen}, batch ${p.batch}`,
+    // Matrix products only: forward 2 flops per multiply-add, backward twice
+    // the forward (6 in all) over the weights (4 d^2 attention, 2 * 4 d^2
+    // feed-forward, d * vocab output) and the scores (4 L^2 d per sequence).
+    flops: (p) => 6 * p.batch * p.trainLen * (p.layers * 12 * p.dModel * p.dModel + 10 * p.dModel) + 3 * 4 * p.batch * p.layers * p.trainLen * p.trainLen * p.dModel,
+    inputs: () => ({}),
+    ours: (pe, p) => {
+      const t = pe.createTrainer({ task: 'reverse', encoding: 'rope', ...p });
+      return { run: () => Float32Array.of(t.step(1)), dispose: () => t.delete() };
+    },
   },
   {
     id: 'softmax',

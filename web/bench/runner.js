@@ -54,8 +54,9 @@ function prepare(c, libs, p, x) {
   const out = [];
   for (const name of IMPLEMENTATIONS) {
     let made = null;
-    if ((name === 'simd' || name === 'scalar') && libs[name]) made = c.ours(libs[name], p, x);
-    else if (name === 'js') made = c.js(p, x);
+    const ours = c.trainer ? libs[`${name}Trainer`] : libs[name];
+    if (name === 'simd' || name === 'scalar') made = ours ? c.ours(ours, p, x) : null;
+    else if (name === 'js') made = c.js ? c.js(p, x) : null;
     else if (name === 'tfjs-wasm' && libs.tfjs && c.tfjs) made = c.tfjs(libs.tfjs, p, x);
     if (made) out.push({ name, run: made.run, dispose: made.dispose ?? (() => {}) });
   }
@@ -63,8 +64,8 @@ function prepare(c, libs, p, x) {
 }
 
 /**
- * Runs `cases` with `libs` = { simd, scalar, tfjs } (Posenc, Posenc, the tf
- * namespace; any may be null). `onProgress(text)` hears what runs,
+ * Runs `cases` with `libs` = { simd, scalar, tfjs, simdTrainer, scalarTrainer }
+ * (Posenc, Posenc, the tf namespace, the trainer builds; any may be null). `onProgress(text)` hears what runs,
  * `onResult(result)` each case as it ends; `pause()` is awaited between
  * samples (the page uses it to repaint).
  * Returns one result per case:
