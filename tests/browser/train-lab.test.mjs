@@ -1,0 +1,124 @@
+// <train-lab> in real Chromium: Start from the keyboard trains in background
+// workers, progress events and the progress bar move, Pause really stops the
+// steps and Resume continues, the done event brings a table with a number in
+// every cell (a learned table shows "—" and the reason past its rows), no
+// console errors; and with Worker unavailable the same lab trains on the page.
+// Runs are tiny (tens of steps) to keep this fast.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage } from './harness.mjs';
+
+let server;
+let url;
+let browser;
+
+before(async () => {
+  ({ server, url } = await startServer());
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+// A page holding only `markup`, with the lab's events recorded on window.trainLog.
+async function labPage(markup, { noWorker = false } = {}) {
+  const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
+  if (noWorker) await page.addInitScript(() => delete window.Worker);
+  await page.goto(`${url}/widgets/dev.html`);
+  await page.evaluate(async (markup) => {
+    await import('/widgets/train-lab.js');
+    window.trainLog = { progress: [], done: null };
+    document.body.insertAdjacentHTML('beforeend', markup);
+    const el = document.querySelector('train-lab');
+    el.addEventListener('train-lab-progress', (e) => window.trainLog.progress.push(e.detail));
+    el.addEventListener('train-lab-done', (e) => (window.trainLog.done = e.detail));
+  }, markup);
+  await page.waitForSelector('train-lab[data-ready]');
+  return page;
+}
+
+const lab = (page, fn, arg) => page.locator('train-lab').evaluate(fn, arg);
+const lastSteps = (page) => page.evaluate(() => window.trainLog.progress.at(-1)?.steps ?? 0);
+const button = (page, name) => page.locator('train-lab').getByRole('button', { name, exact: true });
+
+test('trains in workers from the keyboard: progress, pause, resume, results', async () => {
+  const page = await labPage('<train-lab steps="60" encodings="none,learned,rope"></train-lab>');
+  // nothing runs before the learner asks
+  assert.equal(await button(page, 'Start').isEnabled(), true);
+  assert.equal(await button(page, 'Pause').isDisabled(), true);
+  assert.equal(await page.evaluate(() => window.trainLog.progress.length), 0);
+
+  await button(page, 'Start').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.trainLog.progress.some((p) => p.steps > 0), null, { timeout: 20000 });
+  const detail = await page.evaluate(() => window.trainLog.progress.at(-1));
+  assert.equal(detail.total, 60);
+  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.mode').textContent), /training in \d background workers?/i);
+  assert.ok((await lab(page, (el) => el.shadowRoot.querySelector('progress').value)) > 0, 'the progress bar did not move');
+
+  // Start handed the keyboard focus to Pause; Space presses it
+  assert.equal(await lab(page, (el) => el.shadowRoot.activeElement?.textContent), 'Pause');
+  await page.keyboard.press('Space');
+  await page.waitForTimeout(300); // a slice in flight may still report
+  const atPause = await lastSteps(page);
+  await page.waitForTimeout(500);
+  assert.equal(await lastSteps(page), atPause, 'steps went on after Pause');
+  assert.ok(atPause < 60, 'the run ended before it could be paused');
+  assert.equal(await page.evaluate(() => window.trainLog.done), null);
+
+  assert.equal(await lab(page, (el) => el.shadowRoot.activeElement?.textContent), 'Resume');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.trainLog.done, null, { timeout: 30000 });
+  assert.ok((await lastSteps(page)) >= atPause);
+
+  const { results } = await page.evaluate(() => window.trainLog.done);
+  assert.deepEqual(results.map((r) => r.encoding), ['none', 'learned', 'rope']);
+  for (const r of results) {
+    assert.ok(r.acc1x >= 0 && r.acc1x <= 1 && Number.isFinite(r.finalLoss), JSON.stringify(r));
+    if (r.encoding === 'learned') {
+      assert.equal(r.acc2x, null);
+      assert.equal(r.acc4x, null);
+      assert.match(r.reason2x, /rows/);
+    } else assert.ok(r.acc2x >= 0 && r.acc4x >= 0, JSON.stringify(r));
+  }
+  assert.deepEqual(await lab(page, (el) => el.results.map((r) => r.encoding)), ['none', 'learned', 'rope']);
+
+  const table = await lab(page, (el) =>
+    [...el.shadowRoot.querySelectorAll('.results tbody tr')].map((tr) => [...tr.cells].map((c) => ({ text: c.textContent, title: c.querySelector('[title]')?.title ?? '' }))),
+  );
+  assert.equal(table.length, 3);
+  for (const row of table) {
+    const numbers = row.slice(1).filter((c) => /^\d+(\.\d+)?$/.test(c.text));
+    if (row[0].text === 'learned') {
+      assert.equal(numbers.length, 2, 'learned: loss and 1x');
+      for (const c of row.slice(3)) {
+        assert.match(c.text, /^—/);
+        assert.match(c.title, /no row past 15/);
+      }
+    } else assert.equal(numbers.length, 4, `${row[0].text}: ${row.map((c) => c.text)}`);
+  }
+  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.note').textContent), /no row past 15/);
+  assert.equal(await lab(page, (el) => el.runInfo.mode), 'workers');
+
+  // a new setting after the run: the lab is ready again, nothing starts by itself
+  await lab(page, (el) => el.setAttribute('task', 'copy'));
+  await page.waitForTimeout(200);
+  assert.equal(await button(page, 'Start').isEnabled(), true);
+  assert.equal(await lab(page, (el) => el.results), null);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('without Worker the same lab trains on the page', async () => {
+  const page = await labPage('<train-lab steps="50" encodings="rope"></train-lab>', { noWorker: true });
+  await button(page, 'Start').click();
+  await page.waitForFunction(() => window.trainLog.done, null, { timeout: 30000 });
+  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.mode').textContent), /on the page/);
+  assert.equal(await lab(page, (el) => el.runInfo.mode), 'page');
+  const [r] = await lab(page, (el) => el.results);
+  assert.equal(r.encoding, 'rope');
+  assert.ok(r.acc1x >= 0 && r.acc4x >= 0 && Number.isFinite(r.finalLoss));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -1,0 +1,666 @@
+// <train-lab>: "train short, test long". The same tiny Transformer (encoder
+// only, 2 layers, d_model 64, 4 heads) is trained on length-16 sequences of
+// digits with several positional encodings side by side; the learner watches
+// the loss curves, then reads the token accuracy at the training length and
+// at 2x and 4x it.
+//
+// Training is costly (about 10 ms a step), so it never starts by itself: the
+// learner presses Start. It runs in a small pool of module workers that load
+// the trainer build of the core (web/workers/train-worker.js); where no worker
+// can run (a file:// page, a widgets.js from another origin, a CSP without
+// worker-src) the same loop (web/lib/train-session.js) runs on the page in
+// short slices. The widget itself does not need the main core (needsCore
+// false): all its numbers come from the trainer.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { fixed } from '../lib/pyformat.js';
+import { parseColor, rgb } from '../lib/colormap.js';
+import { ENCODINGS, TASKS, MODEL, MULTIPLES, EVAL_EVERY, SessionLoop, shortReason } from '../lib/train-session.js';
+
+const CHANCE_LOSS = Math.log(MODEL.vocab); // cross-entropy of a uniform guess
+const CHANCE_ACC = 1 / MODEL.vocab;
+const LABELS = { none: 'none', sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE', alibi: 'ALiBi', t5: 'T5 bias' };
+// one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
+const STYLE = {
+  none: { color: '--e-none', dash: [], width: 3.5 },
+  sinusoidal: { color: '--e-sin', dash: [9, 4], width: 2 },
+  learned: { color: '--e-learned', dash: [2, 3], width: 2.5 },
+  rope: { color: '--e-rope', dash: [], width: 2 },
+  alibi: { color: '--e-alibi', dash: [10, 3, 2, 3], width: 2 },
+  t5: { color: '--e-t5', dash: [5, 2], width: 2 },
+};
+const ENC_PATTERN = new RegExp(`^\\s*(?:${ENCODINGS.join('|')})(?:\\s*,\\s*(?:${ENCODINGS.join('|')}))*\\s*$`);
+const MAX_WORKERS = 3;
+const WORKER_READY_TIMEOUT_MS = 30000;
+const PAGE_SLICE_MS = 12; // work per slice when training on the page (keeps frames coming)
+const TEXT_EVERY_MS = 1000; // the live progress text is not rewritten more often
+
+/** Encodings named in the attribute, each once, in the lab's fixed order. */
+function parseEncodings(text) {
+  const named = new Set(text.split(',').map((s) => s.trim()));
+  return ENCODINGS.filter((e) => named.has(e));
+}
+
+// What to watch for on each task (the lesson's ablation section shows a run of each).
+const TASK_HINTS = {
+  reverse:
+    'Reverse needs each position to know its index: with no encoding the model stays near chance, and no encoding carries the rule to longer sequences, because at a new length it is a new rule.',
+  sort: 'Sort needs each output position to know which rank it holds: without an encoding the model can only guess from the bag of digits.',
+  shift:
+    'Shift (each position outputs its left neighbour) is one relative rule at every length: watch which encodings still get it right at 2× and 4×, and which cannot even tell left from right.',
+  copy: 'Copy needs no positions at all: every encoding learns it, even none. Only the learned table cannot run past its rows.',
+};
+
+const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
+const secs = (ms) => (ms < 60000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`);
+
+class TrainLab extends PeElement {
+  static tag = 'train-lab';
+  static needsCore = false;
+  static params = {
+    task: { type: 'enum', options: TASKS, default: 'reverse', label: 'task' },
+    encodings: {
+      type: 'string',
+      default: ENCODINGS.join(','),
+      pattern: ENC_PATTERN,
+      patternMessage: `must be a comma-separated list of ${ENCODINGS.join(', ')}`,
+      maxLength: 100,
+    },
+    steps: { type: 'int', default: 1500, min: 50, max: 20000, control: 'number', label: 'steps per encoding' },
+    seed: { type: 'int', default: 1, min: 0, max: 1e6, control: 'number', label: 'seed' },
+    lr: { type: 'float', default: 0.001, min: 1e-4, max: 1e-2, control: 'number', label: 'learning rate' },
+    'train-len': { type: 'int', default: 16, min: 4, max: 64, control: 'number', label: 'train length' },
+  };
+
+  static styles = css`
+    :host {
+      --e-none: #6b7280; --e-sin: #d55e00; --e-learned: #0072b2; --e-rope: #009e73; --e-alibi: #cc79a7; --e-t5: #b08600;
+    }
+    @media (prefers-color-scheme: dark) {
+      :host { --e-none: #9aa4b1; --e-sin: #ff9e4a; --e-learned: #56b4e9; --e-rope: #3fd0a4; --e-alibi: #e6a0c8; --e-t5: #f0c43a; }
+    }
+    fieldset { border: 1px solid var(--pe-border); border-radius: 8px; margin: 0 0 10px; padding: 4px 10px 8px; }
+    legend { font-size: .92em; padding: 0 4px; }
+    .checks { display: flex; flex-wrap: wrap; gap: 4px 16px; }
+    .checks label { display: inline-flex; align-items: center; gap: 6px; font-size: .92em; }
+    .checks input { accent-color: var(--pe-accent); width: 1.05em; height: 1.05em; }
+    details.more { margin: 0 0 10px; font-size: .92em; }
+    details.more summary { cursor: pointer; color: var(--pe-muted); }
+    details.more .controls { margin: 6px 0 0; }
+    .buttons { display: flex; flex-wrap: wrap; gap: 8px; margin: 0 0 8px; }
+    button:disabled { opacity: .5; cursor: default; }
+    button:disabled:hover { border-color: var(--pe-border); }
+    button.primary:not(:disabled) { border-color: var(--pe-accent); font-weight: 600; }
+    .prog { display: flex; flex-wrap: wrap; align-items: center; gap: 4px 12px; margin: 0 0 4px; }
+    progress { width: 16em; max-width: 100%; height: 1em; accent-color: var(--pe-accent); }
+    .prog-text { font-size: .9em; font-variant-numeric: tabular-nums; }
+    .mode { font-size: .88em; color: var(--pe-muted); margin: 0 0 6px; }
+    .chart-wrap { margin-top: 6px; }
+    .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: .85em; margin: 4px 0 8px; padding: 0; list-style: none; }
+    .legend li { display: inline-flex; align-items: center; gap: 6px; }
+    .legend svg { display: inline-block; }
+    .l-none { stroke: var(--e-none); } .l-sinusoidal { stroke: var(--e-sin); } .l-learned { stroke: var(--e-learned); }
+    .l-rope { stroke: var(--e-rope); } .l-alibi { stroke: var(--e-alibi); } .l-t5 { stroke: var(--e-t5); } .l-chance { stroke: var(--pe-fg); }
+    .results th:first-child { text-align: left; }
+    .results td, .results tbody th { white-space: nowrap; }
+    .results caption { font-family: system-ui, sans-serif; }
+    .results thead th { white-space: nowrap; }
+    .results sup { font-size: .75em; }
+    .note { font-size: .88em; color: var(--pe-muted); }
+    .note:empty { display: none; }
+  `;
+
+  build(root) {
+    this.hint = h('p', { class: 'hint' });
+    this.checks = new Map(); // encoding -> checkbox
+    const boxes = ENCODINGS.map((enc) => {
+      const input = h('input', { type: 'checkbox', id: `enc-${enc}`, value: enc });
+      input.addEventListener('change', () => this._encodingToggled(input));
+      this.checks.set(enc, input);
+      return h('label', { for: `enc-${enc}` }, input, LABELS[enc]);
+    });
+    const fieldset = h('fieldset', {}, h('legend', {}, 'Positional encodings to compare'), h('div', { class: 'checks' }, boxes));
+    const more = h('details', { class: 'more' }, h('summary', {}, 'More settings (seed, learning rate, train length)'), this.controls(['seed', 'lr', 'train-len']));
+
+    this.startBtn = h('button', { type: 'button', class: 'primary', onclick: () => this.start() }, 'Start');
+    this.pauseBtn = h('button', { type: 'button', onclick: () => this.pause() }, 'Pause');
+    this.resumeBtn = h('button', { type: 'button', onclick: () => this.resume() }, 'Resume');
+    this.resetBtn = h('button', { type: 'button', onclick: () => this.reset() }, 'Reset');
+    this.progress = h('progress', { max: 1, value: 0, 'aria-label': 'training progress' });
+    this.progText = h('span', { class: 'prog-text', 'aria-live': 'polite' });
+    this.modeLine = h('p', { class: 'mode' });
+
+    this.canvas = h('canvas', { role: 'img', width: 300, height: 240 });
+    this.chartWrap = h('div', { class: 'chart-wrap' }, this.canvas);
+    this._legendItems = new Map(); // encoding -> <li>, hidden when not chosen
+    const legend = h(
+      'ul',
+      { class: 'legend', 'aria-hidden': 'true' }, // the table and the canvas's label carry the same names
+      ENCODINGS.map((enc) => {
+        const line = h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: `l-${enc}`, 'stroke-width': STYLE[enc].width, 'stroke-dasharray': STYLE[enc].dash.join(' ') || null });
+        const li = h('li', {}, h('svg:svg', { width: 36, height: 12 }, line), LABELS[enc]);
+        this._legendItems.set(enc, li);
+        return li;
+      }),
+      h('li', {}, h('svg:svg', { width: 36, height: 12 }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'l-chance', 'stroke-width': 1.2, 'stroke-dasharray': '1 3' })), 'chance (ln 10)'),
+    );
+    this.tableWrap = h('div', { class: 'table-wrap results' });
+    this.footnote = h('p', { class: 'note' });
+    root.append(
+      h('h3', {}, 'Train short, test long'),
+      this.hint,
+      this.controls(['task', 'steps']),
+      fieldset,
+      more,
+      h('div', { class: 'buttons' }, this.startBtn, this.pauseBtn, this.resumeBtn, this.resetBtn),
+      h('div', { class: 'prog' }, this.progress, this.progText),
+      this.modeLine,
+      this.chartWrap,
+      legend,
+      this.tableWrap,
+      this.footnote,
+    );
+
+    /** Set before Start to cap the worker pool (the measuring script compares 1 and 2). */
+    this.maxWorkers = MAX_WORKERS;
+    this.results = null; // [{ encoding, acc1x, acc2x, acc4x, reason2x?, reason4x?, finalLoss, solved }]
+    this.runInfo = null; // { mode, workers, loadMs, wallMs, msPerStep } of the last run
+    this.run = null; // the run in progress (or finished), see start()
+    this._note = ''; // a one-off message for the mode line (settings changed, ...)
+    this._width = 0;
+    this._ro = new ResizeObserver(() => this.chartWrap.clientWidth !== this._width && this.schedule());
+    this._ro.observe(this.chartWrap);
+    this._buttons();
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._stop(); // no training (and no workers) for an element that has left the page
+    this.run = null;
+    this._buttons();
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    super.attributeChangedCallback(name, oldValue, newValue);
+    if (!this.startBtn) return; // not built yet (attributes of an element being upgraded)
+    // a run belongs to the settings it started with: a new setting stops it
+    if (oldValue !== newValue && this.run) {
+      this._stop();
+      this.run = null;
+      this.results = null;
+      this._note = 'Settings changed: press Start to train with them.';
+    }
+    this._buttons();
+  }
+
+  // ------------------------------------------------------------ controls
+
+  _encodingToggled(input) {
+    const chosen = ENCODINGS.filter((e) => this.checks.get(e).checked);
+    if (chosen.length === 0) {
+      input.checked = true; // at least one encoding stays chosen
+      this._note = 'Keep at least one encoding.';
+      this.modeLine.textContent = this._note;
+      return;
+    }
+    this.setAttribute('encodings', chosen.join(','));
+  }
+
+  _syncChecks() {
+    const { values, errors } = this.readParams();
+    const chosen = new Set(errors.some((e) => e.startsWith('encodings')) ? [] : parseEncodings(values.encodings));
+    for (const [enc, input] of this.checks) input.checked = chosen.has(enc);
+  }
+
+  _buttons() {
+    const state = this.run?.state ?? 'idle';
+    const invalid = this.readParams().errors.length > 0;
+    const active = state === 'loading' || state === 'running';
+    const set = (btn, enabled) => {
+      // a button that goes away under the keyboard focus hands it on
+      if (!enabled && this.shadowRoot.activeElement === btn) this._focusNext = true;
+      btn.disabled = !enabled;
+    };
+    set(this.startBtn, !active && state !== 'paused' && !invalid);
+    set(this.pauseBtn, active);
+    set(this.resumeBtn, state === 'paused');
+    set(this.resetBtn, state !== 'idle');
+    if (this._focusNext) {
+      this._focusNext = false;
+      const next = [this.pauseBtn, this.resumeBtn, this.startBtn, this.resetBtn].find((b) => !b.disabled);
+      next?.focus();
+    }
+  }
+
+  // ------------------------------------------------------------ running
+
+  /** Starts a fresh run with the current settings (what the Start button does). */
+  async start() {
+    const { values: p, errors } = this.readParams();
+    if (errors.length) return;
+    this._stop();
+    const encodings = parseEncodings(p.encodings);
+    const config = { task: p.task, encodings, steps: p.steps, seed: p.seed, lr: p.lr, trainLen: p.trainLen };
+    // each worker gets every n-th encoding; each part reports on its own
+    const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, encodings.length, this.maxWorkers));
+    const parts = Array.from({ length: n }, (_, k) => ({ encodings: encodings.filter((_, i) => i % n === k), snap: null, results: null }));
+    const run = { config, parts, state: 'loading', mode: null, workers: [], loop: null, paused: false, t0: performance.now(), tStart: 0, lastText: 0 };
+    this.run = run;
+    this.results = null;
+    this.runInfo = null;
+    this._note = '';
+    this.modeLine.textContent = 'Loading the trainer…';
+    this.progText.textContent = '';
+    this._buttons();
+    this.schedule();
+
+    const ok = await this._startWorkers(run).catch(() => false);
+    if (this.run !== run) return; // reset (or restarted) while the workers loaded
+    if (ok) {
+      run.mode = 'workers';
+    } else {
+      for (const w of run.workers) w.terminate();
+      run.workers = [];
+      await this._startOnPage(run);
+      if (this.run !== run) return;
+    }
+    if (run.state === 'error') return;
+    run.state = run.paused ? 'paused' : 'running';
+    run.tStart = performance.now();
+    this._modeText();
+    this._buttons();
+  }
+
+  // Resolves true once every worker has loaded the trainer and got its share, false if any cannot.
+  _startWorkers(run) {
+    const url = new URL('../workers/train-worker.js', import.meta.url);
+    return new Promise((resolve) => {
+      let ready = 0;
+      let settled = false;
+      const settle = (ok) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(ok);
+      };
+      const timer = setTimeout(() => settle(false), WORKER_READY_TIMEOUT_MS);
+      for (const [k, part] of run.parts.entries()) {
+        let worker;
+        try {
+          worker = new Worker(url, { type: 'module' });
+        } catch {
+          settle(false); // file:// page, a widgets.js from another origin, no Worker at all
+          return;
+        }
+        run.workers.push(worker);
+        let isReady = false;
+        worker.addEventListener('error', (event) => {
+          event.preventDefault?.();
+          if (!isReady) settle(false);
+          else this._message(run, k, { type: 'error', message: 'the training worker stopped' });
+        });
+        worker.addEventListener('message', (event) => {
+          const msg = event.data;
+          if (!isReady) {
+            // the first message says whether this worker can train at all
+            if (msg?.type !== 'ready') return settle(false);
+            isReady = true;
+            run.simd = msg.simd;
+            worker.postMessage({ type: 'start', config: { ...run.config, encodings: part.encodings } });
+            if (run.paused) worker.postMessage({ type: 'pause' });
+            if (++ready === run.parts.length) settle(true);
+            return;
+          }
+          this._message(run, k, msg);
+        });
+      }
+    });
+  }
+
+  // The fallback: one session for every encoding, on this thread, in short slices.
+  async _startOnPage(run) {
+    run.mode = 'page';
+    run.parts = [{ encodings: run.config.encodings, snap: null, results: null }];
+    try {
+      const { loadPosenc } = await import('../posenc.js');
+      const pe = await loadPosenc({ trainer: true });
+      if (this.run !== run) return;
+      run.simd = pe.simd;
+      run.loop = new SessionLoop((msg) => this._message(run, 0, msg), { sliceMs: PAGE_SLICE_MS, progressMs: 150 });
+      run.loop.start(pe, run.config);
+      if (run.paused) run.loop.pause();
+    } catch (error) {
+      this._message(run, 0, { type: 'error', message: `the trainer could not be loaded: ${error.message}` });
+    }
+  }
+
+  pause() {
+    const run = this.run;
+    if (!run || (run.state !== 'running' && run.state !== 'loading')) return;
+    // paused while loading: start() starts the run paused
+    run.paused = true;
+    for (const w of run.workers) w.postMessage({ type: 'pause' });
+    run.loop?.pause();
+    run.state = 'paused';
+    this._progressText(true);
+    this._buttons();
+  }
+
+  resume() {
+    const run = this.run;
+    if (!run || run.state !== 'paused') return;
+    run.paused = false;
+    run.state = 'running';
+    for (const w of run.workers) w.postMessage({ type: 'resume' });
+    run.loop?.resume();
+    this._progressText(true);
+    this._buttons();
+  }
+
+  /** Stops training, ends the workers and clears the results (the Reset button). */
+  reset() {
+    this._stop();
+    this.run = null;
+    this.results = null;
+    this.runInfo = null;
+    this._note = '';
+    this.progText.textContent = '';
+    this._buttons();
+    this.schedule();
+  }
+
+  _stop() {
+    const run = this.run;
+    if (!run) return;
+    for (const w of run.workers) w.terminate();
+    run.workers = [];
+    run.loop?.reset();
+    run.loop = null;
+    if (run.state !== 'done') run.state = 'stopped';
+  }
+
+  // A message from part k (a worker, or the loop on the page).
+  _message(run, k, msg) {
+    if (this.run !== run || typeof msg !== 'object' || msg === null) return;
+    const part = run.parts[k];
+    if (msg.type === 'progress' || msg.type === 'done') {
+      part.snap = msg;
+      if (msg.type === 'done') part.results = msg.results;
+      const { steps, total } = this._steps();
+      this.dispatchEvent(new CustomEvent('train-lab-progress', { detail: { steps, total } }));
+      if (run.parts.every((p) => p.results)) this._finish(run);
+      else this._progressText(false);
+      this.schedule();
+    } else if (msg.type === 'error') {
+      this._stop();
+      run.state = 'error';
+      this.errorBox.textContent = `Training stopped: ${String(msg.message).slice(0, 300)}`;
+      this._buttons();
+    }
+  }
+
+  _finish(run) {
+    const byEnc = new Map(run.parts.flatMap((p) => p.results.map((r) => [r.encoding, r])));
+    this.results = run.config.encodings.map((e) => byEnc.get(e));
+    const stepTime = run.parts.map((p) => p.snap.msPerStep);
+    this.runInfo = {
+      mode: run.mode,
+      workers: run.mode === 'workers' ? run.parts.length : 0,
+      simd: run.simd,
+      loadMs: run.tStart - run.t0,
+      wallMs: performance.now() - run.tStart,
+      msPerStep: stepTime, // per part (worker): mean time of one training step
+    };
+    for (const w of run.workers) w.terminate(); // done: free their memory
+    run.workers = [];
+    run.loop = null;
+    run.state = 'done';
+    this.progress.value = this.progress.max;
+    this._progressText(true);
+    this._buttons();
+    this.dispatchEvent(new CustomEvent('train-lab-done', { detail: { results: this.results } }));
+  }
+
+  // Steps per encoding (the mean over encodings, which advance together) and the total per encoding.
+  _steps() {
+    const run = this.run;
+    if (!run) return { steps: 0, total: 0 };
+    let done = 0;
+    for (const p of run.parts) done += p.snap?.steps ?? 0;
+    return { steps: Math.floor(done / run.config.encodings.length), total: run.config.steps };
+  }
+
+  _modeText() {
+    const run = this.run;
+    if (!run || !run.mode) return;
+    const n = run.parts.length;
+    this.modeLine.textContent =
+      run.mode === 'workers' ? `Training in ${n} background worker${n === 1 ? '' : 's'}.` : 'Training on the page (no worker available here); the page may feel slower while it runs.';
+  }
+
+  // "step s of S, about N s left": rewritten at most once a second (it is a live region) unless `now`.
+  _progressText(now) {
+    const run = this.run;
+    if (!run) return;
+    const t = performance.now();
+    if (!now && t - run.lastText < TEXT_EVERY_MS) return;
+    run.lastText = t;
+    const { steps, total } = this._steps();
+    if (run.state === 'done') {
+      this.progText.textContent = `done: ${total} steps per encoding in ${secs(this.runInfo.wallMs)}.`;
+      return;
+    }
+    if (run.state === 'paused') {
+      this.progText.textContent = `paused at step ${steps} of ${total}.`;
+      return;
+    }
+    if (run.parts.every((p) => p.snap?.evaluating || p.results)) {
+      this.progText.textContent = `step ${total} of ${total}: testing at ${MULTIPLES.map((m) => m * run.config.trainLen).join(', ')} positions…`;
+      return;
+    }
+    // the parts run in parallel: the slowest one decides
+    let left = 0;
+    for (const p of run.parts) {
+      if (!p.snap?.msPerStep) continue;
+      left = Math.max(left, (p.snap.total - p.snap.steps) * p.snap.msPerStep);
+    }
+    this.progText.textContent = `step ${steps} of ${total}${left ? `, about ${secs(left)} left` : ''}.`;
+  }
+
+  // ------------------------------------------------------------ drawing
+
+  update(_pe, p) {
+    this._syncChecks();
+    this._buttons();
+    const [a, b, c] = MULTIPLES.map((m) => m * p.trainLen);
+    this.hint.textContent =
+      `Train the same tiny Transformer with each positional encoding on sequences of ${a} digits, then test it on ${a}, ${b} and ${c}. ` +
+      TASK_HINTS[p.task];
+    const run = this.run;
+    const encodings = run ? run.config.encodings : parseEncodings(p.encodings);
+    for (const [enc, li] of this._legendItems) li.hidden = !encodings.includes(enc);
+    if (run) {
+      const all = run.parts.reduce((s, q) => s + (q.snap?.total ?? q.encodings.length * run.config.steps), 0);
+      const done = run.parts.reduce((s, q) => s + (q.snap?.steps ?? 0), 0);
+      this.progress.max = all;
+      this.progress.value = done;
+    } else {
+      this.progress.max = 1;
+      this.progress.value = 0;
+      this.modeLine.textContent = this._note || `Ready: ${encodings.length} encoding${encodings.length === 1 ? '' : 's'} × ${p.steps} steps on ${p.task}. Press Start (it takes a while; nothing runs until then).`;
+    }
+    const series = this._series(encodings);
+    this._draw(series, run ? run.config.steps : p.steps, p);
+    this._table(series, run ? run.config.trainLen : p.trainLen, p);
+  }
+
+  // Per encoding: { enc, curve: Float32Array (points, one mean per `bucket` steps), bucket, steps, lastLoss, acc1x, result }.
+  _series(encodings) {
+    const run = this.run;
+    const snaps = new Map();
+    if (run) for (const part of run.parts) for (const r of part.snap?.runs ?? []) snaps.set(r.encoding, { ...r, bucket: part.snap.bucket });
+    const results = new Map((this.results ?? []).map((r) => [r.encoding, r]));
+    return encodings.map((enc) => ({ enc, ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null }), result: results.get(enc) ?? null }));
+  }
+
+  _draw(series, totalSteps) {
+    this._width = this.chartWrap.clientWidth;
+    const W = Math.max(240, this._width);
+    const H = W < 500 ? 220 : 260;
+    const dpr = window.devicePixelRatio || 1;
+    const cv = this.canvas;
+    if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(H * dpr)) {
+      cv.width = Math.round(W * dpr);
+      cv.height = Math.round(H * dpr);
+      cv.style.setProperty('width', `${W}px`);
+      cv.style.setProperty('height', `${H}px`);
+    }
+    const ctx = cv.getContext('2d');
+    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const style = getComputedStyle(this);
+    const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
+    const fg = col('--pe-fg');
+    const muted = col('--pe-muted');
+    const grid = col('--pe-border');
+    ctx.clearRect(0, 0, W, H);
+    const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
+    const pw = W - pad.l - pad.r;
+    const ph = H - pad.t - pad.b;
+    let maxLoss = CHANCE_LOSS;
+    for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
+    const yMax = Math.min(6, Math.ceil((maxLoss + 0.05) * 2) / 2); // a little room above chance, in halves
+    const X = (step) => pad.l + (step / totalSteps) * pw;
+    const Y = (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.lineWidth = 1;
+    // y axis: loss, ticks every 0.5
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    for (let v = 0; v <= yMax + 1e-9; v += 0.5) {
+      ctx.strokeStyle = grid;
+      ctx.beginPath();
+      ctx.moveTo(pad.l, Y(v));
+      ctx.lineTo(W - pad.r, Y(v));
+      ctx.stroke();
+      ctx.fillStyle = fg;
+      ctx.fillText(fixed(v, 1), pad.l - 5, Y(v));
+    }
+    // x axis: steps
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    const xs = niceStep(totalSteps / Math.max(2, Math.floor(pw / 70)));
+    for (let s = 0; s <= totalSteps; s += xs) {
+      ctx.strokeStyle = muted;
+      ctx.beginPath();
+      ctx.moveTo(X(s), pad.t + ph);
+      ctx.lineTo(X(s), pad.t + ph + 4);
+      ctx.stroke();
+      ctx.fillStyle = fg;
+      ctx.fillText(String(s), X(s), pad.t + ph + 6);
+    }
+    ctx.strokeStyle = muted;
+    ctx.beginPath();
+    ctx.moveTo(pad.l, pad.t);
+    ctx.lineTo(pad.l, pad.t + ph);
+    ctx.lineTo(W - pad.r, pad.t + ph);
+    ctx.stroke();
+    ctx.fillStyle = muted;
+    ctx.fillText('training step', pad.l + pw / 2, H - 13);
+    ctx.save();
+    ctx.translate(11, pad.t + ph / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = 'middle';
+    ctx.fillText('loss', 0, 0);
+    ctx.restore();
+    // chance: the loss of a uniform guess over the 10 digits
+    ctx.strokeStyle = fg;
+    ctx.setLineDash([1, 3]);
+    ctx.beginPath();
+    ctx.moveTo(pad.l, Y(CHANCE_LOSS));
+    ctx.lineTo(W - pad.r, Y(CHANCE_LOSS));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    ctx.fillStyle = fg;
+    ctx.fillText(`chance ${fixed(CHANCE_LOSS, 2)}`, W - pad.r - 2, Y(CHANCE_LOSS) - 2);
+    // the curves: point i is the mean of steps [i*bucket, (i+1)*bucket)
+    ctx.lineJoin = 'round';
+    for (const s of series) {
+      if (s.curve.length === 0) continue;
+      const st = STYLE[s.enc];
+      ctx.strokeStyle = col(st.color);
+      ctx.lineWidth = st.width;
+      ctx.setLineDash(st.dash);
+      ctx.beginPath();
+      for (let i = 0; i < s.curve.length; i++) {
+        const x = X(Math.min(totalSteps, (i + 0.5) * s.bucket));
+        if (i === 0) ctx.moveTo(x, Y(s.curve[i]));
+        else ctx.lineTo(x, Y(s.curve[i]));
+      }
+      if (s.curve.length === 1) ctx.lineTo(X(Math.min(totalSteps, s.bucket)), Y(s.curve[0]));
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
+    if (!this.run) {
+      ctx.fillStyle = muted;
+      ctx.textAlign = 'center';
+      ctx.textBaseline = 'middle';
+      ctx.font = '13px system-ui, sans-serif';
+      ctx.fillText('Press Start to train', pad.l + pw / 2, pad.t + ph * 0.7);
+    }
+    const losses = series.filter((s) => s.curve.length).map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
+    this.canvas.setAttribute(
+      'aria-label',
+      `Training loss against step for ${series.length} encoding${series.length === 1 ? '' : 's'} over ${totalSteps} steps; chance level ${fixed(CHANCE_LOSS, 2)}. ` +
+        (losses.length ? `Latest loss: ${losses.join(', ')}.` : 'Not trained yet.') +
+        ' The table below has the numbers.',
+    );
+  }
+
+  _table(series, L, p) {
+    const headers = ['encoding', 'loss', ...MULTIPLES.map((m) => `${m}× (${m * L})`)];
+    let footnote = '';
+    const rows = series.map((s) => {
+      // the first cell is the row's header
+      const r = s.result;
+      const loss = r ? r.finalLoss : s.curve.length ? s.curve[s.curve.length - 1] : null;
+      const cells = [LABELS[s.enc], loss === null ? '…' : fixed(loss, 3)];
+      for (const m of MULTIPLES) {
+        const key = `acc${m}x`;
+        if (r && r[key] === null) {
+          // a learned table past its rows: the model cannot run at this length at all
+          const why = r[`reason${m}x`] ?? '';
+          const short = shortReason(why);
+          const full = why.replace(/^[\w.]+: /, '');
+          footnote ||= `${LABELS[s.enc]}: ${short}. ${full.charAt(0).toUpperCase()}${full.slice(1)}.`;
+          cells.push(h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)));
+        } else if (r) cells.push(pct(r[key]));
+        else if (m === 1 && s.acc1x !== null && s.acc1x !== undefined) cells.push(pct(s.acc1x));
+        else cells.push('…');
+      }
+      return cells;
+    });
+    const done = !!this.results;
+    const task = this.run ? this.run.config.task : p.task;
+    const caption = done
+      ? `Token accuracy (%) on ${task}, trained ${this.run.config.steps} steps at length ${L}; chance is ${100 * CHANCE_ACC}%. Loss: mean of the last 50 steps.`
+      : `Token accuracy (%) on ${task}; chance is ${100 * CHANCE_ACC}%. While training, 1× is measured every ${EVAL_EVERY} steps and the loss is the latest; 2× and 4× come at the end.`;
+    const table = h(
+      'table',
+      {},
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, rows.map((r, j) => h('tr', { 'data-encoding': series[j].enc }, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
+    );
+    this.tableWrap.replaceChildren(table);
+    this.footnote.textContent = footnote ? `* ${footnote}` : '';
+  }
+}
+
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
+  const r = raw / p;
+  return Math.max(1, (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p);
+}
+
+define(TrainLab);
