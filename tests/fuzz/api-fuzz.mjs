@@ -274,10 +274,12 @@ const TARGETS = {
     const q = c.sizeArg(1, 50);
     const k = c.sizeArg(1, 50);
     const nb = 2 * c.r.int(2, 32);
+    const numBuckets = c.maybe(c.numberArg(() => nb));
+    const buckets = numBuckets === undefined ? 32 : nb; // the default when left out
     const o = c.opts({
       bidirectional: c.maybe(c.boolArg()),
-      numBuckets: c.maybe(c.numberArg(() => nb)),
-      maxDistance: c.maybe(c.numberArg(() => c.r.int(nb, 300))),
+      numBuckets,
+      maxDistance: c.maybe(c.numberArg(() => c.r.int(buckets, 300))), // must pass maxExact (at most buckets / 2)
     });
     return { args: [q, k, o], call: (pe, [a, b, x]) => pe.t5Buckets(a, b, x), shape: ([a, b]) => [a * b] };
   },
