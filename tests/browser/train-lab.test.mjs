@@ -2,7 +2,9 @@
 // workers, progress events and the progress bar move, Pause really stops the
 // steps and Resume continues, the done event brings a table with a number in
 // every cell (a learned table shows "—" and the reason past its rows), no
-// console errors; and with Worker unavailable the same lab trains on the page.
+// console errors; with Worker unavailable the same lab trains on the page;
+// and in embed.html under a strict CSP it trains in workers with no
+// violation and shows, bit for bit, what pe.createTrainer computes in Node.
 // Runs are tiny (tens of steps) to keep this fast.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -121,4 +123,47 @@ test('without Worker the same lab trains on the page', async () => {
   assert.ok(r.acc1x >= 0 && r.acc4x >= 0 && Number.isFinite(r.finalLoss));
   assert.deepEqual(page.errors, []);
   await page.context().close();
+});
+
+test('in an embed under a strict CSP the lab trains in workers, and shows exactly what the core computes', async () => {
+  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+  const strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
+  try {
+    const page = await newPage(browser, { viewport: { width: 900, height: 1000 } });
+    page.violations = [];
+    await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
+    await page.addInitScript(() => {
+      document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`));
+    });
+    await page.goto(`${strict.url}/embed.html?widget=train-lab&task=shift&encodings=rope,learned&steps=100`);
+    await page.waitForSelector('train-lab[data-ready]');
+    await page.evaluate(() => {
+      window.trainDone = null;
+      document.querySelector('train-lab').addEventListener('train-lab-done', (e) => (window.trainDone = e.detail));
+    });
+    await button(page, 'Start').click();
+    await page.waitForFunction(() => window.trainDone, null, { timeout: 60000 });
+    assert.equal(await lab(page, (el) => el.runInfo.mode), 'workers');
+    const shown = await page.evaluate(() => window.trainDone.results);
+
+    // the same training through the JS API, in this process: the same numbers, bit for bit
+    const { loadPosenc } = await import('../../web/posenc.js');
+    const pe = await loadPosenc({ simd: true, trainer: true });
+    for (const encoding of ['rope', 'learned']) {
+      const t = pe.createTrainer({ task: 'shift', encoding });
+      t.step(100);
+      const r = shown.find((x) => x.encoding === encoding);
+      assert.equal(r.acc1x, t.evaluate(16, 256), encoding);
+      if (encoding === 'rope') {
+        assert.equal(r.acc2x, t.evaluate(32, 256));
+        assert.equal(r.acc4x, t.evaluate(64, 256));
+      } else assert.equal(r.acc2x, null);
+      t.delete();
+    }
+    assert.deepEqual(page.violations, []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    strict.server.close();
+  }
 });
