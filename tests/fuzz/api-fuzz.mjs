@@ -16,19 +16,13 @@
 //     was not left broken;
 //   - memory: see `memoryBound` below; tests/js/fuzz.test.mjs checks it.
 import { HeapArray } from '../../web/posenc.js';
+import { seededRandom } from '../../web/lib/random.js';
 
 // ------------------------------------------------------------- randomness
 
-// mulberry32: small, seedable, and the same sequence on every engine.
+// The project's seeded generator: the same sequence on every engine.
 export function rng(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const r = {
     next,
     int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),

@@ -7,6 +7,7 @@
 // Nothing here asserts a time: a benchmark is not a test.
 
 import { IMPLEMENTATIONS } from './cases.js';
+import { seededRandom } from '../lib/random.js';
 
 // Full runs: each timed sample lasts at least MIN_SAMPLE_MS (fast calls are
 // repeated inside it), and a case gets as many rounds as fit in its budget,
@@ -16,14 +17,7 @@ const QUICK = { minSampleMs: 0, budgetMs: 0, minRounds: 3, maxRounds: 3 };
 
 /** Deterministic uniform numbers in [-scale, scale) (mulberry32), so every run sees the same inputs. */
 export function makeRandom(seed = 0x5eed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   return (n, scale) => {
     const out = new Float32Array(n);
     for (let i = 0; i < n; i++) out[i] = (2 * next() - 1) * scale;
