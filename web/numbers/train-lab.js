@@ -6,7 +6,7 @@
 //
 //   train-<task>-<encoding>-<1x|2x|4x>   token accuracy in %, one decimal ("—" past a learned table)
 //   train-<task>-<encoding>-to99         steps until 1x accuracy first reached 99% ("—" if never)
-//   train-steps, train-len, train-<2x|4x>-len, train-d-model, train-layers, train-heads, train-batch
+//   train-steps, train-len, train-<2x|4x>-len, train-2x-last, train-d-model, train-layers, train-heads, train-batch
 import { readFileSync } from 'node:fs';
 
 const recorded = JSON.parse(readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'));
@@ -17,6 +17,7 @@ const numbers = {
   'train-len': () => String(config.trainLen),
   'train-2x-len': () => String(2 * config.trainLen),
   'train-4x-len': () => String(4 * config.trainLen),
+  'train-2x-last': () => String(2 * config.trainLen - 1), // the last position at twice the length
   'train-d-model': () => String(config.dModel),
   'train-layers': () => String(config.layers),
   'train-heads': () => String(config.heads),
