@@ -61,6 +61,28 @@ export function tabStopIfScrolls(el) {
   return wide;
 }
 
+/**
+ * The 2D context of `canvas` for drawing in CSS pixels on a sharp backing
+ * store: sizes the canvas to cssW x cssH at devicePixelRatio (only when that
+ * changed: resizing clears and reallocates), scales the context to CSS
+ * pixels, and clears it.
+ */
+export function canvasContext(canvas, cssW, cssH) {
+  const dpr = window.devicePixelRatio || 1;
+  const w = Math.round(cssW * dpr);
+  const hgt = Math.round(cssH * dpr);
+  if (canvas.width !== w || canvas.height !== hgt) {
+    canvas.width = w;
+    canvas.height = hgt;
+    canvas.style.setProperty('width', `${cssW}px`);
+    canvas.style.setProperty('height', `${cssH}px`);
+  }
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+  ctx.clearRect(0, 0, cssW, cssH);
+  return ctx;
+}
+
 /** Tagged template for widget CSS (plain text; the tag only marks it for editors). */
 export const css = (strings, ...values) => String.raw({ raw: strings }, ...values);
 

@@ -2,7 +2,7 @@
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
@@ -190,17 +190,7 @@ class AlibiBias extends PeElement {
     const size = total - M;
     const cell = size / L;
     this._geom = { M, cell };
-    const dpr = window.devicePixelRatio || 1;
-    const canvas = this.big;
-    if (canvas.width !== Math.round(total * dpr)) {
-      canvas.width = Math.round(total * dpr);
-      canvas.height = Math.round(total * dpr);
-      canvas.style.setProperty('width', `${total}px`);
-      canvas.style.setProperty('height', `${total}px`);
-    }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, total, total);
+    const ctx = canvasContext(this.big, total, total);
     // axis labels: key j across the top, query i down the side
     ctx.fillStyle = rgb(colors.muted);
     ctx.font = '10px system-ui, sans-serif';
@@ -285,7 +275,7 @@ class AlibiBias extends PeElement {
       ctx.lineWidth = 2.5;
       ctx.strokeRect(cj * cell + 1, ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
     }
-    canvas.setAttribute(
+    this.big.setAttribute(
       'aria-label',
       `Bias matrix of head ${sel + 1}, ${L} queries (rows) by ${L} keys (columns): 0 on the diagonal, falling by ${numpyScalar(s.slopes[sel])} per step of distance${s.causal ? '; keys after the query are masked' : ''}. Focus it and use the arrow keys to read cells.`,
     );

@@ -4,7 +4,7 @@
 // positions, columns are dimensions. Hover or the arrow keys read out one cell.
 // Every value and frequency comes from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only colours and labels them.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { diverging, rgb, themeColors } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 
@@ -100,11 +100,6 @@ class PeHeatmap extends PeElement {
     const plotW = cssW - AXIS_LEFT - 4;
     const plotH = Math.round(Math.min(420, Math.max(140, (plotW * maxLen) / dModel)));
     this.geom = { cssW, cssH: plotH + AXIS_TOP + 4, plotW, plotH };
-    const dpr = window.devicePixelRatio || 1;
-    this.canvas.width = Math.round(cssW * dpr);
-    this.canvas.height = Math.round(this.geom.cssH * dpr);
-    this.canvas.style.setProperty('width', `${cssW}px`);
-    this.canvas.style.setProperty('height', `${this.geom.cssH}px`);
     this.colors = colors;
     this._draw();
     this.canvas.setAttribute(
@@ -138,10 +133,7 @@ class PeHeatmap extends PeElement {
   _draw() {
     const { cssW, cssH, plotW, plotH } = this.geom;
     const { maxLen, dModel } = this.shape;
-    const dpr = window.devicePixelRatio || 1;
-    const ctx = this.canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, cssW, cssH);
+    const ctx = canvasContext(this.canvas, cssW, cssH);
     // shrinking many cells into few pixels: smooth; enlarging: keep the cells crisp
     ctx.imageSmoothingEnabled = plotW < dModel || plotH < maxLen;
     ctx.drawImage(this.offscreen, AXIS_LEFT, AXIS_TOP, plotW, plotH);

@@ -2,7 +2,7 @@
 // gets the bucket of its offset j − i: one bucket per offset near zero, then
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
@@ -123,20 +123,6 @@ class T5Buckets extends PeElement {
     return [0, 1, 2].map((c) => Math.round(zero[c] + (end[c] - zero[c]) * t));
   }
 
-  _canvas(canvas, w, hgt) {
-    const dpr = window.devicePixelRatio || 1;
-    if (canvas.width !== Math.round(w * dpr) || canvas.height !== Math.round(hgt * dpr)) {
-      canvas.width = Math.round(w * dpr);
-      canvas.height = Math.round(hgt * dpr);
-      canvas.style.setProperty('width', `${w}px`);
-      canvas.style.setProperty('height', `${hgt}px`);
-    }
-    const ctx = canvas.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
-    ctx.clearRect(0, 0, w, hgt);
-    return ctx;
-  }
-
   _drawGrid() {
     const s = this._state;
     if (!s) return;
@@ -148,7 +134,7 @@ class T5Buckets extends PeElement {
     const w = M + cell * K;
     const hgt = M + cell * Q;
     this._gridGeom = { M, cell };
-    const ctx = this._canvas(this.grid, w, hgt);
+    const ctx = canvasContext(this.grid, w, hgt);
     ctx.fillStyle = rgb(colors.muted);
     ctx.font = '10px system-ui, sans-serif';
     ctx.textBaseline = 'top';
@@ -227,7 +213,7 @@ class T5Buckets extends PeElement {
     if (!s) return;
     const { D, colors, maxExact, nb } = s;
     const w = Math.max(240, Math.min(this.stripWrap.clientWidth, 760));
-    const ctx = this._canvas(this.strip, w, STRIP_H);
+    const ctx = canvasContext(this.strip, w, STRIP_H);
     const pw = w - PAD.l - PAD.r;
     const ph = STRIP_H - PAD.t - PAD.b;
     const X = (r) => PAD.l + ((r + D + 0.5) / (2 * D + 1)) * pw;

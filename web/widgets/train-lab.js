@@ -11,7 +11,7 @@
 // worker-src) the same loop (web/lib/train-session.js) runs on the page in
 // short slices. The widget itself does not need the main core (needsCore
 // false): all its numbers come from the trainer.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
 import { ENCODINGS, TASKS, MODEL, MULTIPLES, EVAL_EVERY, SessionLoop, shortReason } from '../lib/train-session.js';
@@ -506,22 +506,12 @@ class TrainLab extends PeElement {
     this._width = this.chartWrap.clientWidth;
     const W = Math.max(240, this._width);
     const H = W < 500 ? 220 : 260;
-    const dpr = window.devicePixelRatio || 1;
-    const cv = this.canvas;
-    if (cv.width !== Math.round(W * dpr) || cv.height !== Math.round(H * dpr)) {
-      cv.width = Math.round(W * dpr);
-      cv.height = Math.round(H * dpr);
-      cv.style.setProperty('width', `${W}px`);
-      cv.style.setProperty('height', `${H}px`);
-    }
-    const ctx = cv.getContext('2d');
-    ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
+    const ctx = canvasContext(this.canvas, W, H);
     const style = getComputedStyle(this);
     const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
     const fg = col('--pe-fg');
     const muted = col('--pe-muted');
     const grid = col('--pe-border');
-    ctx.clearRect(0, 0, W, H);
     const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
     const pw = W - pad.l - pad.r;
     const ph = H - pad.t - pad.b;
