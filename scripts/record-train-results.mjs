@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { loadPosenc } from '../web/posenc.js';
+import { loadPosenc, TRAIN_ENCODINGS as ENCODINGS } from '../web/posenc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'lessons/positional-encoding/train-results.json');
@@ -17,8 +17,7 @@ const i = process.argv.indexOf('--steps');
 const steps = i > 0 ? Number(process.argv[i + 1]) : 1500;
 if (!Number.isInteger(steps) || steps < 100 || steps % 100) throw new Error('--steps must be a multiple of 100');
 
-const TASKS = ['reverse', 'sort', 'shift', 'copy'];
-const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+const TASKS = ['reverse', 'sort', 'shift', 'copy']; // the order the lesson discusses them
 const SAMPLES = 256;
 const pe = await loadPosenc({ simd: true, trainer: true });
 const results = {};

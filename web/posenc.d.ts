@@ -110,6 +110,10 @@ export interface Posenc {
   ): { output: Float32Array; weights: Float32Array | null };
 }
 
+/** The trainer's tasks and positional encodings. */
+export const TRAIN_TASKS: readonly ['copy', 'reverse', 'sort', 'shift'];
+export const TRAIN_ENCODINGS: readonly ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+
 /** A tiny Transformer being trained (pe.createTrainer; only in the trainer build). */
 export class Trainer {
   private constructor();

@@ -23,8 +23,9 @@
 
 const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3'];
 const CONVENTIONS = ['half', 'interleaved'];
-const TRAIN_TASKS = ['copy', 'reverse', 'sort', 'shift'];
-const TRAIN_ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+/** The trainer's tasks and positional encodings (pe.createTrainer). */
+export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift']);
+export const TRAIN_ENCODINGS = Object.freeze(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']);
 
 // The smallest module that uses a v128 instruction: validates only where
 // WebAssembly SIMD is supported (same probe as wasm-feature-detect).

@@ -13,9 +13,11 @@
 // Everything posted out of here is plain data (numbers, strings, typed
 // arrays), so it crosses postMessage unchanged.
 
-/** Encodings the lab can train, in the order it shows them. */
-export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
-export const TASKS = ['copy', 'reverse', 'sort', 'shift'];
+import { TRAIN_ENCODINGS as ENCODINGS, TRAIN_TASKS as TASKS } from '../posenc.js';
+
+/** Encodings the lab can train, in the order it shows them, and its tasks: the trainer's own lists. */
+export { ENCODINGS, TASKS };
+
 /** The fixed model of the lab (the default configuration). */
 export const MODEL = Object.freeze({ layers: 2, dModel: 64, heads: 4, batch: 32, vocab: 10 });
 /** Test lengths as multiples of the train length. */
