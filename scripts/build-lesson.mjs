@@ -3,15 +3,23 @@
 //   node scripts/build-lesson.mjs            writes web/index.html and web/gen/lesson-data.js
 //   node scripts/build-lesson.mjs --check    builds in memory, writes nothing (used by the tests)
 //
+// Both print, after building, each section's words, quizzes and widgets
+// (scripts/lesson-stats.mjs; also `npm run lesson:stats`).
+//
 // Passes:
-//   1. read lesson.yaml and the section files, in file-name order
+//   1. read lesson.yaml, references.yaml and the section files, in file-name order
 //   2. replace {{num:name}} with numbers computed by the wasm core (web/numbers/*.js)
-//   3. Markdown -> HTML: $math$ to MathML (KaTeX, at build time: the page loads
-//      no math script and carries no inline styles), ```python sample=id blocks
-//      to <pe-live-output> with the code highlighted and the output the core
-//      computes for the default parameters, ```quiz blocks to <pe-quiz>
-//   4. the page from web/templates/lesson.html, with the table of contents
-//   5. web/gen/lesson-data.js: quizzes, sample code, and lazy imports of the
+//   3. Markdown -> HTML (createRenderer, which also renders a snippet for the
+//      tests): $math$ to MathML (KaTeX, at build time: the page loads no math
+//      script and carries no inline styles), ```python sample=id blocks to
+//      <pe-live-output> with the code highlighted and the output the core
+//      computes for the default parameters, ```quiz blocks to <pe-quiz>,
+//      ::: aside / ::: note containers and [@key] citations (lesson-format.mjs)
+//   4. citations against references.yaml: an unknown key fails in pass 3; a
+//      reference never cited fails when references.yaml says strict: true
+//   5. the page from web/templates/lesson.html, with the table of contents
+//      and the final References part
+//   6. web/gen/lesson-data.js: quizzes, sample code, and lazy imports of the
 //      sample runners and quiz generators, for the widgets
 import { readFileSync, readdirSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +32,8 @@ import python from 'highlight.js/lib/languages/python';
 import { loadPosenc } from '../web/posenc.js';
 import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
+import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences } from './lesson-format.mjs';
+import { lessonStats, formatStats } from './lesson-stats.mjs';
 
 hljs.registerLanguage('python', python);
 
@@ -31,21 +41,6 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lessonDir = path.join(root, 'lessons/positional-encoding');
 const webDir = path.join(root, 'web');
 const checkOnly = process.argv.includes('--check');
-
-class BuildError extends Error {}
-const fail = (where, message) => {
-  throw new BuildError(`${where}: ${message}`);
-};
-
-const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-const slug = (s) =>
-  s
-    .toLowerCase()
-    .replace(/<[^>]+>/g, '')
-    .replace(/[`*_$\\{}()[\],.:;!?'"’“”]/g, '')
-    .trim()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
 
 // ------------------------------------------------------------------ math
 function renderMath(tex, displayMode, where) {
@@ -130,45 +125,21 @@ async function importAll(dir) {
   return out;
 }
 
-// ------------------------------------------------------------------ build
-export async function buildLesson() {
-  const pe = await loadPosenc();
-  const lesson = yaml.load(readFileSync(path.join(lessonDir, 'lesson.yaml'), 'utf8'));
-  const files = readdirSync(lessonDir)
-    .filter((f) => /^\d+-.*\.md$/.test(f))
-    .sort();
-  if (!files.length) fail(lessonDir, 'no section files');
-
-  // numbers: name -> text, computed by the core
-  const numberFns = {};
-  for (const [file, table] of Object.entries(await importAll(path.join(webDir, 'numbers')))) {
-    for (const [name, fn] of Object.entries(table ?? {})) {
-      if (numberFns[name]) fail(`web/numbers/${file}.js`, `number ${name} is defined twice`);
-      numberFns[name] = fn;
-    }
-  }
-  const numbers = {};
-  const number = (name, where) => {
-    if (!(name in numbers)) {
-      if (!numberFns[name]) fail(where, `unknown number {{num:${name}}} (define it in web/numbers/)`);
-      const v = numberFns[name](pe);
-      if (typeof v !== 'string' || v === '') fail(where, `number ${name} must compute a non-empty string`);
-      numbers[name] = v;
-    }
-    return numbers[name];
-  };
-
-  const sampleModules = await importAll(path.join(webDir, 'samples'));
-  const generatorModules = await importAll(path.join(webDir, 'quizzes'));
-
+// ------------------------------------------------------------------ pass 3: Markdown -> HTML
+// One renderer for the whole lesson (quiz ids, samples and citations are
+// collected across sections). pe is needed only by live samples; a snippet
+// without samples renders with pe = null.
+export function createRenderer({ pe = null, sampleModules = {}, generatorModules = {}, references = {} } = {}) {
   const quizzes = {};
   const samples = {};
   const usedSamples = new Set();
-  const sections = [];
+  const cited = new Set();
   let where = '';
 
   const md = new MarkdownIt({ html: true, linkify: false, typographer: true });
   mathPlugin(md, () => where);
+  containerPlugin(md, { where: () => where });
+  citationPlugin(md, { where: () => where, references, cited });
   const inlineMd = (text) => md.renderInline(String(text ?? ''));
 
   const defaultFence = md.renderer.rules.fence;
@@ -250,11 +221,15 @@ export async function buildLesson() {
     );
   }
 
-  // heading ids: section-id + heading slug; ## in a section file is a subsection
+  // heading ids: section-id + heading slug; ## in a section file is a
+  // subsection, listed in the contents unless it sits in a (closed) aside
   md.core.ruler.push('heading_ids', (state) => {
     const env = state.env;
+    let asideDepth = 0;
     for (let i = 0; i < state.tokens.length; i++) {
       const t = state.tokens[i];
+      if (t.type === 'container_aside_open') asideDepth += 1;
+      if (t.type === 'container_aside_close') asideDepth -= 1;
       if (t.type !== 'heading_open') continue;
       const text = state.tokens[i + 1].children.filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('');
       if (t.tag === 'h1') fail(where, 'use ## and below inside a section (the section title is the page heading)');
@@ -265,7 +240,7 @@ export async function buildLesson() {
       if (env.ids.has(id)) fail(where, `two headings make the anchor #${id}`);
       env.ids.add(id);
       t.attrSet('id', id);
-      if (level === 3) env.subsections.push({ id, title: text });
+      if (level === 3 && asideDepth === 0) env.subsections.push({ id, title: text });
     }
   });
   function tokens_close(tokens, i) {
@@ -278,35 +253,90 @@ export async function buildLesson() {
     return ` <a class="anchor" href="#${id}" aria-label="Link to this part">#</a></${tokens[i].tag}>\n`;
   };
 
-  const ids = new Set();
+  /** Renders one section's Markdown; ids is the page-wide set of anchors. */
+  function render(markdown, { file, section, ids = new Set() }) {
+    where = file;
+    const env = { section, ids, subsections: [] };
+    return { html: md.render(markdown, env), subsections: env.subsections };
+  }
+
+  return { render, inlineMd, quizzes, samples, usedSamples, cited };
+}
+
+// ------------------------------------------------------------------ build
+export async function buildLesson() {
+  const pe = await loadPosenc();
+  // pass 1
+  const lesson = yaml.load(readFileSync(path.join(lessonDir, 'lesson.yaml'), 'utf8'));
+  const referencesFile = 'lessons/positional-encoding/references.yaml';
+  const bibliography = existsSync(path.join(root, referencesFile))
+    ? parseReferences(readFileSync(path.join(root, referencesFile), 'utf8'), referencesFile)
+    : { strict: false, references: {} };
+  const files = readdirSync(lessonDir)
+    .filter((f) => /^\d+-.*\.md$/.test(f))
+    .sort();
+  if (!files.length) fail(lessonDir, 'no section files');
+
+  // pass 2. numbers: name -> text, computed by the core
+  const numberFns = {};
+  for (const [file, table] of Object.entries(await importAll(path.join(webDir, 'numbers')))) {
+    for (const [name, fn] of Object.entries(table ?? {})) {
+      if (numberFns[name]) fail(`web/numbers/${file}.js`, `number ${name} is defined twice`);
+      numberFns[name] = fn;
+    }
+  }
+  const numbers = {};
+  const number = (name, where) => {
+    if (!(name in numbers)) {
+      if (!numberFns[name]) fail(where, `unknown number {{num:${name}}} (define it in web/numbers/)`);
+      const v = numberFns[name](pe);
+      if (typeof v !== 'string' || v === '') fail(where, `number ${name} must compute a non-empty string`);
+      numbers[name] = v;
+    }
+    return numbers[name];
+  };
+
+  // pass 3
+  const sampleModules = await importAll(path.join(webDir, 'samples'));
+  const generatorModules = await importAll(path.join(webDir, 'quizzes'));
+  const renderer = createRenderer({ pe, sampleModules, generatorModules, references: bibliography.references });
+  const { inlineMd, quizzes, samples } = renderer;
+  const sections = [];
+  const ids = new Set(['references', 'references-title']);
   for (const file of files) {
-    where = `lessons/positional-encoding/${file}`;
+    const where = `lessons/positional-encoding/${file}`;
     const { meta, body } = readFrontMatter(readFileSync(path.join(lessonDir, file), 'utf8'), where);
-    if (ids.has(meta.id)) fail(where, `section id ${meta.id} is used twice`);
+    if (ids.has(meta.id)) fail(where, `section id ${meta.id} is used twice (or is reserved)`);
     ids.add(meta.id);
     const withNumbers = body.replace(/\{\{num:([a-z0-9-]+)\}\}/g, (_, name) => escapeHtml(number(name, where)));
-    const env = { section: meta.id, ids, subsections: [] };
-    const html = md.render(withNumbers, env);
-    sections.push({ id: meta.id, title: meta.title, html, subsections: env.subsections });
+    const { html, subsections } = renderer.render(withNumbers, { file: where, section: meta.id, ids });
+    sections.push({ id: meta.id, title: meta.title, html, subsections });
   }
-  for (const id of Object.keys(sampleModules)) if (!usedSamples.has(id)) fail(`web/samples/${id}.js`, 'sample is not used by any lesson');
+  for (const id of Object.keys(sampleModules)) if (!renderer.usedSamples.has(id)) fail(`web/samples/${id}.js`, 'sample is not used by any lesson');
 
-  // the page
-  const toc = sections
-    .map(
-      (s, n) =>
-        `<li><a href="#${s.id}">${n + 1}. ${inlineMd(s.title)}</a>` +
-        (s.subsections.length ? `<ol>${s.subsections.map((x) => `<li><a href="#${x.id}">${inlineMd(x.title)}</a></li>`).join('')}</ol>` : '') +
-        `</li>`,
-    )
-    .join('\n');
-  const content = sections
-    .map((s, n) => `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${n + 1}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`)
-    .join('\n');
+  // pass 4
+  const uncitedReferences = checkCitations(bibliography, renderer.cited, referencesFile);
+
+  // pass 5. the page
+  const referencesHtml = renderReferences(bibliography.references);
+  const toc =
+    sections
+      .map(
+        (s, n) =>
+          `<li><a href="#${s.id}">${n + 1}. ${inlineMd(s.title)}</a>` +
+          (s.subsections.length ? `<ol>${s.subsections.map((x) => `<li><a href="#${x.id}">${inlineMd(x.title)}</a></li>`).join('')}</ol>` : '') +
+          `</li>`,
+      )
+      .join('\n') + (referencesHtml ? `\n<li><a href="#references">References</a></li>` : '');
+  const content =
+    sections
+      .map((s, n) => `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${n + 1}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`)
+      .join('\n') + (referencesHtml ? `\n${referencesHtml}` : '');
   const template = readFileSync(path.join(webDir, 'templates/lesson.html'), 'utf8');
   const fill = { title: escapeHtml(lesson.title), subtitle: inlineMd(lesson.subtitle ?? ''), description: escapeHtml(lesson.description ?? ''), toc, content, 'quiz-count': String(Object.keys(quizzes).length) };
   const page = template.replace(/\{\{([a-z-]+)\}\}/g, (m, k) => (k in fill ? fill[k] : fail('web/templates/lesson.html', `unknown slot ${m}`)));
 
+  // pass 6
   const data =
     `// Generated by scripts/build-lesson.mjs from lessons/: do not edit.\n` +
     `export const quizzes = ${JSON.stringify(quizzes, null, 1)};\n` +
@@ -317,18 +347,22 @@ export async function buildLesson() {
     `export const quizGenerators = {\n${Object.keys(generatorModules)
       .map((id) => `  '${id}': () => import('../quizzes/${id}.js'),`)
       .join('\n')}\n};\n`;
-  return { page, data, sections, quizzes, samples, numbers };
+  return { page, data, sections, quizzes, samples, numbers, references: bibliography, uncitedReferences };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    const { page, data, sections, quizzes, samples } = await buildLesson();
+    const { page, data, sections, quizzes, samples, references, uncitedReferences } = await buildLesson();
     if (!checkOnly) {
       mkdirSync(path.join(webDir, 'gen'), { recursive: true });
       writeFileSync(path.join(webDir, 'index.html'), page);
       writeFileSync(path.join(webDir, 'gen/lesson-data.js'), data);
     }
     console.log(`lesson: ${sections.length} sections, ${Object.keys(quizzes).length} quizzes, ${Object.keys(samples).length} live samples${checkOnly ? ' (checked, nothing written)' : ' -> web/index.html'}`);
+    if (uncitedReferences.length) {
+      console.log(`lesson: ${uncitedReferences.length} of ${Object.keys(references.references).length} references not cited yet (an error once references.yaml says strict: true): ${uncitedReferences.join(', ')}`);
+    }
+    console.log(formatStats(lessonStats(sections)));
   } catch (error) {
     console.error(error instanceof BuildError ? `lesson build failed: ${error.message}` : error);
     process.exit(1);

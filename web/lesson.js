@@ -47,7 +47,7 @@ core()
 // must be able to reach it, so exactly those become focusable regions.
 let wideCount = 0;
 function markWideFormulas() {
-  for (const el of document.querySelectorAll('.math-display, main math:not([display="block"]), main > section > table')) {
+  for (const el of document.querySelectorAll('.math-display, main math:not([display="block"]), main section table')) {
     const had = el.hasAttribute('tabindex');
     const wide = tabStopIfScrolls(el);
     // a display formula also becomes a labelled region (labels must differ);
@@ -69,6 +69,8 @@ window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(markWideFormulas, 150);
 });
+// what a closed aside holds has no width until it opens
+for (const aside of document.querySelectorAll('details.aside')) aside.addEventListener('toggle', () => aside.open && markWideFormulas());
 
 // Widget parameters in the URL: `?pe-heatmap-1.d-model=128` opens the page
 // with the first heatmap at d_model 128, and moving a control updates the
