@@ -49,6 +49,29 @@ export function loadProgress() {
   return clean;
 }
 
+/**
+ * Removes stored entries of quizzes the lesson no longer has (removed or
+ * renamed since they were answered), and invalid ones, from storage; the
+ * widgets call it with the lesson's quiz ids when they load. An empty list
+ * removes nothing. Never throws.
+ */
+export function forgetUnknownQuizzes(knownIds) {
+  const known = new Set(knownIds);
+  if (!known.size) return;
+  try {
+    const s = storage();
+    const before = s?.getItem(KEY);
+    if (before === null || before === undefined) return;
+    const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => known.has(id)));
+    const after = JSON.stringify(kept);
+    if (after === before) return;
+    if (Object.keys(kept).length) s.setItem(KEY, after);
+    else s.removeItem(KEY);
+  } catch {
+    // disabled storage or quota: nothing to clean
+  }
+}
+
 export function saveEntry(id, entry) {
   const all = loadProgress();
   if (entry === null) delete all[id];

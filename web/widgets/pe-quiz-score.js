@@ -3,7 +3,7 @@
 // button that resets every quiz.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { quizzes } from '../gen/lesson-data.js';
-import { loadProgress, onProgress, resetProgress } from '../lib/progress.js';
+import { loadProgress, onProgress, resetProgress, forgetUnknownQuizzes } from '../lib/progress.js';
 
 class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
@@ -18,6 +18,8 @@ class PeQuizScore extends PeElement {
   `;
 
   build(root) {
+    // progress of quizzes the lesson has dropped would otherwise stay stored forever
+    forgetUnknownQuizzes(Object.keys(quizzes));
     this.text = h('span', { class: 'text', role: 'status', 'aria-live': 'polite' });
     this.meter = h('progress', { class: 'meter', max: '1', value: '0', 'aria-label': 'Quizzes answered correctly' });
     this.reset = h('button', { type: 'button', onclick: () => this.confirmReset() }, 'Reset my answers');

@@ -11,7 +11,7 @@
 // detail { quizId, response (option texts), correct, score (0 or 1), attempts }.
 import { PeElement, define, css, h, core } from '../lib/pe-element.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, onProgress } from '../lib/progress.js';
+import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes } from '../lib/progress.js';
 import { seededRandom, newSeed } from '../lib/random.js';
 
 // Build-time HTML (our own lesson text: Markdown and MathML rendered by
@@ -56,6 +56,8 @@ class PeQuiz extends PeElement {
   `;
 
   build(root) {
+    // a page may hold quizzes without the score board: drop stale progress here too
+    forgetUnknownQuizzes(Object.keys(quizzes));
     this.kicker = h('p', { class: 'kicker' }, 'Check yourself');
     this.legend = h('legend');
     this.optionsBox = h('div', { class: 'options' });
