@@ -53,8 +53,8 @@ export function generate(pe, random) {
       question: `In a sinusoidal table with d_model = ${d} (base 10000), which of these positions has the vector closest, in Euclidean distance, to the vector of position ${p}?`,
       options: shuffle(random, options),
       explanation:
-        `Each pair of coordinates is a point turning on a circle, so the squared distance between PE(t) and PE(t+k) is ` +
-        `the sum over pairs of 2 - 2*cos(k*omega_i): it depends only on the offset k (and not on its sign, or on t). ` +
+        `Each pair of coordinates is a point turning on a circle, so the squared distance between the vectors of positions m and m + Δ is ` +
+        `the sum over pairs of 2 − 2·cos(Δ·θ_i): it depends only on the offset Δ (and not on its sign, or on m). ` +
         `The fastest pair turns once every 6.28 positions, so offsets close to a multiple of 6.28 bring it back near its start. ` +
         `With only ${d / 2} pairs, such an offset can beat a smaller one; with hundreds of pairs the slow ones dominate and the distance grows steadily with the offset. ` +
         `Here position ${best.q}, at offset ${Math.abs(best.q - p)}, is closest with distance ${fixed(best.dist, 3)}.`,

@@ -1,38 +1,38 @@
-// PE(t+k) = R(k) PE(t) for the sinusoidal table
+// p_(m+delta) = R(-delta theta_i) p_m for the sinusoidal table
 // (lessons/positional-encoding/02-sinusoidal.md). The table comes from the
-// core; R(k)'s entries are PE(k)'s, and applying it is a 2-vector dot product
+// core; the shift matrix's entries are PE(delta)'s, and applying it is a 2-vector dot product
 // per coordinate, done in float32 as torch does it elementwise.
-// Ranges: every (d_model, t, k) in them was checked against PyTorch; wider
+// Ranges: every (d_model, m, delta) in them was checked against PyTorch; wider
 // ones hit 4-decimal rounding ties where the core's sin/cos differ from
 // torch's in the last bit.
 import { torchStr } from '../lib/pyformat.js';
 
 const f32 = Math.fround;
-const ROWS = 200; // n in the Python code
+const ROWS = 200; // rows in the Python code
 
 export default {
   params: {
     d_model: { type: 'int', default: 8, min: 4, max: 16, step: 4, label: 'd_model' },
-    t: { type: 'int', default: 5, min: 0, max: 100, step: 1, label: 'position t' },
-    k: { type: 'int', default: 3, min: 1, max: 50, step: 1, label: 'offset k' },
+    m: { type: 'int', default: 5, min: 0, max: 100, step: 1, label: 'position m' },
+    delta: { type: 'int', default: 3, min: 1, max: 50, step: 1, label: 'offset delta' },
   },
   cases: [
-    { d_model: 16, t: 100, k: 50 },
-    { d_model: 4, t: 0, k: 1 },
-    { d_model: 12, t: 57, k: 44 },
+    { d_model: 16, m: 100, delta: 50 },
+    { d_model: 4, m: 0, delta: 1 },
+    { d_model: 12, m: 57, delta: 44 },
   ],
   run(pe, p) {
-    const { d_model: d, t, k } = p;
+    const { d_model: d, m, delta: k } = p;
     const table = pe.sinusoidal(ROWS, d); // (200, d)
     const at = (pos, j) => table[pos * d + j];
-    const s = (i) => at(k, 2 * i); // sin(k * omega_i)
-    const c = (i) => at(k, 2 * i + 1); // cos(k * omega_i)
+    const s = (i) => at(k, 2 * i); // sin(delta * theta_i)
+    const c = (i) => at(k, 2 * i + 1); // cos(delta * theta_i)
 
     // R[:4, :4]: the first two 2x2 blocks
     const r = [c(0), s(0), 0, 0, -s(0), c(0), 0, 0, 0, 0, c(1), s(1), 0, 0, -s(1), c(1)];
-    let out = `R(${k}), first two blocks:\n${torchStr(r, [4, 4])}\n`;
+    let out = `shift by ${k}, first two blocks:\n${torchStr(r, [4, 4])}\n`;
 
-    // R(k) @ PE(u), pair by pair: sin_u * c + cos_u * s, cos_u * c - sin_u * s
+    // shift @ PE(u), pair by pair: sin_u * c + cos_u * s, cos_u * c - sin_u * s
     const shift = (u) => {
       const v = new Float32Array(d);
       for (let i = 0; i < d / 2; i++) {
@@ -44,8 +44,8 @@ export default {
       return v;
     };
     const n6 = Math.min(6, d);
-    out += `R(k) @ PE(t), first 6: ${torchStr(shift(t).subarray(0, n6), [n6])}\n`;
-    out += `PE(t + k),    first 6: ${torchStr(table.subarray((t + k) * d, (t + k) * d + n6), [n6])}\n`;
+    out += `shift @ PE(m), first 6: ${torchStr(shift(m).subarray(0, n6), [n6])}\n`;
+    out += `PE(m + delta), first 6: ${torchStr(table.subarray((m + k) * d, (m + k) * d + n6), [n6])}\n`;
 
     // torch.allclose(pe[:n-k] @ R.T, pe[k:], atol=1e-5): |a - b| <= 1e-5 + 1e-5 * |b|
     let close = true;
@@ -56,7 +56,7 @@ export default {
         if (!(Math.abs(v[j] - b) <= 1e-5 + 1e-5 * Math.abs(b))) close = false;
       }
     }
-    out += `R(${k}) maps PE(u) to PE(u + ${k}) for all u < ${ROWS - k}: ${close ? 'True' : 'False'}\n`;
+    out += `the same matrix maps PE(u) to PE(u + ${k}) for all u < ${ROWS - k}: ${close ? 'True' : 'False'}\n`;
     return out;
   },
 };

@@ -1,4 +1,4 @@
-// <alibi-bias>: ALiBi's per-head slopes and the bias −m_h·|i − j| each head
+// <alibi-bias>: ALiBi's per-head slopes α_j and the bias −α_j·|n − m| each head
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
@@ -56,7 +56,7 @@ class AlibiBias extends PeElement {
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
     root.append(
       h('h3', {}, 'ALiBi: each head subtracts its slope times the distance'),
-      h('p', { class: 'hint' }, 'Head h adds −mₕ·|i − j| to the score of query i for key j: a steep head looks only nearby, a gentle one far back. Try 12 heads (not a power of two) to see the interleaved slopes; pick a head to read its matrix.'),
+      h('p', { class: 'hint' }, 'Head j adds −αⱼ·|n − m| to the score of query m for key n: a steep head looks only nearby, a gentle one far back. Try 12 heads (not a power of two) to see the interleaved slopes; pick a head to read its matrix.'),
       this.controls(['heads', 'seq-len', 'causal', 'scale']),
       this.minis,
       h('div', { class: 'legend' }, h('span', {}, 'colour:'), this.legendText, h('span', {}, h('span', { class: 'swatch-masked' }), ' masked (−∞)')),
@@ -127,9 +127,9 @@ class AlibiBias extends PeElement {
       '0 ', this.legendBar, ` ${p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)'}`,
     );
     this.bigTitle.replaceChildren(
-      `Head ${sel + 1} of ${H}: slope m = ${numpyScalar(slopes[sel])} = 2`,
+      `Head ${sel + 1} of ${H}: slope α = ${numpyScalar(slopes[sel])} = 2`,
       h('sup', {}, `−${powerOfTwo(slopes[sel])}`),
-      `; bias[i, j] = −m·|i − j|${p.causal ? ', keys after the query masked' : ''}`,
+      `; bias[m, n] = −α·|n − m|${p.causal ? ', keys after the query masked' : ''}`,
     );
     this._drawBig();
     if (this.table.open) this._fillTable();
@@ -320,7 +320,7 @@ class AlibiBias extends PeElement {
     const details = this.table;
     const wrap = details.querySelector('.table-wrap');
     // table 1: slopes; table 2: the selected head's matrix
-    this.setTable(details, `ALiBi slopes for ${s.H} heads`, ['head', 'slope m', 'as a power of 2'], Array.from(s.slopes, (m, hh) => [String(hh + 1), numpyScalar(m), `2^−${powerOfTwo(m)}`]));
+    this.setTable(details, `ALiBi slopes for ${s.H} heads`, ['head', 'slope α', 'as a power of 2'], Array.from(s.slopes, (m, hh) => [String(hh + 1), numpyScalar(m), `2^−${powerOfTwo(m)}`]));
     const slopesTable = wrap.firstChild;
     const o = s.sel * s.L * s.L;
     const rows = [];

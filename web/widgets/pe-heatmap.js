@@ -1,6 +1,6 @@
 // <pe-heatmap max-len="64" d-model="64" base="10000">: the sinusoidal position
-// table PE(pos, 2i) = sin(pos·ω_i), PE(pos, 2i+1) = cos(pos·ω_i),
-// ω_i = base^(-2i/d_model) (Vaswani et al. 2017, §3.5) as a heatmap: rows are
+// table p_m[2i] = sin(m·θ_i), p_m[2i+1] = cos(m·θ_i),
+// θ_i = base^(-2i/d_model) (Vaswani et al. 2017, §3.5) as a heatmap: rows are
 // positions, columns are dimensions. Hover or the arrow keys read out one cell.
 // Every value and frequency comes from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only colours and labels them.
@@ -180,7 +180,7 @@ class PeHeatmap extends PeElement {
     const fn = col % 2 ? 'cos' : 'sin';
     this.readoutBox.textContent =
       `position ${row}, dimension ${col} = ${fn} of pair i = ${i}: value ${fixed(value, 4)}; ` +
-      `ω = ${omega.toPrecision(4)} rad/position, wavelength 2π/ω = ${fixed((2 * Math.PI) / omega, 2)} positions`;
+      `θ = ${omega.toPrecision(4)} rad/position, wavelength 2π/θ = ${fixed((2 * Math.PI) / omega, 2)} positions`;
   }
 
   _moveCursor(row, col) {

@@ -93,7 +93,7 @@ class PeWaveBarcode extends PeElement {
     // 2. which pairs are fast and slow, with their wavelengths
     this.pairList.replaceChildren(
       ...picks.map(([name, i]) =>
-        h('li', {}, h('b', {}, `${name}`), ` pair i = ${i} (dims ${2 * i}, ${2 * i + 1}): ω = ${freqs[i].toPrecision(4)}, wavelength ${fixed(wavelength(i), 2)} positions`),
+        h('li', {}, h('b', {}, `${name}`), ` pair i = ${i} (dims ${2 * i}, ${2 * i + 1}): θ = ${freqs[i].toPrecision(4)}, wavelength ${fixed(wavelength(i), 2)} positions`),
       ),
     );
 

@@ -1,5 +1,5 @@
 // <t5-buckets>: T5's relative-position buckets. Every (query i, key j) pair
-// gets the bucket of its offset j − i: one bucket per offset near zero, then
+// gets the bucket of its offset n − m: one bucket per offset near zero, then
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
@@ -43,7 +43,7 @@ class T5Buckets extends PeElement {
       h('h4', {}, 'Bucket of every query–key pair'),
       this.gridWrap,
       this.gridReadout,
-      h('h4', {}, 'Relative distance j − i → bucket'),
+      h('h4', {}, 'Relative distance n − m → bucket'),
       this.regions,
       this.stripWrap,
       this.stripReadout,
@@ -95,7 +95,7 @@ class T5Buckets extends PeElement {
     for (const b of pos) used.add(b);
     for (const b of neg) used.add(b);
     this.regions.textContent =
-      `Exact region: |j − i| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |j − i| < ${D}. ` +
+      `Exact region: |n − m| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |n − m| < ${D}. ` +
       `Offsets of ${D} or more all share the last bucket${p.bidirectional ? ' of their side' : ''}. ` +
       (p.bidirectional
         ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
@@ -190,12 +190,12 @@ class T5Buckets extends PeElement {
     }
     this.grid.setAttribute(
       'aria-label',
-      `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset j − i). Focus it and use the arrow keys to read cells.`,
+      `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset n − m). Focus it and use the arrow keys to read cells.`,
     );
     if (!this._cur) this.gridReadout.textContent = 'Point at the grid, or focus it and use the arrow keys, to read a cell.';
     else {
       const [i, j] = this._cur;
-      this.gridReadout.textContent = `query i = ${i}, key j = ${j}, relative j − i = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`;
+      this.gridReadout.textContent = `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`;
     }
   }
 
@@ -248,7 +248,7 @@ class T5Buckets extends PeElement {
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     for (const r of [-D, -Math.round(D / 2), 0, Math.round(D / 2), D]) ctx.fillText(String(r), X(r), PAD.t + ph + 16);
-    ctx.fillText('relative distance j − i', PAD.l + pw / 2, STRIP_H - 11);
+    ctx.fillText('relative distance n − m', PAD.l + pw / 2, STRIP_H - 11);
     ctx.fillStyle = rgb(colors.fg);
     ctx.fillText('exact', X((exLo + exHi) / 2), PAD.t - 13);
     ctx.fillStyle = rgb(colors.muted);
@@ -293,7 +293,7 @@ class T5Buckets extends PeElement {
     }
     this.strip.setAttribute(
       'aria-label',
-      `Step plot of bucket against relative distance from −${D} to ${D}: steps of one bucket per offset for |j − i| < ${maxExact} (shaded), then ever longer steps. Focus it and use the arrow keys to read values.`,
+      `Step plot of bucket against relative distance from −${D} to ${D}: steps of one bucket per offset for |n − m| < ${maxExact} (shaded), then ever longer steps. Focus it and use the arrow keys to read values.`,
     );
     this.stripReadout.textContent =
       this._rel === null
@@ -364,7 +364,7 @@ class T5Buckets extends PeElement {
     }
     const details = this.table;
     const wrap = details.querySelector('.table-wrap');
-    this.setTable(details, `Relative distances −${s.D} … ${s.D} grouped by bucket (beyond ±${s.D} the end buckets continue)`, ['bucket', 'relative distances j − i', 'count', 'region'], rows);
+    this.setTable(details, `Relative distances −${s.D} … ${s.D} grouped by bucket (beyond ±${s.D} the end buckets continue)`, ['bucket', 'relative distances n − m', 'count', 'region'], rows);
     const runs = wrap.firstChild;
     const grid = [];
     for (let i = 0; i < s.Q; i++) grid.push([`i = ${i}`, ...Array.from(s.map.subarray(i * s.K, (i + 1) * s.K), String)]);
