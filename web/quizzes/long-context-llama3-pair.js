@@ -1,9 +1,12 @@
 // 06-long-context.md: what Llama 3 scaling (HF rope_type "llama3") does to
-// one RoPE pair, decided by the core's scaled frequencies.
+// one RoPE pair, decided by the core's scaled frequencies. Texts are
+// Markdown with $TeX$ (web/lib/quiz-text.js), in the lesson's notation:
+// pair i, frequency θ_i, wavelength λ_i, d_head, factor s.
 import { pick } from '../lib/random.js';
-import { fixed, grouped } from '../lib/pyformat.js';
+import { texNumber } from '../lib/quiz-text.js';
 
-const fmt = (x) => grouped(fixed(x, 0));
+// a whole number of positions, grouped, for use inside $…$
+const n0 = (x) => texNumber(x, 0);
 
 export function generate(pe, random) {
   // pass 1: a configuration and the regime of each of its pairs
@@ -27,32 +30,33 @@ export function generate(pe, random) {
   const wave = (2 * Math.PI) / plain[i];
   const newWave = (2 * Math.PI) / scaled[i];
   const high = orig / 4;
+  const lambda = `\\lambda_{${i}} = ${n0(wave)}`;
   const text = {
     kept: 'It is left unchanged.',
-    divided: `It is divided by ${s}.`,
-    blended: `It is divided by a factor between 1 and ${s}.`,
-    multiplied: `It is multiplied by ${s}.`,
+    divided: `It is divided by $s = ${s}$.`,
+    blended: `It is divided by a factor between 1 and $s = ${s}$.`,
+    multiplied: `It is multiplied by $s = ${s}$.`,
   };
   const why = {
-    kept: `The wavelength, ${fmt(wave)} positions, is shorter than ${orig} / 4 = ${fmt(high)}: such a pair turned many times within the trained length, so every angle it produces at long range was already seen. Llama 3 scaling keeps it.`,
-    divided: `The wavelength, ${fmt(wave)} positions, is longer than the trained length ${orig}: in training this pair never completed a turn, so Llama 3 scaling interpolates it fully (frequency / ${s}).`,
-    blended: `The wavelength, ${fmt(wave)} positions, lies between ${orig} / 4 = ${fmt(high)} and ${orig}, so Llama 3 scaling blends the kept and the divided frequency with smooth = (${orig} / wavelength - 1) / 3; the new wavelength is ${fmt(newWave)}.`,
+    kept: `The wavelength, $${lambda}$ positions, is shorter than $${n0(orig)}/4 = ${n0(high)}$: such a pair turned many times within the trained length, so every angle it produces at long range was already seen. Llama 3 scaling keeps it.`,
+    divided: `The wavelength, $${lambda}$ positions, is longer than the trained length ${n0(orig)}: in training this pair never completed a turn, so Llama 3 scaling interpolates it fully, to $\\theta_{${i}}/${s}$.`,
+    blended: `The wavelength, $${lambda}$ positions, lies between $${n0(orig)}/4 = ${n0(high)}$ and ${n0(orig)}, so Llama 3 scaling blends the kept and the divided frequency with weight $\\text{smooth} = (${n0(orig)}/\\lambda_{${i}} - 1)/3$; the new wavelength is ${n0(newWave)} positions.`,
   };
   const wrong = {
-    kept: `Only pairs with a wavelength below ${orig} / 4 = ${fmt(high)} positions are kept, and this one's is ${fmt(wave)}.`,
-    divided: `Only pairs with a wavelength above the trained length, ${orig}, are divided by the full factor ${s}, and this one's is ${fmt(wave)}.`,
-    blended: `The blend applies only to wavelengths between ${fmt(high)} and ${orig} positions, and this one's is ${fmt(wave)}.`,
-    multiplied: 'That would make the pair rotate faster. Context extension only slows pairs down or leaves them alone.',
+    kept: `Only pairs with a wavelength below $${n0(orig)}/4 = ${n0(high)}$ positions are kept, and this one's is $${lambda}$.`,
+    divided: `Only pairs with a wavelength above the trained length, ${n0(orig)}, are divided by the full factor $s = ${s}$, and this one's is $${lambda}$.`,
+    blended: `The blend applies only to wavelengths between ${n0(high)} and ${n0(orig)} positions, and this one's is $${lambda}$.`,
+    multiplied: 'That would make the pair turn faster. Context extension only slows pairs down or leaves them alone.',
   };
   const options = ['kept', 'divided', 'blended', 'multiplied'].map((r) => ({
     text: text[r],
     correct: r === regime,
-    feedback: r === regime ? `Right. ${why[r]}` : `No. ${wrong[r]}`,
+    feedback: r === regime ? why[r] : wrong[r],
   }));
   return {
-    question: `Llama 3 scaling (factor ${s}, original_max_position_embeddings ${orig}, low_freq_factor 1, high_freq_factor 4) is applied to a RoPE head of dimension ${dim} with base ${base}. Pair ${i} has a wavelength of ${fmt(wave)} positions. What happens to its frequency?`,
+    question: `Llama 3 scaling (factor $s = ${s}$, \`original_max_position_embeddings\` ${n0(orig)}, \`low_freq_factor\` 1, \`high_freq_factor\` 4) is applied to a RoPE head with $d_{\\text{head}} = ${dim}$ and base ${n0(base)}. Pair $i = ${i}$ has a wavelength of $${lambda}$ positions. What happens to its frequency $\\theta_{${i}}$?`,
     options,
-    explanation: `Llama 3 scaling sorts pairs by wavelength. Shorter than ${orig} / 4 = ${fmt(high)} positions: kept. Longer than ${orig}: frequency divided by ${s}. In between: a blend whose weight moves smoothly from "kept" to "divided" as the wavelength grows. Pair ${i} (wavelength ${fmt(wave)}) ends up with a wavelength of ${fmt(newWave)} positions.`,
+    explanation: `Llama 3 scaling sorts pairs by wavelength. Shorter than $${n0(orig)}/4 = ${n0(high)}$ positions: kept. Longer than ${n0(orig)}: frequency divided by $s = ${s}$. In between: a blend whose weight moves smoothly from "kept" to "divided" as the wavelength grows. Pair ${i} ($${lambda}$) ends up with a wavelength of ${n0(newWave)} positions.`,
   };
 }
 

@@ -1,8 +1,10 @@
 // Generated quiz: which placement of a query and a key keeps the RoPE score.
 // Every score comes from the core (ropeApply via the rope-seats helpers).
-import { fixed, pyList, pyRepr } from '../lib/pyformat.js';
+// Texts are Markdown with $TeX$ (web/lib/quiz-text.js), in the lesson's
+// notation: q at position m, k at position n, offset n − m.
 import { EXACT_THETAS, randomVector, rotatedScore } from '../samples/rope-seats.js';
 import { pick, shuffle } from '../lib/random.js';
+import { quizNumber, texVector } from '../lib/quiz-text.js';
 
 export function generate(pe, random) {
   for (;;) {
@@ -14,7 +16,8 @@ export function generate(pe, random) {
     let n = 1 + Math.floor(random() * 8);
     if (n === m) n = m + 2;
     const s = 10 + Math.floor(random() * 90);
-    const score = (i, j) => fixed(rotatedScore(pe, q, k, i, j, scaling), 3);
+    // never "-0.000": a score that rounds to zero is 0.000, whatever its sign
+    const score = (i, j) => quizNumber(rotatedScore(pe, q, k, i, j, scaling), 3);
     const base = score(m, n);
     const cand = [
       { seats: [m + s, n + s], correct: true },
@@ -25,21 +28,21 @@ export function generate(pe, random) {
     // Every wrong placement must give a visibly different score.
     if (cand[0].score !== base || cand.slice(1).some((c) => c.score === base)) continue;
     const offset = n - m;
-    const say = ([i, j]) => `q at seat ${i}, k at seat ${j}`;
+    const say = ([i, j]) => `$q$ at position ${i}, $k$ at position ${j}`;
     const why = [
-      `Right. Both moved by ${s}, so the offset is still ${offset} and the score is ${cand[0].score}.`,
-      `The offset is now ${m - n} instead of ${offset}: same distance, other direction. The score is ${cand[1].score}, because RoPE distinguishes before from after.`,
-      `Only q moved, so the offset changed to ${n - m - s}. The score is ${cand[2].score}.`,
-      `Doubling both seats doubles the offset to ${2 * offset}. The score is ${cand[3].score}.`,
+      `Both moved by ${s}, so the offset is still $n - m = ${offset}$ and the score is $${cand[0].score}$.`,
+      `The offset is now $${m - n}$ instead of $${offset}$: same distance, other direction. The score is $${cand[1].score}$, because RoPE tells before from after.`,
+      `Only $q$ moved, so the offset changed to $${n - m - s}$. The score is $${cand[2].score}$.`,
+      `Doubling both positions doubles the offset to $${2 * offset}$. The score is $${cand[3].score}$.`,
     ];
     const options = shuffle(
       random,
       cand.map((c, i) => ({ text: say(c.seats), correct: !!c.correct, feedback: why[i] })),
     );
     return {
-      question: `RoPE with a single pair and theta = ${pyRepr(theta)} radians per seat. With q = ${pyList(q)} at seat ${m} and k = ${pyList(k)} at seat ${n}, the score is ${base}. Which placement gives the same score?`,
+      question: `RoPE with a single pair turning $\\theta = ${theta}$ radians per position. With $q = ${texVector(q)}$ at position $m = ${m}$ and $k = ${texVector(k)}$ at position $n = ${n}$, the score $q^\\top R_{n-m}\\, k$ is $${base}$. Which placement gives the same score?`,
       options,
-      explanation: `The score is q · R((n - m) x theta) k, so any placement with the same offset n - m = ${offset} gives ${base}. Moving both seats by the same amount keeps the offset; swapping them flips its sign, and moving one or scaling both changes it.`,
+      explanation: `The score is $q^\\top R_{n-m}\\, k$, where $R_{n-m}$ turns by $(n - m)\\theta$, so any placement with the same offset $n - m = ${offset}$ gives $${base}$. Moving both positions by the same amount keeps the offset; swapping them flips its sign, and moving one or scaling both changes it.`,
     };
   }
 }

@@ -1,8 +1,12 @@
 // "Which of these positions has the sinusoidal vector nearest to position p's?"
 // (lessons/positional-encoding/02-sinusoidal.md). Table rows from the core;
-// the distance is a plain sum of squared differences.
+// the distance is a plain sum of squared differences. Texts are Markdown with
+// $TeX$ (web/lib/quiz-text.js), in the lesson's notation: positions m and n,
+// offset Δ = n − m, frequencies θ_i.
 import { pick, shuffle } from '../lib/random.js';
-import { fixed } from '../lib/pyformat.js';
+import { quizNumber } from '../lib/quiz-text.js';
+
+const dist3 = (x) => quizNumber(x, 3);
 
 export function generate(pe, random) {
   for (;;) {
@@ -30,16 +34,15 @@ export function generate(pe, random) {
     const turns = kBest / (2 * Math.PI);
     const nearWholeTurns = Math.abs(kBest - 2 * Math.PI * Math.round(turns)) < 0.5;
     const why = nearWholeTurns
-      ? `at offset ${kBest} the fastest pair has made almost exactly ${Math.round(turns)} turns and is back near its starting point`
-      : `the distance is not monotone in the offset: it depends on where each pair's angle lands on its circle`;
+      ? `at offset $\\Delta = ${best.q - p}$ the fastest pair has made almost exactly ${Math.round(turns)} turns and is back near its starting point`
+      : `the distance does not grow steadily with the offset: it depends on where each pair's angle lands on its circle`;
     const options = ranked.map(({ q, dist: r }) => {
-      const k = Math.abs(q - p);
       if (q === best.q) {
         return {
           text: `Position ${q}`,
           correct: true,
           feedback:
-            `Right: distance ${fixed(r, 3)} (offset ${k}).` +
+            `Its distance is ${dist3(r)} (offset $\\Delta = ${q - p}$).` +
             (q !== nearestByIndex ? ` It is not the nearest index: ${why}.` : ''),
         };
       }
@@ -47,17 +50,17 @@ export function generate(pe, random) {
         q === nearestByIndex
           ? ` It is the nearest index, but position ${best.q} is closer: ${why}.`
           : '';
-      return { text: `Position ${q}`, correct: false, feedback: `Distance ${fixed(r, 3)} (offset ${k}), larger than ${fixed(best.dist, 3)}.${note}` };
+      return { text: `Position ${q}`, correct: false, feedback: `Its distance is ${dist3(r)} (offset $\\Delta = ${q - p}$), larger than ${dist3(best.dist)}.${note}` };
     });
     return {
-      question: `In a sinusoidal table with d_model = ${d} (base 10000), which of these positions has the vector closest, in Euclidean distance, to the vector of position ${p}?`,
+      question: `In a sinusoidal table with $d_{\\text{model}} = ${d}$ (base 10000), which of these positions $n$ has the vector closest, in Euclidean distance, to the vector of position $m = ${p}$?`,
       options: shuffle(random, options),
       explanation:
-        `Each pair of coordinates is a point turning on a circle, so the squared distance between the vectors of positions m and m + Δ is ` +
-        `the sum over pairs of 2 − 2·cos(Δ·θ_i): it depends only on the offset Δ (and not on its sign, or on m). ` +
-        `The fastest pair turns once every 6.28 positions, so offsets close to a multiple of 6.28 bring it back near its start. ` +
+        `Each pair of coordinates is a point turning on a circle, so the squared distance between the vectors of positions $m$ and $n = m + \\Delta$ is ` +
+        `the sum over pairs of $2 - 2\\cos(\\Delta\\theta_i)$: it depends only on the offset $\\Delta$ (not on its sign, nor on $m$). ` +
+        `The fastest pair ($\\theta_0 = 1$) turns once every $2\\pi \\approx 6.28$ positions, so offsets close to a multiple of 6.28 bring it back near its start. ` +
         `With only ${d / 2} pairs, such an offset can beat a smaller one; with hundreds of pairs the slow ones dominate and the distance grows steadily with the offset. ` +
-        `Here position ${best.q}, at offset ${Math.abs(best.q - p)}, is closest with distance ${fixed(best.dist, 3)}.`,
+        `Here position ${best.q}, at offset $\\Delta = ${best.q - p}$, is closest with distance ${dist3(best.dist)}.`,
     };
   }
 }
