@@ -3,9 +3,15 @@
 // is corrupted, from an older version, or written by someone else is
 // discarded and the page carries on with a clean slate.
 const KEY = 'posenc-course:quiz-progress:v1';
+const SEED_KEY = 'posenc-course:learner-seed:v1';
 const EVENT = 'pe-progress';
 
-// entry: { correct: boolean, solutionShown: boolean, attempts: int, response: int[], seed?: int }
+// entry: { correct: boolean, solutionShown: boolean, attempts: int, response: int[], seed?: int, view?: 'check' | 'solution' }
+//   correct        earned credit: answered right before any "Show solution"
+//   solutionShown  the solution was shown once; it stays set, and a later right answer is "revealed"
+//   response       the learner's last picks, as indices in the authored (generated) option order
+//   seed           written quizzes: the seed of the displayed option order; generated ones: of the question (and order)
+//   view           what the quiz showed last: the checked answer or the solution (older entries: solution if solutionShown)
 function validEntry(e) {
   return (
     e !== null &&
@@ -17,8 +23,13 @@ function validEntry(e) {
     Array.isArray(e.response) &&
     e.response.length <= 16 &&
     e.response.every((i) => Number.isInteger(i) && i >= 0 && i < 16) &&
-    (e.seed === undefined || (Number.isInteger(e.seed) && e.seed >= 0 && e.seed < 2 ** 32))
+    (e.seed === undefined || isSeed(e.seed)) &&
+    (e.view === undefined || e.view === 'check' || e.view === 'solution')
   );
+}
+
+function isSeed(x) {
+  return Number.isInteger(x) && x >= 0 && x < 2 ** 32;
 }
 
 function storage() {
@@ -84,6 +95,31 @@ export function saveEntry(id, entry) {
   globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: { id } }));
 }
 
+let sessionSeed = null;
+
+/**
+ * This learner's seed (a 32-bit integer), from which each quiz's option order
+ * is derived: made once and kept in storage, apart from the answers so that
+ * "Reset my answers" does not reshuffle the page. Without storage, one seed
+ * per page load. `makeSeed` supplies a new one when needed.
+ */
+export function learnerSeed(makeSeed) {
+  const s = storage();
+  try {
+    const stored = Number(s?.getItem(SEED_KEY));
+    if (s?.getItem(SEED_KEY) && isSeed(stored)) return stored;
+  } catch {
+    // unreadable storage: a seed for this page load
+  }
+  sessionSeed ??= makeSeed() >>> 0;
+  try {
+    s?.setItem(SEED_KEY, String(sessionSeed));
+  } catch {
+    // quota or disabled storage: the order holds for this page load only
+  }
+  return sessionSeed;
+}
+
 export function resetProgress() {
   try {
     storage()?.removeItem(KEY);
@@ -99,3 +135,4 @@ export function onProgress(listener) {
 }
 
 export const progressKey = KEY;
+export const learnerSeedKey = SEED_KEY;

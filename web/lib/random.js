@@ -33,3 +33,23 @@ export function shuffle(random, items) {
   }
   return a;
 }
+
+/**
+ * A 32-bit seed derived from `seed` and a string (FNV-1a over the string's
+ * UTF-16 units, mixed with the seed, then one murmur3 finaliser), so one
+ * learner's seed gives each quiz its own, stable option order.
+ */
+export function deriveSeed(seed, text) {
+  let h = (0x811c9dc5 ^ (seed >>> 0)) >>> 0;
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b) >>> 0;
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35) >>> 0;
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/** A permutation of 0 … n−1 decided by the 32-bit `seed`: display slot → original index. */
+export function seededOrder(seed, n) {
+  return shuffle(seededRandom(seed), Array.from({ length: n }, (_, i) => i));
+}
