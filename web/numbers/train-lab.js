@@ -1,4 +1,4 @@
-// Numbers of the training lab quoted in lessons/positional-encoding/07-ablation.md.
+// Numbers of the training lab quoted in lessons/positional-encoding/07-extrapolation.md.
 // Training 24 models takes minutes, too long for every build of the page, so
 // they come from a recorded run of the same core, builds and seeds as
 // <train-lab>: lessons/positional-encoding/train-results.json, written by
@@ -7,6 +7,7 @@
 //   train-<task>-<encoding>-<1x|2x|4x>   token accuracy in %, one decimal ("—" past a learned table)
 //   train-<task>-<encoding>-to99         steps until 1x accuracy first reached 99% ("—" if never)
 //   train-steps, train-len, train-<2x|4x>-len, train-2x-last, train-d-model, train-layers, train-heads, train-batch
+//   train-rope-pairs, train-rope-unturned-pairs   pairs per RoPE head, and those with a wavelength above train-len
 import { readFileSync } from 'node:fs';
 
 const recorded = JSON.parse(readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'));
@@ -22,6 +23,10 @@ const numbers = {
   'train-layers': () => String(config.layers),
   'train-heads': () => String(config.heads),
   'train-batch': () => String(config.batch),
+  // RoPE in the trainer: one head of dModel / heads coordinates, base 10000 (cpp/transformer.h)
+  'train-rope-pairs': () => String(config.dModel / config.heads / 2),
+  'train-rope-unturned-pairs': (pe) =>
+    String(Array.from(pe.ropeInvFreq(config.dModel / config.heads), (f) => (2 * Math.PI) / f).filter((w) => w > config.trainLen).length),
 };
 for (const [task, byEncoding] of Object.entries(results)) {
   for (const [encoding, r] of Object.entries(byEncoding)) {
