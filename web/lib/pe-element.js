@@ -119,6 +119,10 @@ const BASE_CSS = css`
   }
   .controls input[type=number] { width: 6.5em; }
   .controls output { font-family: var(--pe-mono); min-width: 3ch; }
+  .controls .pair { display: inline-flex; align-items: center; gap: 6px; }
+  .controls input[aria-invalid=true] { border-color: var(--pe-bad); outline: 2px solid var(--pe-bad); outline-offset: 0; }
+  .field-note { color: var(--pe-bad); font-size: .85em; flex-basis: 100%; }
+  .field-note:empty { display: none; }
   input:focus-visible, select:focus-visible, button:focus-visible, summary:focus-visible, canvas:focus-visible, [tabindex]:focus-visible {
     outline: 3px solid var(--pe-accent); outline-offset: 2px;
   }
@@ -390,6 +394,18 @@ export class PeElement extends HTMLElement {
   /**
    * A row of labelled controls bound to attributes: moving one sets the
    * attribute, and an attribute set from outside moves the control.
+   *
+   * A typed value is either applied or rejected in its box, never left
+   * standing beside a picture that ignores it: a valid value is applied (as
+   * it is typed, for parameters marked `live`, else on Enter or leaving the
+   * box); an invalid one marks the box while it is typed, and on Enter or
+   * leaving the box the box goes back to the value in use, with a note
+   * beside it saying why. Spec options for the controls:
+   * - control: 'number': a number box even when there is a max;
+   * - entry: true: a slider with a number box beside it (long ranges);
+   * - stops: [..]: the slider steps through these values (a number box
+   *   beside it takes any valid value);
+   * - live: true: a number or text box applies valid values as they are typed.
    */
   controls(names, extra = {}) {
     const row = h('div', { class: 'controls' });
@@ -399,6 +415,8 @@ export class PeElement extends HTMLElement {
       const label = spec.label ?? name;
       let input;
       let output = null;
+      let box = null;
+      const note = h('span', { class: 'field-note', id: `note-${name}`, 'aria-live': 'polite' });
       if (spec.type === 'bool') {
         input = h('input', { type: 'checkbox', id });
         input.addEventListener('change', () => this.setAttribute(name, input.checked ? 'true' : 'false'));
@@ -408,21 +426,61 @@ export class PeElement extends HTMLElement {
         input.addEventListener('change', () => this.setAttribute(name, input.value));
         row.append(h('label', { for: id }, label, input));
       } else if ((spec.type === 'int' || spec.type === 'float') && spec.control !== 'number' && spec.max !== undefined) {
-        input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step: spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any') });
-        output = h('output', { for: id });
-        input.addEventListener('input', () => this.setAttribute(name, input.value));
-        row.append(h('label', { for: id }, label, input, output));
+        const stops = spec.stops;
+        input = stops
+          ? h('input', { type: 'range', id, min: 0, max: stops.length - 1, step: 1 })
+          : h('input', { type: 'range', id, min: spec.min, max: spec.max, step: spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any') });
+        input.addEventListener('input', () => this.setAttribute(name, stops ? String(stops[Number(input.value)]) : input.value));
+        if (spec.entry || stops) {
+          box = h('input', { type: 'number', id: `${id}-box`, min: spec.min, max: spec.max, step: spec.even ? 2 : spec.type === 'int' ? 1 : 'any', 'aria-label': `${label}, exact value`, 'aria-describedby': note.id });
+          this._bindBox(name, spec, box, note, true);
+          row.append(h('span', { class: 'pair' }, h('label', { for: id }, label, input), box));
+        } else {
+          output = h('output', { for: id });
+          row.append(h('label', { for: id }, label, input, output));
+        }
       } else {
-        input = h('input', { type: spec.type === 'int' || spec.type === 'float' ? 'number' : 'text', id, min: spec.min, max: spec.max, step: spec.step ?? 'any', spellcheck: 'false' });
+        input = h('input', { type: spec.type === 'int' || spec.type === 'float' ? 'number' : 'text', id, min: spec.min, max: spec.max, step: spec.step ?? 'any', spellcheck: 'false', 'aria-describedby': note.id });
         if (spec.type === 'string' || spec.type === 'vector') input.setAttribute('size', String(spec.size ?? 18));
-        input.addEventListener('change', () => this.setAttribute(name, input.value));
+        this._bindBox(name, spec, input, note, !!spec.live);
         row.append(h('label', { for: id }, label, input));
       }
-      if (extra[name]) row.lastChild.append(extra[name]);
-      this._controls.set(name, { input, output, spec });
+      row.append(note);
+      if (extra[name]) row.querySelector(`[for="${id}"]`).append(extra[name]);
+      this._controls.set(name, { input, output, box, note, spec });
       this._syncControl(name);
     }
     return row;
+  }
+
+  // A typed box: valid values are applied (as typed when `live`), invalid
+  // ones marked; on Enter or leaving the box an invalid one is taken back.
+  _bindBox(name, spec, box, note, live) {
+    const check = () => {
+      const r = parseParam(name, spec, box.value);
+      if (r.error) box.setAttribute('aria-invalid', 'true');
+      else box.removeAttribute('aria-invalid');
+      return r;
+    };
+    box.addEventListener('input', () => {
+      const r = check();
+      if (!r.error) note.textContent = '';
+      if (live && !r.error) this.setAttribute(name, formatAttr(spec, r.value));
+    });
+    box.addEventListener('change', () => {
+      const r = check();
+      if (!r.error) {
+        note.textContent = '';
+        this.setAttribute(name, formatAttr(spec, r.value));
+        return;
+      }
+      // rejected: the box goes back to the value the widget shows
+      const current = parseParam(name, spec, this.getAttribute(name));
+      const kept = formatAttr(spec, current.error ? spec.default : current.value);
+      box.value = kept;
+      box.removeAttribute('aria-invalid');
+      note.textContent = `${r.error.replace(/; got .*$/, '')}; kept ${kept}`;
+    });
   }
 
   _syncControl(name) {
@@ -431,8 +489,27 @@ export class PeElement extends HTMLElement {
     const raw = this.getAttribute(name);
     const parsed = parseParam(name, c.spec, raw);
     const value = parsed.error ? (raw ?? '') : formatAttr(c.spec, parsed.value);
+    // a box being typed in keeps its text while it means the same value ("1.50" for 1.5)
+    const same = (box) => {
+      const r = parseParam(name, c.spec, box.value);
+      return !parsed.error && !r.error && formatAttr(c.spec, r.value) === value;
+    };
     if (c.spec.type === 'bool') c.input.checked = parsed.error ? !!c.spec.default : parsed.value;
-    else if (c.input.value !== value) c.input.value = value;
+    else if (c.spec.stops && c.input.type === 'range') {
+      const v = parsed.error ? c.spec.default : parsed.value;
+      let best = 0;
+      c.spec.stops.forEach((s, i) => { if (Math.abs(Math.log(s / v)) < Math.abs(Math.log(c.spec.stops[best] / v))) best = i; });
+      c.input.value = String(best);
+      c.input.setAttribute('aria-valuetext', String(v));
+    } else if (c.input.value !== value && !(c.input.type !== 'range' && same(c.input))) c.input.value = value;
+    if (c.box && c.box.value !== value && !same(c.box)) c.box.value = value;
+    // an invalid value from outside (a host page, the URL) stays in view, marked
+    for (const el of [c.input, c.box]) {
+      if (!el || el.type === 'range' || el.type === 'checkbox' || el.localName === 'select') continue;
+      if (parsed.error) el.setAttribute('aria-invalid', 'true');
+      else if (!parseParam(name, c.spec, el.value).error) el.removeAttribute('aria-invalid');
+    }
+    if (!parsed.error && c.note) c.note.textContent = '';
     if (c.output) c.output.textContent = value;
   }
 
