@@ -2,11 +2,16 @@
 // vector is one dial; a word at seat p turns that dial's hand to the angle
 // p·θ_i (θ_i from the core's ropeInvFreq). Two words, two hands: the angle
 // between them is (n − m)·θ_i, and swapping the words flips its sign.
+// Whether that changes the score depends on the phase φ between the query's
+// and the key's pair (lesson, "Who comes before whom"): each pair adds
+// cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
+// the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 
 const TAU = 2 * Math.PI;
-const DIAL = 168; // dial drawing size (CSS px)
+const DIAL = 144; // dial drawing size (CSS px): two dials side by side on a 375 px phone
+const LABEL_PX = 11; // smallest text in a dial, in CSS px as drawn
 
 // angle wrapped to (−π, π]
 function wrapPi(a) {
@@ -34,7 +39,8 @@ class RopeClock extends PeElement {
     first: { type: 'string', default: 'dog', maxLength: 40, size: 8, pattern: /^\S+$/, patternMessage: 'must be one word', label: 'word 1' },
     second: { type: 'string', default: 'man', maxLength: 40, size: 8, pattern: /^\S+$/, patternMessage: 'must be one word', label: 'word 2' },
     'd-model': { type: 'int', default: 8, min: 2, max: 64, even: true, label: 'd_model' },
-    base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', label: 'base' },
+    base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
+    phase: { type: 'float', default: 0, min: 0, max: 6.28, step: 0.01, label: 'phase φ (rad)' },
   };
 
   static styles = css`
@@ -44,10 +50,11 @@ class RopeClock extends PeElement {
     .seats li.a { border: 2px solid var(--pe-pos); }
     .seats li.b { border: 2px dashed var(--pe-neg); }
     .swap-row { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; margin: 6px 0; }
-    .dials { display: grid; grid-template-columns: repeat(auto-fill, minmax(140px, 1fr)); gap: 10px; margin: 8px 0; }
-    figure { margin: 0; border: 1px solid var(--pe-border); border-radius: 8px; padding: 6px; background: var(--pe-panel); }
-    figure svg { margin: 0 auto; overflow: visible; width: 100%; height: auto; max-width: 190px; }
-    figcaption { font-size: .8em; font-family: var(--pe-mono); line-height: 1.35; text-align: center; }
+    .dials { display: grid; grid-template-columns: repeat(auto-fill, minmax(136px, 1fr)); gap: 8px; margin: 8px 0; }
+    figure { margin: 0; border: 1px solid var(--pe-border); border-radius: 8px; padding: 5px; background: var(--pe-panel); min-width: 0; }
+    figure svg { margin: 0 auto; overflow: visible; width: 100%; height: auto; max-width: ${DIAL}px; }
+    figcaption { font-size: .78em; font-family: var(--pe-mono); line-height: 1.35; text-align: center; }
+    figcaption .score { color: var(--pe-fg); font-weight: 600; }
     figcaption .flip { color: var(--pe-muted); }
     .face { fill: var(--pe-bg); stroke: var(--pe-border); stroke-width: 1.5; }
     .tick { stroke: var(--pe-muted); stroke-width: 1; }
@@ -58,12 +65,16 @@ class RopeClock extends PeElement {
     .arc { stroke: var(--pe-fg); stroke-width: 1.5; fill: none; }
     .arrow { fill: var(--pe-fg); }
     .hub { fill: var(--pe-fg); }
-    text { font: 11px system-ui, sans-serif; fill: var(--pe-fg); }
+    /* --dial-text: 11 px once the dial is scaled to its box (set in _fitText) */
+    text { font: var(--dial-text, ${LABEL_PX}px) system-ui, sans-serif; fill: var(--pe-fg); }
     text.lab-a { fill: var(--pe-pos); font-weight: 700; }
     text.lab-b { fill: var(--pe-neg); font-weight: 700; }
-    text.axis { fill: var(--pe-muted); font-size: 9px; }
+    text.axis { fill: var(--pe-muted); }
     .key { font-size: .88em; color: var(--pe-muted); }
     .summary { font-size: .93em; }
+    .scores { font-size: .93em; margin: 4px 0; }
+    .scores b { font-family: var(--pe-mono); }
+    .verdict { font-weight: 600; }
   `;
 
   build(root) {
@@ -71,21 +82,34 @@ class RopeClock extends PeElement {
     this.swapButton = h('button', { type: 'button' }, 'Swap the two words');
     this.swapButton.addEventListener('click', () => this._swap());
     this.swapText = h('span', { class: 'key' });
-    this.summary = h('p', { class: 'summary', 'aria-live': 'polite' });
+    this.summary = h('p', { class: 'summary' });
+    this.scores = h('p', { class: 'scores', 'aria-live': 'polite' });
     this.dials = h('div', { class: 'dials' });
     this.table = this.tableAlternative();
     root.append(
       h('h3', {}, 'RoPE as clock dials: one dial per frequency pair'),
-      h('p', { class: 'hint' }, 'Each word turns every dial’s hand to seat × θᵢ. Press “Swap the two words” and watch the angle between the hands keep its size but change sign; fast dials (top left) spin many times, slow ones barely move.'),
-      this.controls(['sentence', 'first', 'second', 'd-model', 'base']),
+      h('p', { class: 'hint' }, 'Each word turns every dial’s hand to seat × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.'),
+      this.controls(['sentence', 'first', 'second', 'd-model', 'base', 'phase']),
       this.seats,
-      h('div', { class: 'swap-row' }, this.swapButton, this.swapText),
       this.summary,
-      h('p', { class: 'key' }, 'Angles are measured counter-clockwise from 3 o’clock, as the rotation matrix turns a vector. Solid hand with a round tip: word 1; dashed hand with a square tip: word 2; the arrow runs from word 1 to word 2 (Δ).'),
+      h('p', { class: 'key' }, 'Angles are measured counter-clockwise from 3 o’clock, as the rotation matrix turns a vector. Long solid hand, round tip: word 1 (the query); short dashed hand, square tip: word 2 (the key); the arrow runs from word 1 to word 2, the angle Δ·θᵢ. Under each dial: its score in this sentence / swapped.'),
+      // the button sits right above what it changes (on a phone too)
+      h('div', { class: 'swap-row' }, this.swapButton, this.swapText),
+      this.scores,
       this.dials,
       this.table,
     );
     this._cards = [];
+    this._ro = new ResizeObserver(() => this._fitText());
+    this._ro.observe(this.dials);
+  }
+
+  // Dials shrink with their box; their text is sized so it is still LABEL_PX as drawn.
+  _fitText() {
+    const w = this._cards[0]?.svg.getBoundingClientRect().width;
+    if (!w) return;
+    const px = (LABEL_PX * DIAL) / Math.min(DIAL, w);
+    this.dials.style.setProperty('--dial-text', `${px.toFixed(2)}px`);
   }
 
   // positions of the two words (word 2 may repeat word 1: then its next occurrence)
@@ -129,11 +153,47 @@ class RopeClock extends PeElement {
       ...tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
     );
     this.swapText.textContent = `→ “${swappedText}”`;
+    const off = n - m;
+    const sgn = (v) => (v < 0 ? `−${Math.abs(v)}` : `+${v}`);
     this.summary.textContent =
-      `“${wa}” sits at seat ${m} and “${wb}” at seat ${n}, so on dial i the angle from ${wa} to ${wb} is Δ = (${n} − ${m})·θᵢ = ${n - m < 0 ? '−' : ''}${Math.abs(n - m)}·θᵢ. ` +
-      `In “${swappedText}” the seats trade places and Δ = ${m - n < 0 ? '−' : ''}${Math.abs(m - n)}·θᵢ: every relative angle has the same size and the opposite sign, so attention can tell the two sentences apart.`;
+      `“${wa}” (word 1, the query) sits at seat ${m} and “${wb}” (word 2, the key) at seat ${n}: the offset is Δ = ${n} − ${m} = ${sgn(off)}, so on dial i the angle from ${wa} to ${wb} is ${sgn(off)}·θᵢ. ` +
+      `In “${swappedText}” the offset is ${sgn(-off)}: every angle keeps its size and flips its sign. ` +
+      `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle between the query’s and the key’s pair before rotation (set by W_Q and W_K).`;
 
-    // one card per pair, reused across updates
+    // 1. the score of q (word 1) against k (word 2), this sentence and swapped:
+    //    unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by the core
+    const pairsX = new Float32Array(4 * p.dModel);
+    for (let i = 0; i < pairs; i++) {
+      pairsX.set([Math.cos(p.phase), Math.sin(p.phase)], 2 * i); // q, then rotated to seat m
+      pairsX.set([1, 0], p.dModel + 2 * i); // k at seat n
+      pairsX.set([Math.cos(p.phase), Math.sin(p.phase)], 2 * p.dModel + 2 * i); // swapped: q at seat n
+      pairsX.set([1, 0], 3 * p.dModel + 2 * i); // k at seat m
+    }
+    const rot = pe.ropeApply(pairsX, 4, p.dModel, { positions: [m, n, n, m], base: p.base, convention: 'interleaved' });
+    const pairScore = (r1, r2, i) => rot[r1 * p.dModel + 2 * i] * rot[r2 * p.dModel + 2 * i] + rot[r1 * p.dModel + 2 * i + 1] * rot[r2 * p.dModel + 2 * i + 1];
+    let total = 0;
+    let totalSwap = 0;
+    const perPair = [];
+    for (let i = 0; i < pairs; i++) {
+      const a = pairScore(0, 1, i);
+      const b = pairScore(2, 3, i);
+      perPair.push([a, b]);
+      total += a;
+      totalSwap += b;
+    }
+    const nearFlat = Math.abs(Math.sin(p.phase)) < 0.005; // φ = 0 or π: cos(φ − x) = cos(φ + x)
+    const same = Math.abs(total - totalSwap) < 5e-4;
+    this.scores.replaceChildren(
+      `Score, Σ cos(φ − Δ·θᵢ): `, h('b', {}, fixed(total, 4)), ' here, ', h('b', {}, fixed(totalSwap, 4)), ' swapped. ',
+      h('span', { class: 'verdict' },
+        nearFlat
+          ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same. Set another phase and they part.`
+          : same
+            ? 'Here the two happen to agree; move φ and they part.'
+            : 'They differ: with this phase the head can tell which word comes first.'),
+    );
+
+    // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
     this.dials.replaceChildren(...this._cards.slice(0, pairs).map((c) => c.fig));
     const rows = [];
@@ -143,15 +203,17 @@ class RopeClock extends PeElement {
       const angB = Math.fround(n * inv[i]);
       const rel = wrapPi(angB - angA);
       const relSwap = wrapPi(angA - angB);
-      this._drawCard(this._cards[i], { i, theta: inv[i], angA, angB, rel, relSwap, wa, wb, m, n });
-      rows.push([String(i), fmt(inv[i], 6), fixed(mod2pi(angA), 4), fixed(mod2pi(angB), 4), signed(rel), signed(relSwap)]);
+      this._drawCard(this._cards[i], { i, theta: inv[i], angA, angB, rel, relSwap, wa, wb, score: perPair[i] });
+      rows.push([String(i), fmt(inv[i], 6), fixed(mod2pi(angA), 4), fixed(mod2pi(angB), 4), signed(rel), signed(relSwap), fixed(perPair[i][0], 4), fixed(perPair[i][1], 4)]);
     }
+    rows.push(['sum', '', '', '', '', '', fixed(total, 4), fixed(totalSwap, 4)]);
     this.setTable(
       this.table,
-      `RoPE angles, d_model ${p.dModel}, base ${p.base}; “${wa}” at seat ${m}, “${wb}” at seat ${n}. Relative angle Δ = angle(${wb}) − angle(${wa}), wrapped to (−π, π].`,
-      ['pair i', 'θᵢ (rad/seat)', `${wa} angle (rad, mod 2π)`, `${wb} angle (rad, mod 2π)`, 'Δ this sentence (rad)', 'Δ swapped (rad)'],
+      `RoPE angles and scores, d_model ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at seat ${m}, “${wb}” at seat ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
+      ['pair i', 'θᵢ (rad/seat)', `${wa} angle (rad, mod 2π)`, `${wb} angle (rad, mod 2π)`, 'Δ·θᵢ this sentence (rad)', 'Δ·θᵢ swapped (rad)', 'score this sentence', 'score swapped'],
       rows,
     );
+    requestAnimationFrame(() => this._fitText());
   }
 
   _makeCard() {
@@ -161,8 +223,8 @@ class RopeClock extends PeElement {
     return { fig, svg, cap };
   }
 
-  _drawCard(card, { i, theta, angA, angB, rel, relSwap, wa, wb, m, n }) {
-    const R = DIAL / 2 - 24;
+  _drawCard(card, { i, theta, angA, angB, rel, relSwap, wa, wb, score }) {
+    const R = DIAL / 2 - 22;
     const pt = (a, r) => [r * Math.cos(a), -r * Math.sin(a)];
     const kids = [h('svg:circle', { r: R, class: 'face' })];
     for (let t = 0; t < 4; t++) {
@@ -170,7 +232,8 @@ class RopeClock extends PeElement {
       const [x2, y2] = pt((t * Math.PI) / 2, R);
       kids.push(h('svg:line', { x1, y1, x2, y2, class: 'tick' }));
     }
-    kids.push(h('svg:text', { x: R - 12, y: 3, class: 'axis', 'text-anchor': 'middle' }, '0'));
+    // below the 3 o'clock tick: small angles (slow dials) point just above it
+    kids.push(h('svg:text', { x: R - 10, y: 15, class: 'axis', 'text-anchor': 'middle' }, '0'));
     // arc from hand a to hand b, the signed relative angle
     const ar = R * 0.42;
     if (Math.abs(rel) > 0.25) { // smaller angles: the caption says it, an arc would be a blot
@@ -188,8 +251,10 @@ class RopeClock extends PeElement {
       const s = 5;
       kids.push(h('svg:path', { d: `M${ex},${ey} L${ex - tx * s * 1.6 + nx * s},${ey - ty * s * 1.6 + ny * s} L${ex - tx * s * 1.6 - nx * s},${ey - ty * s * 1.6 - ny * s} Z`, class: 'arrow' }));
     }
-    const [ax, ay] = pt(angA, R - 8);
-    const [bx, by] = pt(angB, R - 14);
+    // word 1 a long hand, word 2 a short one: on slow dials, where the two
+    // nearly coincide, both tips stay visible
+    const [ax, ay] = pt(angA, R - 6);
+    const [bx, by] = pt(angB, R * 0.55);
     kids.push(h('svg:line', { x1: 0, y1: 0, x2: ax, y2: ay, class: 'hand-a' }));
     kids.push(h('svg:circle', { cx: ax, cy: ay, r: 4.5, class: 'tip-a' }));
     kids.push(h('svg:line', { x1: 0, y1: 0, x2: bx, y2: by, class: 'hand-b' }));
@@ -204,12 +269,13 @@ class RopeClock extends PeElement {
     card.svg.replaceChildren(...kids);
     card.svg.setAttribute(
       'aria-label',
-      `Dial ${i}: ${wa} at ${fixed(mod2pi(angA), 3)} rad, ${wb} at ${fixed(mod2pi(angB), 3)} rad, relative angle ${signed(rel, 3)} rad; swapped ${signed(relSwap, 3)} rad.`,
+      `Dial ${i}: ${wa} at ${fixed(mod2pi(angA), 3)} rad, ${wb} at ${fixed(mod2pi(angB), 3)} rad, relative angle ${signed(rel, 3)} rad; swapped ${signed(relSwap, 3)} rad. Pair score ${fixed(score[0], 3)}, swapped ${fixed(score[1], 3)}.`,
     );
     card.cap.replaceChildren(
       h('div', {}, `pair ${i}: θ = ${fmt(theta)}`),
-      h('div', {}, `Δ = ${signed(rel)} rad (${deg(rel)})`),
+      h('div', {}, `angle ${signed(rel)} rad (${deg(rel)})`),
       h('div', { class: 'flip' }, `swapped: ${signed(relSwap)} rad`),
+      h('div', { class: 'score' }, `score ${fixed(score[0], 3)}/${fixed(score[1], 3)}`),
     );
   }
 }
