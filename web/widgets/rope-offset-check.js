@@ -1,7 +1,10 @@
 // <rope-offset-check>: two 2-d vectors q and k rotated by RoPE at seats m and
 // n score the same after both seats move by `shift`, because the score only
 // sees n - m. An additive encoding (q + PE(m)) . (k + PE(n)) does not have
-// that property. Every rotation and every PE row comes from the core.
+// that property. The additive PE uses the same θ, PE(p) = (sin pθ, cos pθ),
+// so both curves share one period. Every rotation and every PE row comes
+// from the core (the PE row is the core's rotation of (0, 1) by pθ, with its
+// first coordinate negated).
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
@@ -21,12 +24,12 @@ const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(
 class RopeOffsetCheck extends PeElement {
   static tag = 'rope-offset-check';
   static params = {
-    q: { type: 'vector', length: 2, default: [1.0, 0.5], label: 'q', size: 9 },
-    k: { type: 'vector', length: 2, default: [0.8, 0.2], label: 'k', size: 9 },
+    q: { type: 'vector', length: 2, default: [1.0, 0.5], label: 'q', size: 9, live: true },
+    k: { type: 'vector', length: 2, default: [0.8, 0.2], label: 'k', size: 9, live: true },
     theta: { type: 'float', default: 0.5, min: 0.01, max: 6.28, step: 0.01, label: 'θ (rad per seat)' },
-    m: { type: 'int', default: 1, min: 0, max: 10000, control: 'number', label: 'seat m (q)' },
-    n: { type: 'int', default: 3, min: 0, max: 10000, control: 'number', label: 'seat n (k)' },
-    shift: { type: 'int', default: 100, min: 0, max: 100000, control: 'number', label: 'shift' },
+    m: { type: 'int', default: 1, min: 0, max: 10000, control: 'number', live: true, label: 'seat m (q)' },
+    n: { type: 'int', default: 3, min: 0, max: 10000, control: 'number', live: true, label: 'seat n (k)' },
+    shift: { type: 'int', default: 100, min: 0, max: 100000, control: 'number', live: true, label: 'shift' },
   };
 
   static styles = css`
@@ -38,6 +41,7 @@ class RopeOffsetCheck extends PeElement {
     .out pre { margin: 0; white-space: pre-wrap; }
     .out h4 { margin: 0 0 2px; font-size: .88em; color: var(--pe-muted); font-weight: 600; }
     .verdict { font-size: .92em; }
+    .plot-note { font-size: .85em; color: var(--pe-muted); }
     .plot-wrap { margin-top: 10px; }
     svg { overflow: visible; }
     svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
@@ -62,6 +66,7 @@ class RopeOffsetCheck extends PeElement {
     this.ropeOut = h('pre', { 'aria-live': 'polite' });
     this.addOut = h('pre', { 'aria-live': 'polite' });
     this.verdict = h('p', { class: 'verdict' });
+    this.plotNote = h('p', { class: 'plot-note' });
     this.svg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.plotWrap = h('div', { class: 'plot-wrap' }, this.svg);
@@ -83,14 +88,15 @@ class RopeOffsetCheck extends PeElement {
     );
     root.append(
       h('h3', {}, 'RoPE scores depend only on the offset n − m'),
-      h('p', { class: 'hint' }, 'Move both seats with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve; on the plot, arrow keys move a cursor and Enter sets n.'),
+      h('p', { class: 'hint' }, 'Move both seats with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).'),
       this.controls(['q', 'k', 'theta', 'm', 'n', 'shift']),
       h('div', { class: 'out' },
         h('div', {}, h('h4', {}, 'RoPE: R(m)q · R(n)k'), this.ropeOut),
-        h('div', {}, h('h4', {}, 'Additive: (q + PE(m)) · (k + PE(n)), 2-d sinusoidal PE'), this.addOut)),
+        h('div', {}, h('h4', {}, 'Additive: (q + PE(m)) · (k + PE(n)), PE(p) = (sin pθ, cos pθ), the same θ'), this.addOut)),
       this.verdict,
       this.plotWrap,
       legend,
+      this.plotNote,
       this.readout,
       this.table,
     );
@@ -142,17 +148,21 @@ class RopeOffsetCheck extends PeElement {
     }
     const rot = pe.ropeApply(x, rows, 2, { positions: pos, scaling, out: this._rot });
 
-    // additive sinusoidal PE rows 0..maxSeat
-    const maxSeat = Math.max(n, m, m + hi) + shift;
-    const need = (maxSeat + 1) * 2;
-    if (!this._pe || this._pe.length < need) this._pe = new Float32Array(need + 2 * 1024);
-    const table = pe.sinusoidal(maxSeat + 1, 2, { out: this._pe.subarray(0, need) });
+    // additive PE(p) = (sin pθ, cos pθ) at the same seats, same θ: the core
+    // turns (0, 1) by pθ into (−sin pθ, cos pθ)
+    if (!this._unit || this._unit.length !== rows * 2) {
+      this._unit = new Float32Array(rows * 2);
+      for (let r = 0; r < rows; r++) this._unit[2 * r + 1] = 1;
+      this._peRot = new Float32Array(rows * 2);
+    }
+    const peRow = pe.ropeApply(this._unit, rows, 2, { positions: pos, scaling, out: this._peRot });
+    // score of q + PE(seat of row a) against k + PE(seat of row b)
+    const addScore = (a, b) => dot2(Math.fround(q0 - peRow[2 * a]), Math.fround(q1 + peRow[2 * a + 1]), Math.fround(k0 - peRow[2 * b]), Math.fround(k1 + peRow[2 * b + 1]));
 
     const rope = dot2(rot[0], rot[1], rot[2], rot[3]);
     const ropeS = dot2(rot[4], rot[5], rot[6], rot[7]);
-    const addScore = (a, b) => dot2(Math.fround(q0 + table[2 * a]), Math.fround(q1 + table[2 * a + 1]), Math.fround(k0 + table[2 * b]), Math.fround(k1 + table[2 * b + 1]));
-    const add = addScore(m, n);
-    const addS = addScore(m + shift, n + shift);
+    const add = addScore(0, 1);
+    const addS = addScore(2, 3);
 
     this.ropeOut.textContent = `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`;
     this.addOut.textContent = `Additive Score (Seats ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Seats ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`;
@@ -176,9 +186,13 @@ class RopeOffsetCheck extends PeElement {
       const ok2 = m + shift + d >= 0;
       series.rope[i] = ok1 ? dot2(qm[0], qm[1], rot[2 * r1], rot[2 * r1 + 1]) : NaN;
       series.ropeShift[i] = ok2 ? dot2(qs[0], qs[1], rot[2 * r2], rot[2 * r2 + 1]) : NaN;
-      series.add[i] = ok1 ? addScore(m, m + d) : NaN;
-      series.addShift[i] = ok2 ? addScore(m + shift, m + shift + d) : NaN;
+      series.add[i] = ok1 ? addScore(0, r1) : NaN;
+      series.addShift[i] = ok2 ? addScore(2, r2) : NaN;
     }
+    // why the q-at-m curves stop on the left: the key's seat m + offset would be negative
+    this.plotNote.textContent = lo < -m
+      ? `The curves for q at seat m = ${m} start at offset −${m}: a key further left would sit at a seat below 0, which does not exist. The curves for q at seat m + shift = ${m + shift} go further left.`
+      : 'Every plotted offset puts the key at a seat of 0 or more, so every curve spans the whole plot.';
     this._state = { lo, hi, count, off, rope, m, n, shift, series };
     if (this.cursor !== null && (this.cursor < lo || this.cursor > hi)) this.cursor = null;
     this._draw();
@@ -298,7 +312,7 @@ class RopeOffsetCheck extends PeElement {
     const c = this.cursor;
     if (c === null) {
       this._cursorLine.setAttribute('visibility', 'hidden');
-      this.readout.textContent = 'Point at the plot, or focus it and use the arrow keys, to read the scores at an offset.';
+      this.readout.textContent = 'Point at or tap the plot (or focus it and use the arrow keys) to read the scores at an offset; a tap or Enter also sets n there.';
       return;
     }
     const { lo, series, m, shift } = this._state;
