@@ -51,9 +51,10 @@ class SeededTable {
 class LearnedOverflow extends PeElement {
   static tag = 'learned-overflow';
   static params = {
-    rows: { type: 'int', default: 512, min: 1, max: 4096, label: 'table rows' },
-    positions: { type: 'int', default: 600, min: 1, max: 4096, label: 'positions asked for' },
-    'd-model': { type: 'int', default: 64, min: 1, max: 1024, control: 'number', label: 'd_model' },
+    // long sliders (4096 values in a few hundred pixels): a number box beside each
+    rows: { type: 'int', default: 512, min: 1, max: 4096, entry: true, live: true, label: 'table rows' },
+    positions: { type: 'int', default: 600, min: 1, max: 4096, entry: true, live: true, label: 'positions asked for' },
+    'd-model': { type: 'int', default: 64, min: 1, max: 1024, control: 'number', live: true, label: 'd_model' },
   };
   static styles = css`
     .hint { color: var(--pe-muted); font-size: .92em; }
@@ -81,7 +82,7 @@ class LearnedOverflow extends PeElement {
       h('h3', {}, 'A learned position table has a last row'),
       h('p', { class: 'hint' },
         'A learned table stores one trained vector per position, and nothing beyond its last row. ',
-        'Drag “positions asked for” past “table rows” and watch the lookup fail, exactly where PyTorch fails.'),
+        'Drag “positions asked for” past “table rows” (or type a number in the box beside it) and watch the lookup fail, exactly where PyTorch fails.'),
       this.controls(['rows', 'positions', 'd-model']),
       this.bars,
       this.barsText,
@@ -127,7 +128,10 @@ class LearnedOverflow extends PeElement {
     if (failure) {
       const first = Number(failure.message.match(/position (\d+)/)?.[1] ?? rows);
       const missing = positions - first;
-      this.barsText.textContent = `The table has rows 0–${rows - 1}; positions ${first}–${positions - 1} (${missing} of ${positions}) have no row.`;
+      this.barsText.textContent = `The table has ${span('row', 0, rows - 1)}; ` +
+        (missing === 1
+          ? `position ${first}, the last of the ${positions} asked for, has no row.`
+          : `positions ${first} to ${positions - 1} (${missing} of the ${positions} asked for) have no row.`);
       this.verdict.className = 'verdict fail';
       this.verdict.textContent = `✗ Fails: ${positions} positions asked of a ${rows}-row table`;
       this.output.className = 'out fail';
@@ -139,15 +143,16 @@ class LearnedOverflow extends PeElement {
         'IndexError: index out of range in self',
       ].join('\n');
       this.why.replaceChildren(
-        h('p', {}, `Position ${first} is the first one that fails: the table has rows 0 to ${rows - 1} and nothing after them. `,
+        h('p', {}, `Position ${first} is the first one that fails: the table has ${span('row', 0, rows - 1)} and nothing after ${rows === 1 ? 'it' : 'them'}. `,
           'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ',
           'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.'),
-        h('p', { class: 'core' }, `Our core says: ${failure.message}`),
+        h('p', { class: 'core' }, `Our compute core stops at the same place: it looks up position ${first}, finds no row (the valid positions are ${rows === 1 ? '0 only' : `0 to ${rows - 1}`}), and reports PyTorch's error.`),
       );
     } else {
       const unused = rows - positions;
       this.barsText.textContent =
-        `All ${positions} positions have a row` + (unused > 0 ? `; rows ${positions}–${rows - 1} (${unused}) are not used by this input.` : '; every row is used.');
+        `All ${positions} positions have a row` +
+        (unused > 1 ? `; rows ${positions} to ${rows - 1} (${unused} rows) are not used by this input.` : unused === 1 ? `; row ${positions}, the last, is not used by this input.` : '; every row is used.');
       this.verdict.className = 'verdict ok';
       this.verdict.textContent = `✓ Works: ${positions} ≤ ${rows} rows`;
       this.output.className = 'out ok';
@@ -213,6 +218,11 @@ class LearnedOverflow extends PeElement {
     }, ...parts);
     this.bars.replaceChildren(svg);
   }
+}
+
+// "rows 0 to 511", or "row 0" when the range is one row.
+function span(word, a, b) {
+  return a === b ? `${word} ${a}` : `${word}s ${a} to ${b}`;
 }
 
 define(LearnedOverflow);
