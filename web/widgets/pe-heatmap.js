@@ -17,9 +17,10 @@ const TABLE_COLS = 8; // …and this many dimensions
 class PeHeatmap extends PeElement {
   static tag = 'pe-heatmap';
   static params = {
-    'max-len': { type: 'int', default: 64, min: 1, max: 1024, label: 'positions' },
-    'd-model': { type: 'int', default: 64, min: 2, max: 1024, even: true, label: 'd_model' },
-    base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', label: 'base' },
+    'max-len': { type: 'int', default: 64, min: 1, max: 1024, entry: true, live: true, label: 'positions' },
+    // the slider steps through powers of two (a step of 2 at 512 shows nothing); the box takes any even value
+    'd-model': { type: 'int', default: 64, min: 2, max: 1024, even: true, stops: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], live: true, label: 'd_model' },
+    base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
   };
   static styles = css`
     .plot { position: relative; margin-top: 4px; }
@@ -28,27 +29,30 @@ class PeHeatmap extends PeElement {
     .legend canvas { width: 160px; height: 12px; border: 1px solid var(--pe-border); border-radius: 3px; }
     .readout { margin-top: 6px; color: var(--pe-fg); }
     .hint { color: var(--pe-muted); font-size: .92em; }
+    .stripes { font-size: .88em; color: var(--pe-muted); margin: 4px 0 0; }
   `;
 
   build(root) {
     this.canvas = h('canvas', { tabindex: '0', role: 'img' });
     this.legendCanvas = h('canvas', { width: 160, height: 12, role: 'img', 'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red' });
     this.readoutBox = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.stripesBox = h('p', { class: 'stripes' });
     this.details = this.tableAlternative('Show the first rows and columns as numbers');
     root.append(
       h('h3', {}, 'The sinusoidal position table'),
       h('p', { class: 'hint' },
         'Each row is the vector added at one position; each column is one dimension. ',
-        'Point at a cell (or focus the picture and use the arrow keys) to read it; then raise d_model and watch the right-hand columns stop changing.'),
+        'The left columns (fast pairs) swing from row to row; the right columns (slow pairs) barely change over these positions. ',
+        'Raise positions, or lower the base, and the slow columns start to turn. Point at or tap a cell (or focus the picture and use the arrow keys) to read it.'),
       this.controls(['max-len', 'd-model', 'base']),
       h('div', { class: 'plot' }, this.canvas),
       h('div', { class: 'legend' }, h('span', {}, '−1'), this.legendCanvas, h('span', {}, '+1'),
         h('span', {}, 'blue = negative, red = positive, background colour = 0')),
+      this.stripesBox,
       this.readoutBox,
       this.details,
     );
     this.cursor = { row: 0, col: 0 };
-    this.offscreen = document.createElement('canvas'); // one pixel per table cell
     this.canvas.addEventListener('pointermove', (e) => this._pointAt(e));
     this.canvas.addEventListener('pointerdown', (e) => this._pointAt(e));
     this.canvas.addEventListener('keydown', (e) => this._key(e));
@@ -69,7 +73,7 @@ class PeHeatmap extends PeElement {
     this.cursor.row = Math.min(this.cursor.row, maxLen - 1);
     this.cursor.col = Math.min(this.cursor.col, dModel - 1);
 
-    // 2. colour every cell through a lookup table into a one-pixel-per-cell image
+    // 2. the colour lookup table (made again only when the theme changes)
     const colors = themeColors(this);
     const key = [colors.neg, colors.zero, colors.pos].join('|');
     if (key !== this._lutKey) {
@@ -78,30 +82,20 @@ class PeHeatmap extends PeElement {
       this.lut = makeLut(this.scale);
       this._drawLegend();
     }
-    if (this.offscreen.width !== dModel || this.offscreen.height !== maxLen || !this.image) {
-      this.offscreen.width = dModel;
-      this.offscreen.height = maxLen;
-      this.image = new ImageData(dModel, maxLen);
-      this.pixels = new Uint32Array(this.image.data.buffer);
-    }
-    const { lut, pixels, table } = this;
-    const scale = (LUT_SIZE - 1) / 2;
-    for (let i = 0; i < n; i++) {
-      let k = Math.round((table[i] + 1) * scale);
-      k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
-      pixels[i] = lut[k];
-    }
-    this.offscreen.getContext('2d').putImageData(this.image, 0, 0);
 
-    // 3. size the visible canvas to the host and draw
+    // 3. size the canvas to the host: the row height follows the number of
+    //    positions and the width, never d_model, so a wide table keeps its height
     this._lastWidth = this.clientWidth;
     const pad = 30; // the host's padding and border
     const cssW = Math.max(200, Math.floor((this.clientWidth || 600) - pad));
     const plotW = cssW - AXIS_LEFT - 4;
-    const plotH = Math.round(Math.min(420, Math.max(140, (plotW * maxLen) / dModel)));
+    const rowPx = Math.min(6.5, plotW / 64);
+    const plotH = Math.round(Math.min(420, Math.max(140, maxLen * rowPx)));
     this.geom = { cssW, cssH: plotH + AXIS_TOP + 4, plotW, plotH };
     this.colors = colors;
+    this.plotImage = this._resample();
     this._draw();
+    this._explainStripes();
     this.canvas.setAttribute(
       'aria-label',
       `Heatmap of the sinusoidal position table with base ${base}: ${maxLen} positions (rows, top is 0) by ${dModel} dimensions (columns). ` +
@@ -111,6 +105,7 @@ class PeHeatmap extends PeElement {
     this._readout();
 
     // 4. the text alternative: the first rows, the first columns and the last pair
+    const { table } = this;
     const cols = dModel <= TABLE_COLS ? [...Array(dModel).keys()] : [...Array(TABLE_COLS - 2).keys(), dModel - 2, dModel - 1];
     const rows = Math.min(maxLen, TABLE_ROWS);
     const headers = ['pos', ...cols.map((c) => `d${c} ${c % 2 ? 'cos' : 'sin'} i=${c >> 1}`)];
@@ -134,9 +129,8 @@ class PeHeatmap extends PeElement {
     const { cssW, cssH, plotW, plotH } = this.geom;
     const { maxLen, dModel } = this.shape;
     const ctx = canvasContext(this.canvas, cssW, cssH);
-    // shrinking many cells into few pixels: smooth; enlarging: keep the cells crisp
-    ctx.imageSmoothingEnabled = plotW < dModel || plotH < maxLen;
-    ctx.drawImage(this.offscreen, AXIS_LEFT, AXIS_TOP, plotW, plotH);
+    const dpr = this.canvas.width / cssW;
+    ctx.putImageData(this.plotImage, Math.round(AXIS_LEFT * dpr), Math.round(AXIS_TOP * dpr));
     ctx.fillStyle = rgb(this.colors.muted);
     ctx.font = '11px system-ui, sans-serif';
     ctx.textBaseline = 'middle';
@@ -169,6 +163,69 @@ class PeHeatmap extends PeElement {
     ctx.lineWidth = 1.5;
     ctx.strokeStyle = rgb(this.colors.fg);
     ctx.strokeRect(x, y, bw, bh);
+  }
+
+  // The table as device pixels of the plot, drawn straight into the canvas:
+  // each pixel is the mean of the cells it covers (several when the table has
+  // more columns or rows than the plot has pixels, so nothing aliases into
+  // moiré), and each cell covers whole pixels (so equal cells stay equal).
+  _resample() {
+    const { maxLen, dModel } = this.shape;
+    const dpr = window.devicePixelRatio || 1;
+    const pw = Math.max(1, Math.round(this.geom.plotW * dpr));
+    const ph = Math.max(1, Math.round(this.geom.plotH * dpr));
+    if (!this.plotImage || this.plotImage.width !== pw || this.plotImage.height !== ph) {
+      this.plotImage = new ImageData(pw, ph);
+    }
+    const pixels = new Uint32Array(this.plotImage.data.buffer);
+    // cells [c0[x], c1[x]) fall into pixel column x; the same for rows
+    const span = (pixelsN, cells) => {
+      const lo = new Int32Array(pixelsN);
+      const hi = new Int32Array(pixelsN);
+      for (let x = 0; x < pixelsN; x++) {
+        lo[x] = Math.min(cells - 1, Math.floor((x * cells) / pixelsN));
+        hi[x] = Math.max(lo[x] + 1, Math.min(cells, Math.floor(((x + 1) * cells) / pixelsN)));
+      }
+      return [lo, hi];
+    };
+    const [c0, c1] = span(pw, dModel);
+    const [r0, r1] = span(ph, maxLen);
+    const row = new Float32Array(pw); // the mean over a pixel row's cells, per pixel column
+    const { lut, table } = this;
+    const scale = (LUT_SIZE - 1) / 2;
+    for (let y = 0; y < ph; y++) {
+      row.fill(0);
+      for (let r = r0[y]; r < r1[y]; r++) {
+        const base = r * dModel;
+        for (let x = 0; x < pw; x++) {
+          let sum = 0;
+          for (let c = c0[x]; c < c1[x]; c++) sum += table[base + c];
+          row[x] += sum / (c1[x] - c0[x]);
+        }
+      }
+      const rows = r1[y] - r0[y];
+      for (let x = 0; x < pw; x++) {
+        let k = Math.round((row[x] / rows + 1) * scale);
+        k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
+        pixels[y * pw + x] = lut[k];
+      }
+    }
+    return this.plotImage;
+  }
+
+  // Says which columns form the red and white stripes on the right: the
+  // pairs whose angle m·θ_i stays small over every position shown.
+  _explainStripes() {
+    const { maxLen, dModel } = this.shape;
+    const last = maxLen - 1;
+    const slow = this.freqs.findIndex((theta) => last * theta < 0.5);
+    if (slow < 0) {
+      this.stripesBox.textContent = `Over positions 0–${last} every pair turns by at least half a radian, so no column stays still.`;
+      return;
+    }
+    this.stripesBox.textContent =
+      `The red and white stripes on the right (dimensions ${2 * slow}–${dModel - 1}, pairs ${slow}–${dModel / 2 - 1}) are the slow pairs: ` +
+      `over positions 0–${last} their angle m·θᵢ stays under half a radian, so each sin column stays near 0 (background colour) and each cos column near 1 (red).`;
   }
 
   _readout() {
