@@ -1,7 +1,9 @@
 // <pe-wave-barcode sentence="the dog bit the man" d-model="16">: one "seat
 // card" per word. Each card shows the word's position, the (sin, cos) values
 // of a fast, a medium and a slow frequency pair at that position (drawn as a
-// small wave over positions 0..11 with the word's seat marked), and the whole
+// small wave over positions 0..11 with the word's seat marked; the medium and
+// slow waves on a y-axis zoomed to their own range, since on −1..1 they are
+// flat lines that look alike on every card), and the whole
 // sinusoidal vector as a barcode: one cell per dimension, colour = value.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
@@ -29,7 +31,7 @@ class PeWaveBarcode extends PeElement {
       size: 26,
     },
     'd-model': { type: 'int', default: 16, min: 4, max: 128, even: true, label: 'd_model' },
-    base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', label: 'base' },
+    base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
   };
   static styles = css`
     .hint { color: var(--pe-muted); font-size: .92em; }
@@ -42,11 +44,15 @@ class PeWaveBarcode extends PeElement {
     .wave { margin-top: 6px; }
     .wave .lab { font-size: .78em; color: var(--pe-muted); display: flex; justify-content: space-between; gap: 4px; }
     .wave svg { width: 100%; height: auto; }
+    .plotrow { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 3px; align-items: stretch; }
+    .yaxis { display: flex; flex-direction: column; justify-content: space-between; text-align: right; font-family: var(--pe-mono); font-size: .74em; color: var(--pe-muted); line-height: 1; border-right: 1px solid var(--pe-border); padding-right: 2px; }
+    .zoom { font-size: .74em; color: var(--pe-muted); }
     .wave .vals { font-family: var(--pe-mono); font-size: .78em; }
     .bar-lab { font-size: .78em; color: var(--pe-muted); margin-top: 8px; }
     canvas.barcode { width: 100%; height: 18px; image-rendering: pixelated; border: 1px solid var(--pe-border); border-radius: 3px; }
     .key { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: .82em; color: var(--pe-muted); margin-top: 10px; align-items: center; }
     .key span { white-space: nowrap; }
+    .key span.wrap { white-space: normal; }
     .key svg, .key canvas { display: inline-block; vertical-align: middle; }
     .key canvas { width: 120px; height: 10px; border: 1px solid var(--pe-border); border-radius: 3px; vertical-align: middle; }
   `;
@@ -63,13 +69,14 @@ class PeWaveBarcode extends PeElement {
         'Type your own sentence (up to 12 words) or change d_model.'),
       this.controls(['sentence', 'd-model']),
       this.pairList,
-      this.cards,
       h('div', { class: 'key' },
         h('span', {}, keyLine('solid'), ' sin'),
         h('span', {}, keyLine('dashed'), ' cos'),
         h('span', {}, 'small dots: positions 0–11'),
         h('span', {}, 'ring (sin) and filled dot (cos): this word’s seat'),
+        h('span', { class: 'wrap' }, 'y-axis: the value; medium and slow waves zoomed to their own range'),
         h('span', {}, 'barcode: −1 ', this.legend, ' +1')),
+      this.cards,
       this.details,
     );
   }
@@ -103,13 +110,17 @@ class PeWaveBarcode extends PeElement {
     this._drawLegend(scale);
     const col = (pos, c) => table[pos * dModel + c];
     const cards = words.map((word, pos) => {
-      const waves = picks.map(([name, i]) => {
+      const waves = picks.map(([name, i], k) => {
         const s = col(pos, 2 * i);
         const c = col(pos, 2 * i + 1);
+        const wave = miniWave(table, dModel, i, pos, colors, k > 0);
         return h('div', { class: 'wave' },
           h('div', { class: 'lab', 'aria-hidden': 'true' }, h('span', {}, `${name} i=${i}`), h('span', {}, `λ ${fixed(wavelength(i), 1)}`)),
-          miniWave(table, dModel, i, pos, colors),
-          h('div', { class: 'vals', 'aria-hidden': 'true' }, `sin ${fixed(s, 2)}  cos ${fixed(c, 2)}`));
+          h('div', { class: 'plotrow', 'aria-hidden': 'true' },
+            h('div', { class: 'yaxis' }, h('span', {}, tick(wave.hi)), h('span', {}, tick(wave.lo))),
+            wave.svg),
+          wave.zoomed ? h('div', { class: 'zoom', 'aria-hidden': 'true' }, 'zoomed: sin only') : null,
+          h('div', { class: 'vals', 'aria-hidden': 'true' }, `sin ${value(s)}  cos ${value(c)}`));
       });
       const bar = h('canvas', { class: 'barcode', width: dModel, height: 1, 'aria-hidden': 'true' });
       const ctx = bar.getContext('2d');
@@ -153,24 +164,55 @@ class PeWaveBarcode extends PeElement {
 
 // A small wave of pair i over positions 0..11 (values from the table): sin
 // solid, cos dashed, a dot at every position, a ring on the word's seat.
-function miniWave(table, dModel, i, pos, colors) {
+// zoom: a slow pair's sin hardly moves on −1..1, so its y-axis is its own
+// range over 0..11 and only sin is drawn (its cos, near 1, is the number
+// under the plot). Returns { svg, lo, hi, zoomed }.
+function miniWave(table, dModel, i, pos, colors, zoom) {
+  const sinAt = (t) => table[t * dModel + 2 * i];
+  let lo = -1;
+  let hi = 1;
+  let zoomed = false;
+  if (zoom) {
+    let a = Infinity;
+    let b = -Infinity;
+    for (let t = 0; t < STRIP_LEN; t++) { a = Math.min(a, sinAt(t)); b = Math.max(b, sinAt(t)); }
+    if (b - a < 1.5 && b > a) { // a wave that does not already fill the axis
+      lo = a;
+      hi = b;
+      zoomed = true;
+    }
+  }
   const x = (t) => PAD + (t / (STRIP_LEN - 1)) * (SW - 2 * PAD);
-  const y = (v) => SH / 2 - v * (SH / 2 - PAD);
+  const y = (v) => PAD + (1 - (v - lo) / (hi - lo)) * (SH - 2 * PAD);
   const points = (c) => Array.from({ length: STRIP_LEN }, (_, t) => `${x(t).toFixed(1)},${y(table[t * dModel + c]).toFixed(1)}`).join(' ');
   const fg = rgb(colors.fg);
   const muted = rgb(colors.muted);
   const accent = rgb(colors.accent);
   const dots = [];
-  for (let t = 0; t < STRIP_LEN; t++) dots.push(h('svg:circle', { cx: x(t).toFixed(1), cy: y(table[t * dModel + 2 * i]).toFixed(1), r: 1.2, fill: muted }));
-  return h('svg:svg', { viewBox: `0 0 ${SW} ${SH}`, 'aria-hidden': 'true' },
-    h('svg:line', { x1: PAD, x2: SW - PAD, y1: SH / 2, y2: SH / 2, stroke: rgb(colors.border), 'stroke-width': 0.8 }),
+  for (let t = 0; t < STRIP_LEN; t++) dots.push(h('svg:circle', { cx: x(t).toFixed(1), cy: y(sinAt(t)).toFixed(1), r: 1.2, fill: muted }));
+  const svg = h('svg:svg', { viewBox: `0 0 ${SW} ${SH}`, 'aria-hidden': 'true' },
+    lo < 0 && hi > 0 ? h('svg:line', { x1: PAD, x2: SW - PAD, y1: y(0), y2: y(0), stroke: rgb(colors.border), 'stroke-width': 0.8 }) : null,
     h('svg:line', { x1: x(pos), x2: x(pos), y1: 1, y2: SH - 1, stroke: accent, 'stroke-width': 0.8, 'stroke-dasharray': '2 2' }),
-    h('svg:polyline', { points: points(2 * i + 1), fill: 'none', stroke: muted, 'stroke-width': 1, 'stroke-dasharray': '3 2' }),
+    zoomed ? null : h('svg:polyline', { points: points(2 * i + 1), fill: 'none', stroke: muted, 'stroke-width': 1, 'stroke-dasharray': '3 2' }),
     h('svg:polyline', { points: points(2 * i), fill: 'none', stroke: fg, 'stroke-width': 1.2 }),
     ...dots,
-    h('svg:circle', { cx: x(pos), cy: y(table[pos * dModel + 2 * i]), r: 3, fill: 'none', stroke: accent, 'stroke-width': 1.6 }),
-    h('svg:circle', { cx: x(pos), cy: y(table[pos * dModel + 2 * i + 1]), r: 2.4, fill: accent }),
+    h('svg:circle', { cx: x(pos), cy: y(sinAt(pos)), r: 3, fill: 'none', stroke: accent, 'stroke-width': 1.6 }),
+    zoomed ? null : h('svg:circle', { cx: x(pos), cy: y(table[pos * dModel + 2 * i + 1]), r: 2.4, fill: accent }),
   );
+  return { svg, lo: zoomed ? lo : -1, hi: zoomed ? hi : 1, zoomed };
+}
+
+// y-axis labels: short, with enough digits to tell a zoomed range apart.
+function tick(v) {
+  if (Math.abs(v) >= 0.995 && Math.abs(Math.abs(v) - 1) < 1e-9) return v > 0 ? '+1' : '−1';
+  return Math.abs(v) < 1e-12 ? '0' : Number(v.toPrecision(2)).toString();
+}
+
+// a value with three significant digits (a slow pair's sin is 0.000316, not 0.00)
+function value(v) {
+  if (v === 0) return '0';
+  if (Math.abs(v) >= 0.1) return fixed(v, 3);
+  return Number(v.toPrecision(3)).toString();
 }
 
 function keyLine(kind) {
