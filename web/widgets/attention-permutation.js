@@ -105,7 +105,7 @@ class AttentionPermutation extends PeElement {
       patternMessage: 'must be comma-separated positions like 0,4,2,3,1',
       label: 'order',
     },
-    head: { type: 'enum', options: ['1', '2'], default: '1', label: 'head', optionLabels: { 1: 'head 1', 2: 'head 2' } },
+    head: { type: 'enum', options: ['1', '2'], default: '1', label: 'head shown', optionLabels: { 1: 'head 1', 2: 'head 2' } },
   };
   static styles = css`
     .hint { color: var(--pe-muted); font-size: .92em; }
@@ -124,6 +124,8 @@ class AttentionPermutation extends PeElement {
     .results td.verdict { font-family: system-ui, sans-serif; }
     .results .mark { color: var(--pe-accent); }
     .perword-title { font-size: .9em; margin: 10px 0 0; }
+    .note { font-size: .88em; color: var(--pe-muted); }
+    .outrow { font-family: var(--pe-mono); white-space: nowrap; }
     th, td { overflow-wrap: normal; }
     .results td:nth-child(2), .results th:first-child { white-space: nowrap; }
   `;
@@ -134,6 +136,7 @@ class AttentionPermutation extends PeElement {
     this.perWord = h('div', { class: 'table-wrap' });
     this.results = h('div', { class: 'table-wrap results' });
     this.lesson = h('p', { class: 'lesson', 'aria-live': 'polite' });
+    this.perWordTitle = h('p', { class: 'perword-title' });
     this.details = this.tableAlternative('Show the attention weights as numbers');
     const controlRow = this.controls(['sentence', 'encoding', 'head']);
     // A new sentence starts again from the swap preset (an old order may not fit it).
@@ -141,8 +144,10 @@ class AttentionPermutation extends PeElement {
     root.append(
       h('h3', {}, 'Shuffle the words: can attention tell?'),
       h('p', { class: 'hint' },
-        'The same toy attention layer reads a sentence and a shuffle of it. Put the shuffled outputs back in the original order and compare: ',
-        'with no position signal they match (to float32 rounding); with any encoding they differ. Try Shuffle, then switch the encoding.'),
+        'The same toy attention layer reads a sentence and a shuffle of it. Each word gets an output row (a vector of 16 numbers, 8 per head). ',
+        'Put the shuffled sentence’s rows back in the original word order and compare them row by row: ',
+        'with no position signal they match (to float32 rounding); with any encoding they differ. Try Shuffle, then switch the encoding. ',
+        'The layer has two heads with their own toy weights; “head shown” picks the one drawn and listed, the differences count both.'),
       controlRow,
       h('div', { class: 'buttons' },
         h('button', { type: 'button', onclick: () => this._shuffle() }, 'Shuffle'),
@@ -150,9 +155,12 @@ class AttentionPermutation extends PeElement {
       this.sentencesBox,
       this.lesson,
       this.maps,
-      h('p', { class: 'perword-title' }, 'Each word’s largest |output difference| after un-permuting (selected encoding):'),
+      this.perWordTitle,
       this.perWord,
       this.results,
+      h('p', { class: 'note' },
+        'The sizes are not a ranking of the schemes: they depend on this layer’s random toy weights and word vectors (another sentence gives other sizes). ',
+        'What the test reads is zero (up to float32 rounding) against not zero: not zero means the layer sees the order.'),
       this.details,
     );
   }
@@ -211,7 +219,7 @@ class AttentionPermutation extends PeElement {
     this.sentencesBox.replaceChildren(
       h('div', {}, h('span', { class: 'tag' }, 'original'), words.join(' ')),
       h('div', {}, h('span', { class: 'tag' }, 'shuffled'), shuffled.join(' ')),
-      h('div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds original word order[j]`),
+      h('div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`),
     );
     const sel = runs[p.encoding];
     const isIdentity = order.every((v, i) => v === i);
@@ -240,10 +248,18 @@ class AttentionPermutation extends PeElement {
     );
 
     // 5. per word, then every encoding: the largest |difference| after un-permuting
+    const SHOWN = 4; // of the head's 8 output numbers
+    const outRow = (run, seat) => Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) => fixed(v, 3).padStart(6)).join(' ') + ' …';
+    this.perWordTitle.textContent = `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`;
     this.perWord.replaceChildren(
       h('table', {},
-        h('thead', {}, h('tr', {}, ['word (seat)', 'seat after shuffle', `max |difference|, ${p.encoding}`].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, words.map((w, i) => h('tr', {}, h('th', { scope: 'row' }, `${w} (${i})`), h('td', {}, String(inv[i])), h('td', {}, formatDiff(sel.perWord[i])))))),
+        h('thead', {}, h('tr', {}, ['word (seat)', 'seat in shuffle', 'output row, original', 'output row, shuffle', 'largest |difference|'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, words.map((w, i) => h('tr', {},
+          h('th', { scope: 'row' }, `${w} (${i})`),
+          h('td', {}, String(inv[i])),
+          h('td', { class: 'outrow' }, outRow(sel.o, i)),
+          h('td', { class: 'outrow' }, outRow(sel.s, inv[i])),
+          h('td', {}, formatDiff(sel.perWord[i])))))),
     );
     this.results.replaceChildren(
       h('table', {},
@@ -265,6 +281,15 @@ class AttentionPermutation extends PeElement {
       ['query \\ key', ...labelsO],
       [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)]);
   }
+}
+
+// In words: which words the shuffle moved, and where to.
+function describeOrder(order, words) {
+  const moved = order.map((orig, seat) => [orig, seat]).filter(([orig, seat]) => orig !== seat);
+  if (!moved.length) return 'Every word stays in its seat.';
+  const parts = moved.map(([orig, seat]) => `“${words[orig]}” from seat ${orig} to seat ${seat}`);
+  const stay = order.length - moved.length;
+  return `It moves ${parts.join(', ')}${stay ? `; the other ${stay === 1 ? 'word stays' : `${stay} words stay`}` : ''}.`;
 }
 
 // "0,4,2,3,1" -> [0, 4, 2, 3, 1], checked to be a rearrangement of 0..n-1; '' -> the swap preset.
