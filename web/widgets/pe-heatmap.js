@@ -194,13 +194,24 @@ class PeHeatmap extends PeElement {
     const { lut, table } = this;
     const scale = (LUT_SIZE - 1) / 2;
     for (let y = 0; y < ph; y++) {
+      // a pixel row covering the same table rows as the one above: a copy
+      if (y > 0 && r0[y] === r0[y - 1] && r1[y] === r1[y - 1]) {
+        pixels.copyWithin(y * pw, (y - 1) * pw, y * pw);
+        continue;
+      }
       row.fill(0);
       for (let r = r0[y]; r < r1[y]; r++) {
         const base = r * dModel;
         for (let x = 0; x < pw; x++) {
-          let sum = 0;
-          for (let c = c0[x]; c < c1[x]; c++) sum += table[base + c];
-          row[x] += sum / (c1[x] - c0[x]);
+          const a = c0[x];
+          const b = c1[x];
+          if (b - a === 1) {
+            row[x] += table[base + a];
+          } else {
+            let sum = 0;
+            for (let c = a; c < b; c++) sum += table[base + c];
+            row[x] += sum / (b - a);
+          }
         }
       }
       const rows = r1[y] - r0[y];

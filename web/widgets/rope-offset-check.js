@@ -190,8 +190,10 @@ class RopeOffsetCheck extends PeElement {
       series.addShift[i] = ok2 ? addScore(2, r2) : NaN;
     }
     // why the q-at-m curves stop on the left: the key's seat m + offset would be negative
+    const neg = (v) => (v === 0 ? '0' : `−${v}`);
     this.plotNote.textContent = lo < -m
-      ? `The curves for q at seat m = ${m} start at offset −${m}: a key further left would sit at a seat below 0, which does not exist. The curves for q at seat m + shift = ${m + shift} go further left.`
+      ? `The curves for q at seat m = ${m} start at offset ${neg(m)}: a key further left would sit at a seat below 0, which does not exist.` +
+        (shift === 0 ? '' : lo < -(m + shift) ? ` The curves for q at seat m + shift = ${m + shift} start at offset ${neg(m + shift)}.` : ` The curves for q at seat m + shift = ${m + shift} reach further left.`)
       : 'Every plotted offset puts the key at a seat of 0 or more, so every curve spans the whole plot.';
     this._state = { lo, hi, count, off, rope, m, n, shift, series };
     if (this.cursor !== null && (this.cursor < lo || this.cursor > hi)) this.cursor = null;
