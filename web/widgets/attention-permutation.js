@@ -125,7 +125,10 @@ class AttentionPermutation extends PeElement {
     .results .mark { color: var(--pe-accent); }
     .perword-title { font-size: .9em; margin: 10px 0 0; }
     .note { font-size: .88em; color: var(--pe-muted); }
+    :host { container-type: inline-size; }
     .outrow { font-family: var(--pe-mono); white-space: nowrap; }
+    /* on a phone the four numbers of a row wrap instead of pushing the table wider */
+    @container (max-width: 560px) { .outrow { white-space: normal; min-width: 7ch; } }
     th, td { overflow-wrap: normal; }
     .results td:nth-child(2), .results th:first-child { white-space: nowrap; }
   `;
@@ -253,7 +256,7 @@ class AttentionPermutation extends PeElement {
     this.perWordTitle.textContent = `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`;
     this.perWord.replaceChildren(
       h('table', {},
-        h('thead', {}, h('tr', {}, ['word (seat)', 'seat in shuffle', 'output row, original', 'output row, shuffle', 'largest |difference|'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('thead', {}, h('tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => h('th', { scope: 'col' }, t)))),
         h('tbody', {}, words.map((w, i) => h('tr', {},
           h('th', { scope: 'row' }, `${w} (${i})`),
           h('td', {}, String(inv[i])),
