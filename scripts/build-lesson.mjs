@@ -32,7 +32,7 @@ import python from 'highlight.js/lib/languages/python';
 import { loadPosenc } from '../web/posenc.js';
 import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
-import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences } from './lesson-format.mjs';
+import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences, mathvariantLetters } from './lesson-format.mjs';
 import { lessonStats, formatStats } from './lesson-stats.mjs';
 
 hljs.registerLanguage('python', python);
@@ -45,7 +45,8 @@ const checkOnly = process.argv.includes('--check');
 // ------------------------------------------------------------------ math
 function renderMath(tex, displayMode, where) {
   try {
-    return katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' });
+    // styled letters (ℝ) as Unicode characters: Chromium ignores mathvariant
+    return mathvariantLetters(katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' }));
   } catch (error) {
     return fail(where, `bad formula ${JSON.stringify(tex)}: ${error.message}`);
   }

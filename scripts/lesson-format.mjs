@@ -169,3 +169,68 @@ export function renderReferences(references) {
     `<ol class="references">\n${items.join('\n')}\n</ol>\n</section>`
   );
 }
+
+// ------------------------------------------------------------------ MathML letters
+// KaTeX writes \mathbb{R} as <mi mathvariant="double-struck">R</mi>, but
+// MathML Core (Chromium) honours mathvariant="normal" only: ℝ shows as a
+// plain R. So the letters themselves become Unicode's mathematical
+// alphanumeric characters (R -> ℝ, U+211D), which every engine and screen
+// reader knows, and the attribute goes. Only <mi> and <mn> (identifiers and
+// numbers); <mtext> stays words. Letters a style lacks keep the attribute.
+
+// first code point of A-Z (then a-z), of 0-9, of Greek capitals and small, per mathvariant
+const ALPHANUMERIC = {
+  bold: { latin: 0x1d400, digit: 0x1d7ce, greek: 0x1d6a8 },
+  italic: { latin: 0x1d434, greek: 0x1d6e2 },
+  'bold-italic': { latin: 0x1d468, greek: 0x1d71c },
+  script: { latin: 0x1d49c },
+  'bold-script': { latin: 0x1d4d0 },
+  fraktur: { latin: 0x1d504 },
+  'double-struck': { latin: 0x1d538, digit: 0x1d7d8 },
+  'bold-fraktur': { latin: 0x1d56c },
+  'sans-serif': { latin: 0x1d5a0, digit: 0x1d7e2 },
+  'bold-sans-serif': { latin: 0x1d5d4, digit: 0x1d7ec, greek: 0x1d756 },
+  'sans-serif-italic': { latin: 0x1d608 },
+  'sans-serif-bold-italic': { latin: 0x1d63c, greek: 0x1d790 },
+  monospace: { latin: 0x1d670, digit: 0x1d7f6 },
+};
+// the letters that were in Unicode's Letterlike Symbols block first (their
+// slots in the alphanumeric block are unassigned)
+const LETTERLIKE = {
+  italic: { h: 'ℎ' },
+  script: { B: 'ℬ', E: 'ℰ', F: 'ℱ', H: 'ℋ', I: 'ℐ', L: 'ℒ', M: 'ℳ', R: 'ℛ', e: 'ℯ', g: 'ℊ', o: 'ℴ' },
+  fraktur: { C: 'ℭ', H: 'ℌ', I: 'ℑ', R: 'ℜ', Z: 'ℨ' },
+  'double-struck': { C: 'ℂ', H: 'ℍ', N: 'ℕ', P: 'ℙ', Q: 'ℚ', R: 'ℝ', Z: 'ℤ' },
+};
+
+/** `ch` in mathvariant `variant` as one Unicode character, or null if there is none. */
+export function styledLetter(ch, variant) {
+  const table = ALPHANUMERIC[variant];
+  if (!table) return null;
+  if (LETTERLIKE[variant]?.[ch]) return LETTERLIKE[variant][ch];
+  const c = ch.codePointAt(0);
+  let cp = null;
+  if (c >= 0x41 && c <= 0x5a) cp = table.latin + (c - 0x41);
+  else if (c >= 0x61 && c <= 0x7a) cp = table.latin + 26 + (c - 0x61);
+  else if (c >= 0x30 && c <= 0x39 && table.digit) cp = table.digit + (c - 0x30);
+  // Greek: Α-Ω (U+03A2 is unassigned; its slot is ϴ), then α-ω after 25 slots and ∇
+  else if (c >= 0x391 && c <= 0x3a9 && c !== 0x3a2 && table.greek) cp = table.greek + (c - 0x391);
+  else if (c >= 0x3b1 && c <= 0x3c9 && table.greek) cp = table.greek + 26 + (c - 0x3b1);
+  return cp === null ? null : String.fromCodePoint(cp);
+}
+
+/**
+ * Rewrites KaTeX's MathML so that <mi>/<mn> with a mathvariant other than
+ * "normal" carry the styled Unicode letters instead (when every character
+ * has one); the result is still valid MathML (the annotation keeps the TeX).
+ */
+export function mathvariantLetters(mathml) {
+  return mathml.replace(/<(mi|mn)(\s[^>]*?)?\smathvariant="([a-z-]+)"([^>]*)>([^<]*)<\/\1>/g, (whole, tag, before = '', variant, after, text) => {
+    if (variant === 'normal') return whole;
+    const chars = [...text.replace(/&amp;|&lt;|&gt;/g, '\0')];
+    const styled = chars.map((ch) => styledLetter(ch, variant));
+    if (!chars.length || styled.includes(null)) return whole;
+    // a single styled letter in <mi> is not auto-italicised (that applies to plain letters only)
+    return `<${tag}${before}${after}>${styled.join('')}</${tag}>`;
+  });
+}
