@@ -84,6 +84,7 @@ class RopeClock extends PeElement {
     this.swapText = h('span', { class: 'key' });
     this.summary = h('p', { class: 'summary' });
     this.scores = h('p', { class: 'scores', 'aria-live': 'polite' });
+    this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
     this.dials = h('div', { class: 'dials' });
     this.table = this.tableAlternative();
     root.append(
@@ -97,6 +98,7 @@ class RopeClock extends PeElement {
       h('div', { class: 'swap-row' }, this.swapButton, this.swapText),
       this.scores,
       this.dials,
+      this.verdict,
       this.table,
     );
     this._cards = [];
@@ -183,15 +185,12 @@ class RopeClock extends PeElement {
     }
     const nearFlat = Math.abs(Math.sin(p.phase)) < 0.005; // φ = 0 or π: cos(φ − x) = cos(φ + x)
     const same = Math.abs(total - totalSwap) < 5e-4;
-    this.scores.replaceChildren(
-      `Score, Σ cos(φ − Δ·θᵢ): `, h('b', {}, fixed(total, 4)), ' here, ', h('b', {}, fixed(totalSwap, 4)), ' swapped. ',
-      h('span', { class: 'verdict' },
-        nearFlat
-          ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same. Set another phase and they part.`
-          : same
-            ? 'Here the two happen to agree; move φ and they part.'
-            : 'They differ: with this phase the head can tell which word comes first.'),
-    );
+    this.scores.replaceChildren('Score Σ cos(φ − Δ·θᵢ): ', h('b', {}, fixed(total, 4)), ' here, ', h('b', {}, fixed(totalSwap, 4)), ' swapped.');
+    this.verdict.textContent = nearFlat
+      ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same and this head cannot tell which word comes first. Set another phase and the scores part.`
+      : same
+        ? 'Here the two scores happen to agree; move φ and they part.'
+        : `The scores differ: with φ = ${fixed(p.phase, 2)} rad the head can tell which word comes first.`;
 
     // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
