@@ -8,8 +8,12 @@
 //                                                                 H5P's resizer (h5p-resizer.js)
 // To the parent, after each answer checked in a quiz:
 //   { type: 'posenc:answered', version: 1, widget, quizId, response, correct,
-//     score, maxScore, attempts, statement }   statement: an xAPI-like
-//                                              { verb, object, result }
+//     score, maxScore, attempts, revealed, statement }
+//                                   correct: the response is right; revealed:
+//                                   the solution had been shown first, so
+//                                   score is 0; statement: an xAPI-like
+//                                   { verb, object, result } whose success
+//                                   and score are the credit
 // From the parent (anything else is ignored):
 //   { type: 'posenc:get-height' }               answered by a posenc:resize
 //   { type: 'posenc:set', params: { name: 'text', ... } }
@@ -102,10 +106,11 @@ document.addEventListener('pe-quiz-answered', (event) => {
     score: d.score,
     maxScore: 1,
     attempts: d.attempts,
+    revealed: d.revealed === true,
     statement: {
       verb: { id: 'http://adlnet.gov/expapi/verbs/answered', display: { 'en-US': 'answered' } },
       object: { id: `${location.origin}${location.pathname}#quiz/${d.quizId}`, definition: { type: 'http://adlnet.gov/expapi/activities/cmi.interaction' } },
-      result: { success: d.correct, response: d.response.join('[,]'), score: { raw: d.score, min: 0, max: 1, scaled: d.score } },
+      result: { success: d.score === 1, response: d.response.join('[,]'), score: { raw: d.score, min: 0, max: 1, scaled: d.score } },
     },
   });
 });

@@ -16,7 +16,8 @@ window.addEventListener('message', (event) => {
     frame.style.height = `${Math.ceil(data.height)}px`;
   } else if (data.type === 'posenc:answered' && typeof data.quizId === 'string') {
     const li = document.createElement('li');
-    li.textContent = `${data.quizId}: ${data.correct ? 'correct' : 'not correct'} (score ${data.score}/${data.maxScore}, attempt ${data.attempts})`;
+    const verdict = data.revealed === true ? 'revealed' : data.correct ? 'correct' : 'not correct';
+    li.textContent = `${data.quizId}: ${verdict} (score ${data.score}/${data.maxScore}, attempt ${data.attempts})`;
     if (gradebook.firstElementChild?.textContent === 'No answer yet.') gradebook.replaceChildren();
     gradebook.append(li);
   }

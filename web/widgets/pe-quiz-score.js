@@ -1,6 +1,7 @@
 // <pe-quiz-score>: the page-wide score of the lesson's quizzes (answered
-// correctly / total), kept in localStorage with the quizzes' progress, and a
-// button that resets every quiz.
+// correctly / total, and how many were revealed: solution shown before any
+// right answer, so no credit), kept in localStorage with the quizzes'
+// progress, and a button that resets every quiz.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { quizzes } from '../gen/lesson-data.js';
 import { loadProgress, onProgress, resetProgress, forgetUnknownQuizzes } from '../lib/progress.js';
@@ -46,7 +47,9 @@ class PeQuizScore extends PeElement {
     const progress = loadProgress();
     const answered = ids.filter((id) => progress[id]?.attempts > 0 || progress[id]?.solutionShown).length;
     const correct = ids.filter((id) => progress[id]?.correct).length;
-    this.text.textContent = `Quizzes: ${correct} of ${ids.length} answered correctly (${answered} attempted)`;
+    // a right answer earned before the solution was shown still counts as correct
+    const revealed = ids.filter((id) => progress[id]?.solutionShown && !progress[id].correct).length;
+    this.text.textContent = `Quizzes: ${correct} of ${ids.length} answered correctly${revealed ? `, ${revealed} revealed` : ''} (${answered} attempted)`;
     this.meter.max = Math.max(1, ids.length);
     this.meter.value = correct;
   }

@@ -7,21 +7,39 @@
 // keyboard alone (native radio/checkbox groups and buttons), and the result
 // is announced by screen readers (a polite live region).
 //
+// Options are shown in an order of their own for each learner and quiz
+// (seeded, kept with the progress, the same after a reload), so the place of
+// the right answer tells nothing. Stored responses are indices in the
+// authored order. A right answer given after "Show solution" earns no credit:
+// it is recorded as revealed.
+//
 // Events: `pe-quiz-answered` (bubbles, composed) after each check, with
-// detail { quizId, response (option texts), correct, score (0 or 1), attempts }.
+// detail { quizId, response (option texts), correct (the response is right),
+// score (1 only if right and not revealed), attempts, revealed (the solution
+// had been shown) }.
 import { PeElement, define, css, h, core } from '../lib/pe-element.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes } from '../lib/progress.js';
-import { seededRandom, newSeed } from '../lib/random.js';
+import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed } from '../lib/progress.js';
+import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
+import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
 
 // Build-time HTML (our own lesson text: Markdown and MathML rendered by
-// scripts/build-lesson.mjs) goes in through a template; text from generators
-// and from the learner only ever becomes text nodes.
+// scripts/build-lesson.mjs) and generated text turned into HTML by
+// quizTextToHtml (which escapes every character it does not build itself)
+// go in through a template; text from the learner only ever becomes text
+// nodes.
 function trustedFragment(html) {
   const t = document.createElement('template');
   t.innerHTML = html;
   return t.content;
 }
+
+const MARKS = {
+  correct: 'Right: ',
+  wrong: 'Not this one: ',
+  missed: 'Missed, this one is right too: ',
+  other: 'Not this one: ',
+};
 
 class PeQuiz extends PeElement {
   static tag = 'pe-quiz';
@@ -41,15 +59,18 @@ class PeQuiz extends PeElement {
     .option input { margin: 4px 0 0; accent-color: var(--pe-accent); }
     .option.correct { border-color: var(--pe-good); border-width: 2px; }
     .option.wrong { border-color: var(--pe-bad); border-width: 2px; }
+    .option.missed { border-color: var(--pe-good); border-width: 2px; border-style: dashed; }
     .feedback { grid-column: 2; font-size: .92em; color: var(--pe-muted); }
     .feedback:empty { display: none; }
     .mark { font-weight: 700; }
     .correct .mark { color: var(--pe-good); }
     .wrong .mark { color: var(--pe-bad); }
+    .missed .mark { color: var(--pe-good); }
     .buttons { display: flex; flex-wrap: wrap; gap: 8px; }
     .result { margin: 8px 0 0; font-weight: 600; }
     .result.good { color: var(--pe-good); }
     .result.bad { color: var(--pe-bad); }
+    .result.revealed { font-style: italic; }
     .explanation { margin-top: 8px; padding: 8px 10px; border-left: 3px solid var(--pe-accent); background: var(--pe-panel); }
     .explanation[hidden] { display: none; }
     math { font-size: 1.05em; }
@@ -119,15 +140,20 @@ class PeQuiz extends PeElement {
         return false;
       }
       const q = this._generator.generate(this._pe, seededRandom(seed));
+      // generated texts are Markdown with $TeX$, typeset here as MathML
       this._question = {
         generated: true,
         multiple: !!q.multiple,
-        question: q.question,
-        options: q.options.map((o) => ({ text: String(o.text), correct: !!o.correct, feedback: String(o.feedback ?? '') })),
-        explanation: String(q.explanation ?? ''),
+        question: quizTextToHtml(q.question),
+        options: q.options.map((o) => ({ html: quizTextToHtml(o.text), correct: !!o.correct, feedback: quizTextToHtml(o.feedback ?? '') })),
+        explanation: quizTextToHtml(q.explanation ?? ''),
       };
+      this._order = seededOrder(deriveSeed(seed, 'option-order'), q.options.length);
     } else {
+      // the learner's seed gives each quiz its own order; an answered quiz keeps the one it was answered in
+      this._seed = saved?.seed ?? deriveSeed(learnerSeed(newSeed), p.quiz);
       this._question = { generated: false, ...data };
+      this._order = seededOrder(this._seed, data.options.length);
     }
     this._questionFor = p.quiz;
     this.render(saved);
@@ -137,57 +163,58 @@ class PeQuiz extends PeElement {
     const q = this._question;
     const name = `q-${this.quizId}`;
     this.kicker.textContent = q.generated ? 'Check yourself (numbers computed by the core)' : 'Check yourself';
-    if (q.generated) this.legend.replaceChildren(q.question);
-    else this.legend.replaceChildren(trustedFragment(q.question));
-    this.optionsBox.replaceChildren(
-      ...q.options.map((o, i) => {
-        const id = `${name}-${i}`;
-        const input = h('input', { type: q.multiple ? 'checkbox' : 'radio', name, id, value: String(i), 'aria-describedby': `${id}-fb` });
-        input.addEventListener('change', () => this.clearMarks());
-        const text = h('span', { class: 'text' });
-        if (q.generated) text.append(o.text);
-        else text.append(trustedFragment(o.html));
-        const feedback = h('span', { class: 'feedback', id: `${id}-fb` });
-        return h('label', { class: 'option', for: id }, input, text, feedback);
-      }),
-    );
+    this.legend.replaceChildren(trustedFragment(q.question));
+    // labels by authored index; the DOM holds them in the displayed order
+    this.labels = q.options.map((o, i) => {
+      const id = `${name}-${i}`;
+      const input = h('input', { type: q.multiple ? 'checkbox' : 'radio', name, id, value: String(i), 'aria-describedby': `${id}-fb` });
+      input.addEventListener('change', () => this.clearMarks());
+      const text = h('span', { class: 'text' }, trustedFragment(o.html));
+      const feedback = h('span', { class: 'feedback', id: `${id}-fb` });
+      return h('label', { class: 'option', for: id }, input, text, feedback);
+    });
+    this.optionsBox.replaceChildren(...this._order.map((i) => this.labels[i]));
     this.newButton.hidden = !q.generated;
     this.explanation.hidden = true;
-    this.explanation.replaceChildren(q.generated ? q.explanation : trustedFragment(q.explanation));
+    this.explanation.replaceChildren(trustedFragment(q.explanation));
     this.result.textContent = '';
     this.result.className = 'result';
     this.retryButton.hidden = true;
     this.setInputsDisabled(false);
-    if (saved && saved.attempts > 0) {
-      // restore the last answer as it was checked
+    this._solutionShown = !!saved?.solutionShown;
+    if (saved && (saved.attempts > 0 || saved.solutionShown)) {
+      // restore the last answer and what was shown with it
       for (const i of saved.response) {
-        const input = this.optionsBox.querySelectorAll('input')[i];
+        const input = this.labels[i]?.querySelector('input');
         if (input) input.checked = true;
       }
-      if (saved.solutionShown) this.showSolution({ save: false });
-      else this.check({ save: false });
+      const view = saved.view ?? (saved.solutionShown ? 'solution' : 'check');
+      if (view === 'solution') this.showSolution({ save: false });
+      else if (this.selected().length) this.check({ save: false });
     }
   }
 
+  /** The chosen options, as indices in the authored order. */
   selected() {
-    return [...this.optionsBox.querySelectorAll('input')].flatMap((input, i) => (input.checked ? [i] : []));
+    return this.labels.flatMap((label, i) => (label.querySelector('input').checked ? [i] : []));
   }
 
   clearMarks() {
-    for (const label of this.optionsBox.children) {
-      label.classList.remove('correct', 'wrong');
-      label.querySelector('.feedback').textContent = '';
-      label.querySelector('.mark')?.remove();
+    for (const label of this.labels ?? []) {
+      label.classList.remove('correct', 'wrong', 'missed', 'other');
+      label.querySelector('.feedback').replaceChildren();
     }
     this.result.textContent = '';
     this.result.className = 'result';
   }
 
-  mark(label, good, feedback, isHtml) {
-    label.classList.add(good ? 'correct' : 'wrong');
-    const fb = label.querySelector('.feedback');
-    fb.replaceChildren(h('span', { class: 'mark' }, good ? 'Right: ' : 'Not this one: '));
-    fb.append(isHtml ? trustedFragment(feedback) : feedback);
+  // kind: correct | wrong (a wrong pick) | missed (a right option not picked) | other (a wrong option not picked, in the solution)
+  mark(i, kind, { yours = false } = {}) {
+    const label = this.labels[i];
+    label.classList.add(kind);
+    const text = yours ? `${MARKS[kind].slice(0, -2)} (your answer): ` : MARKS[kind];
+    // the mark is the label: feedback that starts with one of its own ("Right.") loses it
+    label.querySelector('.feedback').replaceChildren(h('span', { class: 'mark' }, text), trustedFragment(withoutLabel(this._question.options[i].feedback)));
   }
 
   check({ save = true } = {}) {
@@ -200,17 +227,25 @@ class PeQuiz extends PeElement {
       return;
     }
     this.clearMarks();
-    const labels = [...this.optionsBox.children];
-    for (const i of chosen) this.mark(labels[i], q.options[i].correct, q.generated ? q.options[i].feedback : q.options[i].feedback, !q.generated);
+    q.options.forEach((o, i) => {
+      if (chosen.includes(i)) this.mark(i, o.correct ? 'correct' : 'wrong');
+      else if (q.multiple && o.correct) this.mark(i, 'missed');
+    });
     const correctSet = q.options.flatMap((o, i) => (o.correct ? [i] : []));
     const correct = correctSet.length === chosen.length && correctSet.every((i) => chosen.includes(i));
     const missed = q.multiple && !correct && chosen.every((i) => q.options[i].correct);
-    this.result.className = `result ${correct ? 'good' : 'bad'}`;
+    const revealed = this._solutionShown;
+    this.result.className = `result ${correct ? (revealed ? 'revealed' : 'good') : 'bad'}`;
     this.result.textContent = correct
-      ? 'Correct.'
+      ? revealed
+        ? 'Revealed: right, but after Show solution, so it earns no credit.'
+        : 'Correct.'
       : missed
-        ? 'Partly: every answer you chose is right, but one or more right answers are missing.'
-        : 'Not quite: read the feedback under your answer, then try again or show the solution.';
+        ? 'Partly: every answer you chose is right, but the ones marked "Missed" are right too.'
+        : q.multiple
+          ? 'Not quite: read the feedback under the marked answers, then try again or show the solution.'
+          : 'Not quite: read the feedback under your answer, then try again or show the solution.';
+    this.explanation.hidden = !correct;
     this.setInputsDisabled(true);
     this.retryButton.hidden = false;
     // the Check button is now disabled: keep keyboard focus inside the quiz
@@ -219,11 +254,12 @@ class PeQuiz extends PeElement {
     const attempts = save ? (before?.attempts ?? 0) + 1 : (before?.attempts ?? 1);
     if (save) {
       saveEntry(this.quizId, {
-        correct: correct || (before?.correct ?? false),
-        solutionShown: before?.solutionShown ?? false,
+        correct: (correct && !revealed) || (before?.correct ?? false),
+        solutionShown: revealed || (before?.solutionShown ?? false),
         attempts,
         response: chosen,
-        ...(q.generated ? { seed: this._seed } : {}),
+        seed: this._seed,
+        view: 'check',
       });
       this.dispatchEvent(
         new CustomEvent('pe-quiz-answered', {
@@ -231,19 +267,27 @@ class PeQuiz extends PeElement {
           composed: true,
           detail: {
             quizId: this.quizId,
-            response: chosen.map((i) => this.optionsBox.children[i].querySelector('.text').textContent.trim()),
+            response: chosen.map((i) => this.optionText(i)),
             correct,
-            score: correct ? 1 : 0,
+            score: correct && !revealed ? 1 : 0,
             attempts,
+            revealed,
           },
         }),
       );
     }
   }
 
+  // an option's text as read, without the TeX annotations of its formulas
+  optionText(i) {
+    const text = this.labels[i].querySelector('.text').cloneNode(true);
+    for (const a of text.querySelectorAll('annotation')) a.remove();
+    return text.textContent.replace(/\s+/g, ' ').trim();
+  }
+
   retry() {
     this.clearMarks();
-    for (const input of this.optionsBox.querySelectorAll('input')) input.checked = false;
+    for (const label of this.labels) label.querySelector('input').checked = false;
     this.setInputsDisabled(false);
     this.retryButton.hidden = true;
     this.explanation.hidden = true;
@@ -253,17 +297,19 @@ class PeQuiz extends PeElement {
   showSolution({ save = true } = {}) {
     const q = this._question;
     if (!q) return;
+    // the learner's own picks stay checked and marked beside the right answers
+    const picks = this.selected();
     this.clearMarks();
-    const labels = [...this.optionsBox.children];
     q.options.forEach((o, i) => {
-      labels[i].querySelector('input').checked = o.correct;
-      this.mark(labels[i], o.correct, o.feedback, !q.generated);
+      const yours = picks.includes(i);
+      this.mark(i, o.correct ? 'correct' : yours ? 'wrong' : 'other', { yours });
     });
     this.explanation.hidden = false;
     this.result.className = 'result';
-    this.result.textContent = 'Solution shown: the right answers are marked, with why each option is right or wrong.';
+    this.result.textContent = 'Solution shown: the right answers are marked, with why each option is right or wrong. An answer checked from now on is recorded as revealed, with no credit.';
     this.setInputsDisabled(true);
     this.retryButton.hidden = false;
+    this._solutionShown = true;
     if (save) {
       this.retryButton.focus();
       const before = loadProgress()[this.quizId];
@@ -271,8 +317,9 @@ class PeQuiz extends PeElement {
         correct: before?.correct ?? false,
         solutionShown: true,
         attempts: before?.attempts ?? 0,
-        response: q.options.flatMap((o, i) => (o.correct ? [i] : [])),
-        ...(q.generated ? { seed: this._seed } : {}),
+        response: picks,
+        seed: this._seed,
+        view: 'solution',
       });
     }
   }
