@@ -102,13 +102,15 @@ test('the iframe embed resizes to its height, and a quiz answer reaches the host
     const { quizzes } = await import('./gen/lesson-data.js');
     return quizzes['sinusoidal-fastest-pair'].options.findIndex((o) => o.correct);
   });
-  await quiz.locator('input').nth(correctIndex).check();
+  // options are shuffled per learner: an input's value is its authored index
+  await quiz.locator(`input[value="${correctIndex}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
   await page.waitForFunction(() => window.hostMessages.some((m) => m.type === 'posenc:answered'));
   const answered = await page.evaluate(() => window.hostMessages.find((m) => m.type === 'posenc:answered'));
   assert.equal(answered.quizId, 'sinusoidal-fastest-pair');
   assert.equal(answered.correct, true);
   assert.equal(answered.score, 1);
+  assert.equal(answered.revealed, false);
   assert.equal(answered.statement.verb.display['en-US'], 'answered');
   assert.equal(answered.statement.result.success, true);
   assert.ok(Array.isArray(answered.response) && answered.response.length === 1);
