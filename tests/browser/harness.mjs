@@ -36,8 +36,8 @@ export function screenshotPath(name) {
 }
 
 /**
- * Scrolls every matching element into view in turn and waits until each has
- * rendered (data-ready). Widgets above may grow as they render and push the
+ * Scrolls every matching element into view in turn (opening the asides that
+ * hold it, as a learner would) and waits until each has rendered (data-ready). Widgets above may grow as they render and push the
  * next one off screen, so each is scrolled to again until it is ready.
  */
 export async function renderAllWidgets(page, tags) {
@@ -51,6 +51,8 @@ export async function renderAllWidgets(page, tags) {
         (node) =>
           new Promise((resolve) => {
             if (node.hasAttribute('data-ready')) return resolve(true);
+            // a widget in a closed aside renders when the learner opens it
+            for (let d = node.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
             node.scrollIntoView({ block: 'center', behavior: 'instant' });
             const timer = setTimeout(() => resolve(node.hasAttribute('data-ready')), 1000);
             node.addEventListener('pe-update', () => (clearTimeout(timer), resolve(true)), { once: true });
