@@ -64,10 +64,16 @@ test('sub- and superscripts, groups and function names nest as in KaTeX', () => 
   assert.equal(inner('\\Delta'), '<mi mathvariant="normal">Δ</mi>');
   assert.equal(inner('d_{\\text{rot}}'), '<msub><mi>d</mi><mtext>rot</mtext></msub>');
   assert.equal(inner('12{,}345'), '<mn>12,345</mn>');
+  // a sign after an operator, a fence or at the start is part of the number; after an operand it is a subtraction
+  assert.equal(inner('n - m = -1'), '<mi>n</mi><mo>−</mo><mi>m</mi><mo>=</mo><mn>−1</mn>');
+  assert.equal(inner('(-0.8, -0.5)'), '<mo stretchy="false">(</mo><mn>−0.8</mn><mo>,</mo><mn>−0.5</mn><mo stretchy="false">)</mo>');
+  assert.equal(inner('-3'), '<mn>−3</mn>');
+  assert.equal(inner('2-3'), '<mn>2</mn><mo>−</mo><mn>3</mn>');
+  assert.equal(inner('x_{-1}'), '<msub><mi>x</mi><mn>−1</mn></msub>');
 });
 
 test('unsupported TeX throws instead of reaching the page', () => {
-  for (const bad of ['\\foo', 'x_', '{x', 'x}', '_x', 'x_1_2', '\\text x', 'a & b', 'a " b', '\\left(']) {
+  for (const bad of ['\\foo', 'x_', '{x', 'x}', '_x', 'x_1_2', '\\text x', 'a & b', 'a " b', '\\left(', '\\mathbf{q}']) {
     assert.throws(() => texToMathML(bad), SyntaxError, bad);
   }
 });
@@ -128,6 +134,7 @@ for (const simd of [true, false]) {
           const html = quizTextToHtml(t); // throws on maths it cannot set
           assert.doesNotMatch(shown(html), /[-\u2212]0\.0+(?!\d*[1-9])/, `${where}: negative zero in ${t}`);
           assert.doesNotMatch(html, /style=/, where);
+          assert.doesNotMatch(shown(html), /\{|\}|\\/, `${where}: TeX left in the text of ${t}`);
           // maths is typeset, not written as plain-text formulas
           const prose = t.replace(/\$[^$]*\$|`[^`]*`/g, '');
           assert.doesNotMatch(prose, /\b(omega|theta|lambda|Delta|cos|sin)\b|[*^_]|\b[a-z] = /, `${where}: plain-text maths in ${t}`);

@@ -5,7 +5,7 @@
 //
 // Only the TeX that generators write is understood: letters, numbers,
 // operators, sub/superscripts, {groups}, Greek letters, \cos-style function
-// names, \text{}, \mathrm{}, \mathbf{}, \frac{}{}, \sqrt{} and spacing. An
+// names, \text{}, \mathrm{}, \frac{}{}, \sqrt{} and spacing. An
 // unknown command throws (tests/js/quiz-text.test.mjs renders every
 // generator's text over many seeds), so a typo cannot reach the page as
 // garbage. Every character of the input ends up escaped: the result is safe
@@ -53,7 +53,16 @@ const SPACES = { ',': '0.1667em', ':': '0.2222em', ';': '0.2778em', ' ': '0.25em
 const OPERATOR_CHARS = "+-=<>()[],./|'*:;!?";
 
 const element = (tag, body, attrs = '') => `<${tag}${attrs}>${body}</${tag}>`;
-const mo = (c) => element('mo', escapeHtml(c === '-' ? '−' : c === "'" ? '′' : c === '*' ? '∗' : c));
+// fences keep their size, as KaTeX writes them (MathML would stretch them around a fraction or a sign)
+const mo = (c) => element('mo', escapeHtml(c === '-' ? '−' : c === "'" ? '′' : c === '*' ? '∗' : c), '()[]|'.includes(c) ? ' stretchy="false"' : '');
+
+// may a minus sign here start a negative number? Not after an operand.
+function signAllowed(tokens) {
+  const last = tokens.at(-1);
+  if (!last) return true;
+  if (last.kind === 'operator') return !')]|'.includes(last.value);
+  return last.kind === '{' || last.kind === '_' || last.kind === '^';
+}
 
 function tokenize(tex) {
   const tokens = [];
@@ -63,11 +72,13 @@ function tokenize(tex) {
     const push = (kind, value) => tokens.push({ kind, value, start: i, end: i + m[0].length });
     if ((m = /^\s+/.exec(rest))) {
       // spacing in math mode comes from the operators, not from the source
-    } else if ((m = /^\\(text|mathrm|mathbf)\s*\{([^{}]*)\}/.exec(rest))) push(m[1], m[2]);
+    } else if ((m = /^\\(text|mathrm)\s*\{([^{}]*)\}/.exec(rest))) push(m[1], m[2]);
     else if ((m = /^\\([a-zA-Z]+)/.exec(rest))) push('command', m[1]);
     else if ((m = /^\\([,:; {}])/.exec(rest))) push('command', m[1]);
-    else if ((m = /^\d{1,3}(?:\{,\}\d{3})+(?:\.\d+)?/.exec(rest))) push('number', m[0].replace(/\{,\}/g, ','));
-    else if ((m = /^\d+(?:\.\d+)?|^\.\d+/.exec(rest))) push('number', m[0]);
+    else if ((m = /^[-−]?(?:\d{1,3}(?:\{,\}\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/.exec(rest)) && (/\d|\./.test(m[0][0]) || signAllowed(tokens))) {
+      // a sign after an operator, a fence or at the start belongs to the number: "= −1" reads as minus one, not as a subtraction
+      push('number', m[0].replace(/\{,\}/g, ',').replace('-', '−'));
+    }
     else if ((m = /^[{}_^]/.exec(rest))) push(m[0]);
     else if ((m = /^[a-zA-Z]/.exec(rest))) push('letter', m[0]);
     else if ((m = /^[αβγδεϵηθκλμνπρστφϕω]/.exec(rest))) push('letter', m[0]);
@@ -117,8 +128,6 @@ function parse(tex) {
         return element('mtext', escapeHtml(t.value));
       case 'mathrm':
         return element('mi', escapeHtml(t.value), ' mathvariant="normal"');
-      case 'mathbf':
-        return element('mi', escapeHtml(t.value), ' mathvariant="bold"');
       case 'command': {
         const c = t.value;
         if (GREEK[c]) return element('mi', GREEK[c]);
@@ -128,7 +137,8 @@ function parse(tex) {
         if (c === 'top') return element('mi', '⊤', ' mathvariant="normal"');
         if (c === '{' || c === '}') return mo(c);
         if (SPACES[c]) return `<mspace width="${SPACES[c]}"></mspace>`;
-        if (c === 'text' || c === 'mathrm' || c === 'mathbf') return fail(`\\${c} needs a {…} argument without braces inside`);
+        // (no \mathbf: Chromium ignores mathvariant="bold", see scripts/build-lesson.mjs)
+        if (c === 'text' || c === 'mathrm') return fail(`\\${c} needs a {…} argument without braces inside`);
         if (c === 'sqrt') return element('msqrt', group());
         if (c === 'frac') return element('mfrac', group() + group());
         return fail(`unsupported command \\${c}`);

@@ -3,10 +3,12 @@
 // Markdown with $TeX$ (web/lib/quiz-text.js), in the lesson's notation:
 // pair i, frequency θ_i, wavelength λ_i, d_head, factor s.
 import { pick } from '../lib/random.js';
-import { texNumber } from '../lib/quiz-text.js';
+import { texNumber, quizNumber } from '../lib/quiz-text.js';
+import { grouped } from '../lib/pyformat.js';
 
-// a whole number of positions, grouped, for use inside $…$
+// a whole number of positions, grouped: inside $…$ (n0) and in prose (g)
 const n0 = (x) => texNumber(x, 0);
+const g = (x) => grouped(quizNumber(x, 0));
 
 export function generate(pe, random) {
   // pass 1: a configuration and the regime of each of its pairs
@@ -39,13 +41,13 @@ export function generate(pe, random) {
   };
   const why = {
     kept: `The wavelength, $${lambda}$ positions, is shorter than $${n0(orig)}/4 = ${n0(high)}$: such a pair turned many times within the trained length, so every angle it produces at long range was already seen. Llama 3 scaling keeps it.`,
-    divided: `The wavelength, $${lambda}$ positions, is longer than the trained length ${n0(orig)}: in training this pair never completed a turn, so Llama 3 scaling interpolates it fully, to $\\theta_{${i}}/${s}$.`,
-    blended: `The wavelength, $${lambda}$ positions, lies between $${n0(orig)}/4 = ${n0(high)}$ and ${n0(orig)}, so Llama 3 scaling blends the kept and the divided frequency with weight $\\text{smooth} = (${n0(orig)}/\\lambda_{${i}} - 1)/3$; the new wavelength is ${n0(newWave)} positions.`,
+    divided: `The wavelength, $${lambda}$ positions, is longer than the trained length ${g(orig)}: in training this pair never completed a turn, so Llama 3 scaling interpolates it fully, to $\\theta_{${i}}/${s}$.`,
+    blended: `The wavelength, $${lambda}$ positions, lies between $${n0(orig)}/4 = ${n0(high)}$ and ${g(orig)}, so Llama 3 scaling blends the kept and the divided frequency with weight $\\text{smooth} = (${n0(orig)}/\\lambda_{${i}} - 1)/3$; the new wavelength is ${g(newWave)} positions.`,
   };
   const wrong = {
     kept: `Only pairs with a wavelength below $${n0(orig)}/4 = ${n0(high)}$ positions are kept, and this one's is $${lambda}$.`,
-    divided: `Only pairs with a wavelength above the trained length, ${n0(orig)}, are divided by the full factor $s = ${s}$, and this one's is $${lambda}$.`,
-    blended: `The blend applies only to wavelengths between ${n0(high)} and ${n0(orig)} positions, and this one's is $${lambda}$.`,
+    divided: `Only pairs with a wavelength above the trained length, ${g(orig)}, are divided by the full factor $s = ${s}$, and this one's is $${lambda}$.`,
+    blended: `The blend applies only to wavelengths between ${g(high)} and ${g(orig)} positions, and this one's is $${lambda}$.`,
     multiplied: 'That would make the pair turn faster. Context extension only slows pairs down or leaves them alone.',
   };
   const options = ['kept', 'divided', 'blended', 'multiplied'].map((r) => ({
@@ -54,9 +56,9 @@ export function generate(pe, random) {
     feedback: r === regime ? why[r] : wrong[r],
   }));
   return {
-    question: `Llama 3 scaling (factor $s = ${s}$, \`original_max_position_embeddings\` ${n0(orig)}, \`low_freq_factor\` 1, \`high_freq_factor\` 4) is applied to a RoPE head with $d_{\\text{head}} = ${dim}$ and base ${n0(base)}. Pair $i = ${i}$ has a wavelength of $${lambda}$ positions. What happens to its frequency $\\theta_{${i}}$?`,
+    question: `Llama 3 scaling (factor $s = ${s}$, \`original_max_position_embeddings\` ${g(orig)}, \`low_freq_factor\` 1, \`high_freq_factor\` 4) is applied to a RoPE head with $d_{\\text{head}} = ${dim}$ and base ${g(base)}. Pair $i = ${i}$ has a wavelength of $${lambda}$ positions. What happens to its frequency $\\theta_{${i}}$?`,
     options,
-    explanation: `Llama 3 scaling sorts pairs by wavelength. Shorter than $${n0(orig)}/4 = ${n0(high)}$ positions: kept. Longer than ${n0(orig)}: frequency divided by $s = ${s}$. In between: a blend whose weight moves smoothly from "kept" to "divided" as the wavelength grows. Pair ${i} ($${lambda}$) ends up with a wavelength of ${n0(newWave)} positions.`,
+    explanation: `Llama 3 scaling sorts pairs by wavelength. Shorter than $${n0(orig)}/4 = ${n0(high)}$ positions: kept. Longer than ${g(orig)}: frequency divided by $s = ${s}$. In between: a blend whose weight moves smoothly from "kept" to "divided" as the wavelength grows. Pair ${i} ($${lambda}$) ends up with a wavelength of ${g(newWave)} positions.`,
   };
 }
 
