@@ -10,6 +10,7 @@ import { bindUrlState } from './lib/url-state.js';
 // sidebar shows where the reader is.
 const links = new Map([...document.querySelectorAll('.toc a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]));
 const sections = [...document.querySelectorAll('main section[id]')];
+const currentLabel = document.querySelector('.toc-current');
 if ('IntersectionObserver' in window && sections.length) {
   const visible = new Set();
   const observer = new IntersectionObserver(
@@ -18,6 +19,8 @@ if ('IntersectionObserver' in window && sections.length) {
       const current = sections.find((s) => visible.has(s.id));
       for (const a of links.values()) a.removeAttribute('aria-current');
       if (current) links.get(current.id)?.setAttribute('aria-current', 'true');
+      // on a phone the folded contents bar names the section being read
+      if (currentLabel) currentLabel.textContent = current ? links.get(current.id)?.textContent ?? '' : '';
     },
     { rootMargin: '-20% 0px -70% 0px' },
   );
@@ -32,6 +35,18 @@ for (const a of links.values()) {
     if (window.matchMedia('(max-width: 1099px)').matches) tocDetails.open = false;
   });
 }
+// There it is a sticky bar whose open list lies over the text: Escape or a
+// tap outside it folds it again (the summary stays the way back in).
+const isBar = () => tocDetails && window.matchMedia('(max-width: 1099px)').matches;
+document.addEventListener('keydown', (e) => {
+  if (e.key === 'Escape' && isBar() && tocDetails.open) {
+    tocDetails.open = false;
+    tocDetails.querySelector('summary').focus();
+  }
+});
+document.addEventListener('click', (e) => {
+  if (isBar() && tocDetails.open && !tocDetails.contains(e.target)) tocDetails.open = false;
+});
 
 core()
   .then((pe) => {
@@ -50,6 +65,8 @@ function markWideFormulas() {
   for (const el of document.querySelectorAll('.math-display, main math:not([display="block"]), main section table')) {
     const had = el.hasAttribute('tabindex');
     const wide = tabStopIfScrolls(el);
+    // lesson.css draws the scroll cue of an inline formula only on these
+    el.classList.toggle('scrolls', wide);
     // a display formula also becomes a labelled region (labels must differ);
     // tables and inline math keep their own roles
     if (el.localName !== 'div' || wide === had) continue;

@@ -141,6 +141,19 @@ const BASE_CSS = css`
   details.alt { margin-top: 8px; font-size: .92em; }
   details.alt summary { cursor: pointer; color: var(--pe-muted); }
   .table-wrap { overflow-x: auto; max-width: 100%; }
+  /* A box that scrolls sideways shows a shadow at each edge with more behind
+     it (no hover, so touch screens show it too): shadows fixed at the edges,
+     covers in the box's colour (--pe-scroll-bg) that move with the content
+     and hide a shadow at the content's end. Opt in with class scroll-cue. */
+  .scroll-cue, .table-wrap {
+    --pe-scroll-shadow: color-mix(in srgb, var(--pe-fg) 34%, transparent);
+    background:
+      linear-gradient(to right, var(--pe-scroll-bg, var(--pe-bg)) 1.1rem, transparent) left center / 2.2rem 100% no-repeat local,
+      linear-gradient(to left, var(--pe-scroll-bg, var(--pe-bg)) 1.1rem, transparent) right center / 2.2rem 100% no-repeat local,
+      radial-gradient(farthest-side at 0 50%, var(--pe-scroll-shadow), transparent) left center / 1rem 100% no-repeat scroll,
+      radial-gradient(farthest-side at 100% 50%, var(--pe-scroll-shadow), transparent) right center / 1rem 100% no-repeat scroll,
+      var(--pe-scroll-bg, var(--pe-bg));
+  }
   table { border-collapse: collapse; font-family: var(--pe-mono); font-size: .85em; margin: 6px 0; }
   th, td { border: 1px solid var(--pe-border); padding: 2px 6px; text-align: right; }
   th { background: var(--pe-panel); font-weight: 600; }

@@ -65,8 +65,10 @@ class PeLiveOutput extends PeElement {
     :host { padding: 0; overflow: hidden; }
     .label { font-size: .78em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); padding: 8px 12px 0; }
     pre { margin: 0; border-radius: 0; padding: 10px 12px; line-height: 1.45; }
-    pre.code { background: var(--pe-panel); }
-    pre.output { background: var(--pe-bg); border-top: 1px solid var(--pe-border); white-space: pre; min-height: 2.5em; }
+    /* code keeps its lines (Python's indentation is meaning); both boxes
+       show a shadow at a cut edge (scroll-cue, from the base styles) */
+    pre.code { --pe-scroll-bg: var(--pe-panel); }
+    pre.output { --pe-scroll-bg: var(--pe-bg); border-top: 1px solid var(--pe-border); white-space: pre; min-height: 2.5em; }
     .controls { padding: 10px 12px 2px; margin: 0; border-top: 1px solid var(--pe-border); }
     .controls:empty { display: none; }
     .param { background: color-mix(in srgb, var(--pe-accent) 18%, transparent); border-radius: 3px; padding: 0 2px; }
@@ -89,10 +91,10 @@ class PeLiveOutput extends PeElement {
 
   build(root) {
     this.codeLabel = h('div', { class: 'label', id: 'code-label' }, 'PyTorch');
-    this.codeBox = h('pre', { class: 'code', 'aria-labelledby': 'code-label', tabindex: '0', 'data-keep-tabindex': '' });
+    this.codeBox = h('pre', { class: 'code scroll-cue', 'aria-labelledby': 'code-label', tabindex: '0', 'data-keep-tabindex': '' });
     this.controlsBox = h('div', { class: 'controls', role: 'group', 'aria-label': 'Parameters of the code' });
     this.outputLabel = h('div', { class: 'label', id: 'out-label' }, 'Output, computed live by the WebAssembly core');
-    this.outputBox = h('pre', { class: 'output', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0', 'data-keep-tabindex': '' });
+    this.outputBox = h('pre', { class: 'output scroll-cue', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0', 'data-keep-tabindex': '' });
     root.append(this.codeLabel, this.codeBox, this.controlsBox, this.outputLabel, this.outputBox);
     this.values = null;
     this.runner = null;
