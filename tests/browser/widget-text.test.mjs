@@ -1,0 +1,95 @@
+// Widgets say what they show (issue 20, part 2): a typed value is applied or
+// rejected in its box, never left beside a picture that ignores it; number
+// boxes update as typed; messages are in the learner's words; the RoPE clock
+// shows the score its claim is about; its text is 11 px or more on a phone.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startServer, launch, newPage } from './harness.mjs';
+
+let browser;
+let site;
+
+before(async () => {
+  browser = await launch();
+  site = await startServer();
+});
+after(async () => {
+  await browser?.close();
+  site?.server.close();
+});
+
+// One widget alone on the development page, rendered.
+async function widget(markup, viewport = { width: 1000, height: 900 }) {
+  const page = await newPage(browser, { viewport });
+  const tag = markup.match(/<([a-z0-9-]+)/)[1];
+  await page.goto(`${site.url}/widgets/dev.html`);
+  await page.evaluate(async ([m, t]) => {
+    await import(`/widgets/${t}.js`);
+    document.body.insertAdjacentHTML('beforeend', m);
+  }, [markup, tag]);
+  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
+  return { page, el: page.locator(tag) };
+}
+
+test('a bad typed value is taken back with a note; a good one is applied as typed', async () => {
+  const { page, el } = await widget('<pe-heatmap></pe-heatmap>');
+  const base = el.locator('#c-base');
+  await base.fill('1');
+  assert.equal(await base.getAttribute('aria-invalid'), 'true', 'the box shows that 1 is not taken');
+  assert.equal(await el.getAttribute('base'), null, 'an invalid value reached the widget');
+  await base.press('Enter');
+  assert.equal(await base.inputValue(), '10000', 'the box went back to the base in use');
+  assert.match(await el.locator('#note-base').textContent(), /base must be a number from 2 .*; kept 10000/);
+  await base.fill('100');
+  await page.waitForFunction((n) => n.getAttribute('base') === '100', await el.elementHandle());
+  assert.equal(await el.locator('#note-base').textContent(), '');
+  // the d_model slider steps through powers of two; the box beside it shows the value
+  await el.locator('#c-d-model').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => n.getAttribute('d-model') === '128', await el.elementHandle());
+  assert.equal(await el.locator('#c-d-model-box').inputValue(), '128');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the offset plot follows a seat as it is typed', async () => {
+  const { page, el } = await widget('<rope-offset-check></rope-offset-check>');
+  await el.locator('#c-shift').fill('25');
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('pre').textContent.includes('Seats 26 vs 28'), await el.elementHandle());
+  assert.match(await el.evaluate((n) => n.shadowRoot.textContent), /start at offset −1/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the learned table speaks the learner\'s words, with a number box beside the long sliders', async () => {
+  const { page, el } = await widget('<learned-overflow rows="512" positions="513"></learned-overflow>');
+  const text = await el.evaluate((n) => n.shadowRoot.textContent);
+  assert.doesNotMatch(text, /learnedLookup|512–512/);
+  assert.match(text, /position 512, the last of the 513 asked for, has no row/);
+  await el.locator('#c-positions-box').fill('512');
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('✓ Works'), await el.elementHandle());
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the RoPE clock: the swap changes the score only off phase 0; Swap sits by the dials; 11 px text on a phone', async () => {
+  const { page, el } = await widget('<rope-clock></rope-clock>', { width: 375, height: 800 });
+  const scores = () => el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.scores b')].map((b) => b.textContent));
+  const [here, swapped] = await scores();
+  assert.equal(here, swapped, 'at phase 0 both orders score the same');
+  const geometry = await el.evaluate((n) => {
+    const r = n.shadowRoot;
+    const button = r.querySelector('.swap-row button').getBoundingClientRect();
+    const dials = r.querySelector('.dials').getBoundingClientRect();
+    const sizes = [...r.querySelectorAll('.dials svg text')].map((t) => t.getBoundingClientRect().height);
+    return { gap: dials.top - button.bottom, smallest: Math.min(...sizes), fontPx: parseFloat(getComputedStyle(r.querySelector('.dials svg text')).fontSize) * r.querySelector('.dials svg').getBoundingClientRect().width / 144 };
+  });
+  assert.ok(geometry.gap < 120, `Swap is ${geometry.gap} px above the dials`);
+  assert.ok(geometry.fontPx >= 10.9, `dial text drawn at ${geometry.fontPx} px`);
+  await el.evaluate((n) => n.setAttribute('phase', '1'));
+  await page.waitForFunction(([n, h]) => n.shadowRoot.querySelector('.scores b').textContent !== h, [await el.elementHandle(), here]);
+  const [a, b] = await scores();
+  assert.notEqual(a, b, 'off phase 0 the two orders score differently');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
