@@ -1,5 +1,5 @@
-// The lesson's size, per section, from the rendered HTML (`npm run
-// lesson:stats`; `node scripts/build-lesson.mjs` prints the same table):
+// The lesson's size, per section, from the rendered HTML. `npm run lesson:stats`
+// (node scripts/build-lesson.mjs --check) prints it, as every lesson build does:
 //
 //   main words   prose on the main path: text outside asides, quizzes, live
 //                samples (<pe-live-output>) and code blocks (<pre>); tables and
@@ -12,7 +12,6 @@
 // The References part is not a section and is not counted.
 // tests/js/lesson-budget.test.mjs holds the lesson to its budget with these.
 import { parseFragment } from 'parse5';
-import { pathToFileURL } from 'node:url';
 
 const WORD = /[\p{L}\p{N}]+(?:['’.,-][\p{L}\p{N}]+)*/gu;
 const SKIPPED = new Set(['pre', 'script', 'style', 'template']);
@@ -62,10 +61,4 @@ export function formatStats({ sections, totals }) {
   const rows = [head, ...sections.map((r) => line(r, r.id)), line(totals, 'total')];
   const widths = head.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { buildLesson } = await import('./build-lesson.mjs');
-  const { sections } = await buildLesson();
-  console.log(formatStats(lessonStats(sections)));
 }
