@@ -160,7 +160,7 @@ class RopeClock extends PeElement {
     this.summary.textContent =
       `“${wa}” (word 1, the query) sits at seat ${m} and “${wb}” (word 2, the key) at seat ${n}: the offset is Δ = ${n} − ${m} = ${sgn(off)}, so on dial i the angle from ${wa} to ${wb} is ${sgn(off)}·θᵢ. ` +
       `In “${swappedText}” the offset is ${sgn(-off)}: every angle keeps its size and flips its sign. ` +
-      `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle between the query’s and the key’s pair before rotation (set by W_Q and W_K).`;
+      `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle of the query’s pair minus that of the key’s before rotation (set by W_Q and W_K; the same for every pair here).`;
 
     // 1. the score of q (word 1) against k (word 2), this sentence and swapped:
     //    unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by the core
