@@ -102,6 +102,13 @@ posenc::RopeScaling scaling_from_js(const val& s) {
     out.beta_slow = s["betaSlow"].as<double>();
     out.low_freq_factor = s["lowFreqFactor"].as<double>();
     out.high_freq_factor = s["highFreqFactor"].as<double>();
+    out.truncate = s["truncate"].as<bool>();
+    out.attention_factor = s["attentionFactor"].as<double>();
+    out.mscale = s["mscale"].as<double>();
+    out.mscale_all_dim = s["mscaleAllDim"].as<double>();
+    // posenc.js passes Float32Arrays of at most 32768 values (checked there)
+    out.short_factor = emscripten::convertJSArrayToNumberVector<float>(s["shortFactor"]);
+    out.long_factor = emscripten::convertJSArrayToNumberVector<float>(s["longFactor"]);
     return out;
 }
 

@@ -131,6 +131,39 @@ void llama3_inv_freq(float* inv, std::int64_t dim, double base, const RopeScalin
     }
 }
 
+// LongRoPE (Ding et al. 2024) as HF's _compute_longrope_parameters:
+//   ext = short_factor if seq_len <= Lorig else long_factor   (float32 tensors)
+//   inv_i = 1 / (ext_i * base^(2i/dim))    one product, then the reciprocal
+void longrope_inv_freq(float* inv, std::int64_t dim, double base, const RopeScaling& s) {
+    const std::vector<float>& ext = s.seq_len > s.original_max_positions ? s.long_factor : s.short_factor;
+    pos_freqs(inv, dim, base);
+    for (std::int64_t i = 0; i < dim / 2; ++i) {
+        const float scaled = ext[static_cast<std::size_t>(i)] * inv[i];
+        inv[i] = 1.0f / scaled;
+    }
+}
+
+// YaRN's magnitude correction (HF get_mscale): 0.1 * m * ln(scale) + 1, 1 for scale <= 1.
+double yarn_mscale(double scale, double m) {
+    if (scale <= 1) return 1.0;
+    return 0.1 * m * std::log(scale) + 1.0;
+}
+
+// LongRoPE's factor: the config's, or HF's max_position_embeddings / Lorig.
+double longrope_factor(const RopeScaling& s) {
+    if (!std::isnan(s.factor)) return s.factor;
+    return static_cast<double>(s.max_positions) / static_cast<double>(s.original_max_positions);
+}
+
+void check_factor_list(const char* what, const std::vector<float>& v) {
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        const double x = v[i];
+        if (!(std::isfinite(x) && x > 0))
+            throw RangeError(std::string(what) + "[" + std::to_string(i) + "] must be a finite number greater than 0, got " +
+                             format_number(x));
+    }
+}
+
 void check_length(const char* what, std::int64_t n, std::int64_t lo) {
     check_range(what, n, lo, kMaxPosition);
 }
@@ -144,8 +177,9 @@ RopeScaling::Type rope_scaling_type(const char* name) {
     if (n == "dynamic") return RopeScaling::Type::Dynamic;
     if (n == "yarn") return RopeScaling::Type::Yarn;
     if (n == "llama3") return RopeScaling::Type::Llama3;
+    if (n == "longrope") return RopeScaling::Type::Longrope;
     throw TypeError("unknown RoPE scaling type '" + n +
-                    "' (expected one of 'none', 'linear', 'dynamic', 'yarn', 'llama3')");
+                    "' (expected one of 'none', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope')");
 }
 
 void rope_scaling_check(const RopeScaling& s) {
@@ -162,8 +196,20 @@ void rope_scaling_check(const RopeScaling& s) {
         check_length("scaling.seq_len", s.seq_len, 0);
         return;
     }
+    if (!std::isnan(s.attention_factor)) check_positive("scaling.attention_factor", s.attention_factor);
+    if (s.type == T::Longrope) {
+        check_length("scaling.original_max_positions", s.original_max_positions, 1);
+        check_length("scaling.seq_len", s.seq_len, 0);
+        if (std::isnan(s.factor)) check_length("scaling.max_positions", s.max_positions, 1);
+        else check_positive("scaling.factor", s.factor);
+        check_factor_list("scaling.short_factor", s.short_factor);
+        check_factor_list("scaling.long_factor", s.long_factor);
+        return;
+    }
     check_positive("scaling.factor", s.factor);
     if (s.type == T::Yarn) {
+        check_finite("scaling.mscale", s.mscale);
+        check_finite("scaling.mscale_all_dim", s.mscale_all_dim);
         check_length("scaling.original_max_positions", s.original_max_positions, 1);
         check_positive("scaling.beta_fast", s.beta_fast);
         check_positive("scaling.beta_slow", s.beta_slow);
@@ -224,14 +270,34 @@ void rope_scaling_inv_freq(float* inv, std::int64_t dim, double base, const Rope
     case T::Llama3:
         llama3_inv_freq(inv, dim, base, s);
         return;
+    case T::Longrope: {
+        const auto pairs = static_cast<std::size_t>(dim / 2);
+        if (s.short_factor.size() != pairs || s.long_factor.size() != pairs)
+            throw RangeError("scaling.short_factor and scaling.long_factor must hold dim/2 = " + std::to_string(pairs) +
+                             " factors each, got " + std::to_string(s.short_factor.size()) + " and " +
+                             std::to_string(s.long_factor.size()));
+        longrope_inv_freq(inv, dim, base, s);
+        return;
+    }
     }
 }
 
 float rope_scaling_attention_factor(const RopeScaling& s) {
-    // YaRN (Peng et al. 2023, eq. 22): sqrt(1/t) = 0.1 * ln(s) + 1, a Python
-    // float that multiplies the float32 cos and sin after rounding.
-    if (s.type != RopeScaling::Type::Yarn || !(s.factor > 1)) return 1.0f;
-    return static_cast<float>(0.1 * std::log(s.factor) + 1.0);
+    using T = RopeScaling::Type;
+    if (s.type != T::Yarn && s.type != T::Longrope) return 1.0f;
+    // A Python float in HF, which multiplies the float32 cos and sin after rounding.
+    if (!std::isnan(s.attention_factor)) return static_cast<float>(s.attention_factor);
+    if (s.type == T::Longrope) {
+        // LongRoPE (HF _compute_longrope_parameters): sqrt(1 + ln(s) / ln(Lorig)).
+        const double f = longrope_factor(s);
+        if (f <= 1.0) return 1.0f;
+        return static_cast<float>(std::sqrt(1 + std::log(f) / std::log(static_cast<double>(s.original_max_positions))));
+    }
+    // YaRN (Peng et al. 2023, eq. 22): sqrt(1/t) = 0.1 * ln(s) + 1; DeepSeek's
+    // configs divide two such terms (HF: `if mscale and mscale_all_dim`).
+    if (s.mscale != 0 && s.mscale_all_dim != 0)
+        return static_cast<float>(yarn_mscale(s.factor, s.mscale) / yarn_mscale(s.factor, s.mscale_all_dim));
+    return static_cast<float>(yarn_mscale(s.factor, 1.0));
 }
 
 }  // namespace posenc

@@ -12,26 +12,40 @@
 //   llama3  (Meta, Llama 3.1): wavelengths longer than Lorig/low_freq_factor
 //            divided by factor, shorter than Lorig/high_freq_factor kept,
 //            smooth blend between
+//   longrope (Ding et al. 2024, Phi-3): one searched factor per pair,
+//            inv_i = 1 / (ext_i * base^(2i/dim)), ext = short_factor while
+//            seq_len <= Lorig and long_factor beyond; cos and sin multiplied by
+//            sqrt(1 + ln(factor) / ln(Lorig))
 #pragma once
 #include <cstdint>
+#include <limits>
+#include <vector>
 
 namespace posenc {
 
 struct RopeScaling {
-    enum class Type { None, Linear, Dynamic, Yarn, Llama3 };
+    enum class Type { None, Linear, Dynamic, Yarn, Llama3, Longrope };
     Type type = Type::None;
-    double factor = 1.0;                       // all but None; >= 1 for dynamic, > 0 otherwise
-    std::int64_t max_positions = 0;            // dynamic: the model's trained length (Lmax)
-    std::int64_t seq_len = 0;                  // dynamic: current length (L)
-    std::int64_t original_max_positions = 0;   // yarn, llama3: Lorig
+    double factor = 1.0;                       // all but None; >= 1 for dynamic, > 0 otherwise;
+                                               // longrope: NaN means max_positions / Lorig (HF)
+    std::int64_t max_positions = 0;            // dynamic: the model's trained length (Lmax);
+                                               // longrope: the extended length
+    std::int64_t seq_len = 0;                  // dynamic, longrope: current length (L)
+    std::int64_t original_max_positions = 0;   // yarn, llama3, longrope: Lorig
     double beta_fast = 32.0;                   // yarn
     double beta_slow = 1.0;                    // yarn
     bool truncate = true;                      // yarn: floor/ceil the correction range (HF default)
+    // yarn, longrope: the config's attention_factor; NaN = computed (HF's default)
+    double attention_factor = std::numeric_limits<double>::quiet_NaN();
+    double mscale = 0.0;                       // yarn: DeepSeek's mscale / mscale_all_dim (0 = unset)
+    double mscale_all_dim = 0.0;
+    std::vector<float> short_factor;           // longrope: (dim/2) each, float32 as torch.tensor(list)
+    std::vector<float> long_factor;
     double low_freq_factor = 1.0;              // llama3
     double high_freq_factor = 4.0;             // llama3
 };
 
-// Parses "none" / "linear" / "dynamic" / "yarn" / "llama3";
+// Parses "none" / "linear" / "dynamic" / "yarn" / "llama3" / "longrope";
 // throws TypeError "unknown RoPE scaling type 'x' (expected one of ...)".
 RopeScaling::Type rope_scaling_type(const char* name);
 
@@ -43,8 +57,11 @@ void rope_scaling_check(const RopeScaling& s);
 // inv: (dim/2), the frequencies after scaling. `dim` is the rotary dim.
 void rope_scaling_inv_freq(float* inv, std::int64_t dim, double base, const RopeScaling& s);
 
-// The factor that multiplies cos and sin: 0.1*ln(factor)+1 for yarn (1 when
-// factor <= 1), 1 for every other type.
+// The factor that multiplies cos and sin, a Python float in HF rounded to
+// float32: the config's attention_factor when set; for yarn 0.1*ln(factor)+1
+// (1 when factor <= 1), or with mscale and mscale_all_dim both set
+// (0.1*mscale*ln(f)+1) / (0.1*mscale_all_dim*ln(f)+1); for longrope
+// sqrt(1 + ln(factor)/ln(Lorig)) (1 when factor <= 1); 1 for every other type.
 float rope_scaling_attention_factor(const RopeScaling& s);
 
 }  // namespace posenc

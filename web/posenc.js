@@ -21,7 +21,9 @@
 // argument; the core's own checks come back the same way. After an error the
 // module keeps working.
 
-const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3'];
+const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope'];
+const EMPTY_F32 = new Float32Array(0);
+const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxDim/2
 const CONVENTIONS = ['half', 'interleaved'];
 /** The trainer's tasks and positional encodings (pe.createTrainer). */
 export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift']);
@@ -162,8 +164,9 @@ function scalingOption(fn, s, context = {}) {
   const fields = {
     linear: ['factor'],
     dynamic: ['factor', 'maxPositions', 'seqLen'],
-    yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow'],
+    yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'truncate', 'attentionFactor', 'mscale', 'mscaleAllDim'],
     llama3: ['factor', 'originalMaxPositions', 'lowFreqFactor', 'highFreqFactor'],
+    longrope: ['shortFactor', 'longFactor', 'originalMaxPositions', 'factor', 'maxPositions', 'seqLen', 'attentionFactor'],
   }[s.type];
   options(`${fn} (scaling '${s.type}')`, s, ['type', ...fields]);
   const need = (name) => {
@@ -172,7 +175,8 @@ function scalingOption(fn, s, context = {}) {
   };
   const out = {
     type: s.type,
-    factor: number(fn, 'scaling.factor', need('factor')),
+    // longrope: NaN = HF's maxPositions / originalMaxPositions
+    factor: s.type === 'longrope' && s.factor === undefined ? NaN : number(fn, 'scaling.factor', need('factor')),
     maxPositions: 0,
     seqLen: 0,
     originalMaxPositions: 0,
@@ -180,15 +184,42 @@ function scalingOption(fn, s, context = {}) {
     betaSlow: 1,
     lowFreqFactor: 1,
     highFreqFactor: 4,
+    truncate: true,
+    attentionFactor: NaN, // NaN: computed as HF does
+    mscale: 0,
+    mscaleAllDim: 0,
+    shortFactor: EMPTY_F32,
+    longFactor: EMPTY_F32,
   };
+  if (s.attentionFactor !== undefined) out.attentionFactor = number(fn, 'scaling.attentionFactor', s.attentionFactor);
   if (s.type === 'dynamic') {
     out.maxPositions = integer(fn, 'scaling.maxPositions', need('maxPositions'));
     out.seqLen = s.seqLen === undefined ? (context.seqLen ?? out.maxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
   }
-  if (s.type === 'yarn' || s.type === 'llama3') {
+  if (s.type === 'yarn' || s.type === 'llama3' || s.type === 'longrope') {
     out.originalMaxPositions = integer(fn, 'scaling.originalMaxPositions', need('originalMaxPositions'));
   }
+  if (s.type === 'longrope') {
+    // float32, as torch.tensor(list, dtype=float32)
+    const list = (name) => {
+      const v = need(name);
+      if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length > MAX_FACTORS) {
+        throw new TypeError(`${fn}: scaling.${name} must be an array of numbers, one per pair, got ${describe(v)}`);
+      }
+      const a = new Float32Array(v.length);
+      for (let i = 0; i < v.length; i++) a[i] = number(fn, `scaling.${name}[${i}]`, v[i]);
+      return a;
+    };
+    out.shortFactor = list('shortFactor');
+    out.longFactor = list('longFactor');
+    if (s.maxPositions !== undefined) out.maxPositions = integer(fn, 'scaling.maxPositions', s.maxPositions);
+    else if (s.factor === undefined) need('maxPositions'); // or factor: one of them sets the attention factor
+    out.seqLen = s.seqLen === undefined ? (context.seqLen ?? out.originalMaxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
+  }
   if (s.type === 'yarn') {
+    if (s.truncate !== undefined) out.truncate = boolean(fn, 'scaling.truncate', s.truncate);
+    if (s.mscale !== undefined) out.mscale = number(fn, 'scaling.mscale', s.mscale);
+    if (s.mscaleAllDim !== undefined) out.mscaleAllDim = number(fn, 'scaling.mscaleAllDim', s.mscaleAllDim);
     if (s.betaFast !== undefined) out.betaFast = number(fn, 'scaling.betaFast', s.betaFast);
     if (s.betaSlow !== undefined) out.betaSlow = number(fn, 'scaling.betaSlow', s.betaSlow);
   }
