@@ -3,8 +3,19 @@
 export type RopeScaling =
   | { type: 'linear'; factor: number }
   | { type: 'dynamic'; factor: number; maxPositions: number; seqLen?: number }
-  | { type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number }
-  | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number };
+  | {
+      type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number;
+      /** floor/ceil the correction range (HF's default true; gpt-oss sets false) */ truncate?: boolean;
+      /** the config's attention_factor; else 0.1 ln(factor) + 1, or DeepSeek's mscale ratio */
+      attentionFactor?: number; mscale?: number; mscaleAllDim?: number;
+    }
+  | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number }
+  | {
+      /** LongRoPE (Phi-3): short factors while seqLen <= originalMaxPositions, long beyond; one per pair */
+      type: 'longrope'; shortFactor: ArrayLike<number>; longFactor: ArrayLike<number>; originalMaxPositions: number;
+      /** factor (or maxPositions, for HF's maxPositions / originalMaxPositions) sets the attention factor */
+      factor?: number; maxPositions?: number; seqLen?: number; attentionFactor?: number;
+    };
 
 /** An array in the wasm heap of one loaded build (see Posenc.allocate). */
 export declare class HeapArray {

@@ -16,6 +16,7 @@ import './widgets/rope-offset-check.js';
 import './widgets/alibi-bias.js';
 import './widgets/t5-buckets.js';
 import './widgets/rope-scaling-lab.js';
+import './widgets/rope-config-lab.js';
 import './widgets/train-lab.js';
 import './widgets/pe-quiz.js';
 import './widgets/pe-quiz-score.js';

@@ -1,0 +1,366 @@
+// <rope-config-lab>: a model's own RoPE, from its Hugging Face config.json
+// (pasted, or one of the published presets in lib/rope-presets.js). For every
+// rotated pair: the wavelength 2π/θᵢ before and after the config's scaling,
+// the trained and the claimed context, and the largest angle the pair turns
+// through in training (offsets up to L − 1) against the largest at a target
+// length; pairs that would turn through angles never seen in training are
+// marked. Frequencies and the attention factor come from the core
+// (ropeInvFreq, ropeAttentionFactor); lib/rope-config.js only reads the file.
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { fixed, exponential } from '../lib/pyformat.js';
+import { parseRopeConfig, MAX_POSITION } from '../lib/rope-config.js';
+import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
+
+const PLOT_H = 250;
+const PAD = { l: 54, r: 14, t: 12, b: 36 };
+const TWO_PI = 2 * Math.PI;
+
+function fmt(x) {
+  if (!Number.isFinite(x)) return String(x);
+  if (x >= 1e7) return exponential(x, 2);
+  if (x >= 100) return Math.round(x).toLocaleString('en-US');
+  if (x >= 0.01) return fixed(x, 2);
+  return exponential(x, 2);
+}
+const count = (n) => n.toLocaleString('en-US');
+
+// [a, b, c, e] -> "a–c, e": the marked pairs as ranges
+function ranges(idx) {
+  const out = [];
+  for (let k = 0; k < idx.length; k++) {
+    let j = k;
+    while (j + 1 < idx.length && idx[j + 1] === idx[j] + 1) j++;
+    out.push(j > k ? `${idx[k]}–${idx[j]}` : String(idx[k]));
+    k = j;
+  }
+  return out.join(', ');
+}
+
+// A config as readable JSON: lists of numbers on one line.
+function pretty(config) {
+  return JSON.stringify(config, null, 2).replace(/\[\s+([-0-9.e+,\s]+?)\s+\]/g, (_, body) => `[${body.split(/,\s+/).join(', ')}]`);
+}
+
+const presetOptions = [...ROPE_PRESETS.map((p) => p.id), 'custom'];
+const presetLabels = Object.fromEntries([...ROPE_PRESETS.map((p) => [p.id, p.name]), ['custom', 'your config (pasted below)']]);
+
+class RopeConfigLab extends PeElement {
+  static tag = 'rope-config-lab';
+  static params = {
+    preset: { type: 'enum', options: presetOptions, optionLabels: presetLabels, default: 'llama-3.1-8b', label: 'model' },
+    target: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'target length (0: the claimed one)' },
+  };
+
+  static styles = css`
+    :host { --before: #6b7280; --after: #0072b2; --new: #d55e00; }
+    @media (prefers-color-scheme: dark) { :host { --before: #9aa4b1; --after: #56b4e9; --new: #ff9e4a; } }
+    svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
+    .axis { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
+    .grid { stroke: var(--pe-border); stroke-width: 1; }
+    .ref { stroke: var(--pe-fg); stroke-width: 1.2; }
+    .ref2 { stroke: var(--pe-fg); stroke-width: 1.2; stroke-dasharray: 2 3; }
+    .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
+    text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
+    text.muted { fill: var(--pe-muted); }
+    text.reflabel { paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
+    .s-before { stroke: var(--before); stroke-width: 5; opacity: .5; fill: none; }
+    .s-after { stroke: var(--after); stroke-width: 2.2; fill: none; }
+    circle.new { fill: var(--new); }
+    .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: .85em; margin: 4px 0 8px; padding: 0; list-style: none; }
+    .legend li { display: inline-flex; align-items: center; gap: 6px; }
+    .summary { margin: .5em 0; }
+    .summary p { margin: .25em 0; }
+    .source { font-size: .85em; color: var(--pe-muted); }
+    .paste summary { cursor: pointer; color: var(--pe-muted); font-size: .92em; }
+    textarea { width: 100%; min-height: 12em; font: 12px/1.4 var(--pe-mono); color: inherit; background: var(--pe-panel);
+      border: 1px solid var(--pe-border); border-radius: 6px; padding: 6px; resize: vertical; }
+    .paste-row { display: flex; gap: 10px; align-items: center; flex-wrap: wrap; margin-top: 4px; }
+    .read td, .read th { white-space: nowrap; }
+    .read td:last-child { white-space: normal; text-align: left; color: var(--pe-muted); font-family: system-ui, sans-serif; }
+    h4 { margin-top: 10px; }
+  `;
+
+  build(root) {
+    this.source = h('p', { class: 'source' });
+    this.summary = h('div', { class: 'summary', 'aria-live': 'polite' });
+    this.read = h('div', { class: 'table-wrap read' });
+    this.textarea = h('textarea', { 'aria-label': 'config.json to show', spellcheck: 'false', id: 'config-text' });
+    this.pasteError = h('p', { class: 'error', role: 'alert' });
+    const show = h('button', { type: 'button' }, 'Show this config');
+    show.addEventListener('click', () => this._applyPaste());
+    this.textarea.addEventListener('keydown', (e) => {
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); this._applyPaste(); }
+    });
+    this.paste = h('details', { class: 'paste' },
+      h('summary', {}, 'Paste a config.json (or edit this one)'),
+      this.textarea,
+      h('div', { class: 'paste-row' }, show, h('span', { class: 'status' }, 'Ctrl+Enter also shows it; nothing leaves this page.')),
+      this.pasteError);
+    this.wlSvg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
+    this.angSvg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
+    this.plotWrap = h('div', {}, h('h4', {}, 'Wavelength of every pair, before and after the scaling'), this.wlSvg,
+      legend([['s-before', 'before (the pre-trained RoPE)'], ['s-after', 'after the config’s scaling'], ['ref', 'trained context L'], ['ref2', 'claimed context']]),
+      h('h4', {}, 'Largest angle each pair turns through: in training and at the target'), this.angSvg,
+      legend([['s-before', 'in training: (L − 1)·θᵢ'], ['s-after', 'at the target: (target − 1)·θᵢ after scaling'], ['ref2', 'one full turn, 2π'], ['dot', 'angles never seen in training']]));
+    this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.table = this.tableAlternative('Show every pair as a table');
+    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    root.append(
+      h('h3', {}, 'Your model’s RoPE: what its config.json does to every pair'),
+      h('p', { class: 'hint' }, 'Pick a published model or paste a config.json. The lab reads rope_theta, rope_scaling and the head size, computes each pair’s frequency as Hugging Face does, and marks the pairs that would turn through angles they never reached in training.'),
+      this.controls(['preset', 'target']),
+      this.source,
+      this.summary,
+      this.paste,
+      this.plotWrap,
+      this.readout,
+      h('details', { class: 'alt' }, h('summary', {}, 'What was read from the config'), this.read),
+      this.table,
+    );
+    this.cursor = null;
+    for (const svg of [this.wlSvg, this.angSvg]) {
+      svg.addEventListener('pointermove', (e) => this._pointer(e, svg));
+      svg.addEventListener('pointerleave', () => { this.cursor = null; this._drawCursor(); });
+      svg.addEventListener('keydown', (e) => this._key(e));
+    }
+    this._custom = null;
+    this._filled = null;
+    this._width = 0;
+    this._ro = new ResizeObserver(() => this.plotWrap.clientWidth !== this._width && this._state && this._draw());
+    this._ro.observe(this.plotWrap);
+  }
+
+  _applyPaste() {
+    try {
+      const cfg = parseRopeConfig(this.textarea.value);
+      this._custom = { cfg, text: this.textarea.value };
+      this.pasteError.textContent = '';
+      this._filled = 'custom';
+      if (this.getAttribute('preset') === 'custom') this.schedule();
+      else this.setAttribute('preset', 'custom');
+    } catch (error) {
+      // the picture keeps showing the last config that worked
+      this.pasteError.textContent = `${message(error)} The picture still shows the previous config.`;
+    }
+  }
+
+  update(pe, p) {
+    let cfg;
+    let name;
+    let source;
+    if (p.preset === 'custom') {
+      if (!this._custom) {
+        this.paste.open = true;
+        throw new Error('Paste a config.json into the box below and press “Show this config”.');
+      }
+      ({ cfg } = this._custom);
+      name = 'Your config';
+      source = 'Pasted into this page; nothing is sent anywhere.';
+    } else {
+      const preset = ropePreset(p.preset);
+      cfg = parseRopeConfig(preset.config);
+      name = preset.name;
+      source = `Source: ${preset.source}.`;
+      if (this._filled !== p.preset) {
+        this.textarea.value = pretty(preset.config);
+        this._filled = p.preset;
+        this.pasteError.textContent = '';
+      }
+    }
+    const L = cfg.trainedLength;
+    const T = p.target || cfg.claimedLength;
+    const pairs = cfg.rotaryDim / 2;
+    const before = pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base });
+    const scaling = cfg.scalingAt(T);
+    const after = scaling ? pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base, scaling }) : before;
+    const attn = scaling ? pe.ropeAttentionFactor(scaling) : 1;
+    const rows = [];
+    for (let i = 0; i < pairs; i++) {
+      const trained = (L - 1) * before[i];
+      const reached = (T - 1) * after[i];
+      const unscaled = (T - 1) * before[i];
+      rows.push({
+        i, before: before[i], after: after[i],
+        wlBefore: TWO_PI / before[i], wlAfter: TWO_PI / after[i], ratio: before[i] / after[i],
+        trained, reached,
+        // new angles: the pair never completed a turn within L, and at T goes past
+        // its trained arc by more than one trained step θᵢ (position
+        // interpolation's last offset, (sL − 1)/s, lies between L − 1 and L)
+        fresh: trained < TWO_PI && reached - trained > before[i],
+        freshUnscaled: trained < TWO_PI && unscaled - trained > before[i],
+      });
+    }
+    this._state = { cfg, rows, L, T, attn, name, pairs };
+    this.source.textContent = source;
+    this._summarize();
+    this._draw();
+    this._drawCursor();
+    this.read.replaceChildren(h('table', {},
+      h('caption', {}, `Read from ${p.preset === 'custom' ? 'your config.json' : `${name}’s config.json`}`),
+      h('thead', {}, h('tr', {}, ['field', 'value', 'note'].map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, cfg.read.map(([f, v, why]) => h('tr', {}, h('th', { scope: 'row' }, f), h('td', {}, typeof v === 'number' ? String(v) : String(v)), h('td', {}, why ?? ''))))));
+    if (this.table.open) this._fillTable();
+  }
+
+  _summarize() {
+    const { cfg, rows, L, T, attn, name, pairs } = this._state;
+    const changed = rows.filter((r) => r.after !== r.before);
+    const fresh = rows.filter((r) => r.fresh).map((r) => r.i);
+    const freshUnscaled = rows.filter((r) => r.freshUnscaled).map((r) => r.i);
+    const lines = [];
+    const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
+    lines.push(`${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}, was trained on L = ${count(L)} tokens and claims ${count(cfg.claimedLength)}.`);
+    if (cfg.type === 'default') lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
+    else {
+      const most = Math.max(...changed.map((r) => r.ratio), 1);
+      const least = Math.min(...changed.map((r) => r.ratio), 1);
+      const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
+      lines.push(`Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`);
+    }
+    const at = `At ${count(T)} tokens`;
+    const list = (idx) => (idx.length ? ` (pairs ${ranges(idx)})` : '');
+    if (T <= L) lines.push(`${at}, within the trained length, no pair turns further than in training.`);
+    else if (cfg.type === 'default') lines.push(`${at}, ${freshUnscaled.length} of ${pairs} pairs turn through angles never seen in training${list(freshUnscaled)}.`);
+    else lines.push(`${at}, ${freshUnscaled.length} of ${pairs} pairs would turn through angles never seen in training without scaling; with this ${cfg.type} scaling ${fresh.length === 0 ? 'none do' : `${fresh.length} do${list(fresh)}`}.`);
+    lines.push(attn === 1
+      ? 'Attention factor: 1 (cos and sin are not rescaled).'
+      : `Attention factor: ${fixed(attn, 4)}: cos and sin are multiplied by it, so every attention logit by its square, ${fixed(attn * attn, 4)}.`);
+    if (cfg.type === 'longrope') lines.push(`LongRoPE switches lists with the length: short_factor up to ${count(L)} tokens, long_factor beyond.`);
+    if (cfg.type === 'dynamic') lines.push(`Dynamic NTK recomputes the base for the current length; up to ${count(cfg.maxPositions)} tokens the pairs keep their trained frequencies.`);
+    this.summary.replaceChildren(...lines.map((t) => h('p', {}, t)));
+  }
+
+  _draw() {
+    const { rows, L, T, cfg, pairs } = this._state;
+    this._width = this.plotWrap.clientWidth;
+    const W = Math.max(260, this._width);
+    this._geom = logPlot(this.wlSvg, W, rows.map((r) => r.wlBefore), rows.map((r) => r.wlAfter), null,
+      [{ v: L, cls: 'ref', label: `trained L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}` }] : [])],
+      'wavelength (tokens, log scale)');
+    logPlot(this.angSvg, W, rows.map((r) => Math.max(r.trained, 1e-9)), rows.map((r) => Math.max(r.reached, 1e-9)), rows.map((r) => r.fresh),
+      [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }], 'largest angle (radians, log scale)');
+    const fresh = rows.filter((r) => r.fresh).length;
+    this.wlSvg.setAttribute('aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the trained context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows[pairs - 1].wlBefore)} before, ${fmt(rows[pairs - 1].wlAfter)} after. Focus and use the arrow keys to read a pair.`);
+    this.angSvg.setAttribute('aria-label', `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`);
+    this._cursorLines = [this.wlSvg, this.angSvg].map((svg) => {
+      const line = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
+      svg.append(line);
+      return line;
+    });
+  }
+
+  _pointer(e, svg) {
+    if (!this._geom) return;
+    const rect = svg.getBoundingClientRect();
+    const { pairs } = this._state;
+    const i = Math.round(((e.clientX - rect.left - PAD.l) / this._geom.pw) * (pairs - 1));
+    this.cursor = Math.max(0, Math.min(pairs - 1, i));
+    this._drawCursor();
+  }
+
+  _key(e) {
+    if (!this._state) return;
+    const { pairs } = this._state;
+    let c = this.cursor ?? 0;
+    const step = e.shiftKey ? 8 : 1;
+    if (e.key === 'ArrowLeft') c -= this.cursor === null ? 0 : step;
+    else if (e.key === 'ArrowRight') c += this.cursor === null ? 0 : step;
+    else if (e.key === 'Home') c = 0;
+    else if (e.key === 'End') c = pairs - 1;
+    else if (e.key === 'Escape') { this.cursor = null; this._drawCursor(); return; }
+    else return;
+    e.preventDefault();
+    this.cursor = Math.max(0, Math.min(pairs - 1, c));
+    this._drawCursor();
+  }
+
+  _drawCursor() {
+    if (!this._state || !this._cursorLines) return;
+    if (this.cursor === null) {
+      for (const l of this._cursorLines) l.setAttribute('visibility', 'hidden');
+      this.readout.textContent = 'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.';
+      return;
+    }
+    const i = Math.min(this.cursor, this._state.pairs - 1);
+    const x = this._geom.X(i);
+    for (const l of this._cursorLines) {
+      l.setAttribute('x1', x);
+      l.setAttribute('x2', x);
+      l.setAttribute('visibility', 'visible');
+    }
+    const r = this._state.rows[i];
+    this.readout.textContent = `pair ${i}: wavelength ${fmt(r.wlBefore)} → ${fmt(r.wlAfter)} (×${fixed(r.ratio, 3)}); largest angle ${fmt(r.trained)} rad in training, ${fmt(r.reached)} rad at ${count(this._state.T)}${r.fresh ? ': never seen in training' : ''}`;
+  }
+
+  _fillTable() {
+    const { rows, L, T } = this._state;
+    this.setTable(this.table, `Every pair: θᵢ and wavelength λᵢ = 2π/θᵢ before and after scaling; largest angle at offsets up to L − 1 = ${count(L - 1)} and up to ${count(T - 1)}`,
+      ['pair i', 'θᵢ before', 'λᵢ before', 'λᵢ after', 'stretch', 'angle in training', 'angle at target', 'new angles?'],
+      rows.map((r) => [String(r.i), exponential(r.before, 3), fmt(r.wlBefore), fmt(r.wlAfter), `×${fixed(r.ratio, 3)}`, fmt(r.trained), fmt(r.reached), r.fresh ? 'yes' : '—']));
+  }
+}
+
+function message(error) {
+  return (error instanceof Error ? error.message : String(error)).replace(/^parseRopeConfig: /, '');
+}
+
+function legend(items) {
+  return h('ul', { class: 'legend' }, items.map(([cls, label]) => h('li', {},
+    h('svg:svg', { width: 30, height: 12, 'aria-hidden': 'true' },
+      cls === 'dot' ? h('svg:circle', { cx: 15, cy: 6, r: 4, class: 'new' }) : h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: cls })),
+    label)));
+}
+
+// Two curves over the pair index on a log y axis, reference lines, and dots
+// on the second curve where marks[i]; returns the x mapping for the cursor.
+function logPlot(svg, W, a, b, marks, refs, yLabel) {
+  const n = a.length;
+  let lo = Infinity;
+  let hi = 0;
+  for (const v of [...a, ...b, ...refs.map((r) => r.v)]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  const l0 = Math.floor(Math.log10(lo));
+  const l1 = Math.max(l0 + 1, Math.ceil(Math.log10(hi)));
+  const pw = W - PAD.l - PAD.r;
+  const ph = PLOT_H - PAD.t - PAD.b;
+  const X = (i) => PAD.l + (n === 1 ? 0 : (i / (n - 1)) * pw);
+  const Y = (v) => PAD.t + (1 - (Math.log10(v) - l0) / (l1 - l0)) * ph;
+  svg.setAttribute('width', W);
+  const kids = [];
+  const every = Math.max(1, Math.ceil((l1 - l0) / 8));
+  for (let e = l0; e <= l1; e += every) {
+    kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(10 ** e), y2: Y(10 ** e), class: 'grid' }));
+    kids.push(h('svg:text', { x: PAD.l - 5, y: Y(10 ** e) + 4, 'text-anchor': 'end' }, tick(e)));
+  }
+  const step = Math.max(1, niceStep(n / Math.max(2, Math.floor(pw / 55))));
+  for (let i = 0; i < n; i += step) {
+    kids.push(h('svg:line', { x1: X(i), x2: X(i), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }));
+    kids.push(h('svg:text', { x: X(i), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(i)));
+  }
+  kids.push(h('svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}`, class: 'axis' }));
+  kids.push(h('svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 3, 'text-anchor': 'middle', class: 'muted' }, 'pair index i (fast → slow)'));
+  kids.push(h('svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, yLabel));
+  for (const r of refs) {
+    kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(r.v), y2: Y(r.v), class: r.cls }));
+    kids.push(h('svg:text', { x: PAD.l + 4, y: Y(r.v) - 4, class: 'reflabel' }, r.label));
+  }
+  const path = (vals) => vals.map((v, i) => `${i ? 'L' : 'M'}${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join('');
+  kids.push(h('svg:path', { d: path(a), class: 's-before' }));
+  kids.push(h('svg:path', { d: path(b), class: 's-after' }));
+  if (marks) for (let i = 0; i < n; i++) if (marks[i]) kids.push(h('svg:circle', { cx: X(i), cy: Y(b[i]), r: 3.2, class: 'new' }));
+  svg.replaceChildren(...kids);
+  return { X, pw };
+}
+
+function tick(e) {
+  const units = [[9, 'G'], [6, 'M'], [3, 'k']];
+  for (const [u, s] of units) if (e >= u) return `${10 ** (e - u)}${s}`;
+  return e >= 0 ? String(10 ** e) : `1e${e}`;
+}
+
+function niceStep(raw) {
+  const p = 10 ** Math.floor(Math.log10(raw));
+  const r = raw / p;
+  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
+}
+
+define(RopeConfigLab);
