@@ -337,3 +337,62 @@ TEST_CASE("rope inv freq fixtures from HF modeling_rope_utils with PyTorch", "[r
     }
     std::printf("[rope_scaling] %zu rope_inv_freq fixtures, max abs error %.3g\n", cases.size(), worst);
 }
+
+// LongRoPE (Phi-3), HF's _compute_longrope_parameters: the fixtures record
+// microsoft/Phi-3-mini-128k-instruct's own short and long factor lists at the
+// original length (short) and past it (long), with the attention factor
+// sqrt(1 + ln(131072/4096) / ln(4096)).
+TEST_CASE("longrope matches HF's Phi-3 frequencies and attention factor, bit for bit", "[rope_scaling][longrope]") {
+    for (const char* name : {"rope_preset_phi-3-mini-128k_seq4096.txt", "rope_preset_phi-3-mini-128k_seq131072.txt"}) {
+        const auto c = fixture::load(name);
+        INFO(c.file);
+        RopeScaling s;
+        s.type = Type::Longrope;
+        s.factor = std::nan("");  // HF: max_position_embeddings / original
+        s.max_positions = c.integer("max_positions");
+        s.original_max_positions = c.integer("original_max_positions");
+        s.seq_len = c.integer("seq_len");
+        s.short_factor = c.tensor("short_factor").f32();
+        s.long_factor = c.tensor("long_factor").f32();
+        const auto got = inv_freq(c.integer("dim"), c.num("base"), s);
+        const auto want = c.tensor("out").f32();
+        REQUIRE(got.size() == want.size());
+        for (std::size_t i = 0; i < got.size(); ++i) CHECK(got[i] == want[i]);
+        CHECK(rope_scaling_attention_factor(s) == static_cast<float>(c.num("attention_factor")));
+    }
+}
+
+TEST_CASE("longrope: the list switches past the original length; bad lists are refused", "[rope_scaling][longrope]") {
+    RopeScaling s;
+    s.type = Type::Longrope;
+    s.factor = 4;
+    s.original_max_positions = 100;
+    s.short_factor = {1, 1, 1, 1};
+    s.long_factor = {1, 2, 4, 8};
+    s.seq_len = 100;
+    const auto short_inv = inv_freq(8, 10000, s);
+    for (std::int64_t i = 0; i < 4; ++i) CHECK(short_inv[static_cast<std::size_t>(i)] == inv_freq(8, 10000)[static_cast<std::size_t>(i)]);
+    s.seq_len = 101;
+    const auto long_inv = inv_freq(8, 10000, s);
+    CHECK(long_inv[3] < short_inv[3]);
+    CHECK_THROWS_AS(inv_freq(6, 10000, s), RangeError);      // 3 pairs, 4 factors
+    s.long_factor[2] = 0;
+    CHECK_THROWS_AS(inv_freq(8, 10000, s), RangeError);
+    s.long_factor[2] = std::nanf("");
+    CHECK_THROWS_AS(inv_freq(8, 10000, s), RangeError);
+    s.long_factor[2] = 4;
+    s.attention_factor = 1.5;
+    CHECK(rope_scaling_attention_factor(s) == 1.5f);
+    s.attention_factor = -1;
+    CHECK_THROWS_AS(rope_scaling_check(s), RangeError);
+}
+
+TEST_CASE("yarn attention factor from a config: attention_factor, then mscale / mscale_all_dim", "[rope_scaling]") {
+    RopeScaling s = yarn(40, 4096);
+    CHECK(rope_scaling_attention_factor(s) == static_cast<float>(0.1 * std::log(40.0) + 1));
+    s.mscale = 0.707;
+    s.mscale_all_dim = 0.707;
+    CHECK(rope_scaling_attention_factor(s) == 1.0f);  // DeepSeek: the ratio is 1
+    s.attention_factor = 1.25;
+    CHECK(rope_scaling_attention_factor(s) == 1.25f);
+}
