@@ -32,7 +32,7 @@ import python from 'highlight.js/lib/languages/python';
 import { loadPosenc } from '../web/posenc.js';
 import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
-import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences, mathvariantLetters } from './lesson-format.mjs';
+import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences, mathvariantLetters, mathmlProblems } from './lesson-format.mjs';
 import { lessonStats, formatStats } from './lesson-stats.mjs';
 
 hljs.registerLanguage('python', python);
@@ -46,7 +46,12 @@ const checkOnly = process.argv.includes('--check');
 function renderMath(tex, displayMode, where) {
   try {
     // styled letters (ℝ) as Unicode characters: Chromium ignores mathvariant
-    return mathvariantLetters(katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' }));
+    const mathml = mathvariantLetters(katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' }));
+    // what the page's HTML parser will read: an msub/mfrac/... with the wrong
+    // number of children is drawn wrong and reported by Firefox
+    const problems = mathmlProblems(mathml);
+    if (problems.length) throw new BuildError(`malformed MathML (${problems.join('; ')})`);
+    return mathml;
   } catch (error) {
     return fail(where, `bad formula ${JSON.stringify(tex)}: ${error.message}`);
   }

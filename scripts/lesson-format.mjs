@@ -10,6 +10,7 @@
 // Errors are BuildErrors naming the file, like every other lesson error.
 import container from 'markdown-it-container';
 import yaml from 'js-yaml';
+import { parseFragment } from 'parse5';
 
 export class BuildError extends Error {}
 export const fail = (where, message) => {
@@ -233,4 +234,31 @@ export function mathvariantLetters(mathml) {
     // a single styled letter in <mi> is not auto-italicised (that applies to plain letters only)
     return `<${tag}${before}${after}>${styled.join('')}</${tag}>`;
   });
+}
+
+// MathML elements whose children are positional (base, script, ...): the
+// number they must have. Firefox reports any other count as "Invalid markup:
+// Incorrect number of children for <msub/> tag" and draws the formula wrong.
+export const MATHML_ARITY = { msub: 2, msup: 2, msubsup: 3, mfrac: 2, mover: 2, munder: 2, munderover: 3, mroot: 2 };
+
+/**
+ * The malformed elements of a piece of MathML (as the HTML parser of a
+ * browser reads it): an array of messages such as '<msub> with 1 child
+ * (needs 2)', empty when it is well formed. Children are elements and
+ * non-blank text (which a browser also lays out as a child).
+ */
+export function mathmlProblems(html) {
+  const problems = [];
+  const walk = (node) => {
+    for (const child of node.childNodes ?? []) {
+      const need = MATHML_ARITY[child.tagName];
+      if (need !== undefined && child.namespaceURI === 'http://www.w3.org/1998/Math/MathML') {
+        const n = child.childNodes.filter((c) => c.tagName || (c.nodeName === '#text' && c.value.trim())).length;
+        if (n !== need) problems.push(`<${child.tagName}> with ${n} ${n === 1 ? 'child' : 'children'} (needs ${need})`);
+      }
+      walk(child.content ?? child);
+    }
+  };
+  walk(parseFragment(html));
+  return problems;
 }
