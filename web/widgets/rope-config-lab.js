@@ -78,6 +78,9 @@ class RopeConfigLab extends PeElement {
     .read td, .read th { white-space: nowrap; }
     .read td:last-child { white-space: normal; text-align: left; color: var(--pe-muted); font-family: system-ui, sans-serif; }
     h4 { margin-top: 10px; }
+    /* long model names: the select shrinks, its label stays one word */
+    label[for=c-preset] { white-space: nowrap; max-width: 100%; }
+    #c-preset { max-width: min(20em, 70vw); }
   `;
 
   build(root) {
@@ -235,7 +238,7 @@ class RopeConfigLab extends PeElement {
     this._width = this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
     this._geom = logPlot(this.wlSvg, W, rows.map((r) => r.wlBefore), rows.map((r) => r.wlAfter), null,
-      [{ v: L, cls: 'ref', label: `trained L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}` }] : [])],
+      [{ v: L, cls: 'ref', label: `trained L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
       'wavelength (tokens, log scale)');
     logPlot(this.angSvg, W, rows.map((r) => Math.max(r.trained, 1e-9)), rows.map((r) => Math.max(r.reached, 1e-9)), rows.map((r) => r.fresh),
       [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }], 'largest angle (radians, log scale)');
@@ -341,7 +344,8 @@ function logPlot(svg, W, a, b, marks, refs, yLabel) {
   kids.push(h('svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, yLabel));
   for (const r of refs) {
     kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(r.v), y2: Y(r.v), class: r.cls }));
-    kids.push(h('svg:text', { x: PAD.l + 4, y: Y(r.v) - 4, class: 'reflabel' }, r.label));
+    // a second line's label sits at the right end, clear of the first's
+    kids.push(h('svg:text', { x: r.right ? W - PAD.r - 4 : PAD.l + 4, y: Y(r.v) - 4, class: 'reflabel', 'text-anchor': r.right ? 'end' : null }, r.label));
   }
   const path = (vals) => vals.map((v, i) => `${i ? 'L' : 'M'}${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join('');
   kids.push(h('svg:path', { d: path(a), class: 's-before' }));
