@@ -19,6 +19,16 @@ if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -f package.json ] && grep -q playwr
   command -v chromium >/dev/null || need+=(chromium)
   # a font, so pages lay out the same on a bare machine as on a desktop
   [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+  # the other engines of the browser stage (POSENC_BROWSERS picks engines)
+  browsers="${POSENC_BROWSERS:-chromium,firefox,webkit}"
+  if [[ ",$browsers," == *,firefox,* ]]; then
+    command -v firefox-esr >/dev/null || need+=(firefox-esr)
+  fi
+  if [[ ",$browsers," == *,webkit,* ]]; then
+    command -v WebKitWebDriver >/dev/null || need+=(webkit2gtk-driver)
+    # WebKitGTK needs a display: a virtual one (xauth for xvfb-run)
+    command -v xvfb-run >/dev/null || need+=(xvfb xauth)
+  fi
 fi
 
 if [ ${#need[@]} -gt 0 ]; then

@@ -1,0 +1,310 @@
+// The lesson in an engine other than Chromium (Firefox ESR, WebKitGTK): the
+// checks of issue 14, defined once and run by firefox.test.mjs and
+// webkit.test.mjs. Chromium keeps its own, deeper suite (../*.test.mjs: axe,
+// the reliability soak, the train lab); these are the ones a learner in
+// Safari or Firefox would notice first. Screenshots: screenshots/<engine>-*.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { exportLesson } from '../../../scripts/export.mjs';
+import { screenshotPath } from '../harness.mjs';
+import { tags } from '../widget-tags.mjs';
+import { launchEngine, startProbedServer, injectProbe } from './drivers.mjs';
+
+export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+export const LINES = [
+  'Seat #0 Wave Vector: [0. 1. 0. 1.]',
+  'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+  'Attention Score (Seats 1 vs 3): 0.65457',
+  'Attention Score (Seats 101 vs 103): 0.65457',
+];
+
+// ------------------------------------------------------------------ in the page
+// (functions run inside the page: no closures over this module)
+
+/** Opens the asides, scrolls each widget into view and waits until it has rendered; returns the count or throws naming the first that did not. */
+export const RENDER_ALL = async (selector) => {
+  const nodes = [...document.querySelectorAll(selector)];
+  for (const node of nodes) {
+    for (let attempt = 0; attempt < 20 && !node.hasAttribute('data-ready'); attempt++) {
+      for (let d = node.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
+      node.scrollIntoView({ block: 'center', behavior: 'instant' });
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, 1000);
+        node.addEventListener('pe-update', () => (clearTimeout(timer), resolve()), { once: true });
+      });
+    }
+    if (!node.hasAttribute('data-ready')) throw new Error(`widget did not render: <${node.localName} ${[...node.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>: ${node.shadowRoot?.textContent.slice(0, 200)}`);
+  }
+  return nodes.length;
+};
+
+const WAIT_FOR = async (source, timeout = 15000) => {
+  // eslint-disable-next-line no-new-func -- test-only, in the page: the condition arrives as text
+  const cond = new Function(`return (${source})`);
+  const end = Date.now() + timeout;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${source}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return true;
+};
+
+// msub, mfrac, ... with the wrong number of children, in the page and in every shadow root
+const MALFORMED_MATHML = () => {
+  const N = { msub: 2, msup: 2, msubsup: 3, mfrac: 2, mover: 2, munder: 2, munderover: 3, mroot: 2 };
+  const roots = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)];
+  const bad = [];
+  for (const r of roots) {
+    for (const m of r.querySelectorAll(Object.keys(N).join(','))) {
+      const n = [...m.childNodes].filter((c) => c.nodeType === 1 || (c.nodeType === 3 && c.data.trim())).length;
+      if (n !== N[m.localName]) bad.push(`<${m.localName}> with ${n} children in ${m.closest('math')?.querySelector('annotation')?.textContent ?? '(no TeX)'}`);
+    }
+  }
+  return bad;
+};
+
+const LIVE_TEXTS = () => [...document.querySelectorAll('pe-live-output, rope-offset-check')].map((n) => n.shadowRoot?.textContent ?? '');
+
+// What the widgets compute, for the SIMD/scalar comparison: every live
+// sample's printout and every number-bearing widget's text.
+const COMPUTED = () => {
+  const out = {};
+  const count = {};
+  for (const n of document.querySelectorAll('pe-live-output, rope-offset-check, alibi-bias, t5-buckets, rope-scaling-lab, rope-clock, learned-overflow, attention-permutation')) {
+    count[n.localName] = (count[n.localName] ?? 0) + 1;
+    const key = `${n.localName}#${count[n.localName]}${n.getAttribute('sample') ? ` ${n.getAttribute('sample')}` : ''}`;
+    const pre = n.shadowRoot.querySelector('pre.output');
+    out[key] = (pre ?? n.shadowRoot).textContent;
+  }
+  return out;
+};
+
+// ------------------------------------------------------------------ the suite
+
+/**
+ * Registers the checks for `engine` ('firefox' | 'webkit'). options.scalar:
+ * launch options of a second browser of the same engine without WebAssembly
+ * SIMD (WebKit: { env: { JSC_useWasmSIMD: '0' } }), whose page must choose
+ * the scalar build by itself and compute what the SIMD build computed.
+ * options.dark: launch options of a browser in dark mode, for screenshots.
+ */
+export function engineSuite(engine, { scalar, dark, todo = {} } = {}) {
+  // todo: { parameter | quiz | phone: 'why' } runs that check but does not count its failure (a known open problem, said in the output)
+  const opts = (key) => (todo[key] ? { todo: todo[key] } : {});
+  let browser;
+  let server;
+  let strict;
+  let lessonPage; // opened by the first test, reused by the next two
+  let simdComputed;
+  const shot = (name) => screenshotPath(`${engine}-${name}.png`);
+
+  before(async () => {
+    server = await startProbedServer();
+    strict = await startProbedServer({ headers: { 'Content-Security-Policy': CSP } });
+    browser = await launchEngine(engine);
+  });
+  after(async () => {
+    await lessonPage?.close().catch(() => {});
+    await browser?.close();
+    for (const s of [server, strict]) s?.server.close();
+  });
+
+  const renderAll = (page, selector = tags.join(',')) => page.evaluate(RENDER_ALL, selector);
+  const waitFor = (page, source, timeout) => page.evaluate(WAIT_FOR, source, timeout);
+
+  async function screenshotSections(page, name) {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot(shot(`lesson-${name}-00-top`));
+    const ids = await page.evaluate(() => [...document.querySelectorAll('main section[id]')].map((n) => n.id));
+    for (const [i, id] of ids.entries()) {
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView({ behavior: 'instant' }), id);
+      await page.screenshot(shot(`lesson-${name}-${String(i + 1).padStart(2, '0')}-${id}`));
+    }
+  }
+  // the first instance of each widget, scrolled to the top of the screen
+  async function screenshotWidgets(page, name) {
+    for (const tag of tags) {
+      await page.evaluate((tag) => {
+        const n = document.querySelector(tag);
+        n.scrollIntoView({ block: 'start', behavior: 'instant' });
+        window.scrollBy(0, -8);
+      }, tag);
+      await new Promise((r) => setTimeout(r, 150));
+      await page.screenshot(shot(`widget-${name}-${tag}`));
+    }
+  }
+
+  test(`${engine}: the lesson loads, every widget renders, with no console or page error`, async () => {
+    const page = (lessonPage = await browser.newPage());
+    await page.goto(`${server.url}/`);
+    assert.ok((await page.evaluate(() => document.querySelectorAll('main section').length)) >= 8, 'fewer than 8 sections');
+    const count = await renderAll(page);
+    assert.ok(count >= 30, `only ${count} widgets on the page`);
+    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll(':not(:defined)')].map((e) => e.localName)), [], 'elements never upgraded');
+    const invalid = await page.evaluate(() => [...document.querySelectorAll('[data-invalid]')].map((n) => `<${n.localName}>: ${n.shadowRoot.querySelector('.error')?.textContent}`));
+    assert.deepEqual(invalid, [], "widgets showing an error with the lesson's own attributes");
+    assert.match(await page.evaluate(() => document.getElementById('build-info').textContent), /Running now: the WebAssembly SIMD build/);
+    simdComputed = await page.evaluate(COMPUTED);
+    assert.deepEqual(await page.evaluate(MALFORMED_MATHML), [], 'malformed MathML in the page or a widget');
+    await screenshotSections(page, 'desktop');
+    await screenshotWidgets(page, 'desktop');
+    await page.drain();
+    assert.deepEqual(page.errors, []);
+  });
+
+  test(`${engine}: the exercise lines appear exactly`, async () => {
+    const texts = (await lessonPage.evaluate(LIVE_TEXTS)).join('\n');
+    for (const line of LINES) assert.ok(texts.includes(line), `missing: ${line}`);
+  });
+
+  test(`${engine}: changing a parameter updates a live output`, opts('parameter'), async () => {
+    await lessonPage?.close();
+    lessonPage = null;
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    const sel = 'pe-live-output[sample="seat-vectors"]';
+    await renderAll(page, sel);
+    const read = () => page.evaluate((sel) => { const r = document.querySelector(sel).shadowRoot; return [r.querySelector('pre.output').textContent, r.querySelector('pre.code').textContent]; }, sel);
+    const [output, code] = await read();
+    // the first control, moved with the keyboard
+    await page.evaluate((sel) => { const n = document.querySelector(sel); n.scrollIntoView({ block: 'center', behavior: 'instant' }); n.shadowRoot.querySelector('input, select').focus(); }, sel);
+    await page.press('ArrowRight');
+    await waitFor(page, `document.querySelector(${JSON.stringify(sel)}).shadowRoot.querySelector('pre.output').textContent !== ${JSON.stringify(output)}`);
+    const [output2, code2] = await read();
+    assert.notEqual(output2, output, 'output did not change');
+    assert.notEqual(code2, code, 'the code did not show the new value');
+    await page.close();
+    assert.deepEqual(page.errors, []);
+  });
+
+  test(`${engine}: a quiz answered with the keyboard alone scores, and the score survives a reload`, opts('quiz'), async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    const id = await page.evaluate(() => document.querySelector('pe-quiz:not([quiz*="-gen"])').getAttribute('quiz'));
+    const quiz = `pe-quiz[quiz="${id}"]`;
+    await renderAll(page, `${quiz}, pe-quiz-score`);
+    const correctIndex = await page.evaluate(async (id) => (await import('/gen/lesson-data.js')).quizzes[id].options.findIndex((o) => o.correct), id);
+    // options are shuffled per learner: an input's value is its authored index
+    const focused = () => page.evaluate((q) => { const r = document.querySelector(q).shadowRoot; return [...r.querySelectorAll('input')].includes(r.activeElement) ? Number(r.activeElement.value) : -1; }, quiz);
+    // Tab into the quiz from the element before it
+    await page.evaluate((q) => { const n = document.querySelector(q); n.scrollIntoView({ block: 'center', behavior: 'instant' }); n.shadowRoot.querySelector('input').focus(); }, quiz);
+    await page.press('Shift+Tab');
+    await page.press('Tab');
+    assert.ok((await focused()) >= 0, 'Tab does not reach the quiz options');
+    await page.press('Space');
+    for (let guard = 0; (await focused()) !== correctIndex && guard < 10; guard++) await page.press('ArrowDown');
+    assert.equal(await focused(), correctIndex, 'arrow keys do not reach the right option');
+    await page.press('Tab');
+    assert.equal(await page.evaluate((q) => document.querySelector(q).shadowRoot.activeElement?.textContent, quiz), 'Check');
+    await page.press('Enter');
+    await waitFor(page, `/^Correct/.test(document.querySelector(${JSON.stringify(quiz)}).shadowRoot.querySelector('.result').textContent)`);
+    await waitFor(page, `/Quizzes: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent)`);
+    await page.reload();
+    await renderAll(page, `${quiz}, pe-quiz-score`);
+    assert.match(await page.evaluate(() => document.querySelector('pe-quiz-score').shadowRoot.textContent), /Quizzes: 1 of \d+ answered correctly/);
+    assert.match(await page.evaluate((q) => document.querySelector(q).shadowRoot.querySelector('.result').textContent, quiz), /^Correct/);
+    await page.close();
+    assert.deepEqual(page.errors, []);
+  });
+
+  test(`${engine}: a 375 px wide phone has no horizontal scrolling`, opts('phone'), async () => {
+    const page = await browser.newPage({ width: 375, height: 812 });
+    await page.goto(`${server.url}/`);
+    assert.equal(await page.evaluate(() => document.documentElement.clientWidth), 375);
+    await renderAll(page);
+    const overflow = await page.evaluate(() => {
+      const width = document.documentElement.clientWidth;
+      const wide = [...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== 'absolute')
+        .slice(0, 5)
+        .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
+      return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+    });
+    assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
+    await screenshotSections(page, 'phone');
+    await screenshotWidgets(page, 'phone');
+    await page.close();
+    assert.deepEqual(page.errors, []);
+  });
+
+  test(`${engine}: embed.html under a strict CSP header reports no violation and no error`, async () => {
+    const page = await browser.newPage({ width: 900, height: 900 });
+    for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'alibi-bias', 'pe-quiz&quiz=rope-what-rotates', 'pe-live-output&sample=seat-vectors']) {
+      await page.goto(`${strict.url}/embed.html?widget=${widget}`);
+      assert.equal(await page.evaluate(() => !!window.__peProbe), true, 'the probe did not run under the CSP');
+      await renderAll(page, widget.split('&')[0]);
+    }
+    await page.screenshot(shot('embed-csp-live-output'));
+    await page.close();
+    assert.deepEqual(page.violations, []);
+    assert.deepEqual(page.errors, []);
+  });
+
+  test(`${engine}: dist/lesson.html works from file:// and computes the exercise lines`, async () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), `posenc-export-${engine}-`));
+    const { out } = await exportLesson({ out: path.join(dir, 'lesson.html') });
+    writeFileSync(out, injectProbe(readFileSync(out, 'utf8'), true));
+    const page = await browser.newPage();
+    await page.goto(pathToFileURL(out).href);
+    await renderAll(page);
+    const text = (await page.evaluate(LIVE_TEXTS)).join('\n');
+    for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+    // nothing fetched from anywhere but the file itself
+    const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((u) => !/^(file|data|blob):/.test(u)));
+    assert.deepEqual(fetched, [], 'the page asked for something over the network');
+    await page.close();
+    assert.deepEqual(page.errors, []);
+  });
+
+  if (dark) {
+    test(`${engine}: dark mode renders with no error (screenshots)`, async () => {
+      const darkBrowser = await launchEngine(engine, dark);
+      try {
+        const page = await darkBrowser.newPage();
+        await page.goto(`${server.url}/`);
+        assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true, 'not in dark mode');
+        await renderAll(page);
+        await screenshotSections(page, 'dark');
+        await screenshotWidgets(page, 'dark');
+        await page.close();
+        assert.deepEqual(page.errors, []);
+      } finally {
+        await darkBrowser.close();
+      }
+    });
+  }
+
+  if (scalar) {
+    test(`${engine} without WebAssembly SIMD: the page picks the scalar build by itself and computes what the SIMD build computed`, async () => {
+      assert.ok(simdComputed, 'the SIMD run did not complete');
+      const scalarBrowser = await launchEngine(engine, scalar);
+      try {
+        const page = await scalarBrowser.newPage();
+        await page.goto(`${server.url}/`);
+        assert.equal(await page.evaluate(async () => (await import('/posenc.js')).simdSupported()), false, 'this engine still validates SIMD');
+        await renderAll(page);
+        assert.match(await page.evaluate(() => document.getElementById('build-info').textContent), /Running now: the scalar WebAssembly build/);
+        const computed = await page.evaluate(COMPUTED);
+        assert.deepEqual(Object.keys(computed), Object.keys(simdComputed));
+        const differ = Object.keys(computed).filter((k) => computed[k] !== simdComputed[k]);
+        // attention-permutation prints attention outputs to 2-3 decimals, where
+        // the kernels' float rounding may show (open: issue 14's report)
+        const loose = differ.filter((k) => k.startsWith('attention-permutation#'));
+        if (loose.length) console.log(`# ${engine} scalar build: ${loose.join(', ')} differ from the SIMD build in printed digits`);
+        assert.deepEqual(differ.filter((k) => !loose.includes(k)), [], 'outputs that differ between the scalar and SIMD builds');
+        const text = Object.values(computed).join('\n');
+        for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+        console.log(`# ${engine} scalar build: ${Object.keys(computed).length} widget outputs equal to the SIMD build's`);
+        await page.screenshot(shot('scalar-top'));
+        await page.close();
+        assert.deepEqual(page.errors, []);
+      } finally {
+        await scalarBrowser.close();
+      }
+    });
+  }
+}

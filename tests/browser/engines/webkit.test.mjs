@@ -1,0 +1,15 @@
+// The lesson in WebKitGTK (Debian's webkit2gtk-driver: WebKitWebDriver and
+// MiniBrowser, selenium-webdriver; run under xvfb-run -a): the checks of
+// checks.mjs, and the scalar fallback chosen by a real engine, since
+// JSC_useWasmSIMD=0 turns JavaScriptCore's WebAssembly SIMD off.
+import { engineSuite } from './checks.mjs';
+
+engineSuite('webkit', {
+  scalar: { env: { JSC_useWasmSIMD: '0' } },
+  // open problems (issue 14), run and reported but not yet counted as failures
+  todo: {
+    parameter: 'ArrowRight sent by WebKitWebDriver to a range input in a shadow root does not move it (driver or widget: not yet known)',
+    quiz: 'the answer is marked Correct but <pe-quiz-score>, scrolled out of view, does not show it within 15 s in WebKitGTK',
+    phone: "MiniBrowser's window cannot be made narrower than 447 CSS px under WebKitWebDriver",
+  },
+});
