@@ -62,7 +62,7 @@ core()
 // must be able to reach it, so exactly those become focusable regions.
 let wideCount = 0;
 function markWideFormulas() {
-  for (const el of document.querySelectorAll('.math-display, main math:not([display="block"]), main section table')) {
+  for (const el of document.querySelectorAll('.math-display, main :not(.katex-display) > .katex, main section table')) {
     const had = el.hasAttribute('tabindex');
     const wide = tabStopIfScrolls(el);
     // lesson.css draws the scroll cue of an inline formula only on these
