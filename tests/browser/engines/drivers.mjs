@@ -234,11 +234,15 @@ class WebKitPage {
     await this.drain();
     await this.driver.navigate().refresh();
   }
-  /** Runs `fn(...args)` in the page (it may return a promise); args and result as JSON. */
+  /** Runs `fn(...args)` in the page (it may return a promise); args (or undefined) and result as JSON. */
   async evaluate(fn, ...args) {
+    // an undefined argument stays undefined, as in puppeteer (JSON would make
+    // it null, and null defeats a default parameter: WAIT_FOR's timeout = null
+    // gave up at once, which made two checks fail at random)
+    const list = args.map((a) => (a === undefined ? 'undefined' : JSON.stringify(a))).join(', ');
     const r = await this.driver.executeAsyncScript(
       `const done = arguments[arguments.length - 1];
-       Promise.resolve().then(() => (${fn.toString()})(...${JSON.stringify(args)}))
+       Promise.resolve().then(() => (${fn.toString()})(${list}))
          .then((value) => done({ value: value === undefined ? null : value }), (e) => done({ error: String(e) + (e && e.stack ? ' at ' + e.stack : '') }));`,
     );
     if (r?.error) throw new Error(`in the page: ${r.error}`);

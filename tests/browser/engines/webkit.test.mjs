@@ -8,8 +8,6 @@ engineSuite('webkit', {
   scalar: { env: { JSC_useWasmSIMD: '0' } },
   // open problems (issue 14), run and reported but not yet counted as failures
   todo: {
-    parameter: 'ArrowRight sent by WebKitWebDriver to a range input in a shadow root does not move it (driver or widget: not yet known)',
-    quiz: 'the answer is marked Correct but <pe-quiz-score>, scrolled out of view, does not show it within 15 s in WebKitGTK',
     phone: "MiniBrowser's window cannot be made narrower than 447 CSS px under WebKitWebDriver",
   },
 });
