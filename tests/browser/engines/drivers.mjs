@@ -38,8 +38,13 @@ export function injectProbe(html, inline = false) {
 export async function startProbedServer(options) {
   const inner = createStaticServer(undefined, options);
   const server = createServer((req, res) => {
-    if (new URL(req.url, 'http://x').pathname === '/__pe-probe.js') {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname === '/__pe-probe.js') {
       res.writeHead(200, { 'Content-Type': 'text/javascript; charset=utf-8', ...(options?.headers ?? {}) }).end(PROBE);
+      return;
+    }
+    if (url.pathname === '/__pe-frame.html') {
+      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...(options?.headers ?? {}) }).end(framePage(url.searchParams));
       return;
     }
     // buffer HTML responses of the inner server and inject the probe
@@ -58,6 +63,20 @@ export async function startProbedServer(options) {
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${server.address().port}` };
+}
+
+/**
+ * /__pe-frame.html?src=/&width=375&height=812: a page of this server holding
+ * one borderless iframe of that size (CSS px), same origin. A page laid out
+ * in it has a viewport exactly that wide, whatever the window's own minimum
+ * width (MiniBrowser's is 447 CSS px); the page API's enterFrame() works in it.
+ */
+function framePage(params) {
+  const int = (name, fallback) => Math.min(4000, Math.max(1, Number.parseInt(params.get(name) ?? '', 10) || fallback));
+  const src = params.get('src') ?? '/';
+  if (!src.startsWith('/') || src.startsWith('//')) return '<!doctype html><title>frame</title><p>src must be a path of this server</p>';
+  const attr = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return injectProbe(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title></head><body><iframe title="page" src="${attr}" width="${int('width', 375)}" height="${int('height', 812)}" frameborder="0"></iframe></body></html>`);
 }
 
 const freePort = () =>
@@ -219,6 +238,14 @@ class WebKitPage {
       await this.driver.manage().window().setRect({ width: rect.width + width - w, height: rect.height + height - h });
     }
   }
+  /** Runs evaluate() and the rest in the iframe `selector` (once it has loaded) until the next goto(). */
+  async enterFrame(selector = 'iframe') {
+    await this.evaluate((sel) => {
+      const f = document.querySelector(sel);
+      return f.contentDocument?.readyState === 'complete' && f.contentWindow.location.href !== 'about:blank' ? null : new Promise((resolve) => f.addEventListener('load', resolve, { once: true }));
+    }, selector);
+    await this.driver.switchTo().frame(await this.driver.findElement({ css: selector }));
+  }
   async drain() {
     const got = await this.evaluate(READ_PROBE).catch(() => null);
     if (got) {
@@ -228,7 +255,7 @@ class WebKitPage {
   }
   async goto(url) {
     if ((await this.driver.getCurrentUrl()) !== 'about:blank') await this.drain();
-    await this.driver.get(url);
+    await this.driver.get(url); // back in the top-level page
   }
   async reload() {
     await this.drain();
