@@ -5,15 +5,24 @@
 //   { type: 'posenc:resize', version: 1, widget, height }         ours
 //   { subject: 'lti.frameResize', height }                         Canvas LMS
 //   { context: 'h5p', action: 'hello' | 'prepareResize' | 'resize', ... }
-//                                                                 H5P's resizer (h5p-resizer.js)
+//                                                                 H5P's resizer (h5p-resizer.js);
+//                                   hello is sent again (1 s, then every 5 s)
+//                                   until the parent answers, for a parent
+//                                   whose script loads after the iframe
 // To the parent, after each answer checked in a quiz:
-//   { type: 'posenc:answered', version: 1, widget, quizId, response, correct,
-//     score, maxScore, attempts, revealed, statement }
+//   { type: 'posenc:answered', version: 2, widget, quizId, response, choices,
+//     correct, score, maxScore, attempts, revealed, statement }
+//                                   response: the chosen options' texts;
+//                                   choices: their ids (authored indices);
 //                                   correct: the response is right; revealed:
 //                                   the solution had been shown first, so
-//                                   score is 0; statement: an xAPI-like
-//                                   { verb, object, result } whose success
-//                                   and score are the credit
+//                                   score is 0; statement: an xAPI statement
+//                                   without actor, shaped like H5P's
+//                                   (web/lib/xapi.js), whose success and score
+//                                   are the credit
+//   and when that answer was the last quiz of the lesson without one (progress
+//   is shared by the embeds of one origin):
+//   { type: 'posenc:completed', version: 2, widget, correct, total, statement }
 // From the parent (anything else is ignored):
 //   { type: 'posenc:get-height' }               answered by a posenc:resize
 //   { type: 'posenc:set', params: { name: 'text', ... } }
@@ -27,8 +36,12 @@
 // widget checks, and errors are shown with textContent.
 import './widgets.js';
 import { bindUrlState } from './lib/url-state.js';
+import { loadProgress } from './lib/progress.js';
+import { quizzes } from './gen/lesson-data.js';
+import { statementTracker } from './lib/xapi.js';
 
 const VERSION = 1;
+const ANSWER_VERSION = 2; // 2: statement is valid xAPI (choice ids in result.response); choices; posenc:completed
 const params = new URLSearchParams(location.search);
 const host = document.getElementById('widget');
 const inFrame = window.parent !== window;
@@ -75,7 +88,6 @@ if (pinned !== null && targetOrigin === '*') {
 
 // --------------------------------------------------------------- height
 let lastHeight = -1;
-let h5pGreeted = false;
 const contentHeight = () => Math.ceil(document.body.getBoundingClientRect().height);
 
 function postHeight(force = false) {
@@ -84,35 +96,51 @@ function postHeight(force = false) {
   lastHeight = height;
   post({ type: 'posenc:resize', version: VERSION, widget: tag, height });
   post({ subject: 'lti.frameResize', height });
-  if (!h5pGreeted) {
-    h5pGreeted = true;
-    post({ context: 'h5p', action: 'hello' });
-  }
   post({ context: 'h5p', action: 'prepareResize', scrollHeight: height, clientHeight: window.innerHeight });
 }
+
+// H5P's resizer answers a hello only if its script is already running: say it
+// again until the parent answers (1 s apart ten times, then every 5 s, for an
+// hour at most)
+let h5pAnswered = false;
+let hellos = 0;
+function sayHello() {
+  if (!inFrame || h5pAnswered || hellos >= 10 + 720) return;
+  post({ context: 'h5p', action: 'hello' });
+  hellos += 1;
+  setTimeout(sayHello, hellos < 10 ? 1000 : 5000);
+}
+sayHello();
 new ResizeObserver(() => postHeight()).observe(document.body);
 postHeight(true);
 
 // --------------------------------------------------------------- answers
+let made = [];
+const statements = statementTracker({ quizIds: Object.keys(quizzes), progress: loadProgress, send: (statement) => made.push(statement) });
+
 document.addEventListener('pe-quiz-answered', (event) => {
   const d = event.detail;
+  made = [];
+  statements(d); // the answered statement, then, if this was the last quiz without an answer, completed
+  const [answered, completed] = made;
   post({
     type: 'posenc:answered',
-    version: VERSION,
+    version: ANSWER_VERSION,
     widget: tag,
     quizId: d.quizId,
     response: d.response,
+    choices: d.choices.map(String),
     correct: d.correct,
     score: d.score,
     maxScore: 1,
     attempts: d.attempts,
     revealed: d.revealed === true,
-    statement: {
-      verb: { id: 'http://adlnet.gov/expapi/verbs/answered', display: { 'en-US': 'answered' } },
-      object: { id: `${location.origin}${location.pathname}#quiz/${d.quizId}`, definition: { type: 'http://adlnet.gov/expapi/activities/cmi.interaction' } },
-      result: { success: d.score === 1, response: d.response.join('[,]'), score: { raw: d.score, min: 0, max: 1, scaled: d.score } },
-    },
+    statement: answered,
   });
+  if (completed) {
+    const { raw: correct, max: total } = completed.result.score;
+    post({ type: 'posenc:completed', version: ANSWER_VERSION, widget: tag, correct, total, statement: completed });
+  }
 });
 
 // --------------------------------------------------------------- messages in
@@ -125,8 +153,13 @@ window.addEventListener('message', (event) => {
   if (!isPlainObject(data)) return;
   if (data.context === 'h5p') {
     if (data.action === 'ready') post({ context: 'h5p', action: 'hello' });
-    else if (data.action === 'hello') postHeight(true);
-    else if (data.action === 'resizePrepared') post({ context: 'h5p', action: 'resize', scrollHeight: contentHeight() });
+    else if (data.action === 'hello') {
+      h5pAnswered = true;
+      postHeight(true);
+    } else if (data.action === 'resizePrepared') {
+      h5pAnswered = true;
+      post({ context: 'h5p', action: 'resize', scrollHeight: contentHeight() });
+    }
     return;
   }
   if (data.type === 'posenc:get-height') {

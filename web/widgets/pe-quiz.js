@@ -16,7 +16,8 @@
 // Events: `pe-quiz-answered` (bubbles, composed) after each check, with
 // detail { quizId, response (option texts), correct (the response is right),
 // score (1 only if right and not revealed), attempts, revealed (the solution
-// had been shown) }.
+// had been shown), choices (the response as authored indices), correctChoices,
+// multiple, question and options (plain texts, authored order) }.
 import { PeElement, define, css, h, core } from '../lib/pe-element.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed } from '../lib/progress.js';
@@ -32,6 +33,13 @@ function trustedFragment(html) {
   const t = document.createElement('template');
   t.innerHTML = html;
   return t.content;
+}
+
+// a node's text as read, without the TeX annotations of its formulas
+function plainText(node) {
+  const copy = node.cloneNode(true);
+  for (const a of copy.querySelectorAll('annotation')) a.remove();
+  return copy.textContent.replace(/\s+/g, ' ').trim();
 }
 
 const MARKS = {
@@ -272,6 +280,12 @@ class PeQuiz extends PeElement {
             score: correct && !revealed ? 1 : 0,
             attempts,
             revealed,
+            // for xAPI statements and LMS interactions (web/lib/xapi.js): authored indices and plain texts
+            choices: chosen,
+            correctChoices: correctSet,
+            multiple: q.multiple,
+            question: plainText(this.legend),
+            options: q.options.map((o, i) => this.optionText(i)),
           },
         }),
       );
@@ -280,9 +294,7 @@ class PeQuiz extends PeElement {
 
   // an option's text as read, without the TeX annotations of its formulas
   optionText(i) {
-    const text = this.labels[i].querySelector('.text').cloneNode(true);
-    for (const a of text.querySelectorAll('annotation')) a.remove();
-    return text.textContent.replace(/\s+/g, ' ').trim();
+    return plainText(this.labels[i].querySelector('.text'));
   }
 
   retry() {
