@@ -19,7 +19,9 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 
-export async function exportLesson({ out = path.join(root, 'dist/lesson.html') } = {}) {
+// `prelude`: module code run before the lesson's script (its imports resolve
+// from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs
+export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), prelude = '' } = {}) {
   const variants = ['simd', 'scalar', 'train-simd', 'train-scalar'];
   for (const f of ['index.html', 'gen/lesson-data.js', ...variants.map((v) => `wasm/posenc-${v}.wasm`)]) {
     if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
@@ -31,6 +33,7 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html') }
     ${variants.map((v, i) => `import factory${i} from './wasm/posenc-${v}.js';`).join('\n    ')}
     const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
     ${variants.map((v, i) => `registerEmbeddedBuild('${v}', factory${i}, bytes(${JSON.stringify(wasm(v))}));`).join('\n    ')}
+    ${prelude}
     await import('./lesson.js');
   `;
   const result = await build({

@@ -12,7 +12,7 @@ const EVENT = 'pe-progress';
 //   response       the learner's last picks, as indices in the authored (generated) option order
 //   seed           written quizzes: the seed of the displayed option order; generated ones: of the question (and order)
 //   view           what the quiz showed last: the checked answer or the solution (older entries: solution if solutionShown)
-function validEntry(e) {
+export function validEntry(e) {
   return (
     e !== null &&
     typeof e === 'object' &&
@@ -32,7 +32,17 @@ function isSeed(x) {
   return Number.isInteger(x) && x >= 0 && x < 2 ** 32;
 }
 
+// A SCORM launch keeps progress with the LMS instead (web/lib/scorm.js):
+// it hands in a Storage-like object before any quiz loads.
+let storageOverride = null;
+
+/** Keeps progress in `store` ({ getItem, setItem, removeItem }) instead of localStorage. */
+export function useStorage(store) {
+  storageOverride = store;
+}
+
 function storage() {
+  if (storageOverride) return storageOverride;
   try {
     return globalThis.localStorage ?? null;
   } catch {

@@ -1,0 +1,155 @@
+// `npm run export:scorm`: the lesson as two LMS packages,
+// dist/posenc-scorm12.zip (SCORM 1.2) and dist/posenc-scorm2004.zip (SCORM
+// 2004 4th edition). Each holds imsmanifest.xml and one SCO: the single-file
+// lesson of `npm run export` with the SCORM adapter (web/lib/scorm.js) run
+// before the lesson's script.
+//
+//   node scripts/export-scorm.mjs [--mastery 80] [--out dist]
+//
+// --mastery: the passing score in percent of the quizzes answered correctly
+// (1.2: adlcp:masteryscore; 2004: imsss:minNormalizedMeasure, and the
+// adapter's own fallback when the LMS passes none).
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { zipSync, strToU8 } from 'fflate';
+import { exportLesson } from './export.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const TITLE = 'Positional encoding, computed live';
+const SCO = 'lesson.html';
+// fixed times in the zip, so the same lesson gives the same bytes
+const MTIME = new Date('2025-01-01T00:00:00Z');
+
+const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+
+export function manifest12({ mastery }) {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="posenc-course-scorm12" version="1.0"
+          xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>1.2</schemaversion>
+  </metadata>
+  <organizations default="posenc-org">
+    <organization identifier="posenc-org">
+      <title>${escapeXml(TITLE)}</title>
+      <item identifier="posenc-item" identifierref="posenc-sco" isvisible="true">
+        <title>${escapeXml(TITLE)}</title>
+        <adlcp:masteryscore>${mastery}</adlcp:masteryscore>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="posenc-sco" type="webcontent" adlcp:scormtype="sco" href="${SCO}">
+      <file href="${SCO}"/>
+    </resource>
+  </resources>
+</manifest>
+`;
+}
+
+export function manifest2004({ mastery }) {
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="posenc-course-scorm2004" version="1"
+          xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
+          xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
+          xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
+          xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>2004 4th Edition</schemaversion>
+  </metadata>
+  <organizations default="posenc-org">
+    <organization identifier="posenc-org">
+      <title>${escapeXml(TITLE)}</title>
+      <item identifier="posenc-item" identifierref="posenc-sco">
+        <title>${escapeXml(TITLE)}</title>
+        <adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="1.0"/>
+        <imsss:sequencing>
+          <imsss:objectives>
+            <imsss:primaryObjective objectiveID="posenc-quizzes" satisfiedByMeasure="true">
+              <imsss:minNormalizedMeasure>${(mastery / 100).toFixed(2)}</imsss:minNormalizedMeasure>
+            </imsss:primaryObjective>
+          </imsss:objectives>
+          <imsss:deliveryControls completionSetByContent="true" objectiveSetByContent="true"/>
+        </imsss:sequencing>
+      </item>
+    </organization>
+  </organizations>
+  <resources>
+    <resource identifier="posenc-sco" type="webcontent" adlcp:scormType="sco" href="${SCO}">
+      <file href="${SCO}"/>
+    </resource>
+  </resources>
+</manifest>
+`;
+}
+
+const VERSIONS = {
+  '1.2': { file: 'posenc-scorm12.zip', manifest: manifest12 },
+  2004: { file: 'posenc-scorm2004.zip', manifest: manifest2004 },
+};
+
+/** The SCO's page: the offline lesson with the adapter for `version` run first. */
+export async function scoHtml({ version, mastery }) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-scorm-'));
+  try {
+    const out = path.join(tmp, SCO);
+    const prelude = `
+    import { startScorm } from './lib/scorm.js';
+    import { quizzes as scormQuizzes } from './gen/lesson-data.js';
+    startScorm({ version: ${JSON.stringify(version)}, quizIds: Object.keys(scormQuizzes), mastery: ${mastery / 100}, log: (m) => console.info(m) });`;
+    await exportLesson({ out, prelude });
+    return readFileSync(out);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** Writes both packages into `outDir`; returns [{ version, file, bytes }]. */
+export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 80, versions = ['1.2', '2004'] } = {}) {
+  if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100)) throw new Error(`export:scorm: --mastery must be a percentage from 0 to 100; got ${mastery}`);
+  mkdirSync(outDir, { recursive: true });
+  const written = [];
+  for (const version of versions) {
+    const { file, manifest } = VERSIONS[version];
+    const zip = zipSync(
+      {
+        'imsmanifest.xml': [strToU8(manifest({ mastery })), { mtime: MTIME }],
+        [SCO]: [new Uint8Array(await scoHtml({ version, mastery })), { mtime: MTIME }],
+      },
+      { level: 9 },
+    );
+    const out = path.join(outDir, file);
+    writeFileSync(out, zip);
+    written.push({ version, file: out, bytes: zip.length });
+  }
+  return written;
+}
+
+function parseArgs(argv) {
+  const opts = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = inline ?? argv[++i];
+    if (flag === '--mastery') opts.mastery = Number(value);
+    else if (flag === '--out') opts.outDir = path.resolve(value);
+    else throw new Error(`export:scorm: unknown option ${argv[i]} (options: --mastery <percent>, --out <dir>)`);
+  }
+  return opts;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    for (const { version, file, bytes } of await exportScorm(parseArgs(process.argv.slice(2)))) {
+      console.log(`export:scorm: ${path.relative(root, file)} (SCORM ${version === '2004' ? '2004 4th edition' : version}, ${(bytes / 1024).toFixed(0)} KiB)`);
+    }
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
+}
