@@ -119,9 +119,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   const waitFor = (page, source, timeout) => page.evaluate(WAIT_FOR, source, timeout);
 
   async function screenshotSections(page, name) {
-    // after a long jump, a frame is painted before the shot (WebKit's shot of
-    // an iframe otherwise showed where it had been)
-    await page.evaluate(() => (window.scrollTo(0, 0), new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot(shot(`lesson-${name}-00-top`));
     const ids = await page.evaluate(() => [...document.querySelectorAll('main section[id]')].map((n) => n.id));
     for (const [i, id] of ids.entries()) {
