@@ -1,0 +1,419 @@
+// The SCORM packages against a real SCORM runtime: scorm-again's Scorm12API /
+// Scorm2004API is the LMS in a host page in Chromium, the unzipped package
+// (fflate) runs in an iframe below it, and every quiz is answered with the
+// keyboard, some right, some wrong, one after Show solution. Checked: the
+// score, the status, the session time, suspend_data within SCORM 1.2's 4,096
+// characters, the runtime's last error "0" after every call, finish on
+// pagehide, a relaunch from the first attempt's data restoring every answer,
+// the xAPI statements the SCO makes (validated), the package opened without an
+// LMS (as dist/lesson.html), and runtimes that err, throw or vanish, and
+// suspend_data that is corrupt or foreign.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { readFileSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { unzipSync } from 'fflate';
+import { launch, newPage, renderAllWidgets } from './harness.mjs';
+import { exportScorm } from '../../scripts/export-scorm.mjs';
+
+const require = createRequire(import.meta.url);
+const validateStatement = require('@learninglocker/xapi-validation').default;
+// the runtime's browser builds (its "require" exports: scripts that define Scorm12API / Scorm2004API)
+const runtimes = {
+  '1.2': readFileSync(require.resolve('scorm-again/scorm12'), 'utf8'),
+  2004: readFileSync(require.resolve('scorm-again/scorm2004'), 'utf8'),
+};
+const PLACEHOLDER_ACTOR = { objectType: 'Agent', name: 'Test Learner', mbox: 'mailto:learner@example.com' };
+
+let browser;
+let server;
+let base;
+let tmp;
+const packages = {}; // version -> { files: { name: Uint8Array }, manifest }
+
+// The host page: an LMS window holding the runtime. `window.startLms(...)`
+// creates the API (its calls recorded with the last error after each), loads
+// the attempt's data, and launches the SCO in the iframe.
+const hostPage = (version) => `<!doctype html><html><head><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">
+<script src="/runtime-${version}.js"></script>
+<script>
+window.scormLog = [];
+window.startLms = ({ data, sco, mode = 'normal' }) => {
+  const Runtime = ${version === '2004' ? 'Scorm2004API' : 'Scorm12API'};
+  const api = new Runtime({ logLevel: 5, autocommit: false });
+  api.loadFromJSON(data);
+  window.runtime = api;
+  const methods = ${JSON.stringify(version === '2004' ? ['Initialize', 'Terminate', 'GetValue', 'SetValue', 'Commit', 'GetLastError', 'GetErrorString', 'GetDiagnostic'] : ['LMSInitialize', 'LMSFinish', 'LMSGetValue', 'LMSSetValue', 'LMSCommit', 'LMSGetLastError', 'LMSGetErrorString', 'LMSGetDiagnostic'])};
+  const lastError = methods[5];
+  const wrapper = {};
+  for (const m of methods) {
+    wrapper[m] = (...args) => {
+      if (mode === 'throws' && m !== lastError) throw new Error('LMS unavailable');
+      if (mode === 'errors') return m === lastError ? '101' : m.endsWith('GetValue') ? '' : 'false';
+      if (mode === 'refuses-writes' && /SetValue|Commit/.test(m)) return 'false';
+      if (mode === 'refuses-writes' && m === lastError) return '405';
+      const result = api[m](...args);
+      if (m !== lastError && !/ErrorString|Diagnostic/.test(m)) window.scormLog.push({ m, args, result: String(result), error: String(api[lastError]()) });
+      return result;
+    };
+  }
+  window.${version === '2004' ? 'API_1484_11' : 'API'} = wrapper;
+  window.apiWrapper = wrapper;
+  const frame = document.createElement('iframe');
+  frame.id = 'sco';
+  frame.title = 'Lesson';
+  frame.style.cssText = 'width:1000px;height:800px;border:0';
+  frame.src = sco;
+  document.body.append(frame);
+};
+</script></head><body><h1>LMS</h1></body></html>`;
+
+before(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-scorm-test-'));
+  const built = await exportScorm({ outDir: tmp });
+  for (const { version, file } of built) {
+    const files = unzipSync(readFileSync(file));
+    packages[version] = { files, zipBytes: readFileSync(file).length };
+  }
+  server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let m;
+    if ((m = /^\/host-(1\.2|2004)\.html$/.exec(url.pathname))) {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostPage(m[1]));
+    } else if ((m = /^\/runtime-(1\.2|2004)\.js$/.exec(url.pathname))) {
+      res.writeHead(200, { 'content-type': 'text/javascript' }).end(runtimes[m[1]]);
+    } else if ((m = /^\/sco-(1\.2|2004)\/(.+)$/.exec(url.pathname)) && packages[m[1]].files[m[2]]) {
+      res.writeHead(200, { 'content-type': m[2].endsWith('.html') ? 'text/html; charset=utf-8' : 'application/xml' }).end(Buffer.from(packages[m[1]].files[m[2]]));
+    } else res.writeHead(404).end();
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+function launchData(version, { resume = null } = {}) {
+  // what an LMS passes at launch: the learner, the mastery from the manifest, and on a resume the stored data
+  if (version === '2004') {
+    return {
+      learner_id: 'learner-1',
+      learner_name: 'Learner, Test',
+      scaled_passing_score: '0.8',
+      completion_threshold: '1',
+      entry: resume ? 'resume' : 'ab-initio',
+      ...(resume ? { suspend_data: resume.suspend_data } : {}),
+    };
+  }
+  return {
+    core: { student_id: 'learner-1', student_name: 'Learner, Test', entry: resume ? 'resume' : 'ab-initio', ...(resume ? { lesson_status: resume.core.lesson_status } : {}) },
+    student_data: { mastery_score: '80' },
+    ...(resume ? { suspend_data: resume.suspend_data } : {}),
+  };
+}
+
+async function openLms(version, { data = launchData(version), mode = 'normal', sco = `/sco-${version}/lesson.html` } = {}) {
+  const page = await newPage(browser, { viewport: { width: 1040, height: 900 } });
+  // in every frame: collect the SCO's statements and quiz events
+  await page.addInitScript(() => {
+    window.statements = [];
+    window.answers = [];
+    addEventListener('posenc-xapi', (e) => window.statements.push(e.detail));
+    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
+  });
+  await page.goto(`${base}/host-${version}.html`);
+  await page.evaluate((args) => window.startLms(args), { data, sco, mode });
+  const frame = page.frameLocator('#sco');
+  await frame.locator('pe-quiz').first().waitFor({ state: 'attached' });
+  return { page, frame };
+}
+
+const quizIdsOf = (frame) => frame.locator('pe-quiz').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('quiz')));
+
+/** Waits until the quiz shows its question; returns its state: multiple, displayed order (authored indices), which are right. */
+async function quizState(frame, id) {
+  const quiz = frame.locator(`pe-quiz[quiz="${id}"]`);
+  // scrolled to (again while widgets above it grow) until it renders
+  await renderAllWidgets(frame, [`pe-quiz[quiz="${id}"]`]);
+  await quiz.evaluate(
+    (n) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const poll = () => (n._question && n.shadowRoot.querySelector('input') ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`quiz ${n.getAttribute('quiz')} did not render`)) : setTimeout(poll, 50));
+        poll();
+      }),
+  );
+  return quiz.evaluate((n) => ({
+    multiple: n._question.multiple,
+    order: [...n.shadowRoot.querySelectorAll('input')].map((i) => Number(i.value)),
+    right: n._question.options.flatMap((o, i) => (o.correct ? [i] : [])),
+    checked: [...n.shadowRoot.querySelectorAll('input')].filter((i) => i.checked).map((i) => Number(i.value)).sort(),
+    result: n.shadowRoot.querySelector('.result').textContent,
+  }));
+}
+
+/** Picks `wanted` (authored indices) with the keyboard alone and presses Check. */
+async function answerWithKeyboard(page, frame, id, wanted) {
+  const quiz = frame.locator(`pe-quiz[quiz="${id}"]`);
+  const { multiple, order } = await quizState(frame, id);
+  const focused = () => quiz.evaluate((n) => {
+    const a = n.shadowRoot.activeElement;
+    return a?.localName === 'input' ? a.value : (a?.textContent ?? null);
+  });
+  await quiz.locator('input').first().focus();
+  if (multiple) {
+    for (let k = 0; k < order.length; k++) {
+      assert.equal(Number(await focused()), order[k]);
+      if (wanted.includes(order[k])) await page.keyboard.press('Space');
+      await page.keyboard.press('Tab');
+    }
+  } else {
+    await page.keyboard.press('Space');
+    for (let guard = 0; Number(await focused()) !== wanted[0] && guard < 10; guard++) await page.keyboard.press('ArrowDown');
+    assert.equal(Number(await focused()), wanted[0]);
+    await page.keyboard.press('Tab');
+  }
+  assert.equal(await focused(), 'Check');
+  await page.keyboard.press('Enter');
+  await quiz.evaluate((n) => new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    (function poll() {
+      if (n.shadowRoot.querySelector('.result').textContent) resolve();
+      else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('quiz')}: no result after Check`));
+      else setTimeout(poll, 20);
+    })();
+  }));
+}
+
+const wrongPick = (s) => [s.order.find((i) => !s.right.includes(i))];
+
+/**
+ * One full attempt: every quiz answered, a third of them wrong, one right
+ * answer after Show solution (revealed, no credit). Returns the expected tally.
+ */
+async function answerEverything(page, frame) {
+  const ids = await quizIdsOf(frame);
+  let correct = 0;
+  let revealedId = null;
+  for (const [k, id] of ids.entries()) {
+    if (process.env.POSENC_TEST_VERBOSE) console.log(`# ${k} ${id}`);
+    const s = await quizState(frame, id);
+    if (k === 1) {
+      // Show solution first, then answer right: recorded as revealed
+      await frame.locator(`pe-quiz[quiz="${id}"]`).getByRole('button', { name: 'Show solution' }).press('Enter');
+      await frame.locator(`pe-quiz[quiz="${id}"]`).getByRole('button', { name: 'Try again' }).press('Enter');
+      await answerWithKeyboard(page, frame, id, s.right);
+      revealedId = id;
+    } else if (k % 3 === 2) {
+      await answerWithKeyboard(page, frame, id, s.multiple ? [s.right[0]] : wrongPick(s));
+    } else {
+      await answerWithKeyboard(page, frame, id, s.right);
+      correct += 1;
+    }
+  }
+  return { ids, correct, revealedId };
+}
+
+const errorsAfterCalls = (log) => log.filter((c) => c.error !== '0').map((c) => `${c.m}(${c.args.join(', ').slice(0, 60)}) -> ${c.result}, error ${c.error}`);
+
+async function closeSco(page) {
+  // the LMS unloads the SCO (as on leaving the activity): the SCO finishes on pagehide
+  await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+  await page.waitForFunction(() => window.runtime.isTerminated());
+}
+
+function summarise(log) {
+  return log.map((c) => `${c.m}(${c.args.map((a) => (a.length > 40 ? `${a.slice(0, 37)}...(${a.length})` : a)).join(', ')}) = ${c.result}`);
+}
+
+for (const version of ['1.2', '2004']) {
+  test(`SCORM ${version}: a full attempt with the keyboard reports score, status, session time and compact suspend_data; a relaunch restores every answer`, async () => {
+    const { page, frame } = await openLms(version);
+    const { ids, correct, revealedId } = await answerEverything(page, frame);
+    const total = ids.length;
+    const say = (m) => process.env.POSENC_TEST_VERBOSE && console.log(`# ${m}`);
+    say('answered');
+    // one commit after each answer
+    await page.waitForFunction((n) => window.scormLog.filter((c) => /Commit/.test(c.m)).length >= n, total);
+    say('committed');
+    // what each quiz shows now, to compare after the relaunch
+    const shown = {};
+    for (const id of ids) shown[id] = await quizState(frame, id);
+    const statements = await frame.locator('body').evaluate(() => window.statements);
+    say('statements');
+    await closeSco(page);
+    say('closed');
+    const log = await page.evaluate(() => window.scormLog);
+    const data = await page.evaluate(() => JSON.parse(JSON.stringify(window.runtime.cmi)));
+    assert.deepEqual(errorsAfterCalls(log), [], 'every call leaves the last error at "0"');
+    assert.equal(log[0].m, version === '2004' ? 'Initialize' : 'LMSInitialize');
+    assert.equal(log.at(-1).m, version === '2004' ? 'Terminate' : 'LMSFinish');
+    const commits = log.filter((c) => /Commit/.test(c.m)).length;
+    assert.ok(commits >= total + 1, `a commit after each of the ${total} answers (got ${commits})`);
+    const sets = Object.fromEntries(log.filter((c) => /SetValue/.test(c.m)).map((c) => [c.args[0], c.args[1]]));
+    const suspend = data.suspend_data;
+    assert.ok(suspend.length <= 4096, `suspend_data is ${suspend.length} characters`);
+    assert.match(suspend, /^pe1~/);
+    const scaled = correct / total;
+    if (version === '2004') {
+      assert.equal(Number(data.score.raw), correct);
+      assert.equal(Number(data.score.max), total);
+      assert.equal(Number(data.score.min), 0);
+      assert.ok(Math.abs(Number(data.score.scaled) - scaled) < 1e-4);
+      assert.equal(data.completion_status, 'completed');
+      assert.equal(data.success_status, scaled >= 0.8 ? 'passed' : 'failed');
+      assert.match(sets['cmi.session_time'], /^PT\d+H\d+M\d+(\.\d{1,2})?S$/);
+      assert.equal(data.exit, 'suspend');
+      assert.equal(Number(data.interactions._count ?? data.interactions.childArray?.length ?? Object.keys(data.interactions).length), total, 'one interaction per quiz');
+    } else {
+      assert.equal(Number(data.core.score.raw), Math.round(scaled * 10000) / 100);
+      assert.equal(data.core.score.max, '100');
+      assert.equal(data.core.lesson_status, scaled >= 0.8 ? 'passed' : 'failed');
+      assert.match(sets['cmi.core.session_time'], /^\d{2,4}:\d\d:\d\d\.\d\d$/);
+      assert.equal(data.core.exit, 'suspend');
+      assert.ok(Object.keys(sets).some((k) => /^cmi\.interactions\.\d+\.student_response$/.test(k)), 'interactions are journaled');
+    }
+    // the revealed quiz is not credited in the interactions either
+    const revealedResult = Object.entries(sets).find(([k, v]) => k.endsWith('.id') && (v === revealedId || v.endsWith(`/quiz/${revealedId}`)));
+    assert.ok(revealedResult, 'the revealed quiz has an interaction');
+    assert.equal(sets[revealedResult[0].replace(/\.id$/, '.result')], 'neutral');
+
+    // statements: an answered one per answer and one completed with the total, all valid xAPI
+    assert.equal(statements.filter((s) => s.verb.id.endsWith('/answered')).length, total);
+    const done = statements.filter((s) => s.verb.id.endsWith('/completed'));
+    assert.equal(done.length, 1);
+    assert.deepEqual(done[0].result.score, { raw: correct, min: 0, max: total, scaled: Math.round(scaled * 10000) / 10000 });
+    for (const s of statements) assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...s }), [], JSON.stringify(s).slice(0, 300));
+    assert.ok(statements.some((s) => s.object.definition.correctResponsesPattern?.[0]?.includes('[,]')), 'a multi-answer quiz among them');
+
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+
+    // ---- relaunch: the runtime loaded from the first attempt's data
+    console.log(`# SCORM ${version}: ${total} quizzes, ${correct} correct, suspend_data ${suspend.length} characters, zip ${packages[version].zipBytes} bytes, ${log.length} calls`);
+    console.log(summarise(log.filter((c, i) => i < 12 || i > log.length - 12)).map((l) => `#   ${l}`).join('\n'));
+    const again = await openLms(version, { data: launchData(version, { resume: data }) });
+    for (const id of ids) {
+      const s = await quizState(again.frame, id);
+      assert.deepEqual(s.checked, shown[id].checked, `${id}: the same picks`);
+      assert.deepEqual(s.order, shown[id].order, `${id}: the same option order`);
+      assert.equal(s.result, shown[id].result, `${id}: the same verdict`);
+    }
+    const first = await quizState(again.frame, ids[0]);
+    assert.equal(first.result, 'Correct.');
+    const board = await again.frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.textContent);
+    assert.match(board, new RegExp(`Quizzes: ${correct} of ${total} answered correctly, 1 revealed \\(${total} attempted\\)`));
+    // the relaunch reports the same score at once
+    await again.page.waitForFunction(() => window.scormLog.some((c) => /Commit/.test(c.m)));
+    const relaunched = await again.page.evaluate(() => JSON.parse(JSON.stringify(window.runtime.cmi)));
+    if (version === '2004') assert.equal(Number(relaunched.score.raw), correct);
+    else assert.equal(Number(relaunched.core.score.raw), Math.round(scaled * 10000) / 100);
+    assert.deepEqual(errorsAfterCalls(await again.page.evaluate(() => window.scormLog)), []);
+    assert.deepEqual(again.page.errors, []);
+    await again.page.context().close();
+  });
+}
+
+// ------------------------------------------------------------------ without an LMS, and bad LMSs
+
+/** Answers the first `n` written quizzes right; returns their ids. */
+async function answerSome(page, frame, n) {
+  const ids = (await quizIdsOf(frame)).filter((id) => !/-gen$/.test(id)).slice(0, n);
+  for (const id of ids) await answerWithKeyboard(page, frame, id, (await quizState(frame, id)).right);
+  return ids;
+}
+
+async function assertCalm(page, frame, correct) {
+  const board = await frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.textContent);
+  assert.match(board, new RegExp(`Quizzes: ${correct} of \\d+ answered correctly`));
+  // nothing about the LMS reaches the learner
+  const shown = await frame.locator('body').evaluate(() => document.body.innerText + [...document.querySelectorAll('*')].map((n) => n.shadowRoot?.textContent ?? '').join(' '));
+  assert.doesNotMatch(shown, /SCORM|LMS|LMSInitialize|API_1484_11|unavailable/);
+  // the widgets' alert boxes stay empty
+  const alerts = await frame.locator('body').evaluate(() => {
+    const found = [];
+    const visit = (root) => {
+      for (const n of root.querySelectorAll('*')) {
+        if (n.getAttribute('role') === 'alert' && n.textContent.trim()) found.push(n.textContent.trim());
+        if (n.shadowRoot) visit(n.shadowRoot);
+      }
+    };
+    visit(document);
+    return found;
+  });
+  assert.deepEqual(alerts, []);
+  assert.deepEqual(page.errors, []);
+}
+
+test('the SCO opened as a plain file, with no LMS, keeps progress in localStorage like dist/lesson.html', async () => {
+  const file = path.join(tmp, 'plain-sco.html');
+  writeFileSync(file, packages['1.2'].files['lesson.html']);
+  const page = await newPage(browser, { viewport: { width: 1000, height: 800 } });
+  await page.goto(pathToFileURL(file).href);
+  const [id] = await answerSome(page, page, 1);
+  assert.ok(await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('posenc-course:quiz-progress'))));
+  await page.reload();
+  assert.equal((await quizState(page, id)).result, 'Correct.');
+  await assertCalm(page, page, 1);
+  await page.context().close();
+});
+
+for (const mode of ['errors', 'throws', 'refuses-writes']) {
+  test(`a runtime that ${mode === 'errors' ? 'returns errors for everything' : mode === 'throws' ? 'throws on every call' : 'refuses every write'}: the lesson keeps working and says nothing`, async () => {
+    const { page, frame } = await openLms('1.2', { mode });
+    await answerSome(page, frame, 2);
+    await assertCalm(page, frame, 2);
+    await page.context().close();
+  });
+}
+
+test('an API that disappears mid-session: answers after it keep working on the page', async () => {
+  const { page, frame } = await openLms('2004');
+  await answerSome(page, frame, 1);
+  await page.waitForFunction(() => window.scormLog.some((c) => c.m === 'SetValue' && c.args[0] === 'cmi.score.raw' && c.args[1] === '1'));
+  // the LMS frame tears its API down
+  await page.evaluate(() => {
+    delete window.API_1484_11;
+    for (const k of Object.keys(window.apiWrapper)) delete window.apiWrapper[k];
+  });
+  const ids = (await quizIdsOf(frame)).filter((id) => !/-gen$/.test(id));
+  await answerWithKeyboard(page, frame, ids[1], (await quizState(frame, ids[1])).right);
+  await answerWithKeyboard(page, frame, ids[2], wrongPick(await quizState(frame, ids[2])));
+  await assertCalm(page, frame, 2);
+  await page.evaluate(() => (document.getElementById('sco').src = 'about:blank'));
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+for (const [kind, suspend] of [
+  ['corrupt', (ids) => `pe1~2s~${ids[0]}.11.2~${ids[1]}.zz~garbage~~${ids[2]}.1`],
+  ['foreign', () => 'A1B2C3|{"slide":14,"vars":{"score":90}}'],
+  ['from another version', (ids) => `pe7~1~${ids[0]}.11.2`],
+]) {
+  test(`suspend_data that is ${kind}: what is sound restores, the rest starts fresh, and the next answer writes ours`, async () => {
+    const ids = Object.keys((await import('../../web/gen/lesson-data.js')).quizzes).filter((id) => !/-gen$/.test(id));
+    const data = { ...launchData('1.2'), suspend_data: suspend(ids) };
+    data.core.entry = 'resume';
+    const { page, frame } = await openLms('1.2', { data });
+    const first = await quizState(frame, ids[0]);
+    if (kind === 'corrupt') assert.deepEqual(first.checked, [2], 'the sound entry is restored');
+    else assert.deepEqual(first.checked, [], 'nothing foreign is restored');
+    const free = ids.find((id, k) => k > 2);
+    await answerWithKeyboard(page, frame, free, (await quizState(frame, free)).right);
+    await page.waitForFunction(() => window.scormLog.some((c) => c.m === 'LMSCommit') && /^pe1~/.test(window.runtime.cmi.suspend_data));
+    const stored = await page.evaluate(() => window.runtime.cmi.suspend_data);
+    assert.ok(stored.includes(`~${free}.`));
+    if (kind === 'corrupt') assert.ok(stored.includes(`~${ids[0]}.`), 'the restored answer is kept');
+    assert.deepEqual(errorsAfterCalls(await page.evaluate(() => window.scormLog)), []);
+    await assertCalm(page, frame, kind === 'corrupt' ? 2 : 1); // the restored entry kept its credit
+    await page.context().close();
+  });
+}

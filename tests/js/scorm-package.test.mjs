@@ -1,0 +1,197 @@
+// The LMS packages of `npm run export:scorm` read as an LMS reads them
+// (imsmanifest.xml parsed with fast-xml-parser: every href and file is in the
+// zip, identifiers are unique and resolve, the schema version and mastery are
+// right), the compact suspend_data (every quiz answered fits SCORM 1.2's 4,096
+// characters; damaged or foreign data restores what it can and never throws),
+// and the xAPI statements (validated by @learninglocker/xapi-validation with a
+// placeholder actor, for single- and multi-answer quizzes and the lesson).
+// The browser side, with a real SCORM runtime, is tests/browser/scorm.test.mjs.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { unzipSync, strFromU8 } from 'fflate';
+import { XMLParser } from 'fast-xml-parser';
+import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
+import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
+import { answeredStatement, completedStatement, quizIri, LESSON_IRI } from '../../web/lib/xapi.js';
+import { formatSessionTime } from '../../web/lib/scorm.js';
+import { deriveSeed } from '../../web/lib/random.js';
+import { quizzes } from '../../web/gen/lesson-data.js';
+
+const require = createRequire(import.meta.url);
+const validateStatement = require('@learninglocker/xapi-validation').default;
+const ACTOR = { objectType: 'Agent', name: 'Test Learner', mbox: 'mailto:learner@example.com' };
+const ids = Object.keys(quizzes);
+
+let tmp;
+const zips = {};
+before(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-scorm-pkg-'));
+  for (const { version, file } of await exportScorm({ outDir: tmp })) zips[version] = { name: path.basename(file), files: unzipSync(readFileSync(file)) };
+});
+after(() => tmp && rmSync(tmp, { recursive: true, force: true }));
+
+// as LMSs read it: namespaces kept in names, attributes with their prefixes
+const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['item', 'resource', 'file', 'organization', 'dependency'].includes(name) });
+const all = (node, key) => (node === undefined ? [] : Array.isArray(node) ? node.flatMap((n) => all(n, key)) : typeof node !== 'object' ? [] : [...(node[key] !== undefined ? [node[key]].flat() : []), ...Object.values(node).flatMap((v) => all(v, key))]);
+
+for (const [version, expect] of [
+  ['1.2', { zip: 'posenc-scorm12.zip', schemaversion: '1.2', ns: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2', scormType: '@adlcp:scormtype' }],
+  ['2004', { zip: 'posenc-scorm2004.zip', schemaversion: '2004 4th Edition', ns: 'http://www.imsglobal.org/xsd/imscp_v1p1', scormType: '@adlcp:scormType' }],
+]) {
+  test(`SCORM ${version} package: the manifest names files that exist, unique identifiers, schema version ${expect.schemaversion}`, () => {
+    const { name, files } = zips[version];
+    assert.equal(name, expect.zip);
+    assert.ok(files['imsmanifest.xml'], 'imsmanifest.xml at the root');
+    const xml = strFromU8(files['imsmanifest.xml']);
+    const doc = parser.parse(xml);
+    const m = doc.manifest;
+    assert.equal(m['@xmlns'], expect.ns);
+    assert.equal(m.metadata.schema, 'ADL SCORM');
+    assert.equal(String(m.metadata.schemaversion), expect.schemaversion);
+    // identifiers: unique across the manifest
+    const identifiers = all(doc, '@identifier');
+    assert.equal(new Set(identifiers).size, identifiers.length, `duplicate identifiers: ${identifiers}`);
+    // one organization (the default) with one item pointing at one SCO resource
+    const orgs = m.organizations.organization;
+    assert.equal(orgs.length, 1);
+    assert.equal(m.organizations['@default'], orgs[0]['@identifier']);
+    const items = orgs[0].item;
+    assert.equal(items.length, 1);
+    const resources = m.resources.resource;
+    assert.equal(resources.length, 1);
+    assert.equal(items[0]['@identifierref'], resources[0]['@identifier']);
+    assert.equal(resources[0][expect.scormType], 'sco');
+    assert.equal(resources[0]['@type'], 'webcontent');
+    // every href and file is in the zip, and the zip holds nothing else
+    const hrefs = all(m, '@href');
+    assert.ok(hrefs.length >= 2);
+    for (const href of hrefs) assert.ok(files[href], `${href} is in the zip`);
+    assert.deepEqual(Object.keys(files).sort(), ['imsmanifest.xml', ...new Set(hrefs)].sort());
+    // the SCO is the offline lesson with the adapter for this version
+    const sco = strFromU8(files[resources[0]['@href']]);
+    assert.match(sco, /<title>[^<]*[Pp]ositional encoding/);
+    assert.ok(sco.includes(version === '2004' ? 'API_1484_11' : 'LMSInitialize'));
+    assert.doesNotMatch(sco.replace(/<script[\s\S]*?<\/script>/g, ''), /\s(src|href)="(?!#|data:|https?:)/, 'no relative reference outside the package');
+    // the mastery score, 80% by default
+    if (version === '1.2') assert.equal(Number(items[0]['adlcp:masteryscore']), 80);
+    else {
+      const objective = items[0]['imsss:sequencing']['imsss:objectives']['imsss:primaryObjective'];
+      assert.equal(objective['@satisfiedByMeasure'], 'true');
+      assert.equal(Number(objective['imsss:minNormalizedMeasure']), 0.8);
+      assert.equal(items[0]['adlcp:completionThreshold']['@completedByMeasure'], 'true');
+    }
+  });
+}
+
+test('the mastery option reaches both manifests', () => {
+  const p = (xml) => parser.parse(xml).manifest.organizations.organization[0].item[0];
+  assert.equal(Number(p(manifest12({ mastery: 65 }))['adlcp:masteryscore']), 65);
+  assert.equal(Number(p(manifest2004({ mastery: 65 }))['imsss:sequencing']['imsss:objectives']['imsss:primaryObjective']['imsss:minNormalizedMeasure']), 0.65);
+});
+
+// ------------------------------------------------------------------ suspend_data
+const worst = () => {
+  // every quiz answered, many attempts, every option picked, the solution shown, seeds that are not derivable
+  const progress = {};
+  for (const id of ids) progress[id] = { correct: true, solutionShown: true, attempts: 999, response: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], seed: 4294967295, view: 'solution' };
+  return progress;
+};
+
+test('suspend_data: every quiz answered fits SCORM 1.2 (4,096 characters), even in the worst case, and round-trips', () => {
+  const seed = 123456789;
+  const typical = {};
+  for (const [k, id] of ids.entries()) {
+    const generated = !!quizzes[id].generator;
+    typical[id] = { correct: k % 3 !== 2, solutionShown: k === 1, attempts: 1 + (k % 2), response: quizzes[id].multiple ? [0, 2] : [k % 4], seed: generated ? 3000000000 + k : deriveSeed(seed, id), view: 'check' };
+  }
+  const text = encodeProgress(typical, seed);
+  assert.ok(text.length <= 4096, `${text.length} characters`);
+  console.log(`# suspend_data with all ${ids.length} quizzes answered: ${text.length} characters (worst case ${encodeProgress(worst(), seed).length})`);
+  assert.deepEqual(decodeProgress(text, { knownIds: ids }), { progress: typical, learnerSeed: seed, foreign: false });
+  const w = encodeProgress(worst(), seed);
+  assert.ok(w.length <= 4096, `worst case ${w.length} characters`);
+  assert.deepEqual(decodeProgress(w, { knownIds: ids }).progress, worst());
+  // a lesson four times as long still fits: the responses go before the credit does
+  const many = {};
+  for (let i = 0; i < 4; i++) for (const [id, e] of Object.entries(worst())) many[`${id}-${i}`] = e;
+  const squeezed = encodeProgress(many, seed);
+  assert.ok(squeezed.length <= 4096);
+  const back = decodeProgress(squeezed).progress;
+  assert.ok(Object.values(back).every((e) => e.correct && e.attempts === 999));
+});
+
+test('suspend_data: damaged, foreign or hostile data never throws and restores only what is sound', () => {
+  const seed = 42;
+  const good = encodeProgress({ [ids[0]]: { correct: true, solutionShown: false, attempts: 1, response: [2], seed: deriveSeed(seed, ids[0]), view: 'check' } }, seed);
+  for (const bad of ['', 'garbage', '{"a":1}', 'pe2~1~x', 'pe1', 'pe1~', `${good.slice(0, -3)}`, 'x'.repeat(70000), null, undefined, 42, {}, '\u0000pe1~~', 'pe1~zzzzzzzzzz~a.1.0']) {
+    const r = decodeProgress(bad, { knownIds: ids });
+    assert.equal(typeof r.progress, 'object');
+  }
+  assert.equal(decodeProgress('cmi-data-from-another-course', { knownIds: ids }).foreign, true);
+  // one damaged entry among good ones: the good ones restore
+  const mixed = `${good}~${ids[1]}.9zz.xyz~not-a-quiz.11.0~${ids[2]}.11.`;
+  const r = decodeProgress(mixed, { knownIds: ids });
+  assert.deepEqual(Object.keys(r.progress).sort(), [ids[0], ids[2]].sort());
+  assert.deepEqual(r.progress[ids[0]].response, [2]);
+  // answers of quizzes the lesson no longer has are dropped
+  assert.deepEqual(decodeProgress(`pe1~1~gone-quiz.11.1`, { knownIds: ids }).progress, {});
+});
+
+test('session time in each version\'s format', () => {
+  assert.equal(formatSessionTime('1.2', 0), '00:00:00.00');
+  assert.equal(formatSessionTime('1.2', 3723.456), '01:02:03.45');
+  assert.equal(formatSessionTime('1.2', 1e9), '9999:59:59.99');
+  assert.equal(formatSessionTime('2004', 3723.456), 'PT1H2M3.45S');
+  assert.equal(formatSessionTime('2004', 5), 'PT0H0M5S');
+  assert.equal(formatSessionTime('2004', 0), 'PT0H0M0S');
+});
+
+// ------------------------------------------------------------------ xAPI
+const text = (html) => html.replace(/<annotation[\s\S]*?<\/annotation>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+function detailFor(id, choices, { revealed = false } = {}) {
+  const q = quizzes[id];
+  const correctChoices = q.options.flatMap((o, i) => (o.correct ? [i] : []));
+  const correct = correctChoices.length === choices.length && correctChoices.every((i) => choices.includes(i));
+  return { quizId: id, question: text(q.question), options: q.options.map((o) => text(o.html)), choices, correctChoices, multiple: q.multiple, correct, revealed, score: correct && !revealed ? 1 : 0 };
+}
+
+test('xAPI: answered statements for single- and multi-answer quizzes, and the completed statement, validate', () => {
+  const single = ids.find((id) => quizzes[id].options && !quizzes[id].multiple);
+  const multi = ids.find((id) => quizzes[id].multiple);
+  assert.ok(single && multi);
+  const right = (id) => quizzes[id].options.flatMap((o, i) => (o.correct ? [i] : []));
+  const cases = [
+    detailFor(single, right(single)),
+    detailFor(single, [quizzes[single].options.findIndex((o) => !o.correct)]),
+    detailFor(single, right(single), { revealed: true }),
+    detailFor(multi, right(multi)),
+    detailFor(multi, [right(multi)[0]]),
+  ];
+  for (const d of cases) {
+    const s = answeredStatement(d);
+    assert.deepEqual(validateStatement({ actor: ACTOR, ...s }), [], JSON.stringify(s).slice(0, 400));
+    assert.equal(s.verb.id, 'http://adlnet.gov/expapi/verbs/answered');
+    assert.equal(s.object.objectType, 'Activity');
+    assert.equal(s.object.id, quizIri(d.quizId));
+    assert.equal(s.object.definition.interactionType, 'choice');
+    assert.deepEqual(s.object.definition.choices.map((c) => c.id), d.options.map((_, i) => String(i)));
+    assert.deepEqual(s.object.definition.correctResponsesPattern, [d.correctChoices.join('[,]')]);
+    assert.equal(s.result.response, d.choices.join('[,]'));
+    assert.equal(s.result.success, d.correct && !d.revealed);
+    assert.equal(s.result.score.scaled, d.correct && !d.revealed ? 1 : 0);
+  }
+  assert.match(answeredStatement(cases[3]).object.definition.correctResponsesPattern[0], /\[,\]/, 'multi-answer pattern');
+  const done = completedStatement({ correct: 17, total: 28, mastery: 0.8 });
+  assert.deepEqual(validateStatement({ actor: ACTOR, ...done }), []);
+  assert.equal(done.object.id, LESSON_IRI);
+  assert.deepEqual(done.result, { completion: true, success: false, score: { raw: 17, min: 0, max: 28, scaled: 0.6071 } });
+  // the validator is not a rubber stamp: it rejects a broken statement
+  assert.notDeepEqual(validateStatement({ actor: ACTOR, ...answeredStatement(cases[0]), verb: { id: 'not an iri' } }), []);
+  assert.notDeepEqual(validateStatement({ actor: ACTOR, ...completedStatement({ correct: 30, total: 28 }), result: { score: { scaled: 2 } } }), []);
+  // IRIs are the same wherever the lesson runs
+  assert.equal(quizIri('rope-what-rotates'), `${LESSON_IRI}/quiz/rope-what-rotates`);
+});
