@@ -120,7 +120,7 @@ const generators = readdirSync(new URL('../../web/quizzes/', import.meta.url)).f
 for (const simd of [true, false]) {
   test(`every generator writes text that renders: MathML, no "-0.000", no label repeated (${simd ? 'SIMD' : 'scalar'} build)`, async () => {
     const pe = await loadPosenc({ simd });
-    assert.ok(generators.length >= 3);
+    assert.ok(generators.length >= 2) // rope-same-offset, long-context-llama3-pair;
     for (const file of generators) {
       const m = await import(`../../web/quizzes/${file}`);
       const generate = m.generate ?? m.default.generate;
