@@ -417,3 +417,42 @@ for (const [kind, suspend] of [
     await page.context().close();
   });
 }
+
+test('embed.html: H5P hello is said again until a late parent answers; posenc:answered carries a valid statement', async () => {
+  const { startServer } = await import('./harness.mjs');
+  const web = await startServer();
+  try {
+    const page = await newPage(browser, { viewport: { width: 900, height: 800 } });
+    await page.goto(`${web.url}/examples/course-page.html`);
+    // a new parent page whose listener arrives 2.5 s after the iframe
+    await page.evaluate((src) => {
+      document.body.replaceChildren();
+      const frame = document.createElement('iframe');
+      frame.src = src;
+      frame.style.cssText = 'width:800px;height:600px';
+      document.body.append(frame);
+      window.late = [];
+      setTimeout(() => addEventListener('message', (e) => {
+        window.late.push(e.data);
+        if (e.data?.context === 'h5p' && e.data.action === 'hello') frame.contentWindow.postMessage({ context: 'h5p', action: 'hello' }, '*');
+      }), 2500);
+    }, `${web.url}/embed.html?widget=pe-quiz&quiz=ablation-identical-curves`);
+    await page.waitForFunction(() => window.late.some((m) => m?.action === 'hello'), null, { timeout: 10000 });
+    await page.waitForTimeout(2500);
+    const hellos = await page.evaluate(() => window.late.filter((m) => m?.action === 'hello').length);
+    assert.equal(hellos, 1, 'answered: no more hellos');
+    const frame = page.frameLocator('iframe');
+    const s = await quizState(frame, 'ablation-identical-curves');
+    await answerWithKeyboard(page, frame, 'ablation-identical-curves', s.right);
+    await page.waitForFunction(() => window.late.some((m) => m?.type === 'posenc:answered'));
+    const answered = await page.evaluate(() => window.late.find((m) => m?.type === 'posenc:answered'));
+    assert.equal(answered.version, 2);
+    assert.deepEqual(answered.choices, s.right.map(String));
+    assert.equal(answered.statement.result.response, s.right.join('[,]'));
+    assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...answered.statement }), []);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    web.server.close();
+  }
+});
