@@ -10,6 +10,7 @@ import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { parseRopeConfig, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
+import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
 
 const PLOT_H = 250;
 const PAD = { l: 54, r: 14, t: 12, b: 36 };
@@ -254,26 +255,16 @@ class RopeConfigLab extends PeElement {
 
   _pointer(e, svg) {
     if (!this._geom) return;
-    const rect = svg.getBoundingClientRect();
-    const { pairs } = this._state;
-    const i = Math.round(((e.clientX - rect.left - PAD.l) / this._geom.pw) * (pairs - 1));
-    this.cursor = Math.max(0, Math.min(pairs - 1, i));
+    this.cursor = pairAt(e, svg, { l: PAD.l, pw: this._geom.pw }, this._state.pairs);
     this._drawCursor();
   }
 
   _key(e) {
     if (!this._state) return;
-    const { pairs } = this._state;
-    let c = this.cursor ?? 0;
-    const step = e.shiftKey ? 8 : 1;
-    if (e.key === 'ArrowLeft') c -= this.cursor === null ? 0 : step;
-    else if (e.key === 'ArrowRight') c += this.cursor === null ? 0 : step;
-    else if (e.key === 'Home') c = 0;
-    else if (e.key === 'End') c = pairs - 1;
-    else if (e.key === 'Escape') { this.cursor = null; this._drawCursor(); return; }
-    else return;
-    e.preventDefault();
-    this.cursor = Math.max(0, Math.min(pairs - 1, c));
+    const moved = movePairCursor(e, this.cursor, this._state.pairs);
+    if (!moved) return;
+    if (moved.cur !== null) e.preventDefault();
+    this.cursor = moved.cur;
     this._drawCursor();
   }
 
