@@ -86,6 +86,26 @@ export function canvasContext(canvas, cssW, cssH) {
 /** Tagged template for widget CSS (plain text; the tag only marks it for editors). */
 export const css = (strings, ...values) => String.raw({ raw: strings }, ...values);
 
+/**
+ * The custom properties a host page may set to theme every widget
+ * (`rope-clock { --pe-accent: teal }`); defaults are the light theme's, dark
+ * ones apply under prefers-color-scheme: dark. BASE_CSS declares exactly these.
+ */
+export const CSS_PROPERTIES = {
+  '--pe-fg': 'Text colour.',
+  '--pe-bg': 'Background colour.',
+  '--pe-muted': 'Secondary text (captions, readouts).',
+  '--pe-border': 'Borders and grid lines.',
+  '--pe-panel': 'Background of panels, inputs and code.',
+  '--pe-accent': 'Accent: focus rings, sliders, highlights.',
+  '--pe-pos': 'Positive values in diverging colour maps; the first word.',
+  '--pe-neg': 'Negative values in diverging colour maps; the second word.',
+  '--pe-good': 'Right answers and passing checks.',
+  '--pe-bad': 'Wrong answers and error messages.',
+  '--pe-zero': 'Zero in diverging colour maps.',
+  '--pe-mono': 'Monospace font family of code and numbers.',
+};
+
 // Shared look of every widget. Colours are custom properties so a host page
 // may theme a widget (`pe-heatmap { --pe-accent: teal }`) without reaching in.
 const BASE_CSS = css`
@@ -239,6 +259,15 @@ export class PeElement extends HTMLElement {
   static params = {};
   /** This widget's own CSS text (css`...`). */
   static styles = '';
+  /** One line about the widget (custom-elements.json, the README's tag table). */
+  static description = '';
+  /** { 'event-name': 'what it means and its detail' }: events this widget fires besides the base class's. */
+  static events = {};
+  /** Events every widget fires (the base class dispatches them). */
+  static baseEvents = {
+    'pe-update': 'The widget finished an update; detail: { ms } (the time it took).',
+    'pe-state': 'A control inside the widget changed a parameter; detail: { name, value } (bubbles, composed).',
+  };
   /** true: update even while off screen (for cheap widgets that must stay current, like the page score). */
   static alwaysUpdate = false;
   /** false: update() runs without waiting for the core (and gets pe = null). */

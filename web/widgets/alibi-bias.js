@@ -20,6 +20,7 @@ const val = (v, d) => (v === 0 ? '0' : minus(fixed(v, d)));
 
 class AlibiBias extends PeElement {
   static tag = 'alibi-bias';
+  static description = "ALiBi's per-head slopes and the bias matrices they add to attention scores.";
   static params = {
     heads: { type: 'int', default: 8, min: 1, max: 32, label: 'heads' },
     'seq-len': { type: 'int', default: 8, min: 1, max: 64, label: 'sequence length' },

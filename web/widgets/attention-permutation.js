@@ -85,6 +85,7 @@ function swapOrder(n) {
 
 class AttentionPermutation extends PeElement {
   static tag = 'attention-permutation';
+  static description = 'The permutation experiment: one self-attention layer on a sentence and on a shuffle of it, per positional encoding.';
   static params = {
     sentence: {
       type: 'string',

@@ -50,6 +50,7 @@ class SeededTable {
 
 class LearnedOverflow extends PeElement {
   static tag = 'learned-overflow';
+  static description = 'A learned position table looked up past its last row, failing as nn.Embedding does.';
   static params = {
     // long sliders (4096 values in a few hundred pixels): a number box beside each
     rows: { type: 'int', default: 512, min: 1, max: 4096, entry: true, live: true, label: 'table rows' },

@@ -16,6 +16,7 @@ const TABLE_COLS = 8; // …and this many dimensions
 
 class PeHeatmap extends PeElement {
   static tag = 'pe-heatmap';
+  static description = 'The sinusoidal position table (positions × dimensions) as a heatmap, with a cell readout.';
   static params = {
     'max-len': { type: 'int', default: 64, min: 1, max: 1024, entry: true, live: true, label: 'positions' },
     // the slider steps through powers of two (a step of 2 at 512 shows nothing); the box takes any even value

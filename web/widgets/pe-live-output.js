@@ -58,6 +58,7 @@ const pyText = (spec, v) => (spec.type === 'vector' ? v.join(',') : String(v));
 
 class PeLiveOutput extends PeElement {
   static tag = 'pe-live-output';
+  static description = 'A PyTorch code sample and exactly what it prints, computed live by the wasm core.';
   static params = {
     sample: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be a sample id' },
   };

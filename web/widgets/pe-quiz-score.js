@@ -8,6 +8,7 @@ import { loadProgress, onProgress, resetProgress, forgetUnknownQuizzes } from '.
 
 class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
+  static description = "The page's quiz score, with a button that resets every quiz.";
   static params = {};
   static alwaysUpdate = true;
   static needsCore = false;

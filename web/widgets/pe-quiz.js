@@ -51,6 +51,10 @@ const MARKS = {
 
 class PeQuiz extends PeElement {
   static tag = 'pe-quiz';
+  static description = 'One quiz question of the lesson, by id, with per-option feedback; progress kept in the browser.';
+  static events = {
+    'pe-quiz-answered': 'A learner checked an answer; detail: { quizId, response, correct, score, attempts, revealed, choices, correctChoices, ... } (bubbles, composed).',
+  };
   static params = {
     quiz: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be a quiz id (lowercase letters, digits and dashes)' },
   };

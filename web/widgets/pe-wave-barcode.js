@@ -20,6 +20,7 @@ const PAD = 4;
 
 class PeWaveBarcode extends PeElement {
   static tag = 'pe-wave-barcode';
+  static description = 'One seat card per word: the sin/cos values of a fast, a medium and a slow frequency pair at its position.';
   static params = {
     sentence: {
       type: 'string',

@@ -31,6 +31,7 @@ const short = (w) => (w.length > 9 ? `${w.slice(0, 8)}…` : w);
 
 class RopeClock extends PeElement {
   static tag = 'rope-clock';
+  static description = 'RoPE as clocks: one dial per frequency pair, a hand per word turned to p·θ_i.';
   static params = {
     sentence: {
       type: 'string', default: 'the dog bit the man', maxLength: 300, size: 26, label: 'sentence',

@@ -47,6 +47,7 @@ const presetLabels = Object.fromEntries([...ROPE_PRESETS.map((p) => [p.id, p.nam
 
 class RopeConfigLab extends PeElement {
   static tag = 'rope-config-lab';
+  static description = "A model's RoPE from its Hugging Face config.json: wavelengths before and after scaling, trained vs claimed context.";
   static params = {
     preset: { type: 'enum', options: presetOptions, optionLabels: presetLabels, default: 'llama-3.1-8b', label: 'model' },
     target: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'target length (0: the claimed one)' },

@@ -23,6 +23,7 @@ const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(
 
 class RopeOffsetCheck extends PeElement {
   static tag = 'rope-offset-check';
+  static description = 'RoPE scores depend only on n − m: q·k before and after both seats shift, beside an additive encoding.';
   static params = {
     q: { type: 'vector', length: 2, default: [1.0, 0.5], label: 'q', size: 9, live: true },
     k: { type: 'vector', length: 2, default: [0.8, 0.2], label: 'k', size: 9, live: true },

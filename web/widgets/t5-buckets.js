@@ -11,6 +11,7 @@ const PAD = { l: 34, r: 10, t: 16, b: 40 };
 
 class T5Buckets extends PeElement {
   static tag = 't5-buckets';
+  static description = "T5's relative-position buckets for every (query, key) pair.";
   static params = {
     'query-len': { type: 'int', default: 24, min: 1, max: 128, label: 'queries' },
     'key-len': { type: 'int', default: 24, min: 1, max: 128, label: 'keys' },

@@ -55,6 +55,11 @@ const secs = (ms) => (ms < 60000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `
 
 class TrainLab extends PeElement {
   static tag = 'train-lab';
+  static description = 'Train short, test long: a tiny Transformer trained in the browser with several positional encodings side by side.';
+  static events = {
+    'train-lab-progress': 'Training advanced; detail: { steps, total }.',
+    'train-lab-done': 'Training finished; detail: { results }.',
+  };
   static needsCore = false;
   static params = {
     task: { type: 'enum', options: TASKS, default: 'reverse', label: 'task' },
