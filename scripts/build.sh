@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Builds the two wasm modules (SIMD and scalar) with Debian's Emscripten and
 # copies them to web/wasm/, then builds the lesson page (web/index.html)
-# from lessons/. With --tests, also builds the Catch2 suites:
-# natively (build/native, build/sanitize under ASan + UBSan), as wasm
-# (build/wasm), and the libFuzzer targets (build/fuzz).
+# from lessons/, then the package's bundles and manifest (scripts/bundles.mjs).
+# With --tests, also builds the Catch2 suites: natively (build/native,
+# build/sanitize under ASan + UBSan), as wasm (build/wasm), and the libFuzzer
+# targets (build/fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emcc finds acorn only through NODE_PATH (the machine's node is not Debian's).
@@ -26,6 +27,11 @@ echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"
 
 # The lesson page, from lessons/ (numbers in it are computed by the core just built).
 node scripts/build-lesson.mjs
+
+# What the npm package ships besides web/: custom-elements.json and
+# web/widgets.d.ts (from the widgets' static params), dist/posenc-widgets.js
+# and dist/anywidget.mjs (one file each, both core builds inlined).
+node scripts/bundles.mjs
 
 if [ $tests = ON ]; then
   cmake -S . -B build/native -DCMAKE_BUILD_TYPE=Release >/dev/null

@@ -19,6 +19,21 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 
+/**
+ * Module source (resolved from web/) that hands the given wasm builds to
+ * posenc.js with registerEmbeddedBuild, each .wasm inlined as base64, so
+ * nothing is fetched; also used by scripts/bundles.mjs.
+ */
+export function embeddedBuildsSource(variants) {
+  const wasm = (variant) => readFileSync(path.join(web, `wasm/posenc-${variant}.wasm`)).toString('base64');
+  return `
+    import { registerEmbeddedBuild } from './posenc.js';
+    ${variants.map((v, i) => `import factory${i} from './wasm/posenc-${v}.js';`).join('\n    ')}
+    const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    ${variants.map((v, i) => `registerEmbeddedBuild('${v}', factory${i}, bytes(${JSON.stringify(wasm(v))}));`).join('\n    ')}
+  `;
+}
+
 // `prelude`: module code run before the lesson's script (its imports resolve
 // from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs
 export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), prelude = '' } = {}) {
@@ -27,12 +42,8 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
     if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
   }
   // 1. the script: an entry that registers both builds, then runs the page
-  const wasm = (variant) => readFileSync(path.join(web, `wasm/posenc-${variant}.wasm`)).toString('base64');
   const entry = `
-    import { registerEmbeddedBuild } from './posenc.js';
-    ${variants.map((v, i) => `import factory${i} from './wasm/posenc-${v}.js';`).join('\n    ')}
-    const bytes = (b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
-    ${variants.map((v, i) => `registerEmbeddedBuild('${v}', factory${i}, bytes(${JSON.stringify(wasm(v))}));`).join('\n    ')}
+    ${embeddedBuildsSource(variants)}
     ${prelude}
     await import('./lesson.js');
   `;

@@ -1,0 +1,277 @@
+// What the npm package ships besides web/ (run by scripts/build.sh and
+// `npm run export`; needs web/wasm/ and web/gen/ from the build):
+//   1. custom-elements.json: every tag, read from the widgets' own classes
+//      (static tag, description, params, events) and the base class's
+//      CSS_PROPERTIES, so it cannot drift from the code
+//   2. web/widgets.d.ts: every tag in HTMLElementTagNameMap, with its
+//      attributes and events, from the same data
+//   3. dist/posenc-widgets.js: one ES module with every widget and both
+//      lesson builds of the core inlined (no other request)
+//   4. dist/anywidget.mjs: the same, exporting render({ model, el }) for
+//      anywidget and MyST's {anywidget} directive
+// The train lab stays out of both bundles: it needs the trainer builds
+// (about 0.5 MB more) and a worker file next to it.
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { embeddedBuildsSource } from './export.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const web = path.join(root, 'web');
+export const BUNDLE_EXCLUDED = ['train-lab'];
+
+// pass 1: the widget classes, read in Node: define() only needs these globals
+// at import time (widgets touch the DOM when connected, never on import)
+let classesOnce = null;
+export function widgetClasses() {
+  classesOnce ??= readClasses();
+  return classesOnce;
+}
+async function readClasses() {
+  const defined = [];
+  const saved = { HTMLElement: globalThis.HTMLElement, customElements: globalThis.customElements };
+  globalThis.HTMLElement ??= class {};
+  globalThis.customElements ??= { get: () => undefined, define: () => {} };
+  const define = globalThis.customElements.define;
+  globalThis.customElements.define = (tag, cls) => defined.push({ tag, cls });
+  try {
+    // once per process: a module's defines run on its first import only
+    await import(`${pathToFileURL(path.join(web, 'widgets.js')).href}`);
+  } finally {
+    globalThis.customElements.define = define;
+    if (!saved.HTMLElement) delete globalThis.HTMLElement;
+    if (!saved.customElements) delete globalThis.customElements;
+  }
+  const { CSS_PROPERTIES } = await import(pathToFileURL(path.join(web, 'lib/pe-element.js')).href);
+  return { widgets: defined, cssProperties: CSS_PROPERTIES };
+}
+
+const className = (tag) => tag.replace(/(^|-)([a-z])/g, (_, _d, c) => c.toUpperCase());
+// attributes are strings: the value as the widget writes it back
+const attrText = (spec, value) => (spec.type === 'vector' ? value.join(',') : String(value));
+
+/** The manifest type text of one parameter. */
+export function attributeType(spec) {
+  switch (spec.type) {
+    case 'int':
+    case 'float':
+      return 'number';
+    case 'bool':
+      return 'boolean';
+    case 'enum':
+      return spec.options.map((o) => `'${o}'`).join(' | ');
+    case 'vector':
+      return 'string';
+    default:
+      return 'string';
+  }
+}
+
+/** One line saying what values a parameter takes. */
+export function attributeDescription(spec) {
+  const parts = [];
+  if (spec.label) parts.push(spec.label);
+  if (spec.type === 'int' || spec.type === 'float') {
+    let range = `${spec.type === 'int' ? (spec.even ? 'even integer' : 'integer') : 'number'} from ${spec.min} to ${spec.max}`;
+    if (spec.step !== undefined) range += `, step ${spec.step}`;
+    parts.push(range);
+  } else if (spec.type === 'bool') parts.push('boolean attribute: present is true');
+  else if (spec.type === 'enum') parts.push(`one of ${spec.options.join(', ')}`);
+  else if (spec.type === 'vector') parts.push(`${spec.length ?? 'any number of'} comma-separated numbers`);
+  else if (spec.patternMessage) parts.push(`text that ${spec.patternMessage}`);
+  return parts.join(': ');
+}
+
+// the light theme's values, declared in the base class's :host block
+function cssDefaults() {
+  const src = readFileSync(path.join(web, 'lib/pe-element.js'), 'utf8');
+  const host = src.slice(src.indexOf('const BASE_CSS'));
+  const block = host.slice(host.indexOf(':host {'), host.indexOf('}', host.indexOf(':host {')));
+  return Object.fromEntries([...block.matchAll(/(--pe-[a-z-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2].trim()]));
+}
+
+export function makeManifest({ widgets, cssProperties }) {
+  const defaults = cssDefaults();
+  const modules = widgets.map(({ tag, cls }) => {
+    const modulePath = `web/widgets/${tag}.js`;
+    const events = { ...cls.baseEvents, ...cls.events };
+    return {
+      kind: 'javascript-module',
+      path: modulePath,
+      declarations: [
+        {
+          kind: 'class',
+          customElement: true,
+          name: className(tag),
+          tagName: tag,
+          description: cls.description,
+          superclass: { name: 'PeElement', module: 'web/lib/pe-element.js' },
+          attributes: Object.entries(cls.params).map(([name, spec]) => ({
+            name,
+            type: { text: attributeType(spec) },
+            ...(spec.type === 'bool' ? {} : { default: attrText(spec, spec.default) }),
+            description: attributeDescription(spec),
+          })),
+          events: Object.entries(events).map(([name, description]) => ({ name, type: { text: 'CustomEvent' }, description })),
+          cssProperties: Object.entries(cssProperties).map(([name, description]) => ({
+            name,
+            description,
+            ...(defaults[name] ? { default: defaults[name] } : {}),
+          })),
+        },
+      ],
+      exports: [{ kind: 'custom-element-definition', name: tag, declaration: { name: className(tag), module: modulePath } }],
+    };
+  });
+  return { schemaVersion: '2.1.0', readme: 'README.md', modules };
+}
+
+const TS_TYPES = { int: 'number | string', float: 'number | string', bool: 'boolean | string', vector: 'string | number[]', string: 'string' };
+
+export function makeTypes(manifest, widgets) {
+  const byTag = new Map(widgets.map((w) => [w.tag, w.cls]));
+  const lines = [
+    '// Generated by scripts/bundles.mjs from the widgets\' static params: do not edit.',
+    '// Every tag of web/widgets.js (and the bundles) in HTMLElementTagNameMap.',
+    '',
+    '/** Detail of pe-quiz-answered (web/widgets/pe-quiz.js). */',
+    'export interface PeQuizAnsweredDetail {',
+    '  quizId: string;',
+    '  response: string[];',
+    '  correct: boolean;',
+    '  score: 0 | 1;',
+    '  attempts: number;',
+    '  revealed: boolean;',
+    '  choices: number[];',
+    '  correctChoices: number[];',
+    '  [key: string]: unknown;',
+    '}',
+    '',
+    '/** Events of every widget (the base class fires pe-update and pe-state). */',
+    'export interface PeElementEventMap extends HTMLElementEventMap {',
+    '  \'pe-update\': CustomEvent<{ ms: number }>;',
+    '}',
+    '',
+    '/** The base class of every widget. */',
+    'export declare class PeElement extends HTMLElement {',
+    '  /** Milliseconds the last update took. */',
+    '  readonly lastUpdateMs: number;',
+    '  addEventListener<K extends keyof PeElementEventMap>(type: K, listener: (this: PeElement, ev: PeElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;',
+    '  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;',
+    '  removeEventListener<K extends keyof PeElementEventMap>(type: K, listener: (this: PeElement, ev: PeElementEventMap[K]) => any, options?: boolean | EventListenerOptions): void;',
+    '  removeEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | EventListenerOptions): void;',
+    '}',
+    '',
+  ];
+  const map = [];
+  for (const mod of manifest.modules) {
+    const d = mod.declarations[0];
+    const cls = byTag.get(d.tagName);
+    lines.push(`/** Attributes of <${d.tagName}>. */`, `export interface ${d.name}Attributes {`);
+    for (const [name, spec] of Object.entries(cls.params)) {
+      const t = spec.type === 'enum' ? spec.options.map((o) => `'${o}'`).join(' | ') : TS_TYPES[spec.type];
+      lines.push(`  /** ${attributeDescription(spec)}${spec.type === 'bool' ? '' : ` (default ${attrText(spec, spec.default)})`} */`, `  '${name}'?: ${t};`);
+    }
+    lines.push('}', '', `/** <${d.tagName}>: ${d.description} */`, `export declare class ${d.name}Element extends PeElement {`, `  readonly localName: '${d.tagName}';`);
+    lines.push('}', '');
+    map.push(`    '${d.tagName}': ${d.name}Element;`);
+  }
+  lines.push(
+    '/** The attributes of each tag, by tag name (for typed helpers in a host page). */',
+    'export interface PosencWidgetAttributes {',
+    ...manifest.modules.map((m) => `  '${m.declarations[0].tagName}': ${m.declarations[0].name}Attributes;`),
+    '}',
+    '',
+    'declare global {',
+    '  interface HTMLElementTagNameMap {',
+    ...map,
+    '  }',
+    '  // bubbling, composed events: a page can listen on any ancestor or on document',
+    '  interface GlobalEventHandlersEventMap {',
+    '    \'pe-quiz-answered\': CustomEvent<PeQuizAnsweredDetail>;',
+    '    \'pe-state\': CustomEvent<{ name: string; value: unknown }>;',
+    '  }',
+    '}',
+    '',
+  );
+  return lines.join('\n');
+}
+
+// the anywidget front end: the tag and its attributes come from the model
+const ANYWIDGET_SOURCE = `
+export function render({ model, el }) {
+  let node = null;
+  const attributes = () => {
+    const a = model.get('attributes');
+    return a && typeof a === 'object' ? a : {};
+  };
+  const apply = () => {
+    const tag = String(model.get('tag') ?? '');
+    if (!/^[a-z][a-z0-9]*-[a-z0-9-]+$/.test(tag) || !customElements.get(tag)) {
+      node?.remove();
+      node = document.createElement('p');
+      node.textContent = 'posenc widget: unknown tag ' + JSON.stringify(tag);
+      el.append(node);
+      return;
+    }
+    if (!node || node.localName !== tag) {
+      node?.remove();
+      node = document.createElement(tag);
+      el.append(node);
+    }
+    const wanted = attributes();
+    for (const name of [...node.getAttributeNames()]) if (!(name in wanted)) node.removeAttribute(name);
+    for (const [name, value] of Object.entries(wanted)) {
+      if (value === false || value === null || value === undefined) node.removeAttribute(name);
+      else node.setAttribute(name, value === true ? '' : Array.isArray(value) ? value.join(',') : String(value));
+    }
+  };
+  apply();
+  model.on('change:tag', apply);
+  model.on('change:attributes', apply);
+  return () => {
+    model.off('change:tag', apply);
+    model.off('change:attributes', apply);
+    node?.remove();
+    node = null;
+  };
+}
+export default { render };
+`;
+
+async function bundle(widgets, tail, out) {
+  const tags = widgets.map((w) => w.tag).filter((t) => !BUNDLE_EXCLUDED.includes(t));
+  const entry = `${embeddedBuildsSource(['simd', 'scalar'])}
+    ${tags.map((t) => `import './widgets/${t}.js';`).join('\n    ')}
+    ${tail}`;
+  const result = await build({
+    stdin: { contents: entry, resolveDir: web, sourcefile: path.basename(out), loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    write: false,
+    logLevel: 'silent',
+    external: ['node:fs/promises'],
+  });
+  mkdirSync(path.dirname(out), { recursive: true });
+  writeFileSync(out, result.outputFiles[0].contents);
+  return { out, bytes: result.outputFiles[0].contents.length, tags };
+}
+
+export async function buildAll() {
+  const classes = await widgetClasses();
+  const { widgets } = classes;
+  const manifest = makeManifest(classes);
+  writeFileSync(path.join(root, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  writeFileSync(path.join(web, 'widgets.d.ts'), makeTypes(manifest, widgets));
+  const a = await bundle(widgets, '', path.join(root, 'dist/posenc-widgets.js'));
+  const b = await bundle(widgets, ANYWIDGET_SOURCE, path.join(root, 'dist/anywidget.mjs'));
+  return [a, b];
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const { out, bytes } of await buildAll()) console.log(`bundles: ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB)`);
+  console.log('bundles: custom-elements.json, web/widgets.d.ts');
+}
