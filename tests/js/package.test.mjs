@@ -1,0 +1,207 @@
+// The npm package as a consumer gets it (needs `npm run build`, which writes
+// custom-elements.json, web/widgets.d.ts and the bundles):
+// - custom-elements.json validates against the custom-elements-manifest
+//   schema (ajv) and says exactly what each widget's static params, events
+//   and the base class's CSS custom properties say;
+// - `npm pack`, then `npm install --offline` of the tarball into a fresh
+//   project: the compute API imports in Node and its sinusoidal table equals
+//   PyTorch's; the tarball holds no tests, fixtures or build folders;
+// - TypeScript (tsc --noEmit) accepts a consumer file that uses the tags,
+//   attributes, events and the API, and rejects one that misuses them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import Ajv from 'ajv';
+import { loadCase } from './fixture.mjs';
+import { widgetClasses } from '../../scripts/bundles.mjs';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const manifest = JSON.parse(readFileSync(path.join(root, 'custom-elements.json'), 'utf8'));
+const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+
+test('custom-elements.json validates against the custom-elements-manifest schema', () => {
+  const schema = JSON.parse(readFileSync(require.resolve('custom-elements-manifest/schema.json'), 'utf8'));
+  const ajv = new Ajv({ allErrors: true, strict: false });
+  const validate = ajv.compile(schema);
+  assert.ok(validate(manifest), JSON.stringify(validate.errors?.slice(0, 5), null, 1));
+  assert.equal(pkg.customElements, 'custom-elements.json');
+});
+
+test("custom-elements.json says exactly what each widget's static params say", async () => {
+  const { widgets, cssProperties } = await widgetClasses();
+  const files = readdirSync(path.join(root, 'web/widgets')).filter((f) => f.endsWith('.js'));
+  assert.deepEqual(widgets.map((w) => `${w.tag}.js`).sort(), files.sort(), 'every widget file is registered by widgets.js');
+  const decls = new Map(manifest.modules.map((m) => [m.declarations[0].tagName, m]));
+  assert.equal(decls.size, widgets.length);
+  const hostCss = readFileSync(path.join(root, 'web/lib/pe-element.js'), 'utf8');
+  for (const { tag, cls } of widgets) {
+    const mod = decls.get(tag);
+    assert.ok(mod, `${tag} is in the manifest`);
+    const d = mod.declarations[0];
+    assert.equal(mod.path, `web/widgets/${tag}.js`);
+    assert.deepEqual(mod.exports, [{ kind: 'custom-element-definition', name: tag, declaration: { name: d.name, module: mod.path } }]);
+    assert.ok(d.customElement && d.description && d.description === cls.description && !d.description.includes('\n'), `${tag}: one-line description`);
+    // attributes: the same names in the same order, defaults, types, ranges and options
+    assert.deepEqual(d.attributes.map((a) => a.name), Object.keys(cls.params), `${tag}: attribute names`);
+    for (const a of d.attributes) {
+      const spec = cls.params[a.name];
+      const where = `${tag} ${a.name}`;
+      if (spec.type === 'bool') assert.equal(a.default, undefined, where);
+      else assert.equal(a.default, Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default), where);
+      if (spec.type === 'enum') {
+        assert.deepEqual(a.type.text.split(' | '), spec.options.map((o) => `'${o}'`), where);
+        assert.ok(a.description.includes(spec.options.join(', ')), where);
+      } else {
+        assert.equal(a.type.text, { int: 'number', float: 'number', bool: 'boolean', vector: 'string', string: 'string' }[spec.type], where);
+      }
+      if (spec.type === 'int' || spec.type === 'float') {
+        assert.ok(a.description.includes(`from ${spec.min} to ${spec.max}`), `${where}: range in ${a.description}`);
+        if (spec.even) assert.match(a.description, /even integer/, where);
+        if (spec.step !== undefined) assert.ok(a.description.includes(`step ${spec.step}`), where);
+      }
+      if (spec.type === 'vector' && spec.length) assert.ok(a.description.includes(`${spec.length} comma-separated numbers`), where);
+      if (spec.label) assert.ok(a.description.startsWith(spec.label), where);
+    }
+    // events: the base class's and the widget's, and every event its file dispatches is declared
+    const events = d.events.map((e) => e.name);
+    assert.deepEqual(events, Object.keys({ ...cls.baseEvents, ...cls.events }), `${tag}: events`);
+    const source = readFileSync(path.join(root, mod.path), 'utf8');
+    for (const m of source.matchAll(/new CustomEvent\(\s*'([^']+)'/g)) assert.ok(events.includes(m[1]), `${tag} dispatches ${m[1]}, which the manifest lists`);
+    // CSS custom properties: those the base class's :host declares
+    assert.deepEqual(d.cssProperties.map((c) => c.name), Object.keys(cssProperties), `${tag}: CSS properties`);
+  }
+  assert.ok(decls.get('pe-quiz').declarations[0].events.some((e) => e.name === 'pe-quiz-answered'));
+  assert.ok(decls.get('pe-heatmap').declarations[0].cssProperties.some((c) => c.name === '--pe-accent' && c.default === '#245fc9'));
+  const block = hostCss.slice(hostCss.indexOf(':host {', hostCss.indexOf('const BASE_CSS')));
+  const declared = [...block.slice(0, block.indexOf('}')).matchAll(/(--pe-[a-z-]+):/g)].map((m) => m[1]);
+  assert.deepEqual(Object.keys(cssProperties).sort(), declared.sort(), 'CSS_PROPERTIES lists exactly the :host declarations');
+});
+
+test('web/widgets.d.ts puts every tag in HTMLElementTagNameMap', () => {
+  const dts = readFileSync(path.join(root, 'web/widgets.d.ts'), 'utf8');
+  const map = dts.slice(dts.indexOf('interface HTMLElementTagNameMap'));
+  for (const m of manifest.modules) {
+    const d = m.declarations[0];
+    assert.ok(map.includes(`'${d.tagName}': ${d.name}Element;`), d.tagName);
+  }
+});
+
+// the packed and installed package, shared by the tests below
+let project;
+let tarball;
+let files;
+before(() => {
+  project = mkdtempSync(path.join(tmpdir(), 'posenc-consumer-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', project], { cwd: root, encoding: 'utf8' }));
+  tarball = path.join(project, packed[0].filename);
+  files = packed[0].files.map((f) => f.path);
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', `./${path.basename(tarball)}`], { cwd: project, encoding: 'utf8' });
+});
+after(() => {
+  if (project) rmSync(project, { recursive: true, force: true });
+});
+
+test('the tarball holds what a consumer needs and no tests, fixtures or build folders', () => {
+  assert.match(path.basename(tarball), /^posenc-course-0\.2\.0\.tgz$/);
+  for (const f of ['package.json', 'web/posenc.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/anywidget.mjs', 'custom-elements.json']) {
+    assert.ok(files.includes(f), `${f} is in the tarball`);
+  }
+  const bad = files.filter((f) => /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(f));
+  assert.deepEqual(bad, []);
+  // every export target is in it
+  for (const target of Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {
+    assert.ok(files.includes(target.replace(/^\.\//, '')), `export target ${target}`);
+  }
+});
+
+test('the installed package: the compute API imports in Node and its sinusoidal table equals PyTorch', async () => {
+  const c = loadCase('sinusoidal_L50_d6_base10000.txt');
+  const script = `
+    import { loadPosenc } from 'posenc-course';
+    import manifest from 'posenc-course/custom-elements.json' with { type: 'json' };
+    const out = {};
+    for (const simd of [true, false]) {
+      const pe = await loadPosenc({ simd });
+      out[simd ? 'simd' : 'scalar'] = Array.from(pe.sinusoidal(${Number(c.params.max_len)}, ${Number(c.params.d_model)}, { base: ${Number(c.params.base)} }));
+    }
+    out.tags = manifest.modules.length;
+    console.log(JSON.stringify(out));
+  `;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  const expected = c.tensors.out.values;
+  for (const build of ['simd', 'scalar']) {
+    assert.equal(out[build].length, expected.length);
+    const worst = Math.max(...out[build].map((v, i) => Math.abs(v - expected[i])));
+    assert.ok(worst <= 1e-6, `${build}: largest difference ${worst}`);
+  }
+  assert.equal(out.tags, manifest.modules.length);
+  // it ran from the installed copy, not from this checkout
+  const resolved = spawnSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('posenc-course'))"], { cwd: project, encoding: 'utf8' }).stdout.trim();
+  assert.equal(resolved, pathToFileURL(path.join(project, 'node_modules/posenc-course/web/posenc.js')).href);
+});
+
+const TSCONFIG = {
+  compilerOptions: {
+    target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'],
+    strict: true, noEmit: true, skipLibCheck: false, types: [],
+  },
+};
+const GOOD = `
+import { loadPosenc, type Posenc } from 'posenc-course';
+import type { PeQuizAnsweredDetail, RopeClockAttributes } from 'posenc-course/widgets';
+
+const clock = document.createElement('rope-clock');
+const name: 'rope-clock' = clock.localName;
+const attrs: RopeClockAttributes = { 'd-model': 16, sentence: 'the cat sat' };
+for (const [k, v] of Object.entries(attrs)) clock.setAttribute(k, String(v));
+const heatmap = document.createElement('pe-heatmap');
+heatmap.setAttribute('max-len', '32');
+heatmap.addEventListener('pe-update', (e) => console.log(e.detail.ms.toFixed(1)));
+document.body.append(clock, heatmap);
+document.createElement('pe-quiz').addEventListener('pe-quiz-answered', (e) => {
+  const d: PeQuizAnsweredDetail = e.detail;
+  console.log(d.quizId, d.correct, d.score + 1);
+});
+document.addEventListener('pe-quiz-answered', (e) => console.log(e.detail.quizId));
+const pe: Posenc = await loadPosenc({ simd: false });
+const table: Float32Array = pe.sinusoidal(8, 4, { base: 10000 });
+console.log(name, table.length);
+`;
+// each line must fail on its own
+const BAD = [
+  "const clock: import('posenc-course/widgets').RopeClockElement = document.createElement('pe-heatmap');",
+  "import type { AlibiBiasAttributes } from 'posenc-course/widgets'; const a: AlibiBiasAttributes = { scale: 'log' };",
+  "document.createElement('pe-quiz').addEventListener('pe-quiz-answered', (e) => { const s: string = e.detail.score; });",
+  "import { loadPosenc } from 'posenc-course'; const pe = await loadPosenc(); pe.sinusoidal('8', 4);",
+  "import { loadPosenc } from 'posenc-course'; await loadPosenc({ simd: 'yes' });",
+];
+
+function tsc(files) {
+  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files }));
+  return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+}
+
+test('TypeScript accepts a consumer of the tags, attributes, events and API', () => {
+  writeFileSync(path.join(project, 'good.mts'), GOOD);
+  const r = tsc(['good.mts']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+test('TypeScript rejects each misuse', () => {
+  BAD.forEach((line, i) => {
+    const file = `bad${i}.mts`;
+    writeFileSync(path.join(project, file), `${line}\nexport {};\n`);
+    const r = tsc([file]);
+    assert.notEqual(r.status, 0, `tsc accepted: ${line}`);
+    assert.match(r.stdout, new RegExp(`^${file.replace('.', '\\.')}\\(1,`, 'm'), `the error is on the misuse: ${r.stdout}`);
+  });
+});
