@@ -1,0 +1,165 @@
+// The one-file bundles in Chromium, each copied alone into an empty folder
+// served under the strict CSP (needs `npm run build`, which writes dist/):
+// - dist/posenc-widgets.js: every tag it holds renders, the four exercise
+//   lines are exact, no CSP violation, no console error, and no request but
+//   the page and the bundle;
+// - dist/anywidget.mjs, driven by a harness that behaves as anywidget's front
+//   end does (a model with get, set, on, off, save_changes; the element in a
+//   shadow root): it renders, follows a model change, and its cleanup
+//   removes the widget; no request but the page, the harness and the bundle.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { root, launch, newPage, renderAllWidgets, shadowTexts } from './harness.mjs';
+import { createStaticServer } from '../../scripts/serve.mjs';
+import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
+import { tags as lessonTags } from './widget-tags.mjs';
+
+const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+const EXERCISE_LINES = [
+  'Seat #0 Wave Vector: [0. 1. 0. 1.]',
+  'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+  'Attention Score (Seats 1 vs 3): 0.65457',
+  'Attention Score (Seats 101 vs 103): 0.65457',
+];
+// every tag with the attributes a course page would write (a quiz and a sample need an id)
+const TAGS = [
+  'pe-heatmap', 'pe-wave-barcode', 'attention-permutation', 'learned-overflow', 'rope-clock', 'alibi-bias',
+  't5-buckets', 'rope-scaling-lab', 'rope-config-lab', 'pe-quiz-score',
+];
+const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bundle</title>
+<script type="module" src="posenc-widgets.js"></script></head><body>
+${TAGS.map((t) => `<${t}></${t}>`).join('\n')}
+<pe-quiz quiz="sinusoidal-fastest-pair"></pe-quiz>
+<pe-live-output sample="seat-vectors"></pe-live-output>
+<rope-offset-check q="1.0,0.5" k="0.8,0.2" theta="0.5" m="1" n="3" shift="100"></rope-offset-check>
+</body></html>`;
+
+const HARNESS = `
+// What anywidget's front end does: a model over a JSON state, an element in a shadow root.
+function createModel(state) {
+  const handlers = new Map();
+  return {
+    get: (key) => state[key],
+    set(key, value) {
+      state[key] = value;
+      for (const h of handlers.get('change:' + key) ?? []) h({ new: value });
+    },
+    on: (name, h) => handlers.set(name, [...(handlers.get(name) ?? []), h]),
+    off: (name, h) => handlers.set(name, (handlers.get(name) ?? []).filter((x) => x !== h)),
+    save_changes() {},
+    handlerCount: () => [...handlers.values()].reduce((n, l) => n + l.length, 0),
+  };
+}
+const mod = await import('./anywidget.mjs');
+const host = document.querySelector('#host');
+const el = document.createElement('div');
+host.attachShadow({ mode: 'open' }).append(el);
+const model = createModel({ tag: 'rope-clock', attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' } });
+const cleanup = await mod.render({ model, el });
+window.anywidgetTest = { model, el, cleanup, hasDefault: typeof mod.default?.render === 'function' };
+`;
+
+let dir;
+let server;
+let url;
+let browser;
+before(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'posenc-bundle-'));
+  copyFileSync(path.join(root, 'dist/posenc-widgets.js'), path.join(dir, 'posenc-widgets.js'));
+  copyFileSync(path.join(root, 'dist/anywidget.mjs'), path.join(dir, 'anywidget.mjs'));
+  writeFileSync(path.join(dir, 'index.html'), PAGE);
+  writeFileSync(path.join(dir, 'anywidget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title>
+<script type="module" src="harness.js"></script></head><body><div id="host"></div></body></html>`);
+  writeFileSync(path.join(dir, 'harness.js'), HARNESS);
+  server = createStaticServer(dir, { headers: { 'Content-Security-Policy': CSP } });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${server.address().port}`;
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  server?.close();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function strictPage() {
+  const page = await newPage(browser, { viewport: { width: 1100, height: 900 } });
+  page.violations = [];
+  page.requests = [];
+  page.problems = [];
+  page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
+  page.on('response', (r) => r.status() >= 400 && page.problems.push(`HTTP ${r.status()} ${r.url()}`));
+  // Chromium asks for /favicon.ico by itself (not a page request, and a 404
+  // here): every other console error counts
+  page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && page.problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => page.problems.push(`exception: ${e.message}`));
+  await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  return page;
+}
+
+test('the bundle holds every lesson tag but the ones it leaves out', () => {
+  const all = [...new Set([...TAGS, 'pe-quiz', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED])].sort();
+  assert.deepEqual(all, [...new Set(lessonTags)].sort());
+});
+
+test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the exercise lines are exact, no other request', async () => {
+  const page = await strictPage();
+  await page.goto(`${url}/`);
+  const tags = [...TAGS, 'pe-quiz', 'pe-live-output', 'rope-offset-check'];
+  assert.equal(await renderAllWidgets(page, tags), tags.length);
+  const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
+  for (const line of EXERCISE_LINES) assert.ok(texts.includes(line), `missing: ${line}`);
+  for (const t of tags) {
+    const text = await page.locator(t).first().evaluate((n) => n.shadowRoot.textContent);
+    assert.ok(text.trim().length > 0, `${t} shows something`);
+    const problems = await page.locator(t).first().evaluate((n) => [...n.shadowRoot.querySelectorAll('.error, .field-note')].map((e) => e.textContent).join(''));
+    assert.equal(problems, '', `${t} reports no error`);
+  }
+  await page.waitForTimeout(300);
+  assert.deepEqual(page.violations, []);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual([...new Set(page.requests)].sort(), ['/', '/posenc-widgets.js']);
+  await page.context().close();
+});
+
+test('dist/anywidget.mjs in an anywidget-like harness: renders, follows a model change, cleans up; no other request', async () => {
+  const page = await strictPage();
+  await page.goto(`${url}/anywidget.html`);
+  await page.waitForFunction(() => window.anywidgetTest);
+  const clock = page.locator('#host >> rope-clock');
+  await clock.waitFor();
+  const ready = () => clock.evaluate((n) => n.hasAttribute('data-ready'));
+  await page.waitForFunction(() => document.querySelector('#host').shadowRoot.querySelector('rope-clock')?.hasAttribute('data-ready'));
+  assert.ok(await ready());
+  assert.equal(await page.evaluate(() => window.anywidgetTest.hasDefault), true);
+  const dials = () => clock.evaluate((n) => n.shadowRoot.querySelectorAll('figure').length);
+  const before = await dials();
+  assert.match(await clock.evaluate((n) => n.shadowRoot.textContent), /cat/);
+  // a model change (what the kernel side or the directive's JSON does)
+  await page.evaluate(() => window.anywidgetTest.model.set('attributes', { 'd-model': 16, sentence: 'the dog bit the man' }));
+  assert.equal(await clock.getAttribute('d-model'), '16');
+  assert.equal(await clock.getAttribute('first'), null, 'an attribute dropped from the model is removed');
+  await page.waitForFunction((b) => document.querySelector('#host').shadowRoot.querySelector('rope-clock').shadowRoot.querySelectorAll('figure').length > b, before);
+  // another tag
+  await page.evaluate(() => window.anywidgetTest.model.set('tag', 'alibi-bias'));
+  await page.waitForFunction(() => document.querySelector('#host').shadowRoot.querySelector('alibi-bias')?.hasAttribute('data-ready'));
+  assert.equal(await page.evaluate(() => window.anywidgetTest.el.children.length), 1);
+  // cleanup removes the widget and stops listening
+  const after = await page.evaluate(() => {
+    const t = window.anywidgetTest;
+    t.cleanup();
+    t.model.set('tag', 'rope-clock');
+    return { children: t.el.children.length, handlers: t.model.handlerCount() };
+  });
+  assert.deepEqual(after, { children: 0, handlers: 0 });
+  assert.deepEqual(page.violations, []);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual([...new Set(page.requests)].sort(), ['/anywidget.html', '/anywidget.mjs', '/harness.js']);
+  await page.context().close();
+});
