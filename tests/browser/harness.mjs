@@ -1,6 +1,7 @@
 // Shared setup of the browser tests: Debian's Chromium driven by
 // playwright-core, and the static server of `npm start` on a free port.
 import { mkdirSync } from 'node:fs';
+import { before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { createStaticServer } from '../../scripts/serve.mjs';
@@ -17,6 +18,37 @@ export async function startServer(options) {
 }
 
 export const launch = launchChromium;
+
+/**
+ * The usual set-up of a browser test file: the static server and Chromium,
+ * started before its tests and closed after them. Returns { browser, server,
+ * url }, filled in once the tests run.
+ */
+export function useSite(options) {
+  const site = { browser: null, server: null, url: '' };
+  before(async () => {
+    Object.assign(site, await startServer(options));
+    site.browser = await launch();
+  });
+  after(async () => {
+    await site.browser?.close();
+    site.server?.close();
+  });
+  return site;
+}
+
+/**
+ * Run in a page (page.evaluate): how wide the page is against its screen,
+ * with the first elements that stick out past the right edge.
+ */
+export function pageOverflow() {
+  const width = document.documentElement.clientWidth;
+  const wide = [...document.querySelectorAll('body *')]
+    .filter((e) => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== 'absolute')
+    .slice(0, 5)
+    .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
+  return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+}
 
 /** A page that records console errors and uncaught exceptions in `errors`. */
 export async function newPage(browser, options = {}) {

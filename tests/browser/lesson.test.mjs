@@ -3,28 +3,17 @@
 // and its score survives a reload, a parameter change updates a live output,
 // axe-core finds no accessibility violations, and a 375 px phone needs no
 // horizontal scrolling. Screenshots go to screenshots/ (git-ignored).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { startServer, launch, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
+import { useSite, pageOverflow, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
 const require = createRequire(import.meta.url);
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 // The page is too tall for one image: the first screen, then each section's start.
 async function screenshotSections(page, name) {
@@ -51,8 +40,8 @@ async function screenshotWidgets(page, name) {
 }
 
 async function openLesson(options = {}) {
-  const page = await newPage(browser, { viewport: { width: 1280, height: 900 }, ...options });
-  await page.goto(`${url}/`);
+  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 }, ...options });
+  await page.goto(`${site.url}/`);
   return page;
 }
 
@@ -76,14 +65,14 @@ test('the lesson loads, every widget renders, with no console errors', async () 
 });
 
 test('text, code and default outputs show before the wasm arrives, and written quizzes already work', async () => {
-  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
   let release;
   const held = new Promise((resolve) => (release = resolve));
   await page.route('**/*.wasm', async (route) => {
     await held; // the compute core is "still downloading"
     await route.continue();
   });
-  await page.goto(`${url}/`, { waitUntil: 'domcontentloaded' });
+  await page.goto(`${site.url}/`, { waitUntil: 'domcontentloaded' });
   assert.match(await page.locator('h1').textContent(), /Positional encoding/);
   assert.ok(await page.locator('#sinusoidal p').first().isVisible());
   // the live output shows its code and default printout from the page itself
@@ -199,14 +188,7 @@ test('axe-core finds no accessibility violations (light and dark, desktop and ph
 test('a 375 px wide phone has no horizontal scrolling', async () => {
   const page = await openLesson({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
   await renderAllWidgets(page, tags);
-  const overflow = await page.evaluate(() => {
-    const width = document.documentElement.clientWidth;
-    const wide = [...document.querySelectorAll('body *')]
-      .filter((e) => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== 'absolute')
-      .slice(0, 5)
-      .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
-    return { scrollWidth: document.documentElement.scrollWidth, width, wide };
-  });
+  const overflow = await page.evaluate(pageOverflow);
   assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
   await screenshotSections(page, 'phone');
   await screenshotWidgets(page, 'phone');

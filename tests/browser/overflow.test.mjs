@@ -6,30 +6,19 @@
 // move with the content, local) in the colour of what is behind it, and be
 // reachable from the keyboard; and the page itself never scrolls sideways on
 // the phone. The phone also gets its way back to the contents: a sticky bar.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, renderAllWidgets } from './harness.mjs';
+import { useSite, newPage, renderAllWidgets } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 const phone = { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 };
 const desktop = { viewport: { width: 1280, height: 900 } };
 
 async function openLesson(options) {
-  const page = await newPage(browser, options);
-  await page.goto(`${url}/`);
+  const page = await newPage(site.browser, options);
+  await page.goto(`${site.url}/`);
   // what an aside holds has no width (and its widgets do not render) until it
   // opens; lesson.js re-marks the wide formulas on toggle
   await page.evaluate(async () => {
@@ -129,8 +118,8 @@ for (const [name, options] of [['375 px phone', phone], ['1280 px desktop', desk
 
 test('the scroll cue is drawn: a shadow at an edge with more behind it, none at an edge without (pixels of a live output)', async () => {
   for (const colorScheme of ['light', 'dark']) {
-    const page = await newPage(browser, { ...phone, colorScheme });
-    await page.goto(`${url}/`);
+    const page = await newPage(site.browser, { ...phone, colorScheme });
+    await page.goto(`${site.url}/`);
     await page.locator('pe-live-output').first().evaluate((n) => n.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await page.waitForSelector('pe-live-output[data-ready]');
     const pre = page.locator('pe-live-output').first().locator('pre.code.scroll-cue');
@@ -161,8 +150,8 @@ test('the scroll cue is drawn: a shadow at an edge with more behind it, none at 
 
 test('375 px phone: the contents stay one tap away (a sticky bar naming the section) and do not cover the text', async () => {
   // (reduced motion: the jump is instant, not a smooth scroll to wait for)
-  const page = await newPage(browser, { ...phone, reducedMotion: 'reduce' });
-  await page.goto(`${url}/`);
+  const page = await newPage(site.browser, { ...phone, reducedMotion: 'reduce' });
+  await page.goto(`${site.url}/`);
   const sectionId = await page.$$eval('main section[id]', (s) => s[4].id);
   // deep in a section: its middle
   await page.evaluate((id) => {

@@ -4,31 +4,20 @@
 // reported as revealed; select-all quizzes mark what was missed and keep the
 // learner's picks beside the solution; feedback says its label once; and
 // generated questions set their maths as MathML with no inline style.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, renderAllWidgets } from './harness.mjs';
+import { useSite, newPage, renderAllWidgets } from './harness.mjs';
 
 const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 /** The lesson with a fixed learner seed (or none: a fresh learner). */
 async function openLesson(seed) {
-  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
   if (seed !== undefined) await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
-  await page.goto(`${url}/`);
+  await page.goto(`${site.url}/`);
   await page.evaluate(() => {
     window.answers = [];
     document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));

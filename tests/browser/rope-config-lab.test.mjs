@@ -3,24 +3,15 @@
 // wrongly typed field, an unsupported type, 10 MB, prototype keys) gets a
 // message naming the field while the previous picture stays; the plots and
 // the table work from the keyboard; the embed URL opens a preset.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage, screenshotPath } from './harness.mjs';
+import { useSite, newPage, screenshotPath } from './harness.mjs';
 import { ROPE_PRESETS } from '../../web/lib/rope-presets.js';
 
-let browser;
-let site;
-before(async () => {
-  browser = await launch();
-  site = await startServer();
-});
-after(async () => {
-  await browser?.close();
-  site?.server.close();
-});
+const site = useSite();
 
 async function lab(markup, viewport = { width: 1000, height: 900 }) {
-  const page = await newPage(browser, { viewport });
+  const page = await newPage(site.browser, { viewport });
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
@@ -119,7 +110,7 @@ test('keyboard: the plots read a pair with the arrow keys, the table lists every
 });
 
 test('embed URL: embed.html?widget=rope-config-lab&preset=... opens that model', async () => {
-  const page = await newPage(browser, { viewport: { width: 800, height: 900 } });
+  const page = await newPage(site.browser, { viewport: { width: 800, height: 900 } });
   await page.goto(`${site.url}/embed.html?widget=rope-config-lab&preset=phi-3-mini-128k&target=65536`);
   await page.waitForSelector('rope-config-lab[data-ready]', { state: 'attached' });
   const el = page.locator('rope-config-lab');

@@ -6,28 +6,17 @@
 // and in embed.html under a strict CSP it trains in workers with no
 // violation and shows, bit for bit, what pe.createTrainer computes in Node.
 // Runs are tiny (tens of steps) to keep this fast.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage } from './harness.mjs';
+import { useSite, startServer, newPage } from './harness.mjs';
 
-let server;
-let url;
-let browser;
-
-before(async () => {
-  ({ server, url } = await startServer());
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  server?.close();
-});
+const site = useSite();
 
 // A page holding only `markup`, with the lab's events recorded on window.trainLog.
 async function labPage(markup, { noWorker = false } = {}) {
-  const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
+  const page = await newPage(site.browser, { viewport: { width: 900, height: 900 } });
   if (noWorker) await page.addInitScript(() => delete window.Worker);
-  await page.goto(`${url}/widgets/dev.html`);
+  await page.goto(`${site.url}/widgets/dev.html`);
   await page.evaluate(async (markup) => {
     await import('/widgets/train-lab.js');
     window.trainLog = { progress: [], done: null };
@@ -129,7 +118,7 @@ test('in an embed under a strict CSP the lab trains in workers, and shows exactl
   const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
   const strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
   try {
-    const page = await newPage(browser, { viewport: { width: 900, height: 1000 } });
+    const page = await newPage(site.browser, { viewport: { width: 900, height: 1000 } });
     page.violations = [];
     await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
     await page.addInitScript(() => {

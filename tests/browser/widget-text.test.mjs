@@ -2,25 +2,15 @@
 // rejected in its box, never left beside a picture that ignores it; number
 // boxes update as typed; messages are in the learner's words; the RoPE clock
 // shows the score its claim is about; its text is 11 px or more on a phone.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startServer, launch, newPage } from './harness.mjs';
+import { useSite, newPage } from './harness.mjs';
 
-let browser;
-let site;
-
-before(async () => {
-  browser = await launch();
-  site = await startServer();
-});
-after(async () => {
-  await browser?.close();
-  site?.server.close();
-});
+const site = useSite();
 
 // One widget alone on the development page, rendered.
 async function widget(markup, viewport = { width: 1000, height: 900 }) {
-  const page = await newPage(browser, { viewport });
+  const page = await newPage(site.browser, { viewport });
   const tag = markup.match(/<([a-z0-9-]+)/)[1];
   await page.goto(`${site.url}/widgets/dev.html`);
   await page.evaluate(async ([m, t]) => {

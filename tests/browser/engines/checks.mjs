@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export.mjs';
-import { screenshotPath } from '../harness.mjs';
+import { screenshotPath, pageOverflow } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { launchEngine, startProbedServer, injectProbe } from './drivers.mjs';
 
@@ -227,14 +227,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     }
     assert.equal(await page.evaluate(() => document.documentElement.clientWidth), 375);
     await renderAll(page);
-    const overflow = await page.evaluate(() => {
-      const width = document.documentElement.clientWidth;
-      const wide = [...document.querySelectorAll('body *')]
-        .filter((e) => e.getBoundingClientRect().right > width + 1 && getComputedStyle(e).position !== 'absolute')
-        .slice(0, 5)
-        .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
-      return { scrollWidth: document.documentElement.scrollWidth, width, wide };
-    });
+    const overflow = await page.evaluate(pageOverflow);
     assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
     await screenshotSections(page, 'phone');
     await screenshotWidgets(page, 'phone');
