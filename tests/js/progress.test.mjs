@@ -2,27 +2,12 @@
 // localStorage: entries of quizzes the lesson no longer has are removed,
 // current ones kept, and nothing throws on storage that is broken or absent.
 // (tests/browser/reliability.test.mjs covers the same in Chromium.)
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import { loadProgress, forgetUnknownQuizzes, progressKey } from '../../web/lib/progress.js';
 
-class MemoryStorage {
-  constructor(items = {}) {
-    this.items = new Map(Object.entries(items));
-  }
-  getItem(k) {
-    return this.items.has(k) ? this.items.get(k) : null;
-  }
-  setItem(k, v) {
-    this.items.set(k, String(v));
-  }
-  removeItem(k) {
-    this.items.delete(k);
-  }
-}
 const entry = (correct) => ({ correct, solutionShown: false, attempts: 1, response: [0] });
-const withStorage = (storage) => Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true, writable: true });
-afterEach(() => delete globalThis.localStorage);
 
 test('stored progress of quizzes the lesson no longer has is removed; current quizzes keep theirs', () => {
   const s = new MemoryStorage({ [progressKey]: JSON.stringify({ 'kept-quiz': entry(true), 'removed-quiz': entry(true), 'renamed-quiz': entry(false) }), other: 'untouched' });

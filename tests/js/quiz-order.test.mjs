@@ -3,27 +3,12 @@
 // storage; from it each quiz gets its own order, the same on every load, and
 // over many learners every option is first about equally often. Stored
 // responses are authored indices, so older entries stay valid.
-import { test, afterEach } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import { deriveSeed, seededOrder } from '../../web/lib/random.js';
 import { learnerSeed, learnerSeedKey, loadProgress, progressKey, resetProgress } from '../../web/lib/progress.js';
 
-class MemoryStorage {
-  constructor(items = {}) {
-    this.items = new Map(Object.entries(items));
-  }
-  getItem(k) {
-    return this.items.has(k) ? this.items.get(k) : null;
-  }
-  setItem(k, v) {
-    this.items.set(k, String(v));
-  }
-  removeItem(k) {
-    this.items.delete(k);
-  }
-}
-const withStorage = (storage) => Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true, writable: true });
-afterEach(() => delete globalThis.localStorage);
 
 test('seededOrder is a permutation, the same for the same seed', () => {
   for (const n of [1, 2, 3, 4, 5, 7]) {
