@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { embeddedBuildsSource } from './export.mjs';
+import { embeddedBuildsSource, ESBUILD_OPTIONS } from './export.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -245,16 +245,7 @@ async function bundle(widgets, tail, out) {
   const entry = `${embeddedBuildsSource(['simd', 'scalar'])}
     ${tags.map((t) => `import './widgets/${t}.js';`).join('\n    ')}
     ${tail}`;
-  const result = await build({
-    stdin: { contents: entry, resolveDir: web, sourcefile: path.basename(out), loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-    external: ['node:fs/promises'],
-  });
+  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: path.basename(out), loader: 'js' }, ...ESBUILD_OPTIONS });
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, result.outputFiles[0].contents);
   return { out, bytes: result.outputFiles[0].contents.length, tags };

@@ -20,6 +20,14 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 
 /**
+ * How every one-file build of the page is bundled (the export, and the
+ * widget bundles of scripts/bundles.mjs): one minified ES module, in memory.
+ * posenc.js's fetch path (`import(`${base}.js`)`) is never taken once the
+ * builds are registered; Node-only imports are behind isNode.
+ */
+export const ESBUILD_OPTIONS = { bundle: true, format: 'esm', target: 'es2022', minify: true, write: false, logLevel: 'silent', external: ['node:fs/promises'] };
+
+/**
  * Module source (resolved from web/) that hands the given wasm builds to
  * posenc.js with registerEmbeddedBuild, each .wasm inlined as base64, so
  * nothing is fetched; also used by scripts/bundles.mjs.
@@ -47,18 +55,7 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
     ${prelude}
     await import('./lesson.js');
   `;
-  const result = await build({
-    stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' },
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
-    // posenc.js's fetch path (`import(`${base}.js`)`) is never taken once the
-    // builds are registered; Node-only imports are behind isNode
-    external: ['node:fs/promises'],
-  });
+  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' }, ...ESBUILD_OPTIONS });
   for (const w of result.warnings) {
     if (!/dynamic import|import\.meta|node:fs/.test(w.text)) console.warn(`export: ${w.text}`);
   }
