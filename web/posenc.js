@@ -46,6 +46,7 @@ export function simdSupported() {
 }
 
 const isNode = typeof process === 'object' && !!process.versions && !!process.versions.node;
+const NODE_FS = 'node:fs/promises';
 const instances = new Map(); // 'simd' | 'scalar' | 'train-simd' | 'train-scalar' -> Promise<Posenc>
 
 /**
@@ -98,7 +99,9 @@ async function instantiate(variant) {
   const options = { locateFile: (file) => new URL(file, base).href };
   if (isNode) {
     // Emscripten 3.1.6's web glue cannot fetch a file: URL in Node; hand it the bytes.
-    const { readFile } = await import('node:fs/promises');
+    // The specifier is a variable so that a bundler building for the browser
+    // (esbuild, webpack, Vite) leaves this Node-only import alone.
+    const { readFile } = await import(/* webpackIgnore: true */ /* @vite-ignore */ NODE_FS);
     options.wasmBinary = await readFile(new URL(`${base.href}.wasm`));
   }
   return factory(options);
