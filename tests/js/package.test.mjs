@@ -10,14 +10,14 @@
 //   attributes, events and the API, and rejects one that misuses them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
+import { installPackedPackage } from './installed-package.mjs';
 import { widgetClasses } from '../../scripts/bundles.mjs';
 
 const require = createRequire(import.meta.url);
@@ -96,21 +96,16 @@ test('web/widgets.d.ts puts every tag in HTMLElementTagNameMap', () => {
 let project;
 let tarball;
 let files;
+let installed;
 before(() => {
-  project = mkdtempSync(path.join(tmpdir(), 'posenc-consumer-'));
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', project], { cwd: root, encoding: 'utf8' }));
-  tarball = path.join(project, packed[0].filename);
-  files = packed[0].files.map((f) => f.path);
-  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', `./${path.basename(tarball)}`], { cwd: project, encoding: 'utf8' });
+  installed = installPackedPackage();
+  ({ project, tarball, files } = installed);
 });
-after(() => {
-  if (project) rmSync(project, { recursive: true, force: true });
-});
+after(() => installed?.remove());
 
 test('the tarball holds what a consumer needs and no tests, fixtures or build folders', () => {
   assert.match(path.basename(tarball), /^posenc-course-0\.2\.0\.tgz$/);
-  for (const f of ['package.json', 'web/posenc.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/anywidget.mjs', 'custom-elements.json']) {
+  for (const f of ['package.json', 'web/posenc.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/posenc-widgets.d.ts', 'dist/anywidget.mjs', 'custom-elements.json']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   const bad = files.filter((f) => /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(f));
@@ -158,6 +153,7 @@ const TSCONFIG = {
 const GOOD = `
 import { loadPosenc, type Posenc } from 'posenc-course';
 import type { PeQuizAnsweredDetail, RopeClockAttributes } from 'posenc-course/widgets';
+import { loadPosenc as loadBundledCore } from 'posenc-course/bundle';
 
 const clock = document.createElement('rope-clock');
 const name: 'rope-clock' = clock.localName;
@@ -174,7 +170,8 @@ document.createElement('pe-quiz').addEventListener('pe-quiz-answered', (e) => {
 document.addEventListener('pe-quiz-answered', (e) => console.log(e.detail.quizId));
 const pe: Posenc = await loadPosenc({ simd: false });
 const table: Float32Array = pe.sinusoidal(8, 4, { base: 10000 });
-console.log(name, table.length);
+const bundled: Posenc = await loadBundledCore();
+console.log(name, table.length, bundled.simd);
 `;
 // each line must fail on its own
 const BAD = [
