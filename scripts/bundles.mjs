@@ -4,7 +4,8 @@
 //      (static tag, description, params, events) and the base class's
 //      CSS_PROPERTIES, so it cannot drift from the code
 //   2. web/widgets.d.ts: every tag in HTMLElementTagNameMap, with its
-//      attributes and events, from the same data
+//      attributes and events, from the same data; and the README's table of
+//      tags (between its widget-table markers), also from the manifest
 //   3. dist/posenc-widgets.js: one ES module with every widget and both
 //      lesson builds of the core inlined (no other request); it also exports
 //      the compute API (loadPosenc, ...) of that same copy of the core, so a
@@ -128,6 +129,37 @@ export function makeManifest({ widgets, cssProperties }) {
     };
   });
   return { schemaVersion: '2.1.0', readme: 'README.md', modules };
+}
+
+// The README's tag table, written between these markers from the manifest
+export const README_TABLE_MARKERS = ['<!-- widget-table: generated from custom-elements.json by scripts/bundles.mjs; edit the widgets\' static params instead -->', '<!-- /widget-table -->'];
+
+const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The README's table of tags, attributes, events and CSS custom properties. */
+export function makeReadmeTable(manifest) {
+  const decls = manifest.modules.map((m) => m.declarations[0]);
+  // events every tag fires (the base class's) are said once, below the table
+  const common = decls[0].events.filter((e) => decls.every((d) => d.events.some((x) => x.name === e.name)));
+  const own = (d) => d.events.filter((e) => !common.some((c) => c.name === e.name));
+  const attribute = (a) => `\`${a.name}\`${a.default === undefined ? '' : ` (${a.default === '' ? 'empty' : cell(a.default)})`}: ${cell(a.description)}`;
+  const rows = decls.map((d) => `| \`<${d.tagName}>\` | ${d.attributes.map(attribute).join('<br>') || 'none'} | ${own(d).map((e) => `\`${e.name}\`: ${cell(e.description)}`).join('<br>')} | ${cell(d.description)} |`);
+  return [
+    '| tag | attributes (default): values | its own events | shows |',
+    '|---|---|---|---|',
+    ...rows,
+    '',
+    `Every tag also fires ${common.map((e) => `\`${e.name}\` (${e.description.replace(/\.$/, '')})`).join(' and ')}, and takes these CSS custom properties (light theme defaults): ${decls[0].cssProperties.map((c) => `\`${c.name}\` (${c.description.replace(/\.$/, '').toLowerCase()}${c.default ? `; \`${c.default}\`` : ''})`).join(', ')}.`,
+  ].join('\n');
+}
+
+/** README.md with its tag table replaced by one made from the manifest. */
+export function readmeWithTable(readme, manifest) {
+  const [open, close] = README_TABLE_MARKERS;
+  const start = readme.indexOf(open);
+  const end = readme.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`bundles: README.md has no ${open} ... ${close} block`);
+  return `${readme.slice(0, start + open.length)}\n${makeReadmeTable(manifest)}\n${readme.slice(end)}`;
 }
 
 const TS_TYPES = { int: 'number | string', float: 'number | string', bool: 'boolean | string', vector: 'string | number[]', string: 'string' };
@@ -267,6 +299,10 @@ export async function buildAll() {
   const manifest = makeManifest(classes);
   writeFileSync(path.join(root, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(path.join(web, 'widgets.d.ts'), makeTypes(manifest, widgets));
+  const readmePath = path.join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const updated = readmeWithTable(readme, manifest);
+  if (updated !== readme) writeFileSync(readmePath, updated);
   const a = await bundle(widgets, "export * from './posenc.js';", path.join(root, 'dist/posenc-widgets.js'));
   writeFileSync(path.join(root, 'dist/posenc-widgets.d.ts'), BUNDLE_TYPES);
   const b = await bundle(widgets, ANYWIDGET_SOURCE, path.join(root, 'dist/anywidget.mjs'));

@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
 import { installPackedPackage } from './installed-package.mjs';
-import { widgetClasses } from '../../scripts/bundles.mjs';
+import { widgetClasses, makeReadmeTable, readmeWithTable } from '../../scripts/bundles.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -81,6 +81,22 @@ test("custom-elements.json says exactly what each widget's static params say", a
   const block = hostCss.slice(hostCss.indexOf(':host {', hostCss.indexOf('const BASE_CSS')));
   const declared = [...block.slice(0, block.indexOf('}')).matchAll(/(--pe-[a-z-]+):/g)].map((m) => m[1]);
   assert.deepEqual(Object.keys(cssProperties).sort(), declared.sort(), 'CSS_PROPERTIES lists exactly the :host declarations');
+});
+
+test("the README's tag table is the one the manifest makes (it cannot drift)", () => {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  assert.equal(readmeWithTable(readme, manifest), readme, 'README.md is out of date: run node scripts/bundles.mjs');
+  const table = makeReadmeTable(manifest);
+  for (const m of manifest.modules) {
+    const d = m.declarations[0];
+    const row = table.split('\n').find((l) => l.startsWith(`| \`<${d.tagName}>\``));
+    assert.ok(row, `${d.tagName} has a row`);
+    for (const a of d.attributes) assert.ok(row.includes(`\`${a.name}\``) && row.includes(a.description), `${d.tagName} ${a.name}`);
+  }
+  // a widget whose params changed makes a different table
+  const changed = structuredClone(manifest);
+  changed.modules[0].declarations[0].attributes[0].default = '65';
+  assert.notEqual(readmeWithTable(readme, changed), readme);
 });
 
 test('web/widgets.d.ts puts every tag in HTMLElementTagNameMap', () => {
