@@ -127,6 +127,73 @@ test('the iframe embed resizes to its height, and a quiz answer reaches the host
   await page.context().close();
 });
 
+// What an LMS editor or a cautious author writes: the iframe gets scripts but
+// no allow-same-origin, so its origin is opaque ("null") and localStorage throws.
+const SANDBOXED_HOST = `
+window.hostMessages = [];
+addEventListener('message', (event) => {
+  const from = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === event.source);
+  // a sandboxed frame's messages come from origin "null": trust the source window only
+  if (!from || event.origin !== 'null' || event.data === null || typeof event.data !== 'object') return;
+  window.hostMessages.push({ frame: from.id, ...event.data });
+  if (event.data.type === 'posenc:resize') from.style.height = Math.ceil(event.data.height) + 'px';
+});
+`;
+
+test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz answers without keeping progress, and resize and answered messages reach the parent', async () => {
+  writeFileSync(path.join(hostDir, 'sandboxed-host.js'), SANDBOXED_HOST);
+  writeFileSync(path.join(hostDir, 'sandboxed.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sandboxed</title><link rel="icon" href="data:,">
+<script src="sandboxed-host.js"></script></head><body>
+<iframe id="widget" sandbox="allow-scripts" title="widget" style="width:100%;border:0" src="${widgets.url}/embed.html?widget=rope-offset-check&amp;shift=100"></iframe>
+<iframe id="quiz" sandbox="allow-scripts" title="quiz" style="width:100%;border:0" src="${widgets.url}/embed.html?widget=pe-quiz&amp;quiz=sinusoidal-fastest-pair"></iframe>
+</body></html>`);
+  const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
+  await page.goto(`${host.url}/sandboxed.html`);
+  // the frame really is sandboxed: an opaque origin, no storage
+  const inside = await page.frameLocator('#quiz').locator('body').evaluate(() => {
+    let storage;
+    try {
+      localStorage.getItem('x');
+      storage = 'available';
+    } catch (e) {
+      storage = e.name;
+    }
+    return { origin: origin, storage };
+  });
+  assert.deepEqual(inside, { origin: 'null', storage: 'SecurityError' });
+  // the widget renders and computes
+  const check = page.frameLocator('#widget').locator('rope-offset-check');
+  await check.evaluate((n) => (n.hasAttribute('data-ready') ? null : new Promise((r) => n.addEventListener('pe-update', r, { once: true }))));
+  assert.match(await check.evaluate((n) => n.shadowRoot.textContent), /0\.65457/);
+  // both frames posted their heights, and the parent followed them
+  await page.waitForFunction(() => ['widget', 'quiz'].every((id) => window.hostMessages.some((m) => m.frame === id && m.type === 'posenc:resize' && m.height > 100)));
+  for (const id of ['widget', 'quiz']) {
+    const last = await page.evaluate((f) => window.hostMessages.filter((m) => m.frame === f && m.type === 'posenc:resize').at(-1).height, id);
+    await page.waitForFunction(([f, h]) => Math.abs(document.getElementById(f).getBoundingClientRect().height - Math.ceil(h)) <= 1, [id, last]);
+  }
+  // a quiz answers: feedback shows and the answer reaches the parent
+  const quiz = page.frameLocator('#quiz').locator('pe-quiz');
+  const correctIndex = await page.frameLocator('#quiz').locator('body').evaluate(async () => {
+    const { quizzes } = await import('./gen/lesson-data.js');
+    return quizzes['sinusoidal-fastest-pair'].options.findIndex((o) => o.correct);
+  });
+  await quiz.locator(`input[value="${correctIndex}"]`).check();
+  await quiz.getByRole('button', { name: 'Check' }).click();
+  await page.waitForFunction(() => window.hostMessages.some((m) => m.type === 'posenc:answered'));
+  const answered = await page.evaluate(() => window.hostMessages.find((m) => m.type === 'posenc:answered'));
+  assert.equal(answered.frame, 'quiz');
+  assert.equal(answered.quizId, 'sinusoidal-fastest-pair');
+  assert.equal(answered.correct, true);
+  assert.equal(answered.statement.result.success, true);
+  assert.match(await quiz.evaluate((n) => n.shadowRoot.textContent), /Correct/);
+  // progress simply is not kept: the reloaded frame starts unanswered
+  await page.frameLocator('#quiz').locator('body').evaluate(() => location.reload());
+  await page.frameLocator('#quiz').locator('pe-quiz[data-ready]').waitFor();
+  assert.equal(await page.frameLocator('#quiz').locator('pe-quiz').locator('input:checked').count(), 0);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the lesson and embed.html run under a strict CSP with no violation and no console error', async () => {
   const page = await cspPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${strict.url}/`);
