@@ -1,10 +1,12 @@
-// SLEEF's powf_u10 as PyTorch's AVX2 kernels run it, one lane at a time.
-// Every operation below is one instruction of SLEEF's vector code (src/libm/
-// sleefsimdsp.c: xpowf, logkf, expkf; src/libm/df.h: the double-float
+// SLEEF's expf_u10, powf_u10, sinf_u10 and cosf_u10 as PyTorch's AVX2
+// kernels run them, one lane at a time. Every operation below is one
+// instruction of SLEEF 3.5.1's vector code (src/libm/sleefsimdsp.c: xpowf,
+// logkf, expkf, xsinf_u1, xcosf_u1, rempif; src/libm/df.h: the double-float
 // helpers in their FMA form), in the same order: floating-point addition is
 // not associative, so reordering anything here changes bits.
 #include "sleef.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -235,7 +237,279 @@ float exp_f2(F2 d) {
     return d.hi < -104.0f ? 0.0f : r;
 }
 
+// --- sin and cos (xsinf_u1, xcosf_u1) --------------------------------------
+
+// float products and sums as double-floats, the forms sin and cos use.
+F2 mul(float x, float y) {
+    const float h = x * y;
+    return {h, fma_exact(x, y, -h)};
+}
+
+// Fast2Sum with a float second term: ((x.hi - h) + y) + x.lo (|x| >= |y|).
+F2 add_fast(F2 x, float y) {
+    const float h = x.hi + y;
+    return {h, ((x.hi - h) + y) + x.lo};
+}
+
+F2 add_fast(float x, float y) {
+    const float h = x + y;
+    return {h, (x - h) + y};
+}
+
+// x * y rounded once to a float: hi*hi + (lo*hi + hi*lo), fused.
+float mul_to_float(F2 x, F2 y) {
+    return fma_exact(x.hi, y.hi, fma_exact(x.lo, y.hi, x.hi * y.lo));
+}
+
+// The sign of y on x (x86's xor with y's sign bit).
+float mulsign(float x, float y) {
+    return float_of(bits_of(x) ^ (bits_of(y) & 0x80000000u));
+}
+
+// SLEEF 3.5.1's Sleef_rempitabsp (src/libm/rempitab.c; Boost Software
+// License 1.0): 2/pi in four float parts, from 2^-(e - 25) on, for each
+// binade e of the argument (row = max(e - 25, 0)).
+constexpr float kRempiTab[] = {
+    0.159154892f, 5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f,
+    0.03415493667f, 6.420638243e-09f, 7.342738037e-17f, 8.135951656e-24f,
+    0.03415493667f, 6.420638243e-09f, 7.342738037e-17f, 8.135951656e-24f,
+    0.002904943191f, -9.861969574e-11f, -9.839336547e-18f, -1.790215892e-24f,
+    0.002904943191f, -9.861969574e-11f, -9.839336547e-18f, -1.790215892e-24f,
+    0.002904943191f, -9.861969574e-11f, -9.839336547e-18f, -1.790215892e-24f,
+    0.002904943191f, -9.861969574e-11f, -9.839336547e-18f, -1.790215892e-24f,
+    0.0009518179577f, 1.342109202e-10f, 1.791623576e-17f, 1.518506657e-24f,
+    0.0009518179577f, 1.342109202e-10f, 1.791623576e-17f, 1.518506657e-24f,
+    0.0004635368241f, 1.779561221e-11f, 4.038449606e-18f, -1.358546052e-25f,
+    0.0002193961991f, 1.779561221e-11f, 4.038449606e-18f, -1.358546052e-25f,
+    9.73258866e-05f, 1.779561221e-11f, 4.038449606e-18f, -1.358546052e-25f,
+    3.62907449e-05f, 3.243700447e-12f, 5.690024473e-19f, 7.09405479e-26f,
+    5.773168596e-06f, 1.424711477e-12f, 1.3532163e-19f, 1.92417627e-26f,
+    5.773168596e-06f, 1.424711477e-12f, 1.3532163e-19f, 1.92417627e-26f,
+    5.773168596e-06f, 1.424711477e-12f, 1.3532163e-19f, 1.92417627e-26f,
+    1.958472239e-06f, 5.152167755e-13f, 1.3532163e-19f, 1.92417627e-26f,
+    5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    5.112411827e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    2.132179588e-08f, 3.626141271e-15f, -2.036222915e-22f, 6.177847236e-30f,
+    6.420638243e-09f, 7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f,
+    6.420638243e-09f, 7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f,
+    2.695347945e-09f, 7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f,
+    8.327027956e-10f, 7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f,
+    8.327027956e-10f, 7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f,
+    3.670415083e-10f, 7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f,
+    1.342109202e-10f, 1.791623576e-17f, 1.518506361e-24f, 2.613904e-31f,
+    1.779561221e-11f, 4.038449606e-18f, -1.358545683e-25f, -3.443243946e-32f,
+    1.779561221e-11f, 4.038449606e-18f, -1.358545683e-25f, -3.443243946e-32f,
+    1.779561221e-11f, 4.038449606e-18f, -1.358545683e-25f, -3.443243946e-32f,
+    3.243700447e-12f, 5.690024473e-19f, 7.094053557e-26f, 1.487136711e-32f,
+    3.243700447e-12f, 5.690024473e-19f, 7.094053557e-26f, 1.487136711e-32f,
+    3.243700447e-12f, 5.690024473e-19f, 7.094053557e-26f, 1.487136711e-32f,
+    1.424711477e-12f, 1.3532163e-19f, 1.924175961e-26f, 2.545416018e-33f,
+    5.152167755e-13f, 1.3532163e-19f, 1.924175961e-26f, 2.545416018e-33f,
+    6.046956013e-14f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    6.046956013e-14f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    6.046956013e-14f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    3.626141271e-15f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    3.626141271e-15f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    3.626141271e-15f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    3.626141271e-15f, -2.036222915e-22f, 6.177846108e-30f, 1.082084378e-36f,
+    7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f, 6.296048013e-40f,
+    7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f, 6.296048013e-40f,
+    7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f, 6.296048013e-40f,
+    7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f, 6.296048013e-40f,
+    7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f, 6.296048013e-40f,
+    7.342738037e-17f, 8.135951656e-24f, -1.330400526e-31f, 6.296048013e-40f,
+    1.791623576e-17f, 1.518506361e-24f, 2.61390353e-31f, 4.764937743e-38f,
+    1.791623576e-17f, 1.518506361e-24f, 2.61390353e-31f, 4.764937743e-38f,
+    4.038449606e-18f, -1.358545683e-25f, -3.443243946e-32f, 6.296048013e-40f,
+    4.038449606e-18f, -1.358545683e-25f, -3.443243946e-32f, 6.296048013e-40f,
+    5.690024473e-19f, 7.094053557e-26f, 1.487136711e-32f, 6.296048013e-40f,
+    5.690024473e-19f, 7.094053557e-26f, 1.487136711e-32f, 6.296048013e-40f,
+    5.690024473e-19f, 7.094053557e-26f, 1.487136711e-32f, 6.296048013e-40f,
+    1.3532163e-19f, 1.924175961e-26f, 2.545415467e-33f, 6.296048013e-40f,
+    1.3532163e-19f, 1.924175961e-26f, 2.545415467e-33f, 6.296048013e-40f,
+    2.690143217e-20f, -1.452834402e-28f, -6.441077673e-36f, -1.764234767e-42f,
+    2.690143217e-20f, -1.452834402e-28f, -6.441077673e-36f, -1.764234767e-42f,
+    2.690143217e-20f, -1.452834402e-28f, -6.441077673e-36f, -1.764234767e-42f,
+    1.334890502e-20f, -1.452834402e-28f, -6.441077673e-36f, -1.764234767e-42f,
+    6.572641438e-21f, -1.452834402e-28f, -6.441077673e-36f, -1.764234767e-42f,
+    0.05874381959f, 1.222115387e-08f, 7.693612965e-16f, 1.792054435e-22f,
+    0.02749382704f, 4.77057327e-09f, 7.693612965e-16f, 1.792054435e-22f,
+    0.01186883077f, 1.045283415e-09f, 3.252721926e-16f, 7.332633139e-23f,
+    0.00405633077f, 1.045283415e-09f, 3.252721926e-16f, 7.332633139e-23f,
+    0.000150081818f, -2.454155802e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    0.000150081818f, -2.454155802e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    0.000150081818f, -2.454155802e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    0.000150081818f, -2.454155802e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    0.000150081818f, -2.454155802e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    2.801149822e-05f, 4.821800945e-12f, 8.789757674e-19f, 1.208447639e-25f,
+    2.801149822e-05f, 4.821800945e-12f, 8.789757674e-19f, 1.208447639e-25f,
+    2.801149822e-05f, 4.821800945e-12f, 8.789757674e-19f, 1.208447639e-25f,
+    1.275271279e-05f, 1.183823005e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    5.12331826e-06f, 1.183823005e-12f, 1.161414894e-20f, 1.291319272e-27f,
+    1.308621904e-06f, 2.743283031e-13f, 1.161414894e-20f, 1.291319272e-27f,
+    1.308621904e-06f, 2.743283031e-13f, 1.161414894e-20f, 1.291319272e-27f,
+    3.549478151e-07f, 4.695462769e-14f, 1.161414894e-20f, 1.291319272e-27f,
+    3.549478151e-07f, 4.695462769e-14f, 1.161414894e-20f, 1.291319272e-27f,
+    1.165292645e-07f, 1.853292503e-14f, 4.837885366e-21f, 1.291319272e-27f,
+    1.165292645e-07f, 1.853292503e-14f, 4.837885366e-21f, 1.291319272e-27f,
+    5.69246339e-08f, 4.322073705e-15f, 1.449754789e-21f, 7.962890365e-29f,
+    2.712231151e-08f, 4.322073705e-15f, 1.449754789e-21f, 7.962890365e-29f,
+    1.222115387e-08f, 7.693612965e-16f, 1.792054182e-22f, 2.91418027e-29f,
+    4.77057327e-09f, 7.693612965e-16f, 1.792054182e-22f, 2.91418027e-29f,
+    1.045283415e-09f, 3.252721926e-16f, 7.332632508e-23f, 3.898253736e-30f,
+    1.045283415e-09f, 3.252721926e-16f, 7.332632508e-23f, 3.898253736e-30f,
+    1.139611461e-10f, 1.996093359e-17f, 5.344349223e-25f, 1.511644828e-31f,
+    1.139611461e-10f, 1.996093359e-17f, 5.344349223e-25f, 1.511644828e-31f,
+    1.139611461e-10f, 1.996093359e-17f, 5.344349223e-25f, 1.511644828e-31f,
+    1.139611461e-10f, 1.996093359e-17f, 5.344349223e-25f, 1.511644828e-31f,
+    5.575349904e-11f, 6.083145782e-18f, 5.344349223e-25f, 1.511644828e-31f,
+    2.664967552e-11f, -8.557475018e-19f, -8.595036458e-26f, -2.139883875e-32f,
+    1.209775682e-11f, 2.61369883e-18f, 5.344349223e-25f, 1.511644828e-31f,
+    4.821800945e-12f, 8.789757674e-19f, 1.208447639e-25f, 3.253064536e-33f,
+    1.183823005e-12f, 1.161414894e-20f, 1.29131908e-27f, 1.715766248e-34f,
+    1.183823005e-12f, 1.161414894e-20f, 1.29131908e-27f, 1.715766248e-34f,
+    2.743283031e-13f, 1.161414894e-20f, 1.29131908e-27f, 1.715766248e-34f
+};
+
+// SLEEF's rempisubf (FULL_FP_ROUNDING form, as in its AVX2 build): splits x
+// into x - y/4 with y = rint(4x), and the quadrant (y - 4 rint(x)).
+struct FI {
+    float d;
+    std::int32_t i;
+};
+FI rempisub(float x) {
+    const float y = std::nearbyint(x * 4.0f);
+    const float qf = y - std::nearbyint(x) * 4.0f;  // an integer in [-2, 2]
+    return {x - y * 0.25f, static_cast<std::int32_t>(qf)};
+}
+
+// Payne-Hanek reduction (SLEEF's rempif): a = k * pi/2 + r, |r| <= pi/4,
+// r as a double-float and k's low bits in i. a finite.
+//   pass 1: scale huge arguments by 2^-64 and pick the table row
+//   pass 2: a * (2/pi) in three steps, taking out whole quarters each time
+//   pass 3: the fraction times 2*pi (in two parts), or a itself if |a| < 0.7
+struct DFI {
+    F2 df;
+    std::int32_t i;
+};
+DFI rempi(float a) {
+    // pass 1
+    std::int32_t ex = ilogb_bits(a) - 25;
+    const std::int32_t q0 = ex > 90 - 25 ? -64 : 0;
+    a = ldexp_bits(a, q0);
+    if (ex < 0) ex = 0;
+    const float* t = kRempiTab + 4 * ex;
+
+    // pass 2
+    F2 x = mul(a, t[0]);
+    FI di = rempisub(x.hi);
+    std::int32_t q = di.i;
+    x.hi = di.d;
+    x = normalize(x);
+    x = add2(x, mul(a, t[1]));
+    di = rempisub(x.hi);
+    q = wrap_add(q, di.i);
+    x.hi = di.d;
+    x = normalize(x);
+    x = add2(x, mul(F2{t[2], t[3]}, a));
+    x = normalize(x);
+
+    // pass 3
+    x = mul(x, F2{3.1415927410125732422f * 2, -8.7422776573475857731e-08f * 2});
+    if (std::fabs(a) < 0.7f) x = {a, 0.0f};
+    return {x, q};
+}
+
+// The polynomial shared by sin and cos, on the reduced argument s:
+//   sin s = s * (1 + s^2 * (-1/6 + s^2 * u(s^2))),  u of degree 2
+// evaluated in double-float and rounded once.
+float sin_poly(F2 s) {
+    const F2 t = s;
+    s = square(s);
+    float u = 2.6083159809786593541503e-06f;
+    u = fma_exact(u, s.hi, -0.0001981069071916863322258f);
+    u = fma_exact(u, s.hi, 0.00833307858556509017944336f);
+    const F2 x = add_fast(1.0f, mul(add_fast(-0.166666597127914428710938f, u * s.hi), s));
+    return mul_to_float(t, x);
+}
+
+constexpr float kTrigRangeMax2 = 125.0f;                   // TRIGRANGEMAX2f
+constexpr float kPiA2 = 3.1414794921875f;                  // pi in three parts,
+constexpr float kPiB2 = 0.00011315941810607910156f;        // the first two with
+constexpr float kPiC2 = 1.9841872589410058936e-09f;        // trailing zero bits
+constexpr float kOneOverPi = 0.318309886183790671537767526745028724f;  // M_1_PI rounded to float
+constexpr float kHalfPiHi = 3.1415927410125732422f * -0.5f;
+constexpr float kHalfPiLo = -8.7422776573475857731e-08f * -0.5f;
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+
 }  // namespace
+
+// sin(d) as SLEEF's xsinf_u1 (FMA build) computes it in a vector that took
+// the Cody-Waite path (wide = false; every lane |d| < 125) or the
+// Payne-Hanek path (wide = true).
+//   Cody-Waite:  k = rint(d/pi),  s = d - k*pi   (pi in three parts, the
+//                first product fused, the rest summed as double-floats)
+//   Payne-Hanek: d = j*pi/2 + r (rempi); k = the nearest multiple of pi to
+//                d, s = r or r -+ pi/2 as a double-float
+//   sin d = (-1)^k * sin_poly(s); sin(-0) = -0
+float sleef_sinf(float d, bool wide) {
+    std::int32_t q;
+    F2 s;
+    if (!wide) {
+        const float u = std::nearbyint(d * kOneOverPi);
+        q = rint_to_int(u);
+        const float v = fma_exact(u, -kPiA2, d);
+        s = add2(v, u * -kPiB2);
+        s = add_fast(s, u * -kPiC2);
+    } else {
+        if (!std::isfinite(d)) return kNaN;
+        DFI dfi = rempi(d);
+        q = dfi.i & 3;
+        q = (q + q + (dfi.df.hi > 0 ? 2 : 1)) >> 2;
+        if ((dfi.i & 1) == 1) {
+            const F2 h = {mulsign(kHalfPiHi, dfi.df.hi), mulsign(kHalfPiLo, dfi.df.hi)};
+            dfi.df = add2(dfi.df, h);
+        }
+        s = normalize(dfi.df);
+    }
+    float r = sin_poly(s);
+    if ((q & 1) == 1) r = -r;
+    if (bits_of(d) == 0x80000000u) r = d;
+    return r;
+}
+
+// cos(d) as SLEEF's xcosf_u1 (FMA build), same two paths:
+//   Cody-Waite:  k = 2*rint(d/pi - 1/2) + 1 (odd), s = d - k*pi/2
+//   cos d = -(-1)^((k-1)/2)... = sign from k's bit 1 times sin_poly(s)
+float sleef_cosf(float d, bool wide) {
+    std::int32_t q;
+    F2 s;
+    if (!wide) {
+        const float dq = fma_exact(std::nearbyint(fma_exact(d, kOneOverPi, -0.5f)), 2.0f, 1.0f);
+        q = rint_to_int(dq);
+        s = add2(d, dq * (-kPiA2 * 0.5f));
+        s = add2(s, dq * (-kPiB2 * 0.5f));
+        s = add2(s, dq * (-kPiC2 * 0.5f));
+    } else {
+        if (!std::isfinite(d)) return kNaN;
+        DFI dfi = rempi(d);
+        q = dfi.i & 3;
+        q = (q + q + (dfi.df.hi > 0 ? 8 : 7)) >> 1;
+        if ((dfi.i & 1) == 0) {
+            const float y = dfi.df.hi > 0 ? 0.0f : -1.0f;
+            const F2 h = {mulsign(kHalfPiHi, y), mulsign(kHalfPiLo, y)};
+            dfi.df = add2(dfi.df, h);
+        }
+        s = normalize(dfi.df);
+    }
+    float r = sin_poly(s);
+    if ((q & 2) == 0) r = -r;
+    return r;
+}
 
 // SLEEF expf_u10:
 //   q = rint(x / ln 2);  s = x - q*ln2 (ln 2 in two parts, each step fused)
@@ -301,5 +575,42 @@ void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t
     // pass 2: the scalar tail, through the C library's powf
     for (std::size_t i = body; i < n; ++i) out[i] = std::pow(base, e[i]);
 }
+
+}  // namespace posenc
+
+namespace posenc {
+
+namespace {
+
+// Lanes [i, i + 8) as one AVX2 vector: SLEEF reduces every lane the wide way
+// as soon as one lane is not below 125 in magnitude (NaN and inf included).
+// Past the end ATen's partial load fills the vector with zeros, which never
+// trigger it.
+bool group_is_wide(const float* x, std::size_t i, std::size_t n) {
+    const std::size_t end = std::min(i + kTorchTrigLanes, n);
+    for (std::size_t j = i; j < end; ++j)
+        if (!(std::fabs(x[j]) < kTrigRangeMax2)) return true;
+    return false;
+}
+
+}  // namespace
+
+// x, s, c: (n); s or c may be null; either may alias x.
+void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
+        // pass 1: the vector's path, decided before any lane is written
+        const bool wide = group_is_wide(x, i, n);
+        // pass 2: each lane
+        const std::size_t end = std::min(i + kTorchTrigLanes, n);
+        for (std::size_t j = i; j < end; ++j) {
+            const float v = x[j];
+            if (s) s[j] = sleef_sinf(v, wide);
+            if (c) c[j] = sleef_cosf(v, wide);
+        }
+    }
+}
+
+void torch_sin(float* out, const float* x, std::size_t n) { torch_sincos(x, out, nullptr, n); }
+void torch_cos(float* out, const float* x, std::size_t n) { torch_sincos(x, nullptr, out, n); }
 
 }  // namespace posenc

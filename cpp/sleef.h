@@ -1,4 +1,4 @@
-// PyTorch's CPU float32 exp and pow, reproduced bit for bit in portable C++17.
+// PyTorch's CPU float32 exp, pow, sin and cos, reproduced bit for bit in portable C++17.
 //
 // PyTorch 1.13 on x86 CPUs evaluates float32 pow with SLEEF's powf_u10
 // (Shibata & Petrogalli 2020, "SLEEF: A Portable Vectorized Library of C
@@ -50,5 +50,55 @@ float sleef_powf(float x, float y);
 // even dim to 4096) both builds' tails match torch bit for bit.
 // out may alias e.
 void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t n);
+
+// --- sin and cos ---------------------------------------------------------
+//
+// SLEEF sinf_u10 / cosf_u10 (xsinf_u1 / xcosf_u1, FMA build), one lane of a
+// vector. SLEEF picks the range reduction per VECTOR, not per lane:
+//
+//   every lane |x| < 125  ->  Cody-Waite (wide = false):
+//       k = rint(x/pi),  s = x - k*pi        (pi in three parts)
+//   any lane >= 125, inf or NaN  ->  Payne-Hanek for ALL lanes (wide = true):
+//       x = j*pi/2 + r,  r from 2/pi in four float parts (SLEEF's rempif)
+//   sin x = (-1)^k * s * (1 + s^2 * p(s^2)),  in double-float, rounded once
+//
+// The two reductions give different last bits for 1-2% of |x| < 125,
+// so a lane's result depends on its neighbours (see torch_sincos). Outside
+// the vector code, sleef_sinf(x) alone is SLEEF's scalar result for a lane
+// with only zeros beside it (what torch computes for a one-element tensor).
+// NaN and +-inf give NaN (SLEEF's NaN bit pattern is not reproduced);
+// sin(-0) = -0.
+float sleef_sinf(float x, bool wide = false);
+float sleef_cosf(float x, bool wide = false);
+
+// PyTorch 1.13's vector width for float sin/cos on AVX2 (Vectorized<float>).
+constexpr std::size_t kTorchTrigLanes = 8;
+
+// x, s, c: (n). s[i] = torch.sin(t)[i], c[i] = torch.cos(t)[i] for a
+// contiguous float32 CPU tensor t holding x, bit for bit, as torch 1.13 on
+// AVX2 computes them (one thread, or any tensor below 32768 elements):
+//
+//   for each group g = x[8j .. 8j+8):          (the last one padded with zeros)
+//       wide = any |x| in g not below 125
+//       s[i] = sleef_sinf(x[i], wide), c[i] = sleef_cosf(x[i], wide)
+//
+// Why: torch.sin/cos (UnaryOpsKernel.cpp, IMPLEMENT_*_KERNEL) hand the whole
+// tensor to vml::vsin/vcos, which run vec::map: Sleef_sinf8_u10 on each
+// 8-lane vector from the start, and the tail loaded into a zero-filled vector
+// through the same SLEEF call. Unlike pow (n - n % 16 through SLEEF, the rest
+// through libm), no element goes through libm. So the result of an element
+// depends on the 7 others of its group: give this the same flat array torch
+// sees (a (L, d/2) angle tensor as one run of L*d/2 values).
+// s or c may be null; either may alias x.
+void torch_sincos(const float* x, float* s, float* c, std::size_t n);
+void torch_sin(float* out, const float* x, std::size_t n);
+void torch_cos(float* out, const float* x, std::size_t n);
+
+// Which sin/cos a table or a rotation is computed with:
+//   Exact  torch_sincos: PyTorch's bits, for every number the page prints or
+//          compares with torch (one lane at a time, with emulated FMAs)
+//   Fast   vecmath's sincos: <= 1.5 ULP, 4 lanes of wasm SIMD, for pictures,
+//          the trainer and the benchmarks
+enum class SinCos { Exact, Fast };
 
 }  // namespace posenc

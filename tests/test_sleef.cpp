@@ -1,5 +1,7 @@
 // sleef: sleef_powf against SLEEF's powf_u10 bit for bit, and
-// torch_pow_scalar_tensor against PyTorch 1.13's CPU `base ** tensor`.
+// torch_pow_scalar_tensor against PyTorch 1.13's CPU `base ** tensor`;
+// sleef_sinf/cosf and torch_sincos against torch.sin/cos (5 x 2^20
+// arguments, hashed by tests/fixtures/make_sincos.py).
 // The tables were taken from libsleef 3.5.1 (Sleef_finz_powf1_u10purecfma)
 // and from torch itself; natively, when libsleef is installed, a larger
 // sweep runs against it too. In wasm the fused multiply-adds are emulated,
@@ -10,7 +12,11 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <map>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #if !defined(__EMSCRIPTEN__) && defined(__linux__)
@@ -21,6 +27,8 @@
 #endif
 
 #include "fixture.h"
+#include "rope.h"
+#include "sinusoidal.h"
 #include "sleef.h"
 
 using namespace posenc;
@@ -458,4 +466,173 @@ TEST_CASE("sleef_expf gives PyTorch's sinusoidal divisors bit for bit", "[sleef]
         INFO(fc.file << " d_model " << d << " base " << base);
         REQUIRE(mismatches == 0);
     }
+}
+
+// --- sin and cos ------------------------------------------------------------
+
+namespace {
+
+std::uint64_t splitmix64(std::uint64_t z) {
+    z += 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+float float_of_bits(std::uint32_t u) {
+    float f;
+    std::memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+// make_sincos.py's families, drawn the same way (see its docstring).
+constexpr std::size_t kFamilySize = std::size_t{1} << 20;
+constexpr std::size_t kHashChunk = std::size_t{1} << 16;
+
+// Bit patterns in [lo, hi), sign from bit 32 of r.
+float signed_range(std::uint64_t r, std::uint32_t lo, std::uint32_t hi) {
+    std::uint32_t b = lo + static_cast<std::uint32_t>((r & 0xFFFFFFFFull) % (hi - lo));
+    b |= static_cast<std::uint32_t>((r >> 32) & 1u) << 31;
+    return float_of_bits(b);
+}
+
+// f32(f32(pos) * table(kind, dim)[i]), dim = 2 * (1 + r % 2048).
+template <class Table>
+std::vector<float> family_angles(int family, int kinds, Table table) {
+    std::map<std::pair<int, int>, std::vector<float>> cache;
+    std::vector<float> x(kFamilySize);
+    for (std::size_t i = 0; i < kFamilySize; ++i) {
+        const std::uint64_t r = splitmix64((static_cast<std::uint64_t>(family) << 40) + i);
+        const int dim = static_cast<int>(2 * (1 + r % 2048));
+        const std::size_t j = static_cast<std::size_t>((r >> 11) % static_cast<std::uint64_t>(dim / 2));
+        const float pos = static_cast<float>((r >> 23) % 65537);
+        const int kind = static_cast<int>((r >> 40) % static_cast<std::uint64_t>(kinds));
+        auto& t = cache[{kind, dim}];
+        if (t.empty()) {
+            t.resize(static_cast<std::size_t>(dim / 2));
+            table(kind, dim, t.data());
+        }
+        x[i] = pos * t[j];
+    }
+    return x;
+}
+
+std::vector<float> family_args(int family, const std::string& name) {
+    if (name == "rope")
+        return family_angles(family, 3, [](int kind, int dim, float* inv) {
+            const double bases[] = {10000.0, 500000.0, 1000000.0};
+            rope_inv_freq(inv, dim, bases[kind]);
+        });
+    if (name == "sinusoidal")
+        return family_angles(family, 1, [](int, int d, float* div) { sinusoidal_div(div, d, 10000.0); });
+    std::vector<float> x(kFamilySize);
+    for (std::size_t i = 0; i < kFamilySize; ++i) {
+        const std::uint64_t r = splitmix64((static_cast<std::uint64_t>(family) << 40) + i);
+        if (name == "bits") x[i] = float_of_bits(static_cast<std::uint32_t>(r));
+        else if (name == "narrow") x[i] = signed_range(r, 0, to_bits(125.0f));
+        else if (name == "boundary") x[i] = signed_range(r, to_bits(64.0f), to_bits(256.0f));
+        else FAIL("unknown family " << name);
+    }
+    return x;
+}
+
+// sum of splitmix64(bits(y[i]) | i << 32) over the chunk; NaN as 0x7fc00000.
+std::uint64_t chunk_hash(const std::vector<float>& y, std::size_t first) {
+    std::uint64_t h = 0;
+    const std::size_t end = std::min(first + kHashChunk, y.size());
+    for (std::size_t i = first; i < end; ++i) {
+        const std::uint32_t b = std::isnan(y[i]) ? 0x7FC00000u : to_bits(y[i]);
+        h += splitmix64(b | (static_cast<std::uint64_t>(i) << 32));
+    }
+    return h;
+}
+
+}  // namespace
+
+TEST_CASE("torch_sincos matches torch.sin/cos bit for bit on 5 x 2^20 arguments", "[sleef]") {
+    std::ifstream in(fixture::dir() + "/sincos_hashes.dat");
+    REQUIRE(in.good());
+    std::string line, name;
+    int family = -1;
+    std::vector<float> x, s, c;
+    std::size_t chunks = 0, mismatched = 0;
+    while (std::getline(in, line)) {
+        std::istringstream ls(line);
+        std::string tag;
+        ls >> tag;
+        if (tag == "family") {
+            std::size_t n = 0;
+            ls >> name >> n;
+            REQUIRE(n == kFamilySize);
+            x = family_args(++family, name);
+            s.assign(n, 0.0f);
+            c.assign(n, 0.0f);
+            torch_sincos(x.data(), s.data(), c.data(), n);
+        } else if (tag == "chunk") {
+            std::size_t first = 0;
+            std::string hs, hc;
+            ls >> first >> hs >> hc;
+            ++chunks;
+            const bool ok = chunk_hash(s, first) == std::stoull(hs, nullptr, 16) &&
+                            chunk_hash(c, first) == std::stoull(hc, nullptr, 16);
+            if (!ok) ++mismatched;
+            INFO(name << " values " << first << " .. " << first + kHashChunk - 1);
+            CHECK(ok);
+        }
+    }
+    REQUIRE(family == 4);
+    REQUIRE(chunks == 5 * kFamilySize / kHashChunk);
+    REQUIRE(mismatched == 0);
+}
+
+TEST_CASE("sleef_sinf/cosf: edges, and the two reductions part on some small arguments", "[sleef]") {
+    REQUIRE(to_bits(sleef_sinf(0.0f)) == 0u);
+    REQUIRE(to_bits(sleef_sinf(-0.0f)) == 0x80000000u);
+    REQUIRE(to_bits(sleef_sinf(-0.0f, true)) == 0x80000000u);
+    REQUIRE(sleef_cosf(0.0f) == 1.0f);
+    REQUIRE(sleef_cosf(0.0f, true) == 1.0f);
+    for (float v : {INFINITY, -INFINITY, NAN}) {
+        REQUIRE(std::isnan(sleef_sinf(v, true)));
+        REQUIRE(std::isnan(sleef_cosf(v, true)));
+    }
+    // Largest float: Payne-Hanek's last table row.
+    const float big = std::numeric_limits<float>::max();
+    REQUIRE(std::fabs(sleef_sinf(big, true)) <= 1.0f);
+    REQUIRE(std::fabs(sleef_cosf(big, true)) <= 1.0f);
+    // Both reductions are <= 1 ULP, and differ in the last bit now and then:
+    // torch's value for a small angle depends on its vector's neighbours.
+    std::size_t differ = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const float v = static_cast<float>(i) * 0.00123f;  // 0 .. 123
+        if (sleef_sinf(v, false) != sleef_sinf(v, true) || sleef_cosf(v, false) != sleef_cosf(v, true)) ++differ;
+        REQUIRE(std::fabs(sleef_sinf(v) - std::sin(static_cast<double>(v))) <= 6e-8);
+        REQUIRE(std::fabs(sleef_cosf(v) - std::cos(static_cast<double>(v))) <= 6e-8);
+    }
+    REQUIRE(differ > 0);
+    REQUIRE(differ < 5000);  // 1,969 of 100,000 when written
+}
+
+TEST_CASE("torch_sincos groups 8 lanes from the start; tails, nulls and aliasing", "[sleef]") {
+    // Small angles, with one large one in lane 3 of the second group: only
+    // that group (indices 8..15) takes the wide reduction.
+    for (std::size_t n : {1u, 3u, 7u, 8u, 9u, 12u, 16u, 17u, 64u}) {
+        std::vector<float> x(n), s(n), c(n), s_only(n), c_only(n);
+        for (std::size_t i = 0; i < n; ++i) x[i] = 0.5f + 7.3f * static_cast<float>(i);
+        if (n > 11) x[11] = 1000.0f;
+        torch_sincos(x.data(), s.data(), c.data(), n);
+        torch_sin(s_only.data(), x.data(), n);
+        torch_cos(c_only.data(), x.data(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+            const bool wide = n > 11 && i >= 8 && i < 16;
+            INFO("n " << n << " i " << i);
+            REQUIRE(to_bits(s[i]) == to_bits(sleef_sinf(x[i], wide)));
+            REQUIRE(to_bits(c[i]) == to_bits(sleef_cosf(x[i], wide)));
+            REQUIRE(to_bits(s_only[i]) == to_bits(s[i]));
+            REQUIRE(to_bits(c_only[i]) == to_bits(c[i]));
+        }
+        std::vector<float> y = x;
+        torch_sin(y.data(), y.data(), n);  // in place
+        REQUIRE(std::equal(y.begin(), y.end(), s.begin(), [](float a, float b) { return to_bits(a) == to_bits(b); }));
+    }
+    torch_sincos(nullptr, nullptr, nullptr, 0);  // n = 0 touches nothing
 }
