@@ -237,11 +237,13 @@ export function makeTypes(manifest, widgets) {
 const ANYWIDGET_SOURCE = `
 export function render({ model, el }) {
   let node = null;
+  let disposed = false;
   const attributes = () => {
     const a = model.get('attributes');
     return a && typeof a === 'object' ? a : {};
   };
   const apply = () => {
+    if (disposed) return;
     const tag = String(model.get('tag') ?? '');
     if (!/^[a-z][a-z0-9]*-[a-z0-9-]+$/.test(tag) || !customElements.get(tag)) {
       node?.remove();
@@ -266,8 +268,13 @@ export function render({ model, el }) {
   model.on('change:tag', apply);
   model.on('change:attributes', apply);
   return () => {
-    model.off('change:tag', apply);
-    model.off('change:attributes', apply);
+    disposed = true;
+    for (const name of ['change:tag', 'change:attributes']) {
+      // MyST's model (@myst-theme/anywidget 1.4) throws from off(); the flag above stops apply instead
+      try {
+        model.off(name, apply);
+      } catch {}
+    }
     node?.remove();
     node = null;
   };

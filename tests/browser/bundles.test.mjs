@@ -6,7 +6,11 @@
 // - dist/anywidget.mjs, driven by a harness that behaves as anywidget's front
 //   end does (a model with get, set, on, off, save_changes; the element in a
 //   shadow root): it renders, follows a model change, and its cleanup
-//   removes the widget; no request but the page, the harness and the bundle.
+//   removes the widget; no request but the page, the harness and the bundle;
+// - dist/anywidget.mjs under MyST's own renderer and model
+//   (@myst-theme/anywidget, what Jupyter Book 2 runs for {anywidget}): it
+//   renders from the directive's JSON, follows MystAnyModel.set, and unmounts
+//   cleanly although that model's off() throws.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -16,6 +20,7 @@ import { root, launch, newPage, renderAllWidgets, shadowTexts } from './harness.
 import { createStaticServer } from '../../scripts/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
+import { build } from 'esbuild';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const EXERCISE_LINES = [
@@ -62,6 +67,30 @@ const cleanup = await mod.render({ model, el });
 window.anywidgetTest = { model, el, cleanup, hasDefault: typeof mod.default?.render === 'function' };
 `;
 
+// MyST's own front end for {anywidget} (Jupyter Book 2's theme): the real
+// AnyWidgetRenderer (React) and MystAnyModel of @myst-theme/anywidget, given
+// the node the directive makes
+const MYST_ENTRY = `
+import { createElement } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ANY_RENDERERS, MystAnyModel } from '@myst-theme/anywidget';
+const esm = new URL('./anywidget.mjs', location.href).href;
+const root = createRoot(document.getElementById('root'));
+window.myst = {
+  // what MyST renders for \`\`\`{anywidget} ./anywidget.mjs with a JSON body
+  show: (model) => root.render(createElement(ANY_RENDERERS.anywidget, { node: { type: 'anywidget', esm, model, id: 'w1' } })),
+  unmount: () => root.unmount(),
+  // MyST's model class on its own, for a change after render
+  async direct(state) {
+    const mod = await import(esm);
+    const model = new MystAnyModel(state);
+    const el = document.getElementById('direct');
+    const cleanup = await mod.default.render({ model, el });
+    return { model, el, cleanup };
+  },
+};
+`;
+
 let dir;
 let server;
 let url;
@@ -74,6 +103,10 @@ before(async () => {
   writeFileSync(path.join(dir, 'anywidget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title>
 <script type="module" src="harness.js"></script></head><body><div id="host"></div></body></html>`);
   writeFileSync(path.join(dir, 'harness.js'), HARNESS);
+  const myst = await build({ stdin: { contents: MYST_ENTRY, resolveDir: root, sourcefile: 'myst-entry.js', loader: 'js' }, bundle: true, format: 'esm', minify: true, define: { 'process.env.NODE_ENV': '"production"' }, write: false, logLevel: 'silent' });
+  writeFileSync(path.join(dir, 'myst-app.js'), myst.outputFiles[0].contents);
+  writeFileSync(path.join(dir, 'myst.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>myst</title>
+<script type="module" src="myst-app.js"></script></head><body><div id="root"></div><div id="direct"></div></body></html>`);
   server = createStaticServer(dir, { headers: { 'Content-Security-Policy': CSP } });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${server.address().port}`;
@@ -161,5 +194,37 @@ test('dist/anywidget.mjs in an anywidget-like harness: renders, follows a model 
   assert.deepEqual(page.violations, []);
   assert.deepEqual(page.problems, []);
   assert.deepEqual([...new Set(page.requests)].sort(), ['/anywidget.html', '/anywidget.mjs', '/harness.js']);
+  await page.context().close();
+});
+
+test("dist/anywidget.mjs under MyST's own renderer and model (@myst-theme/anywidget): renders, follows a change, unmounts cleanly", async () => {
+  const page = await strictPage();
+  await page.goto(`${url}/myst.html`);
+  await page.waitForFunction(() => window.myst);
+  await page.evaluate(() => window.myst.show({ tag: 'rope-clock', attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' } }));
+  const inRenderer = (tag) => `#root >> ${tag}`;
+  await page.locator(`${inRenderer('rope-clock')}[data-ready]`).waitFor();
+  assert.match(await page.locator(inRenderer('rope-clock')).evaluate((n) => n.shadowRoot.textContent), /cat/);
+  // a new directive body: MyST re-runs the renderer (cleanup, then render)
+  await page.evaluate(() => window.myst.show({ tag: 'alibi-bias', attributes: { heads: 4 } }));
+  await page.locator(`${inRenderer('alibi-bias')}[data-ready]`).waitFor();
+  assert.equal(await page.locator(inRenderer('rope-clock')).count(), 0, 'the old widget was cleaned up');
+  // MystAnyModel.set reaches the widget; its off() throws, and cleanup still works
+  const direct = await page.evaluateHandle(() => window.myst.direct({ tag: 'rope-clock', attributes: { 'd-model': 8 } }));
+  await page.locator('#direct rope-clock[data-ready]').waitFor();
+  await direct.evaluate((d) => d.model.set('attributes', { 'd-model': 16 }));
+  assert.equal(await page.locator('#direct rope-clock').getAttribute('d-model'), '16');
+  const afterCleanup = await direct.evaluate(async (d) => {
+    await d.cleanup();
+    d.model.set('tag', 'alibi-bias');
+    return d.el.children.length;
+  });
+  assert.equal(afterCleanup, 0, 'cleanup removed the widget, and a later change adds nothing');
+  await page.evaluate(() => window.myst.unmount());
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator('#root *').count(), 0);
+  assert.deepEqual(page.violations, []);
+  assert.deepEqual(page.problems, []);
+  assert.deepEqual([...new Set(page.requests)].sort(), ['/anywidget.mjs', '/myst-app.js', '/myst.html']);
   await page.context().close();
 });
