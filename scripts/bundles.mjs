@@ -291,8 +291,12 @@ import '../web/widgets.js';
 
 async function bundle(widgets, tail, out) {
   const tags = widgets.map((w) => w.tag).filter((t) => !BUNDLE_EXCLUDED.includes(t));
+  // the widgets are defined only where there is a DOM, so a server-side
+  // renderer (Docusaurus, Next, Astro) may import the bundle and get the API
   const entry = `${embeddedBuildsSource(['simd', 'scalar'])}
-    ${tags.map((t) => `import './widgets/${t}.js';`).join('\n    ')}
+    if (typeof HTMLElement === 'function' && typeof customElements === 'object') {
+      await Promise.all([${tags.map((t) => `import('./widgets/${t}.js')`).join(', ')}]);
+    }
     ${tail}`;
   const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: path.basename(out), loader: 'js' }, ...ESBUILD_OPTIONS });
   mkdirSync(path.dirname(out), { recursive: true });

@@ -132,7 +132,7 @@ test('the tarball holds what a consumer needs and no tests, fixtures or build fo
   }
 });
 
-test('the installed package: the compute API imports in Node and its sinusoidal table equals PyTorch', async () => {
+test('the installed package: the compute API and the bundles import in Node (no DOM, as server-side rendering does) and the sinusoidal table equals PyTorch', async () => {
   const c = loadCase('sinusoidal_L50_d6_base10000.txt');
   const script = `
     import { loadPosenc } from 'posenc-course';
@@ -143,13 +143,18 @@ test('the installed package: the compute API imports in Node and its sinusoidal 
       out[simd ? 'simd' : 'scalar'] = Array.from(pe.sinusoidal(${Number(c.params.max_len)}, ${Number(c.params.d_model)}, { base: ${Number(c.params.base)} }));
     }
     out.tags = manifest.modules.length;
+    // what a server-side renderer does: import the one-file bundle with no DOM
+    const bundle = await import('posenc-course/bundle');
+    out.bundle = Array.from((await bundle.loadPosenc({ simd: false })).sinusoidal(${Number(c.params.max_len)}, ${Number(c.params.d_model)}, { base: ${Number(c.params.base)} }));
+    out.anywidget = typeof (await import('posenc-course/anywidget')).render;
     console.log(JSON.stringify(out));
   `;
   const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: project, encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
   const out = JSON.parse(r.stdout);
   const expected = c.tensors.out.values;
-  for (const build of ['simd', 'scalar']) {
+  assert.equal(out.anywidget, 'function');
+  for (const build of ['simd', 'scalar', 'bundle']) {
     assert.equal(out[build].length, expected.length);
     const worst = Math.max(...out[build].map((v, i) => Math.abs(v - expected[i])));
     assert.ok(worst <= 1e-6, `${build}: largest difference ${worst}`);
