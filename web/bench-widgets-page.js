@@ -7,7 +7,9 @@ import { widgetCases, runWidgetBench } from './bench/widgets.js';
 const params = new URLSearchParams(location.search);
 const simd = params.get('simd') !== '0';
 configureCore({ simd });
-const frames = Math.max(10, Math.min(1000, Number(params.get('frames')) || 100));
+const only = params.get('only')?.split(',') ?? null;
+const size = params.get('size') === 'largest' ? 'largest' : 'default';
+const frames = Math.max(5, Math.min(1000, Number(params.get('frames')) || 100));
 const $ = (id) => document.getElementById(id);
 
 // every widget file, so the timings never include a module download
@@ -23,6 +25,8 @@ async function run() {
     rows.replaceChildren();
     const results = await runWidgetBench($('stage'), {
       frames,
+      size,
+      only,
       onProgress: (text) => ($('status').textContent = text),
     });
     for (const r of results) {

@@ -8,29 +8,41 @@
 // Runs in a page (web/bench-widgets.html); the build is chosen there with
 // configureCore before any widget loads.
 
-/** Each widget and the parameter change one "frame" makes. */
+/**
+ * Each widget and the parameter change one "frame" makes; `largest` holds the
+ * attributes at the largest sizes the widget's controls allow (the benchmark's
+ * "largest" run; a widget without a size control repeats its default case).
+ */
+const TWELVE_WORDS = 'the dog bit the man and the man bit the dog back';
+const SIXTY_FOUR_WORDS = Array.from({ length: 64 }, (_, i) => ['the', 'dog', 'bit', 'man', 'and', 'ran'][i % 6]).join(' ');
 export const widgetCases = [
-  { tag: 'pe-heatmap', change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000') },
-  { tag: 'pe-wave-barcode', change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000') },
-  { tag: 'attention-permutation', change: (el, i) => el.setAttribute('encoding', ['sinusoidal', 'rope', 'alibi', 't5', 'learned', 'none'][i % 6]) },
-  { tag: 'learned-overflow', change: (el, i) => el.setAttribute('positions', String(600 + (i % 2))) },
-  { tag: 'rope-clock', change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000') },
-  { tag: 'rope-offset-check', change: (el, i) => el.setAttribute('shift', String(100 + (i % 2))) },
-  { tag: 'alibi-bias', change: (el, i) => el.setAttribute('causal', i % 2 ? 'false' : 'true') },
-  { tag: 't5-buckets', change: (el, i) => el.setAttribute('max-distance', String(128 - (i % 2))) },
-  { tag: 'rope-scaling-lab', change: (el, i) => el.setAttribute('factor', i % 2 ? '4.5' : '4') },
+  { tag: 'pe-heatmap', largest: { 'max-len': '1024', 'd-model': '1024' }, change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000') },
+  { tag: 'pe-wave-barcode', largest: { sentence: TWELVE_WORDS, 'd-model': '128' }, change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000') },
+  { tag: 'attention-permutation', largest: { sentence: TWELVE_WORDS }, change: (el, i) => el.setAttribute('encoding', ['sinusoidal', 'rope', 'alibi', 't5', 'learned', 'none'][i % 6]) },
+  { tag: 'learned-overflow', largest: { rows: '4096', 'd-model': '1024' }, change: (el, i, big) => el.setAttribute('positions', String((big ? 4095 : 600) + (i % 2))) },
+  { tag: 'rope-clock', largest: { sentence: SIXTY_FOUR_WORDS, first: 'dog', second: 'ran', 'd-model': '64' }, change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000') },
+  { tag: 'rope-offset-check', largest: { m: '10000', n: '9000' }, change: (el, i) => el.setAttribute('shift', String(100 + (i % 2))) },
+  { tag: 'alibi-bias', largest: { heads: '32', 'seq-len': '64', head: '32' }, change: (el, i) => el.setAttribute('causal', i % 2 ? 'false' : 'true') },
+  { tag: 't5-buckets', largest: { 'query-len': '128', 'key-len': '128', 'num-buckets': '128', 'max-distance': '4096' }, change: (el, i, big) => el.setAttribute('max-distance', String((big ? 4096 : 128) - (i % 2))) },
+  { tag: 'rope-scaling-lab', largest: { dim: '512', 'seq-len': '16777216' }, change: (el, i) => el.setAttribute('factor', i % 2 ? '4.5' : '4') },
   { tag: 'pe-quiz', attrs: { quiz: 'sinusoidal-fastest-pair' }, change: (el, i) => el.setAttribute('quiz', i % 2 ? 'rope-what-rotates' : 'sinusoidal-fastest-pair') },
   { tag: 'pe-live-output', attrs: { sample: 'seat-vectors' }, change: (el, i) => el.setSampleValue('d_model', i % 2 ? 6 : 4) },
 ];
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 
-/** Runs every case in `host` (an element of the page); returns [{ tag, median, p95, max, n }]. */
-export async function runWidgetBench(host, { frames = 100, onProgress = () => {} } = {}) {
+/**
+ * Runs every case in `host` (an element of the page); returns [{ tag, median,
+ * p95, max, n }]. size 'largest' sets each case's `largest` attributes and
+ * leaves out the widgets that have none; only: [tags] runs those alone.
+ */
+export async function runWidgetBench(host, { frames = 100, size = 'default', only = null, onProgress = () => {} } = {}) {
   const results = [];
+  const big = size === 'largest';
   for (const c of widgetCases) {
+    if ((big && !c.largest) || (only && !only.includes(c.tag))) continue;
     const el = document.createElement(c.tag);
-    for (const [k, v] of Object.entries(c.attrs ?? {})) el.setAttribute(k, v);
+    for (const [k, v] of Object.entries({ ...c.attrs, ...(big ? c.largest : {}) })) el.setAttribute(k, v);
     host.replaceChildren(el);
     el.scrollIntoView();
     // first render (loads the core and any module the widget imports)
@@ -40,7 +52,7 @@ export async function runWidgetBench(host, { frames = 100, onProgress = () => {}
     }
     const times = [];
     for (let i = 0; i < frames + 5; i++) {
-      c.change(el, i + 1);
+      c.change(el, i + 1, big);
       const t0 = performance.now();
       await el.updateNow();
       el.getBoundingClientRect(); // the style and layout the update forces
