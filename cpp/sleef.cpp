@@ -44,9 +44,18 @@ float float_of(std::uint32_t u) {
 // and even, stepped one ULP towards the exact value. With 53 >= 2*24 + 2
 // bits, rounding that to float gives the correctly rounded fma. The plain
 // (float)(p + c) would round twice and miss on rare halfway cases.
+//
+// Most of the time the plain double sum already rounds right: RN53 is
+// monotone and every float midpoint is a double, so unless s landed exactly
+// on a midpoint (its 29 bits below float precision 1000...0), the exact value
+// lies between the same two midpoints as s. That holds where floats are
+// normal (below, their grid is coarser); anything else takes the slow path.
 float fma_exact(float a, float b, float c) {
     const double p = static_cast<double>(a) * b;
     double s = p + c;
+    std::uint64_t bits;
+    std::memcpy(&bits, &s, sizeof bits);
+    if ((bits & 0x1FFFFFFFu) != 0x10000000u && !(std::fabs(s) < 0x1p-126)) return static_cast<float>(s);
     const double v = s - p;
     const double err = (p - (s - v)) + (c - v);
     if (err != 0 && std::isfinite(s)) {
@@ -446,6 +455,65 @@ constexpr float kHalfPiHi = 3.1415927410125732422f * -0.5f;
 constexpr float kHalfPiLo = -8.7422776573475857731e-08f * -0.5f;
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
+// The Cody-Waite reduction of xsinf_u1: k = rint(d/pi), s = d - k*pi
+// (pi in three parts, the first product fused, the rest summed as
+// double-floats).
+F2 reduce_sin_cw(float d, std::int32_t& q) {
+    const float u = std::nearbyint(d * kOneOverPi);
+    q = rint_to_int(u);
+    const float v = fma_exact(u, -kPiA2, d);
+    const F2 s = add2(v, u * -kPiB2);
+    return add_fast(s, u * -kPiC2);
+}
+
+// The Cody-Waite reduction of xcosf_u1: k = 2*rint(d/pi - 1/2) + 1 (odd),
+// s = d - k*pi/2.
+F2 reduce_cos_cw(float d, std::int32_t& q) {
+    const float dq = fma_exact(std::nearbyint(fma_exact(d, kOneOverPi, -0.5f)), 2.0f, 1.0f);
+    q = rint_to_int(dq);
+    F2 s = add2(d, dq * (-kPiA2 * 0.5f));
+    s = add2(s, dq * (-kPiB2 * 0.5f));
+    return add2(s, dq * (-kPiC2 * 0.5f));
+}
+
+// From rempi's d = j*pi/2 + r to sin's k (nearest multiple of pi) and s:
+// s = r, or r -+ pi/2 when j is odd.
+F2 reduce_sin_wide(DFI dfi, std::int32_t& q) {
+    q = dfi.i & 3;
+    q = (q + q + (dfi.df.hi > 0 ? 2 : 1)) >> 2;
+    if ((dfi.i & 1) == 1) {
+        const F2 h = {mulsign(kHalfPiHi, dfi.df.hi), mulsign(kHalfPiLo, dfi.df.hi)};
+        dfi.df = add2(dfi.df, h);
+    }
+    return normalize(dfi.df);
+}
+
+// The same for cos: k odd, s = r -+ pi/2 when j is even.
+F2 reduce_cos_wide(DFI dfi, std::int32_t& q) {
+    q = dfi.i & 3;
+    q = (q + q + (dfi.df.hi > 0 ? 8 : 7)) >> 1;
+    if ((dfi.i & 1) == 0) {
+        const float y = dfi.df.hi > 0 ? 0.0f : -1.0f;
+        const F2 h = {mulsign(kHalfPiHi, y), mulsign(kHalfPiLo, y)};
+        dfi.df = add2(dfi.df, h);
+    }
+    return normalize(dfi.df);
+}
+
+// sin from its reduction: (-1)^k * sin_poly(s), and sin(-0) = -0.
+float finish_sin(float d, F2 s, std::int32_t q) {
+    float r = sin_poly(s);
+    if ((q & 1) == 1) r = -r;
+    if (bits_of(d) == 0x80000000u) r = d;
+    return r;
+}
+
+// cos from its reduction: the sign from bit 1 of the odd k.
+float finish_cos(F2 s, std::int32_t q) {
+    const float r = sin_poly(s);
+    return (q & 2) == 0 ? -r : r;
+}
+
 }  // namespace
 
 // sin(d) as SLEEF's xsinf_u1 (FMA build) computes it in a vector that took
@@ -458,57 +526,58 @@ const float kNaN = std::numeric_limits<float>::quiet_NaN();
 //   sin d = (-1)^k * sin_poly(s); sin(-0) = -0
 float sleef_sinf(float d, bool wide) {
     std::int32_t q;
-    F2 s;
     if (!wide) {
-        const float u = std::nearbyint(d * kOneOverPi);
-        q = rint_to_int(u);
-        const float v = fma_exact(u, -kPiA2, d);
-        s = add2(v, u * -kPiB2);
-        s = add_fast(s, u * -kPiC2);
-    } else {
-        if (!std::isfinite(d)) return kNaN;
-        DFI dfi = rempi(d);
-        q = dfi.i & 3;
-        q = (q + q + (dfi.df.hi > 0 ? 2 : 1)) >> 2;
-        if ((dfi.i & 1) == 1) {
-            const F2 h = {mulsign(kHalfPiHi, dfi.df.hi), mulsign(kHalfPiLo, dfi.df.hi)};
-            dfi.df = add2(dfi.df, h);
-        }
-        s = normalize(dfi.df);
+        const F2 s = reduce_sin_cw(d, q);
+        return finish_sin(d, s, q);
     }
-    float r = sin_poly(s);
-    if ((q & 1) == 1) r = -r;
-    if (bits_of(d) == 0x80000000u) r = d;
-    return r;
+    if (!std::isfinite(d)) return kNaN;
+    const F2 s = reduce_sin_wide(rempi(d), q);
+    return finish_sin(d, s, q);
 }
 
 // cos(d) as SLEEF's xcosf_u1 (FMA build), same two paths:
 //   Cody-Waite:  k = 2*rint(d/pi - 1/2) + 1 (odd), s = d - k*pi/2
-//   cos d = -(-1)^((k-1)/2)... = sign from k's bit 1 times sin_poly(s)
+//   cos d = +-sin_poly(s), the sign from bit 1 of k
 float sleef_cosf(float d, bool wide) {
     std::int32_t q;
-    F2 s;
     if (!wide) {
-        const float dq = fma_exact(std::nearbyint(fma_exact(d, kOneOverPi, -0.5f)), 2.0f, 1.0f);
-        q = rint_to_int(dq);
-        s = add2(d, dq * (-kPiA2 * 0.5f));
-        s = add2(s, dq * (-kPiB2 * 0.5f));
-        s = add2(s, dq * (-kPiC2 * 0.5f));
-    } else {
-        if (!std::isfinite(d)) return kNaN;
-        DFI dfi = rempi(d);
-        q = dfi.i & 3;
-        q = (q + q + (dfi.df.hi > 0 ? 8 : 7)) >> 1;
-        if ((dfi.i & 1) == 0) {
-            const float y = dfi.df.hi > 0 ? 0.0f : -1.0f;
-            const F2 h = {mulsign(kHalfPiHi, y), mulsign(kHalfPiLo, y)};
-            dfi.df = add2(dfi.df, h);
-        }
-        s = normalize(dfi.df);
+        const F2 s = reduce_cos_cw(d, q);
+        return finish_cos(s, q);
     }
-    float r = sin_poly(s);
-    if ((q & 2) == 0) r = -r;
-    return r;
+    if (!std::isfinite(d)) return kNaN;
+    const F2 s = reduce_cos_wide(rempi(d), q);
+    return finish_cos(s, q);
+}
+
+// Both at once: the wide path's Payne-Hanek reduction is shared.
+void sleef_sincosf(float d, bool wide, float* s, float* c) {
+    // (q is set by each reduction before its finish reads it: separate statements)
+    std::int32_t q;
+    if (!wide) {
+        if (s) {
+            const F2 r = reduce_sin_cw(d, q);
+            *s = finish_sin(d, r, q);
+        }
+        if (c) {
+            const F2 r = reduce_cos_cw(d, q);
+            *c = finish_cos(r, q);
+        }
+        return;
+    }
+    if (!std::isfinite(d)) {
+        if (s) *s = kNaN;
+        if (c) *c = kNaN;
+        return;
+    }
+    const DFI dfi = rempi(d);
+    if (s) {
+        const F2 r = reduce_sin_wide(dfi, q);
+        *s = finish_sin(d, r, q);
+    }
+    if (c) {
+        const F2 r = reduce_cos_wide(dfi, q);
+        *c = finish_cos(r, q);
+    }
 }
 
 // SLEEF expf_u10:
@@ -603,9 +672,7 @@ void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
         // pass 2: each lane
         const std::size_t end = std::min(i + kTorchTrigLanes, n);
         for (std::size_t j = i; j < end; ++j) {
-            const float v = x[j];
-            if (s) s[j] = sleef_sinf(v, wide);
-            if (c) c[j] = sleef_cosf(v, wide);
+            sleef_sincosf(x[j], wide, s ? s + j : nullptr, c ? c + j : nullptr);
         }
     }
 }

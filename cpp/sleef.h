@@ -70,6 +70,8 @@ void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t
 // sin(-0) = -0.
 float sleef_sinf(float x, bool wide = false);
 float sleef_cosf(float x, bool wide = false);
+// Both, sharing the wide path's reduction; s or c may be null.
+void sleef_sincosf(float x, bool wide, float* s, float* c);
 
 // PyTorch 1.13's vector width for float sin/cos on AVX2 (Vectorized<float>).
 constexpr std::size_t kTorchTrigLanes = 8;
