@@ -114,10 +114,11 @@ posenc::RopeScaling scaling_from_js(const val& s) {
 
 // ---------------------------------------------------------------- bindings
 
-// out: (max_len, d_model)
-val sinusoidal(Addr out, double max_len, double d_model, double base) {
+// out: (max_len, d_model); fast: vecmath's sin/cos instead of torch's bits
+val sinusoidal(Addr out, double max_len, double d_model, double base, bool fast) {
     return guarded([&] {
-        posenc::sinusoidal_table(at<float>(out), as_size(max_len), as_size(d_model), base);
+        posenc::sinusoidal_table(at<float>(out), as_size(max_len), as_size(d_model), base,
+                                 fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
         return val::undefined();
     });
 }
@@ -155,14 +156,14 @@ val rope_attention_factor(val scaling) {
     });
 }
 
-// x, out: (rows, dim), out may alias x; positions: (rows) f64
+// x, out: (rows, dim), out may alias x; positions: (rows) f64; fast as above
 val rope_apply(Addr out, Addr x, double rows, double dim, Addr positions, double base,
-               std::string convention, double rotary_dim, val scaling) {
+               std::string convention, double rotary_dim, val scaling, bool fast) {
     return guarded([&] {
         const auto conv = posenc::rope_convention(convention.c_str());
         posenc::rope_apply(at<float>(out), at<const float>(x), as_size(rows), as_size(dim),
                            at<const double>(positions), base, conv, as_size(rotary_dim),
-                           scaling_from_js(scaling));
+                           scaling_from_js(scaling), fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
         return val::undefined();
     });
 }

@@ -14,6 +14,7 @@
 #include "caps.h"
 #include "check.h"
 #include "errors.h"
+#include "sleef.h"
 #include "vecmath.h"
 
 namespace posenc {
@@ -63,7 +64,7 @@ inline void copy_tail(float* out, const float* x, std::int64_t dim, std::int64_t
 // x, out: (rows, dim); positions: (rows); inv: (rotary_dim/2)
 void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                        const double* positions, const float* inv, std::int64_t rotary_dim,
-                       RopeConvention convention, float attn_factor) {
+                       RopeConvention convention, float attn_factor, SinCos path) {
     const std::int64_t half = rotary_dim / 2;
     std::vector<float> buf(static_cast<std::size_t>(3 * half));
     float* angle = buf.data();
@@ -76,7 +77,8 @@ void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64
         // scaled by the attention factor (YaRN; 1 otherwise).
         const float m = static_cast<float>(positions[r]);
         for (std::int64_t i = 0; i < half; ++i) angle[i] = m * inv[i];
-        sincos_scalar(angle, sn, cs, static_cast<std::size_t>(half));
+        if (path == SinCos::Exact) torch_sincos(angle, sn, cs, static_cast<std::size_t>(half));
+        else sincos_scalar(angle, sn, cs, static_cast<std::size_t>(half));
         for (std::int64_t i = 0; i < half; ++i) {
             cs[i] = cs[i] * attn_factor;
             sn[i] = sn[i] * attn_factor;
@@ -108,7 +110,7 @@ struct SwapPairs {
 // x, out: (rows, dim); positions: (rows); inv: (rotary_dim/2)
 void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                      const double* positions, const float* inv, std::int64_t rotary_dim,
-                     RopeConvention convention, float attn_factor) {
+                     RopeConvention convention, float attn_factor, SinCos path) {
     const std::size_t half = static_cast<std::size_t>(rotary_dim / 2);
     const std::size_t body = half - half % kLanes;
     std::vector<float> buf(3 * half);
@@ -127,7 +129,8 @@ void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t
         for (std::size_t i = 0; i < body; i += kLanes)
             xsimd::store_unaligned(angle + i, mb * xsimd::load_unaligned(inv + i));
         for (std::size_t i = body; i < half; ++i) angle[i] = m * inv[i];
-        sincos(angle, sn, cs, half);
+        if (path == SinCos::Exact) torch_sincos(angle, sn, cs, half);
+        else sincos(angle, sn, cs, half);
         for (std::size_t i = 0; i < body; i += kLanes) {
             xsimd::store_unaligned(cs + i, xsimd::load_unaligned(cs + i) * attn);
             xsimd::store_unaligned(sn + i, xsimd::load_unaligned(sn + i) * attn);
@@ -174,7 +177,7 @@ void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t
 
 void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                 const double* positions, double base, RopeConvention convention,
-                std::int64_t rotary_dim, const RopeScaling& scaling) {
+                std::int64_t rotary_dim, const RopeScaling& scaling, SinCos path) {
     check_range("rows", rows, 1, kMaxPosition);
     check_range("dim", dim, 2, kMaxDim);
     if (dim % 2 != 0) throw RangeError("dim must be even, got " + std::to_string(dim));
@@ -198,9 +201,9 @@ void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
     rope_scaling_inv_freq(inv.data(), rotary_dim, base, scaling);
     const float attn = rope_scaling_attention_factor(scaling);
 #if POSENC_SIMD
-    rope_apply_simd(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn);
+    rope_apply_simd(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn, path);
 #else
-    rope_apply_scalar(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn);
+    rope_apply_scalar(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn, path);
 #endif
 }
 

@@ -19,6 +19,7 @@
 
 #include "rope_scaling.h"
 #include "simd.h"
+#include "sleef.h"
 
 namespace posenc {
 
@@ -34,22 +35,32 @@ void rope_inv_freq(float* inv, std::int64_t dim, double base = 10000.0,
 // x, out: (rows, dim) row-major (out may alias x); positions: (rows),
 // integers in 0..kMaxPosition. rotary_dim even, 2..dim.
 // cos/sin are multiplied by rope_scaling_attention_factor(scaling) first.
+// path Exact (the default) takes cos and sin from torch_sincos, giving each
+// row's rotary_dim/2 angles as one tensor (8-lane groups from the row's first
+// angle), as the lesson's and RoFormer's, GPT-J's and Meta's code compute
+// `angle = pos * inv_freq; angle.cos()` per position. That is bit for bit
+// HF Llama's emb.cos() on the (rows, rotary_dim) cat(freqs, freqs) too when
+// rotary_dim/2 is a multiple of 8 (every head size in use), or when every
+// angle is below 125 (the groups then never leave SLEEF's short reduction).
+// Fast takes vecmath's sincos.
 void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                 const double* positions, double base, RopeConvention convention,
-                std::int64_t rotary_dim, const RopeScaling& scaling = RopeScaling{});
+                std::int64_t rotary_dim, const RopeScaling& scaling = RopeScaling{},
+                SinCos path = SinCos::Exact);
 
 // For callers holding arrays with lengths (the bindings): throws TypeError
 // "positions must hold one position per row ..." / "x must hold rows * dim ...".
 void rope_check_lengths(std::int64_t x_len, std::int64_t positions_len, std::int64_t rows, std::int64_t dim);
 
-// The twins behind rope_apply (no checks). inv: (rotary_dim/2), attn_factor as above.
+// The twins behind rope_apply (no checks). inv: (rotary_dim/2), attn_factor
+// and path as above.
 void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                        const double* positions, const float* inv, std::int64_t rotary_dim,
-                       RopeConvention convention, float attn_factor);
+                       RopeConvention convention, float attn_factor, SinCos path = SinCos::Fast);
 #if POSENC_SIMD
 void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                      const double* positions, const float* inv, std::int64_t rotary_dim,
-                     RopeConvention convention, float attn_factor);
+                     RopeConvention convention, float attn_factor, SinCos path = SinCos::Fast);
 #endif
 
 }  // namespace posenc

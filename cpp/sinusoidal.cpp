@@ -46,15 +46,47 @@ void sinusoidal_div(float* div, std::int64_t d_model, double base) {
 }
 
 // out: (max_len, d_model)
-void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base, SinCos path) {
     check_range("max_len", max_len, 1, kMaxPosition);
     check_dims(d_model, base);
     check_elements("sinusoidal table (max_len x d_model)", max_len * d_model);
+    if (path == SinCos::Exact) return sinusoidal_table_exact(out, max_len, d_model, base);
 #if POSENC_SIMD
     sinusoidal_table_simd(out, max_len, d_model, base);
 #else
     sinusoidal_table_scalar(out, max_len, d_model, base);
 #endif
+}
+
+// out: (max_len, d_model)
+// As the tutorial runs it in torch:
+//   ang = pos[:, None] * div            (max_len, d/2), one rounding each
+//   pe[:, 0::2], pe[:, 1::2] = torch.sin(ang), torch.cos(ang)
+// torch_sincos must see the angles as torch's one flat tensor (its result for
+// an angle depends on the 8-lane group it falls in), so the blocks below are
+// whole groups: kBlock is a multiple of kTorchTrigLanes.
+void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
+    constexpr std::size_t kBlock = 4096;
+    static_assert(kBlock % kTorchTrigLanes == 0, "blocks must hold whole 8-lane groups");
+    const std::size_t half = static_cast<std::size_t>(d_model / 2);
+    const std::size_t total = static_cast<std::size_t>(max_len) * half;
+    std::vector<float> div(half), ang(kBlock), sn(kBlock), cs(kBlock);
+    fill_div(div.data(), d_model, base);
+    for (std::size_t j0 = 0; j0 < total; j0 += kBlock) {
+        const std::size_t n = std::min(kBlock, total - j0);
+        // pass 1: angle j = (pos, i) of the flat (max_len, d/2) tensor
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t pos = (j0 + j) / half, i = (j0 + j) % half;
+            ang[j] = static_cast<float>(pos) * div[i];
+        }
+        // pass 2: torch's sin and cos, written to the even and odd columns
+        torch_sincos(ang.data(), sn.data(), cs.data(), n);
+        for (std::size_t j = 0; j < n; ++j) {
+            const std::size_t pos = (j0 + j) / half, i = (j0 + j) % half;
+            out[pos * static_cast<std::size_t>(d_model) + 2 * i] = sn[j];
+            out[pos * static_cast<std::size_t>(d_model) + 2 * i + 1] = cs[j];
+        }
+    }
 }
 
 // out: (max_len, d_model)

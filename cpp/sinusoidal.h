@@ -12,6 +12,7 @@
 #include <cstdint>
 
 #include "simd.h"
+#include "sleef.h"
 
 namespace posenc {
 
@@ -19,13 +20,19 @@ namespace posenc {
 void sinusoidal_div(float* div, std::int64_t d_model, double base = 10000.0);
 
 // out: (max_len, d_model) row-major.
+// path Exact (the default) gives torch's bits: the tutorial computes
+// torch.sin(pos * div) on the whole (max_len, d_model/2) angle tensor, so the
+// angles go through torch_sincos as that one flat run. Fast takes the SIMD
+// twin (or the scalar one in the scalar build).
 // Throws RangeError for max_len outside 1..kMaxPosition, odd or out-of-range
 // d_model (PyTorch's snippet fails on odd d with a shape error; we say why),
 // base <= 0 or not finite, or an output over kMaxElements.
 void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model,
-                      double base = 10000.0);
+                      double base = 10000.0, SinCos path = SinCos::Exact);
 
-// The twins behind sinusoidal_table (no argument checks: call the public one).
+// The kernels behind sinusoidal_table (no argument checks: call the public
+// one): torch's exact table, and the fast path's scalar and SIMD twins.
+void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base);
 void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_model, double base);
 #if POSENC_SIMD
 void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base);

@@ -302,7 +302,7 @@ void Trainer::reserve(std::int64_t batch, std::int64_t length, bool training) {
 void Trainer::position_tables(std::int64_t length) {
     if (cfg_.encoding == TrainEncoding::sinusoidal && length > pe_len_) {
         grow(pe_, length * d_);
-        sinusoidal_table(pe_.data(), length, d_);
+        sinusoidal_table(pe_.data(), length, d_, 10000.0, SinCos::Fast);  // speed: the trainer prints no table
         pe_len_ = length;
     }
     if (cfg_.encoding == TrainEncoding::rope && length > rope_len_) {

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -314,7 +315,7 @@ TEST_CASE("rope: SIMD twin matches the scalar twin on every tail", "[rope][simd]
 }
 #endif
 
-TEST_CASE("rope_apply fixtures from HF Llama / GPT-J with PyTorch", "[rope][fixture]") {
+TEST_CASE("rope_apply fixtures from HF Llama / GPT-J with PyTorch: 1e-6 fast, bit for bit exact", "[rope][fixture]") {
     const auto cases = fixture::all("rope_apply");
     REQUIRE(!cases.empty());
     double worst = 0;
@@ -329,9 +330,17 @@ TEST_CASE("rope_apply fixtures from HF Llama / GPT-J with PyTorch", "[rope][fixt
         REQUIRE(std::int64_t(pos.size()) == rows);
         std::vector<float> out(x.size());
         rope_apply(out.data(), x.data(), rows, dim, pos.data(), c.num("base"), rope_convention(c.str("convention").c_str()),
-                   c.integer("rotary_dim"), s);
+                   c.integer("rotary_dim"), s, SinCos::Fast);
         const double err = fixture::max_abs_diff(out, c.tensor("out").values);
         CHECK(err <= 1e-6);
+        // The fast path above; the exact one gives torch's bits. Every case
+        // has rotary_dim/2 a multiple of 8 or all angles below 125, so the
+        // per-row grouping of cos/sin is HF's and GPT-J's (see rope.h).
+        std::vector<float> exact(x.size());
+        rope_apply(exact.data(), x.data(), rows, dim, pos.data(), c.num("base"),
+                   rope_convention(c.str("convention").c_str()), c.integer("rotary_dim"), s, SinCos::Exact);
+        const auto want = c.tensor("out").f32();
+        CHECK(std::memcmp(exact.data(), want.data(), want.size() * sizeof(float)) == 0);
         if (err > worst) {
             worst = err;
             worst_file = c.file;

@@ -1,6 +1,6 @@
 // sinusoidal: the float32 table of the PyTorch tutorial, against known
 // values, a double-precision reference of the same float32 angles, the
-// scalar twin, and PyTorch's own output.
+// scalar twin, and PyTorch's own output (bit for bit on the exact path).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -20,9 +20,11 @@ namespace {
 constexpr double kTableTol = 1e-6;   // PyTorch tables (fixtures/README.md)
 constexpr double kSinCosTol = 1.5e-7;  // vecmath's contract
 
-std::vector<float> table(std::int64_t max_len, std::int64_t d, double base = 10000.0) {
+// The fast path unless asked: most cases below hold vecmath's contract.
+std::vector<float> table(std::int64_t max_len, std::int64_t d, double base = 10000.0,
+                         SinCos path = SinCos::Fast) {
     std::vector<float> out(static_cast<std::size_t>(max_len * d));
-    sinusoidal_table(out.data(), max_len, d, base);
+    sinusoidal_table(out.data(), max_len, d, base, path);
     return out;
 }
 
@@ -46,7 +48,8 @@ double error_vs_reference(const std::vector<float>& pe, std::int64_t max_len, st
 }  // namespace
 
 TEST_CASE("sinusoidal table: known values for d_model 4", "[sinusoidal]") {
-    const auto pe = table(3, 4);
+  for (SinCos path : {SinCos::Exact, SinCos::Fast}) {
+    const auto pe = table(3, 4, 10000.0, path);
     // row 0: sin 0 = 0, cos 0 = 1 in every pair
     REQUIRE(pe[0] == 0.0f);
     REQUIRE(pe[1] == 1.0f);
@@ -60,6 +63,7 @@ TEST_CASE("sinusoidal table: known values for d_model 4", "[sinusoidal]") {
     // row 2
     REQUIRE(pe[8] == Approx(std::sin(2.0)).margin(1e-7));
     REQUIRE(pe[11] == Approx(std::cos(0.02)).margin(1e-7));
+  }
 }
 
 TEST_CASE("sinusoidal divisors: the tutorial's exp form", "[sinusoidal]") {
@@ -87,6 +91,18 @@ TEST_CASE("sinusoidal table: every d_model against a double reference, positions
     // another base
     const auto pe = table(1000, 34, 500.0);
     REQUIRE(error_vs_reference(pe, 1000, 34, 500.0) <= kSinCosTol);
+}
+
+TEST_CASE("sinusoidal table, exact path: <= 1 ULP of the double reference, any block boundary",
+          "[sinusoidal]") {
+    // 4096-angle blocks: d 6 puts a row across each boundary; d 2 at 200001
+    // rows reaches angles of 2e5 (SLEEF's Payne-Hanek range).
+    for (std::int64_t d : {2, 6, 34, 512}) {
+        const std::int64_t max_len = d == 2 ? 200001 : 3001;
+        const auto pe = table(max_len, d, 10000.0, SinCos::Exact);
+        INFO("d_model " << d << ", max_len " << max_len);
+        REQUIRE(error_vs_reference(pe, max_len, d, 10000.0) <= 6e-8);
+    }
 }
 
 TEST_CASE("sinusoidal table: angles past 2^15 and 131072, and divisors above 1", "[sinusoidal]") {
@@ -135,7 +151,7 @@ TEST_CASE("sinusoidal divisors match PyTorch bit for bit", "[sinusoidal]") {
     }
 }
 
-TEST_CASE("sinusoidal table matches PyTorch", "[sinusoidal]") {
+TEST_CASE("sinusoidal table matches PyTorch: bit for bit on the exact path, 1e-6 on the fast one", "[sinusoidal]") {
     const auto cases = fixture::all("sinusoidal");
     REQUIRE(!cases.empty());
     double worst_all = 0;
@@ -145,17 +161,21 @@ TEST_CASE("sinusoidal table matches PyTorch", "[sinusoidal]") {
         const auto rows = fc.tensor("rows").values;
         const auto want = fc.tensor("out").f32();
         REQUIRE(want.size() == rows.size() * static_cast<std::size_t>(d));
-        std::vector<float> got;
+        const auto exact = table(max_len, d, fc.num("base"), SinCos::Exact);
+        std::vector<float> got, got_exact;
         for (double r : rows) {
-            const float* row = pe.data() + static_cast<std::int64_t>(r) * d;
-            got.insert(got.end(), row, row + d);
+            const std::int64_t at = static_cast<std::int64_t>(r) * d;
+            got.insert(got.end(), pe.data() + at, pe.data() + at + d);
+            got_exact.insert(got_exact.end(), exact.data() + at, exact.data() + at + d);
         }
         const double worst = fixture::max_abs_diff(got, want);
-        INFO(fc.file << ": max |diff| " << worst);
+        INFO(fc.file << ": max |diff| " << worst << " (fast path)");
         REQUIRE(worst <= kTableTol);  // measured: 6e-8 (one float ULP below 1)
         worst_all = std::fmax(worst_all, worst);
+        // The exact path: PyTorch's bits, every value.
+        REQUIRE(std::memcmp(got_exact.data(), want.data(), want.size() * sizeof(float)) == 0);
     }
-    WARN("sinusoidal max abs error vs fixtures: " << worst_all);
+    WARN("sinusoidal (fast path) max abs error vs fixtures: " << worst_all);
 }
 
 TEST_CASE("sinusoidal table: argument errors", "[sinusoidal]") {

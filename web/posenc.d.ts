@@ -56,8 +56,12 @@ export interface Posenc {
   readonly trainer: boolean;
   /** A tiny Transformer to train (trainer build only; see TrainerOptions for the defaults). */
   createTrainer(options?: TrainerOptions): Trainer;
-  /** (maxLen, dModel) row-major; dModel must be even. */
-  sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array> }): Float32Array;
+  /**
+   * (maxLen, dModel) row-major; dModel must be even. By default every value is the float32 PyTorch
+   * 1.13 prints for the tutorial's code (SLEEF's sin/cos, bit for bit); `fast: true` takes the
+   * vectorised sin/cos instead (<= 1.5 ULP, several times faster): for tables that are only drawn.
+   */
+  sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array>; fast?: boolean }): Float32Array;
   /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */
   sinusoidalFrequencies(dModel: number, options?: { base?: number }): Float32Array;
   /** (positions.length, dModel); a position outside 0..rows-1 throws "index out of range in self". */
@@ -72,7 +76,11 @@ export interface Posenc {
   ropeInvFreq(dim: number, options?: { base?: number; scaling?: RopeScaling | null }): Float32Array;
   /** 0.1 ln(factor) + 1 for YaRN, 1 otherwise. */
   ropeAttentionFactor(scaling: RopeScaling | null): number;
-  /** (rows, dim); positions default to 0..rows-1. */
+  /**
+   * (rows, dim); positions default to 0..rows-1. By default cos and sin are PyTorch 1.13's bits for
+   * each row's rotaryDim/2 angles as one tensor (also HF Llama's when rotaryDim/2 is a multiple of 8);
+   * `fast: true` takes the vectorised sin/cos (<= 1.5 ULP).
+   */
   ropeApply(
     x: NumericArray,
     rows: number,
@@ -83,6 +91,7 @@ export interface Posenc {
       convention?: 'half' | 'interleaved';
       rotaryDim?: number;
       scaling?: RopeScaling | null;
+      fast?: boolean;
       out?: Out<Float32Array>;
     },
   ): Float32Array;
