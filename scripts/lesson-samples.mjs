@@ -1,6 +1,9 @@
 // The lesson's live code samples, each with the parameter sets the PyTorch
 // golden test runs (the defaults, then each entry of the runner's `cases`),
-// and the exact Python source for each set ({{param}} filled in).
+// and the exact Python source for each set ({{param}} filled in). The RoPE
+// samples also carry RANDOM_SETTINGS[id] seeded random settings a learner can
+// reach (`random`: values and source each), recorded apart
+// (tests/fixtures/samples_random.json) because they are many.
 //
 //   node scripts/lesson-samples.mjs      prints them as JSON (read by
 //                                        tests/fixtures/make_samples.py)
@@ -19,6 +22,44 @@ export const defaultsOf = (params) => Object.fromEntries(Object.entries(params ?
 /** The sample's code with each placeholder written as a Python literal of its value. */
 export const fillPlaceholders = (code, params, values) => code.replace(PLACEHOLDER, (_, n) => pyLiteral(params[n], values[n]));
 
+/** How many random settings each sample is recorded at, beyond its cases. */
+export const RANDOM_SETTINGS = { 'rope-seats': 300, 'rope-vs-additive': 300, 'rope-pairing': 300 };
+const RANDOM_SEED = 18;
+// Each sample its own stream: RANDOM_SEED mixed with the id's characters.
+const seedOf = (id) => [...id].reduce((h, ch) => Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0, RANDOM_SEED);
+
+// mulberry32: a small seeded generator, so the settings are the same on every run.
+function mulberry32(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// A value on the control's grid (min + k * step, as a range input gives it,
+// rounded to the step's decimals), uniformly.
+function onGrid(random, min, max, step) {
+  const k = Math.floor(random() * (Math.floor((max - min) / step + 1e-9) + 1));
+  const decimals = (String(step).split('.')[1] ?? '').length;
+  return Number((min + k * step).toFixed(decimals));
+}
+
+/** `count` settings of a runner's params drawn from `seed`: ints, floats and vector components on their grids. */
+export function randomSettings(params, count, seed) {
+  const random = mulberry32(seed);
+  const draw = (spec) => {
+    const step = spec.step ?? (spec.type === 'int' ? (spec.even ? 2 : 1) : 0.01);
+    if (spec.type === 'int' || spec.type === 'float') return onGrid(random, spec.min, spec.max, step);
+    if (spec.type === 'vector') return Array.from({ length: spec.length }, () => onGrid(random, spec.min, spec.max, step));
+    return spec.default;
+  };
+  return Array.from({ length: count }, () => Object.fromEntries(Object.entries(params).map(([k, spec]) => [k, draw(spec)])));
+}
+
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lessonDir = path.join(root, 'lessons/positional-encoding');
 
@@ -35,14 +76,10 @@ export async function collectSamples() {
       const params = runner.params ?? {};
       const defaults = defaultsOf(params);
       const sets = [defaults, ...(runner.cases ?? []).map((c) => ({ ...defaults, ...c }))];
-      out.push({
-        id,
-        file,
-        cases: sets.map((values) => ({
-          values,
-          source: fillPlaceholders(t.content, params, values),
-        })),
-      });
+      const withSource = (values) => ({ values, source: fillPlaceholders(t.content, params, values) });
+      const sample = { id, file, template: t.content, cases: sets.map(withSource) };
+      if (RANDOM_SETTINGS[id]) sample.random = randomSettings(params, RANDOM_SETTINGS[id], seedOf(id)).map(withSource);
+      out.push(sample);
     }
   }
   return out;

@@ -1,6 +1,7 @@
 // The same shift applied to both seats: an added sinusoidal vector changes the
 // score, a rotation by the same angle does not. As printed by the
-// rope-vs-additive sample of lessons/positional-encoding/04-rope.md.
+// rope-vs-additive sample of lessons/positional-encoding/04-rope.md. Both
+// come from one sinusoidal table computed by the core (torch's bits).
 import { fixed } from '../lib/pyformat.js';
 
 const f32 = Math.fround;
@@ -31,8 +32,11 @@ export default {
       const pi = row(i);
       const pj = row(j);
       const added = dot2([f32(q[0] + pi[0]), f32(q[1] + pi[1])], [f32(k[0] + pj[0]), f32(k[1] + pj[1])]);
-      const r = pe.ropeApply([...q, ...k], 2, 2, { positions: [i, j] });
-      const rotated = dot2([r[0], r[1]], [r[2], r[3]]);
+      // rotated(x, seat): s, c = table[seat], as the Python takes them. Not
+      // ropeApply: torch computes these sines over the whole table, so a
+      // seat's value depends on its 8-lane group there (cpp/sleef.h).
+      const turn = (x, [s, c]) => [f32(f32(x[0] * c) - f32(x[1] * s)), f32(f32(x[0] * s) + f32(x[1] * c))];
+      const rotated = dot2(turn(q, pi), turn(k, pj));
       lines.push(`seats ${i} vs ${j}: added ${fixed(added, 4)}, rotated ${fixed(rotated, 4)}`);
     }
     return `${lines.join('\n')}\n`;
