@@ -103,7 +103,8 @@ export const cases = [
     flops: null,
     inputs: () => ({}),
     ours: (pe, p) => {
-      const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) => pe.sinusoidal(p.maxLen, p.dModel, { out: o }));
+      // the fast path (vectorised sin/cos), as a table drawn as a picture uses it
+      const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) => pe.sinusoidal(p.maxLen, p.dModel, { out: o, fast: true }));
       return { run, dispose: () => out.free() };
     },
     js: (p) => ({ run: () => plain.sinusoidal(p.maxLen, p.dModel) }),
@@ -129,7 +130,7 @@ export const cases = [
     inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
     ours: (pe, p, x) => {
       const { held, free } = resident(pe, x);
-      const { out, run } = oursResult(pe, p.rows * p.dim, (o) => pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o }));
+      const { out, run } = oursResult(pe, p.rows * p.dim, (o) => pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o, fast: true }));
       return { run, dispose: () => (free(), out.free()) };
     },
     js: (p, x) => ({ run: () => plain.ropeApplyHalf(x.x, p.rows, p.dim) }),
@@ -154,6 +155,36 @@ export const cases = [
         dispose: () => t.dispose(),
       };
     },
+  },
+  {
+    // The same table with torch's bits (the default path, for printed
+    // values): SLEEF's sin/cos one lane at a time with emulated FMAs, against
+    // the fast path above and plain JS Math.sin/cos. tfjs has no such path.
+    id: 'sinusoidal-exact',
+    title: 'Sinusoidal position table, exact (PyTorch bit for bit)',
+    sizes: { full: { maxLen: 8192, dModel: 512 }, quick: { maxLen: 256, dModel: 64 } },
+    label: (p) => `${p.maxLen} x ${p.dModel}`,
+    flops: null,
+    inputs: () => ({}),
+    ours: (pe, p) => {
+      const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) => pe.sinusoidal(p.maxLen, p.dModel, { out: o }));
+      return { run, dispose: () => out.free() };
+    },
+    js: (p) => ({ run: () => plain.sinusoidal(p.maxLen, p.dModel) }),
+  },
+  {
+    id: 'rope-exact',
+    title: "RoPE applied to x, 'half' pairing, exact cos/sin (PyTorch bit for bit)",
+    sizes: { full: { rows: 4096, dim: 128 }, quick: { rows: 256, dim: 64 } },
+    label: (p) => `(${p.rows}, ${p.dim})`,
+    flops: null,
+    inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
+    ours: (pe, p, x) => {
+      const { held, free } = resident(pe, x);
+      const { out, run } = oursResult(pe, p.rows * p.dim, (o) => pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o }));
+      return { run, dispose: () => (free(), out.free()) };
+    },
+    js: (p, x) => ({ run: () => plain.ropeApplyHalf(x.x, p.rows, p.dim) }),
   },
   {
     id: 'attention-alibi-causal',
