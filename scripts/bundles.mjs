@@ -289,6 +289,13 @@ export type * from '../web/widgets.js';
 import '../web/widgets.js';
 `;
 
+// A bundler that builds the consumer's site (webpack, rspack in Docusaurus,
+// Vite) treats every `new URL('...', import.meta.url)` as a file to copy, and
+// fails on the core's: Emscripten's glue names posenc-simd.wasm, posenc.js
+// names ./wasm/. The bundles fetch nothing (both builds are inlined), so
+// import.meta.url is read once, where no such pattern can see it.
+export const NO_ASSET_URLS = { define: { 'import.meta.url': '__posencModuleUrl' }, banner: { js: 'const __posencModuleUrl = import.meta.url;' } };
+
 async function bundle(widgets, tail, out) {
   const tags = widgets.map((w) => w.tag).filter((t) => !BUNDLE_EXCLUDED.includes(t));
   // the widgets are defined only where there is a DOM, so a server-side
@@ -298,7 +305,7 @@ async function bundle(widgets, tail, out) {
       await Promise.all([${tags.map((t) => `import('./widgets/${t}.js')`).join(', ')}]);
     }
     ${tail}`;
-  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: path.basename(out), loader: 'js' }, ...ESBUILD_OPTIONS });
+  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: path.basename(out), loader: 'js' }, ...ESBUILD_OPTIONS, ...NO_ASSET_URLS });
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, result.outputFiles[0].contents);
   return { out, bytes: result.outputFiles[0].contents.length, tags };

@@ -99,6 +99,18 @@ test("the README's tag table is the one the manifest makes (it cannot drift)", (
   assert.notEqual(readmeWithTable(readme, changed), readme);
 });
 
+test("the bundles give a site's bundler nothing to resolve: no new URL(..., import.meta.url), no Node built-in import", () => {
+  // webpack, rspack (Docusaurus) and Vite copy or resolve every
+  // new URL('literal', import.meta.url) and import('literal'); Docusaurus 3.10
+  // failed on the core's wasm names before the bundles read import.meta.url once
+  for (const file of ['dist/posenc-widgets.js', 'dist/anywidget.mjs']) {
+    const code = readFileSync(path.join(root, file), 'utf8');
+    assert.deepEqual(code.match(/new URL\([^()]*import\.meta\.url\s*\)/g), null, file);
+    assert.equal(code.match(/import\.meta\.url/g)?.length, 1, `${file}: import.meta.url is read once, in the banner`);
+    assert.deepEqual(code.match(/import\(\s*["'`](node:)?(fs|path|url|module)[^"'`]*["'`]\s*\)/g), null, file);
+  }
+});
+
 test('web/widgets.d.ts puts every tag in HTMLElementTagNameMap', () => {
   const dts = readFileSync(path.join(root, 'web/widgets.d.ts'), 'utf8');
   const map = dts.slice(dts.indexOf('interface HTMLElementTagNameMap'));
