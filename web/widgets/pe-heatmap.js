@@ -66,9 +66,13 @@ class PeHeatmap extends PeElement {
   update(pe, p) {
     const { maxLen, dModel, base } = p;
     const n = maxLen * dModel;
-    // 1. the table and the pair frequencies, from the core (buffer reused while the size holds)
+    // 1. the table and the pair frequencies, from the core (buffer reused while the size holds).
+    //    The picture takes the fast sin/cos (up to 1024 x 1024 values per change); every value
+    //    printed comes from sinusoidalRows, PyTorch's bits (the exact path is ~100x slower).
     if (!this.table || this.table.length !== n) this.table = new Float32Array(n);
-    pe.sinusoidal(maxLen, dModel, { base, out: this.table });
+    pe.sinusoidal(maxLen, dModel, { base, out: this.table, fast: true });
+    this._pe = pe;
+    this._exactRows = new Map(); // row -> Float32Array (dModel), torch's bits
     this.freqs = pe.sinusoidalFrequencies(dModel, { base });
     this.shape = { maxLen, dModel, base };
     this.cursor.row = Math.min(this.cursor.row, maxLen - 1);
@@ -106,12 +110,12 @@ class PeHeatmap extends PeElement {
     this._readout();
 
     // 4. the text alternative: the first rows, the first columns and the last pair
-    const { table } = this;
     const cols = dModel <= TABLE_COLS ? [...Array(dModel).keys()] : [...Array(TABLE_COLS - 2).keys(), dModel - 2, dModel - 1];
     const rows = Math.min(maxLen, TABLE_ROWS);
+    const exact = pe.sinusoidalRows(maxLen, dModel, 0, rows, { base });
     const headers = ['pos', ...cols.map((c) => `d${c} ${c % 2 ? 'cos' : 'sin'} i=${c >> 1}`)];
     const body = [];
-    for (let r = 0; r < rows; r++) body.push([String(r), ...cols.map((c) => fixed(table[r * dModel + c], 4))]);
+    for (let r = 0; r < rows; r++) body.push([String(r), ...cols.map((c) => fixed(exact[r * dModel + c], 4))]);
     const caption = `Positions 0–${rows - 1}` + (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
     this.setTable(this.details, caption, headers, body);
   }
@@ -245,7 +249,12 @@ class PeHeatmap extends PeElement {
     const { dModel } = this.shape;
     const i = col >> 1;
     const omega = this.freqs[i];
-    const value = this.table[row * dModel + col];
+    if (!this._exactRows.has(row)) {
+      const { maxLen, base } = this.shape;
+      if (this._exactRows.size >= 64) this._exactRows.clear();
+      this._exactRows.set(row, this._pe.sinusoidalRows(maxLen, dModel, row, 1, { base }));
+    }
+    const value = this._exactRows.get(row)[col];
     const fn = col % 2 ? 'cos' : 'sin';
     this.readoutBox.textContent =
       `position ${row}, dimension ${col} = ${fn} of pair i = ${i}: value ${fixed(value, 4)}; ` +
