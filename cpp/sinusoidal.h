@@ -31,9 +31,10 @@ void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model,
                       double base = 10000.0, SinCos path = SinCos::Exact);
 
 // out: (rows, d_model): rows row0 .. row0 + rows - 1 of the (max_len, d_model)
-// table, with the bits the whole table has. The exact path computes only the
-// 8-lane groups of angles those rows touch, so a widget can draw a big table
-// on the fast path and print a few of its values exactly.
+// table. Exact: the bits the whole exact table has, computing only the 8-lane
+// groups of angles those rows touch, so a widget can draw a big table on the
+// fast path and print a few of its values exactly. Fast: within vecmath's
+// contract, not necessarily the fast table's bits (its SIMD batches differ).
 // Throws RangeError as sinusoidal_table, and for row0 / rows outside the table.
 void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base,
                      std::int64_t row0, std::int64_t rows, SinCos path = SinCos::Exact);
