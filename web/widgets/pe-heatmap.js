@@ -38,7 +38,7 @@ class PeHeatmap extends PeElement {
     this.legendCanvas = h('canvas', { width: 160, height: 12, role: 'img', 'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red' });
     this.readoutBox = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.stripesBox = h('p', { class: 'stripes' });
-    this.details = this.tableAlternative('Show the first rows and columns as numbers');
+    this.details = this.tableAlternative('Show the first rows and columns as numbers', { lazy: true });
     root.append(
       h('h3', {}, 'The sinusoidal position table'),
       h('p', { class: 'hint' },
@@ -90,9 +90,10 @@ class PeHeatmap extends PeElement {
 
     // 3. size the canvas to the host: the row height follows the number of
     //    positions and the width, never d_model, so a wide table keeps its height
-    this._lastWidth = this.clientWidth;
+    //    (the width from a ResizeObserver, widthOf: an update never forces a layout)
+    this._lastWidth = this.widthOf();
     const pad = 30; // the host's padding and border
-    const cssW = Math.max(200, Math.floor((this.clientWidth || 600) - pad));
+    const cssW = Math.max(200, Math.floor((this._lastWidth || 600) - pad));
     const plotW = cssW - AXIS_LEFT - 4;
     const rowPx = Math.min(6.5, plotW / 64);
     const plotH = Math.round(Math.min(420, Math.max(140, maxLen * rowPx)));
@@ -112,10 +113,12 @@ class PeHeatmap extends PeElement {
     // 4. the text alternative: the first rows, the first columns and the last pair
     const cols = dModel <= TABLE_COLS ? [...Array(dModel).keys()] : [...Array(TABLE_COLS - 2).keys(), dModel - 2, dModel - 1];
     const rows = Math.min(maxLen, TABLE_ROWS);
-    const exact = pe.sinusoidalRows(maxLen, dModel, 0, rows, { base });
     const headers = ['pos', ...cols.map((c) => `d${c} ${c % 2 ? 'cos' : 'sin'} i=${c >> 1}`)];
-    const body = [];
-    for (let r = 0; r < rows; r++) body.push([String(r), ...cols.map((c) => fixed(exact[r * dModel + c], 4))]);
+    // the exact rows are computed when the reader opens the table
+    const body = () => {
+      const exact = pe.sinusoidalRows(maxLen, dModel, 0, rows, { base });
+      return Array.from({ length: rows }, (_, r) => [String(r), ...cols.map((c) => fixed(exact[r * dModel + c], 4))]);
+    };
     const caption = `Positions 0–${rows - 1}` + (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
     this.setTable(this.details, caption, headers, body);
   }
