@@ -11,7 +11,11 @@
 // The widget cases (the per-frame update of each widget at its default size)
 // need a DOM: they run in headless Chromium (scripts/bench-widgets.mjs), with
 // the SIMD and the scalar build; the JSON gets them as "widget <tag>" with the
-// medians, the table shows the 95th percentiles too.
+// medians, the table shows the 95th percentiles too. Then the phone profile:
+// each widget again with the CPU throttled 4x (default and largest sizes) and
+// at full speed at the largest sizes, and the lesson loaded on Fast 3G with
+// the CPU throttled 4x on a 375 px screen (scripts/bench-phone.mjs: first
+// paint, total blocking time, core ready, key press to next paint).
 //
 // Progress goes to stderr, the report to stdout. Nothing asserts a time.
 import os from 'node:os';
@@ -21,7 +25,8 @@ import path from 'node:path';
 import { loadPosenc } from '../web/posenc.js';
 import { cases as allCases } from '../web/bench/cases.js';
 import { runBench, toJson, markdownTable } from '../web/bench/runner.js';
-import { benchWidgets, widgetTable } from './bench-widgets.mjs';
+import { benchWidgets, widgetTable, benchPhoneWidgets, phoneWidgetTable } from './bench-widgets.mjs';
+import { benchPhone, phoneTable } from './bench-phone.mjs';
 
 const usage = 'usage: node scripts/bench.mjs [--quick] [--json] [--only=id,id] [--no-widgets]';
 const args = { quick: false, json: false, only: null, widgets: true };
@@ -117,6 +122,16 @@ if (args.widgets) {
     console.log(`Widgets: each update timed from the attribute change to the end of the redraw and the layout it forces, in headless Chromium ${w.browser}; ${args.quick ? 10 : 100} changes each.`);
     console.log(widgetTable(w.results));
     for (const [tag, r] of Object.entries(w.results)) json[`widget ${tag}`] = { simd: r.simd.median, scalar: r.scalar.median };
+    const phoneWidgets = await benchPhoneWidgets({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
+    console.log('');
+    console.log(`Phone profile, widgets: the same updates, SIMD build, ${args.quick ? 5 : 40} changes each; p95 in ms (load average ${os.loadavg()[0].toFixed(2)}).`);
+    console.log(phoneWidgetTable(phoneWidgets.results));
+    for (const [tag, r] of Object.entries(phoneWidgets.results)) json[`phone widget ${tag}`] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.p95]));
+    const phone = await benchPhone({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
+    console.log('');
+    console.log(`Phone profile, the lesson: Fast 3G, CPU 4x, 375 x 812 at DPR 2 (load average ${os.loadavg()[0].toFixed(2)}).`);
+    console.log(phoneTable(phone));
+    json['phone lesson'] = phone.median;
   } catch (error) {
     console.error(`bench: widget cases skipped: ${error.message}`);
     process.exitCode = 1;
