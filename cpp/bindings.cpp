@@ -132,6 +132,15 @@ val sinusoidal(Addr out, double max_len, double d_model, double base, bool fast)
     });
 }
 
+// out: (rows, d_model): rows row0.. of the (max_len, d_model) table
+val sinusoidal_rows(Addr out, double max_len, double d_model, double base, double row0, double rows, bool fast) {
+    return guarded([&] {
+        posenc::sinusoidal_rows(at<float>(out), as_size(max_len), as_size(d_model), base, as_size(row0), as_size(rows),
+                                fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
+        return val::undefined();
+    });
+}
+
 // out: (d_model/2)
 val sinusoidal_div(Addr out, double d_model, double base) {
     return guarded([&] {
@@ -353,6 +362,7 @@ val memory_stats() {
 
 EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("sinusoidal", &sinusoidal);
+    emscripten::function("sinusoidalRows", &sinusoidal_rows);
     emscripten::function("sinusoidalDiv", &sinusoidal_div);
     emscripten::function("learnedLookup", &learned_lookup);
     emscripten::function("ropeInvFreq", &rope_inv_freq);

@@ -2,9 +2,22 @@
 // course authors embed), marks the table of contents' current section, and
 // says which build of the core is running. The text is already on screen
 // when this runs; widgets fill in when the core arrives.
+import { deferred } from './lib/define-later.js';
 import './widgets.js';
-import { core, tabStopIfScrolls } from './lib/pe-element.js';
+import { core, defineDeferredNow, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
+
+// A section far from the screen is not laid out or painted until the reader
+// comes near it (content-visibility: auto). Each keeps the height it has now
+// (the text is laid out already: it painted before this script), so nothing
+// moves when one is skipped; laying out the whole lesson again each time a
+// widget changed near the top cost a phone seconds of blocking while the
+// page started.
+const sectionHeights = [...document.querySelectorAll('main > section')].map((s) => [s, s.offsetHeight]);
+for (const [s, height] of sectionHeights) {
+  s.style.setProperty('contain-intrinsic-height', `auto ${height}px`);
+  s.style.setProperty('content-visibility', 'auto');
+}
 
 // Table of contents: mark the section being read (aria-current), so the
 // sidebar shows where the reader is.
@@ -59,46 +72,118 @@ core()
   });
 
 // A formula or table wider than the column scrolls sideways; keyboard users
-// must be able to reach it, so exactly those become focusable regions.
-let wideCount = 0;
-function markWideFormulas() {
-  for (const el of document.querySelectorAll('.math-display, main :not(.katex-display) > .katex, main section table')) {
-    const had = el.hasAttribute('tabindex');
-    const wide = tabStopIfScrolls(el);
-    // lesson.css draws the scroll cue of an inline formula only on these
-    el.classList.toggle('scrolls', wide);
-    // a display formula also becomes a labelled region (labels must differ);
-    // tables and inline math keep their own roles
-    if (el.localName !== 'div' || wide === had) continue;
-    if (wide) {
-      wideCount += 1;
-      el.setAttribute('role', 'region');
-      el.setAttribute('aria-label', `Formula ${wideCount} (scrolls sideways)`);
-    } else {
-      el.removeAttribute('role');
-      el.removeAttribute('aria-label');
-    }
+// must be able to reach it, so exactly those become focusable regions. Each
+// is measured when it comes near the screen, when the browser lays it out
+// anyway: measuring them all at once made a phone lay out the whole lesson
+// in the task that starts the page (over a second of blocking).
+const wideCandidates = [...document.querySelectorAll('.math-display, main :not(.katex-display) > .katex, main section table')];
+// a display formula's label names its place among all display formulas, so
+// labels differ and do not depend on which were measured first
+const displayIndex = new Map(wideCandidates.filter((el) => el.localName === 'div').map((el, i) => [el, i + 1]));
+const measured = new WeakSet();
+function markWide(el) {
+  measured.add(el);
+  const had = el.hasAttribute('tabindex');
+  const wide = tabStopIfScrolls(el);
+  // lesson.css draws the scroll cue of an inline formula only on these
+  el.classList.toggle('scrolls', wide);
+  // a display formula also becomes a labelled region; tables and inline math
+  // keep their own roles
+  if (el.localName !== 'div' || wide === had) return;
+  if (wide) {
+    el.setAttribute('role', 'region');
+    el.setAttribute('aria-label', `Formula ${displayIndex.get(el)} (scrolls sideways)`);
+  } else {
+    el.removeAttribute('role');
+    el.removeAttribute('aria-label');
   }
 }
-markWideFormulas();
+const nearScreen = new Set();
+const wideObserver =
+  'IntersectionObserver' in window
+    ? new IntersectionObserver(
+        (entries) => {
+          for (const e of entries) {
+            if (e.isIntersecting) {
+              nearScreen.add(e.target);
+              markWide(e.target);
+            } else nearScreen.delete(e.target);
+          }
+        },
+        { rootMargin: '100% 0px' },
+      )
+    : null;
+for (const el of wideCandidates) wideObserver ? wideObserver.observe(el) : markWide(el);
+// The ones the reader has not come near yet are measured in idle moments
+// once the page has loaded, a few per moment, so that every formula that
+// scrolls has its tab stop wherever the reader jumps (or an assistive tool
+// looks) without the lesson's start paying for measuring them all.
+const whenIdle = window.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 200));
+let nextCandidate = 0;
+let idlePass = false;
+let loaded = false;
+function markRemaining(deadline) {
+  // the first in a section far away lays that section out; the others are cheap
+  while (nextCandidate < wideCandidates.length && deadline.timeRemaining() > 10) {
+    const el = wideCandidates[nextCandidate++];
+    if (!measured.has(el)) markWide(el);
+  }
+  if (nextCandidate < wideCandidates.length) whenIdle(markRemaining);
+  else idlePass = false;
+}
+function startIdlePass() {
+  nextCandidate = 0;
+  if (idlePass || !loaded) return;
+  idlePass = true;
+  whenIdle(markRemaining);
+}
+// `els` changed width (a resize, an aside opening): measured again, now
+// if near the screen, else in an idle moment
+function remeasure(els) {
+  for (const el of els) {
+    if (nearScreen.has(el)) markWide(el);
+    else measured.delete(el);
+  }
+  startIdlePass();
+}
+if (wideObserver) {
+  window.addEventListener('load', () => setTimeout(() => {
+    loaded = true;
+    startIdlePass();
+  }, 1000), { once: true });
+}
+function markWideFormulas(els = wideCandidates) {
+  if (wideObserver) remeasure(els);
+  else for (const el of els) markWide(el);
+}
 let resizeTimer = 0;
 window.addEventListener('resize', () => {
   clearTimeout(resizeTimer);
-  resizeTimer = setTimeout(markWideFormulas, 150);
+  resizeTimer = setTimeout(() => markWideFormulas(), 150);
 });
 // what a closed aside holds has no width until it opens
-for (const aside of document.querySelectorAll('details.aside')) aside.addEventListener('toggle', () => aside.open && markWideFormulas());
+for (const aside of document.querySelectorAll('details.aside')) {
+  aside.addEventListener('toggle', () => aside.open && markWideFormulas(wideCandidates.filter((el) => aside.contains(el))));
+}
 
 // Widget parameters in the URL: `?pe-heatmap-1.d-model=128` opens the page
 // with the first heatmap at d_model 128, and moving a control updates the
 // address, so a view can be shared as a link. Quizzes keep their progress in
 // localStorage instead.
-const shareable = [...document.querySelectorAll('main *')].filter((el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz');
-const counts = new Map();
-bindUrlState(
-  shareable.map((el) => {
-    const n = (counts.get(el.localName) ?? 0) + 1;
-    counts.set(el.localName, n);
-    return { el, prefix: `${el.localName}-${n}` };
-  }),
-);
+// The widgets are defined one tag per task (lib/define-later.js): bind once
+// every tag on the page is. A link with widget state in it is applied at
+// once, as the page loads (all tags defined now), so nothing shows the
+// default state first.
+if (deferred && location.search.length > 1) defineDeferredNow();
+const tagsOnPage = [...new Set([...document.querySelectorAll('main :not(:defined)')].map((el) => el.localName))];
+Promise.all(tagsOnPage.map((t) => customElements.whenDefined(t))).then(() => {
+  const shareable = [...document.querySelectorAll('main *')].filter((el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz');
+  const counts = new Map();
+  bindUrlState(
+    shareable.map((el) => {
+      const n = (counts.get(el.localName) ?? 0) + 1;
+      counts.set(el.localName, n);
+      return { el, prefix: `${el.localName}-${n}` };
+    }),
+  );
+});

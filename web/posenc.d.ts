@@ -62,6 +62,17 @@ export interface Posenc {
    * vectorised sin/cos instead (<= 1.5 ULP, several times faster): for tables that are only drawn.
    */
   sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array>; fast?: boolean }): Float32Array;
+  /**
+   * Rows firstRow .. firstRow + count - 1 of the (maxLen, dModel) table: (count, dModel), with the bits
+   * the whole table has (exact unless `fast`); cheap, for printing values of a table drawn with `fast: true`.
+   */
+  sinusoidalRows(
+    maxLen: number,
+    dModel: number,
+    firstRow: number,
+    count: number,
+    options?: { base?: number; out?: Out<Float32Array>; fast?: boolean },
+  ): Float32Array;
   /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */
   sinusoidalFrequencies(dModel: number, options?: { base?: number }): Float32Array;
   /** (positions.length, dModel); a position outside 0..rows-1 throws "index out of range in self". */

@@ -584,6 +584,27 @@ class Posenc {
     return table;
   }
 
+  /**
+   * Rows firstRow .. firstRow+count-1 of the (maxLen, dModel) sinusoidal table: (count, dModel), with
+   * the bits the whole table has (exact by default: only the angles those rows share a SLEEF vector
+   * with are computed). For printing a few values of a table drawn with `fast: true`.
+   */
+  sinusoidalRows(maxLen, dModel, firstRow, count, opts) {
+    const fn = 'sinusoidalRows';
+    const { base = 10000, out, fast = false } = options(fn, opts, ['base', 'out', 'fast']);
+    size(fn, 'maxLen', maxLen, 1, this.limits.maxPosition);
+    size(fn, 'dModel', dModel, 2, this.limits.maxDim);
+    size(fn, 'firstRow', firstRow, 0, maxLen - 1);
+    size(fn, 'count', count, 1, maxLen - firstRow);
+    number(fn, 'base', base);
+    boolean(fn, 'fast', fast);
+    const n = count * dModel;
+    const [rows] = this.#run(fn, [], [output(fn, 'sinusoidal rows', out, 'f32', n, 'count * dModel')], (o) =>
+      this.#core.sinusoidalRows(o, maxLen, dModel, base, firstRow, count, fast),
+    );
+    return rows;
+  }
+
   /** The divisors exp(2i * -ln(base)/dModel), (dModel/2): the angular frequencies of the pairs. */
   sinusoidalFrequencies(dModel, opts) {
     const fn = 'sinusoidalFrequencies';

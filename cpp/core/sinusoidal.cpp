@@ -66,28 +66,57 @@ void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, do
 // torch_sincos must see the angles as torch's one flat tensor (its result for
 // an angle depends on the 8-lane group it falls in), so the blocks below are
 // whole groups: kBlock is a multiple of kTorchTrigLanes.
-void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
+void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base,
+                            std::int64_t row0, std::int64_t rows) {
     constexpr std::size_t kBlock = 4096;
     static_assert(kBlock % kTorchTrigLanes == 0, "blocks must hold whole 8-lane groups");
+    if (rows < 0) rows = max_len - row0;
     const std::size_t half = static_cast<std::size_t>(d_model / 2);
     const std::size_t total = static_cast<std::size_t>(max_len) * half;
+    // The wanted angles [lo, hi), widened to whole groups [g0, g1).
+    const std::size_t lo = static_cast<std::size_t>(row0) * half;
+    const std::size_t hi = lo + static_cast<std::size_t>(rows) * half;
+    const std::size_t g0 = lo - lo % kTorchTrigLanes;
+    const std::size_t g1 = std::min(total, hi + (kTorchTrigLanes - hi % kTorchTrigLanes) % kTorchTrigLanes);
     std::vector<float> div(half), ang(kBlock), sn(kBlock), cs(kBlock);
     fill_div(div.data(), d_model, base);
-    for (std::size_t j0 = 0; j0 < total; j0 += kBlock) {
-        const std::size_t n = std::min(kBlock, total - j0);
+    for (std::size_t j0 = g0; j0 < g1; j0 += kBlock) {
+        const std::size_t n = std::min(kBlock, g1 - j0);
         // pass 1: angle j = (pos, i) of the flat (max_len, d/2) tensor
         for (std::size_t j = 0; j < n; ++j) {
             const std::size_t pos = (j0 + j) / half, i = (j0 + j) % half;
             ang[j] = static_cast<float>(pos) * div[i];
         }
-        // pass 2: torch's sin and cos, written to the even and odd columns
+        // pass 2: torch's sin and cos, written to the even and odd columns of the wanted rows
         torch_sincos(ang.data(), sn.data(), cs.data(), n);
         for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t pos = (j0 + j) / half, i = (j0 + j) % half;
+            if (j0 + j < lo || j0 + j >= hi) continue;
+            const std::size_t pos = (j0 + j) / half - static_cast<std::size_t>(row0), i = (j0 + j) % half;
             out[pos * static_cast<std::size_t>(d_model) + 2 * i] = sn[j];
             out[pos * static_cast<std::size_t>(d_model) + 2 * i + 1] = cs[j];
         }
     }
+}
+
+// out: (rows, d_model)
+void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base,
+                     std::int64_t row0, std::int64_t rows, SinCos path) {
+    check_range("max_len", max_len, 1, kMaxPosition);
+    check_dims(d_model, base);
+    check_range("row0", row0, 0, max_len - 1);
+    check_range("rows", rows, 1, max_len - row0);
+    check_elements("sinusoidal rows (rows x d_model)", rows * d_model, {"d_model"});
+    if (path == SinCos::Exact) return sinusoidal_table_exact(out, max_len, d_model, base, row0, rows);
+    // The fast path: a row depends on its position only. Compute the rows as
+    // the first rows of a table shifted by row0 (kernels start at position 0).
+    const std::int64_t half = d_model / 2;
+    std::vector<float> div(static_cast<std::size_t>(half));
+    fill_div(div.data(), d_model, base);
+    std::vector<float> ang(static_cast<std::size_t>(rows * half));
+    for (std::int64_t r = 0; r < rows; ++r)
+        for (std::int64_t i = 0; i < half; ++i)
+            ang[static_cast<std::size_t>(r * half + i)] = static_cast<float>(row0 + r) * div[static_cast<std::size_t>(i)];
+    sincos_interleaved(ang.data(), out, ang.size());
 }
 
 // out: (max_len, d_model)

@@ -30,9 +30,20 @@ void sinusoidal_div(float* div, std::int64_t d_model, double base = 10000.0);
 void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model,
                       double base = 10000.0, SinCos path = SinCos::Exact);
 
+// out: (rows, d_model): rows row0 .. row0 + rows - 1 of the (max_len, d_model)
+// table. Exact: the bits the whole exact table has, computing only the 8-lane
+// groups of angles those rows touch, so a widget can draw a big table on the
+// fast path and print a few of its values exactly. Fast: within vecmath's
+// contract, not necessarily the fast table's bits (its SIMD batches differ).
+// Throws RangeError as sinusoidal_table, and for row0 / rows outside the table.
+void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base,
+                     std::int64_t row0, std::int64_t rows, SinCos path = SinCos::Exact);
+
 // The kernels behind sinusoidal_table (no argument checks: call the public
 // one): torch's exact table, and the fast path's scalar and SIMD twins.
-void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+// The exact one writes rows row0 .. row0 + rows - 1 into out (rows, d_model).
+void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base,
+                            std::int64_t row0 = 0, std::int64_t rows = -1);
 void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_model, double base);
 #if POSENC_SIMD
 void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base);

@@ -105,6 +105,32 @@ TEST_CASE("sinusoidal table, exact path: <= 1 ULP of the double reference, any b
     }
 }
 
+TEST_CASE("sinusoidal_rows: the whole exact table's bits for any row range", "[sinusoidal]") {
+    // d 2 and 6: a group of 8 angles spans several rows; 300 rows put angles
+    // on both sides of 125 in one group; the last row meets the zero padding.
+    for (std::int64_t d : {2, 6, 16, 34}) {
+        const std::int64_t max_len = 300;
+        const auto full = table(max_len, d, 10000.0, SinCos::Exact);
+        for (std::int64_t row0 : {0, 1, 7, 123, 124, 125, 126, 297, 299}) {
+            for (std::int64_t rows : {1, 2, 5}) {
+                if (row0 + rows > max_len) continue;
+                std::vector<float> got(static_cast<std::size_t>(rows * d));
+                sinusoidal_rows(got.data(), max_len, d, 10000.0, row0, rows);
+                INFO("d " << d << " rows " << row0 << " + " << rows);
+                REQUIRE(std::memcmp(got.data(), full.data() + row0 * d, got.size() * sizeof(float)) == 0);
+                std::vector<float> fast(got.size());
+                sinusoidal_rows(fast.data(), max_len, d, 10000.0, row0, rows, SinCos::Fast);
+                for (std::size_t k = 0; k < got.size(); ++k) REQUIRE(std::fabs(fast[k] - got[k]) <= kSinCosTol);
+            }
+        }
+    }
+    std::vector<float> out(64);
+    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, 10, 1), Catch::Contains("row0 must be between 0 and 9, got 10"));
+    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, 8, 3), Catch::Contains("rows must be between 1 and 2, got 3"));
+    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, -1, 1), Catch::Contains("row0"));
+    REQUIRE_THROWS_AS(sinusoidal_rows(out.data(), 10, 5, 10000.0, 0, 1), RangeError);
+}
+
 TEST_CASE("sinusoidal table: angles past 2^15 and 131072, and divisors above 1", "[sinusoidal]") {
     // The SIMD kernel reduces angles up to 2^15 with three parts of pi/2,
     // up to 131072 with four, and hands larger ones to the C library; a

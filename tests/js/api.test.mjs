@@ -72,17 +72,35 @@ for (const simd of [true, false]) {
       pe = await loadPosenc({ simd });
     });
 
-    it('sinusoidal matches PyTorch (1e-6)', () => {
+    it('sinusoidal matches PyTorch: bit for bit by default, 1e-6 with fast: true; sinusoidalRows gives the same bits', () => {
       for (const c of cases('sinusoidal')) {
         const maxLen = num(c, 'max_len');
         const d = num(c, 'd_model');
-        const table = pe.sinusoidal(maxLen, d, { base: num(c, 'base') });
-        assert.equal(table.length, maxLen * d);
+        const base = num(c, 'base');
         const rows = c.tensors.rows.values;
-        const got = new Float32Array(rows.length * d);
-        rows.forEach((r, i) => got.set(table.subarray(r * d, (r + 1) * d), i * d));
-        assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+        for (const fast of [false, true]) {
+          const table = pe.sinusoidal(maxLen, d, { base, fast });
+          assert.equal(table.length, maxLen * d);
+          const got = new Float32Array(rows.length * d);
+          rows.forEach((r, i) => got.set(table.subarray(r * d, (r + 1) * d), i * d));
+          if (fast) assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+          else assert.deepEqual(Array.from(got), c.tensors.out.values, c.file);
+        }
+        // each recorded row alone, and the last two together
+        rows.forEach((r, i) => {
+          assert.deepEqual(Array.from(pe.sinusoidalRows(maxLen, d, r, 1, { base })), c.tensors.out.values.slice(i * d, (i + 1) * d), `${c.file} row ${r}`);
+        });
+        const two = pe.sinusoidalRows(maxLen, d, maxLen - 2, 2, { base });
+        assert.deepEqual(Array.from(two), c.tensors.out.values.slice(-2 * d), `${c.file} last two rows`);
       }
+    });
+
+    it('fast must be a boolean; sinusoidalRows checks its range', () => {
+      assert.throws(() => pe.sinusoidal(4, 4, { fast: 1 }), { name: 'TypeError', message: /fast must be true or false/ });
+      assert.throws(() => pe.ropeApply([1, 2], 1, 2, { fast: 'yes' }), { name: 'TypeError', message: /fast must be true or false/ });
+      assert.throws(() => pe.sinusoidalRows(10, 4, 10, 1), { name: 'RangeError', message: /firstRow must be between 0 and 9, got 10/ });
+      assert.throws(() => pe.sinusoidalRows(10, 4, 8, 3), { name: 'RangeError', message: /count must be between 1 and 2, got 3/ });
+      assert.deepEqual(Array.from(pe.sinusoidalRows(3, 4, 0, 1)), [0, 1, 0, 1]);
     });
 
     it('sinusoidal frequencies match PyTorch bit for bit', () => {
@@ -124,7 +142,7 @@ for (const simd of [true, false]) {
       }
     });
 
-    it('RoPE application matches HF in both conventions', () => {
+    it('RoPE application matches HF in both conventions: bit for bit by default, 1e-6 with fast: true', () => {
       for (const c of cases('rope_apply')) {
         const rows = num(c, 'rows');
         const dim = num(c, 'dim');
@@ -135,7 +153,16 @@ for (const simd of [true, false]) {
           rotaryDim: num(c, 'rotary_dim'),
           scaling: scalingOf(c),
         });
-        assertClose(got, c.tensors.out.values, TABLE_TOL, c.file);
+        assert.deepEqual(Array.from(got), c.tensors.out.values, c.file); // the exact path: torch's bits
+        const fast = pe.ropeApply(c.tensors.x.values, rows, dim, {
+          positions: c.tensors.positions.values,
+          base: num(c, 'base'),
+          convention: c.params.convention,
+          rotaryDim: num(c, 'rotary_dim'),
+          scaling: scalingOf(c),
+          fast: true,
+        });
+        assertClose(fast, c.tensors.out.values, TABLE_TOL, c.file);
       }
     });
 

@@ -8,7 +8,11 @@
 // - a change to an attribute (from the host page, a control inside the
 //   widget, or the URL) schedules one update in the next animation frame, so
 //   dragging a slider never queues more than one update per frame;
-// - work happens only while the element is on screen (IntersectionObserver);
+// - work happens only while the element is on screen (IntersectionObserver):
+//   a widget builds its DOM when it first comes near the screen, or later
+//   one per idle moment, and a page full of widgets starts in small slices
+//   (one widget's first update per task), so loading never blocks for long;
+//   until it is built, the element shows its own content (a fallback);
 // - styles live in the shadow root as constructable stylesheets: nothing
 //   leaks into the host page, nothing from it leaks in, and no <style> or
 //   style="" is needed (strict CSP: style-src 'self');
@@ -20,6 +24,7 @@ import { loadPosenc, quote, camelCase } from '../posenc.js';
 
 let corePromise = null;
 let coreOptions = {};
+let coreLoaded = false;
 /**
  * Chooses the build the widgets use ({ simd: false } forces the scalar one);
  * call before the first widget renders (the benchmark does).
@@ -30,10 +35,16 @@ export function configureCore(options) {
 }
 /** The compute core, loaded on first use and shared by every widget. */
 export function core() {
-  corePromise ??= loadPosenc(coreOptions).catch((error) => {
-    corePromise = null; // let a later update retry
-    throw error;
-  });
+  corePromise ??= loadPosenc(coreOptions).then(
+    (pe) => {
+      coreLoaded = true;
+      return pe;
+    },
+    (error) => {
+      corePromise = null; // let a later update retry
+      throw error;
+    },
+  );
   return corePromise;
 }
 
@@ -201,6 +212,48 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * Makes `parent`'s children look like `next` (fresh nodes, as h() builds
+ * them) while keeping the nodes already there: same-kind nodes at the same
+ * place get only their changed attributes and text, so a redraw changes
+ * attributes instead of replacing elements, and style and layout are
+ * redone only where something changed (replacing every node of a card or an
+ * SVG on each slider step cost most of a widget's frame on a slow phone).
+ * A kept <canvas> gets the new one's pixels. Listeners of kept nodes stay
+ * as they were: use it for content whose handlers do not change.
+ */
+export function patchChildren(parent, next) {
+  const old = parent.childNodes;
+  let i = 0;
+  for (; i < next.length; i++) {
+    const a = old[i];
+    const b = next[i];
+    if (a === b) continue;
+    if (!a) parent.append(b);
+    else if (a.nodeType !== b.nodeType || a.nodeName !== b.nodeName || a.namespaceURI !== b.namespaceURI) parent.replaceChild(b, a);
+    else patchNode(a, b);
+  }
+  while (old.length > i) parent.lastChild.remove();
+}
+
+function patchNode(a, b) {
+  if (a.nodeType !== Node.ELEMENT_NODE) {
+    if (a.nodeValue !== b.nodeValue) a.nodeValue = b.nodeValue;
+    return;
+  }
+  for (const { name, value } of b.attributes) if (a.getAttribute(name) !== value) a.setAttribute(name, value);
+  if (a.attributes.length !== b.attributes.length) {
+    for (const name of a.getAttributeNames()) if (!b.hasAttribute(name)) a.removeAttribute(name);
+  }
+  if (a.localName === 'canvas') {
+    const ctx = a.getContext('2d');
+    ctx.clearRect(0, 0, a.width, a.height);
+    ctx.drawImage(b, 0, 0);
+    return;
+  }
+  patchChildren(a, [...b.childNodes]);
+}
+
 // Parses one attribute by its spec; returns { value } or { error }.
 function parseParam(name, spec, raw) {
   if (raw === null) return { value: spec.default };
@@ -250,6 +303,38 @@ function parseParam(name, spec, raw) {
 
 const formatAttr = (spec, value) => (spec.type === 'vector' ? value.join(',') : String(value));
 
+// While a page starts, the widgets that waited for the core each take a task
+// of their own for that first update, so the ten that become ready together
+// when the core arrives do not run as one long task; an update that did not
+// wait (a slider, a widget scrolled to later) runs in its frame.
+let sliceTail = Promise.resolve();
+function nextSlice() {
+  sliceTail = sliceTail.then(() => new Promise((resolve) => setTimeout(resolve, 0)));
+  return sliceTail;
+}
+
+// Widgets far from the screen build their DOM one per idle moment.
+const idleBuilds = new Set();
+let idleScheduled = false;
+const whenIdle = globalThis.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50));
+function buildWhenIdle(el) {
+  idleBuilds.add(el);
+  if (idleScheduled) return;
+  idleScheduled = true;
+  whenIdle(function buildOne(deadline) {
+    // one widget per idle callback at most, and only with time to spare
+    if (deadline.timeRemaining() > 4) {
+      const [next] = idleBuilds;
+      if (next) {
+        idleBuilds.delete(next);
+        next._ensureBuilt();
+      }
+    }
+    if (idleBuilds.size) whenIdle(buildOne);
+    else idleScheduled = false;
+  });
+}
+
 export class PeElement extends HTMLElement {
   /** { 'attr-name': { type: 'int'|'float'|'bool'|'enum'|'vector'|'string', default, min, max, step, even, options, length, label } } */
   static params = {};
@@ -283,32 +368,43 @@ export class PeElement extends HTMLElement {
     this._dirty = true;
     this._built = false;
     this._controls = new Map(); // attr -> { input, output }
+    // the element's own content shows until the widget is built
+    this.shadowRoot.append(document.createElement('slot'));
+  }
+
+  /** Builds the widget's DOM if it is not built yet. */
+  _ensureBuilt() {
+    if (this._built) return;
+    this._built = true;
+    idleBuilds.delete(this);
+    this.shadowRoot.replaceChildren();
+    this.errorBox = h('p', { class: 'error', role: 'alert' });
+    this.statusBox = h('p', { class: 'status', 'aria-live': 'polite' }, this.constructor.needsCore ? 'Loading the compute core…' : '');
+    this.build(this.shadowRoot);
+    this.shadowRoot.append(this.statusBox, this.errorBox);
   }
 
   connectedCallback() {
-    if (!this._built) {
-      this._built = true;
-      this.errorBox = h('p', { class: 'error', role: 'alert' });
-      this.statusBox = h('p', { class: 'status', 'aria-live': 'polite' }, this.constructor.needsCore ? 'Loading the compute core…' : '');
-      this.build(this.shadowRoot);
-      this.shadowRoot.append(this.statusBox, this.errorBox);
-    }
-    if (typeof IntersectionObserver === 'function') {
+    if (typeof IntersectionObserver === 'function' && !this.constructor.alwaysUpdate) {
       this._observer = new IntersectionObserver(
         (entries) => {
           this._visible = entries.some((e) => e.isIntersecting);
+          if (this._visible) this._ensureBuilt();
           if (this._visible && this._dirty) this.schedule();
         },
         { rootMargin: '300px' },
       );
       this._observer.observe(this);
+      if (!this._built) buildWhenIdle(this);
     } else {
       this._visible = true;
+      this._ensureBuilt();
     }
     this.schedule();
   }
 
   disconnectedCallback() {
+    idleBuilds.delete(this);
     this._observer?.disconnect();
     if (this._frame) cancelAnimationFrame(this._frame);
     this._frame = 0;
@@ -371,22 +467,27 @@ export class PeElement extends HTMLElement {
   /** Runs the update now (awaits the core); used by tests and the benchmark. */
   async updateNow() {
     this._dirty = true;
+    this._ensureBuilt();
     await this._run();
   }
 
   async _run() {
     if (!this._dirty) return;
     this._dirty = false;
-    const { values, errors } = this.readParams();
+    this._ensureBuilt();
     let pe = null;
     try {
       // widgets that can draw without the core (a quiz, the score) do not wait for it
+      const waited = this.constructor.needsCore && !coreLoaded;
       if (this.constructor.needsCore) pe = await core();
+      if (waited) await nextSlice();
     } catch (error) {
       this.statusBox.textContent = '';
       this.errorBox.textContent = `The compute core could not be loaded: ${error.message}`;
       return;
     }
+    // read after the waits: an attribute may have changed meanwhile
+    const { values, errors } = this.readParams();
     this.statusBox.textContent = '';
     if (errors.length) {
       this.errorBox.textContent = errors.join('. ');
@@ -412,9 +513,16 @@ export class PeElement extends HTMLElement {
   }
 
   // A box that scrolls sideways (a wide table or printout on a phone) must
-  // be reachable from the keyboard: exactly those get a tab stop.
+  // be reachable from the keyboard: exactly those get a tab stop. Measured in
+  // the next frame, before anything is written, when the layout this update
+  // caused is already done: measuring at once made every update lay the
+  // page out twice.
   _markScrollables() {
-    for (const el of this.shadowRoot.querySelectorAll('pre, .table-wrap')) tabStopIfScrolls(el);
+    if (this._markFrame) return;
+    this._markFrame = requestAnimationFrame(() => {
+      this._markFrame = 0;
+      for (const el of this.shadowRoot.querySelectorAll('pre, .table-wrap')) tabStopIfScrolls(el);
+    });
   }
 
   /** Builds the widget's DOM once (override). */
@@ -551,19 +659,63 @@ export class PeElement extends HTMLElement {
     if (c.output) c.output.textContent = value;
   }
 
+  /**
+   * el.clientWidth without forcing a layout: kept from a ResizeObserver,
+   * which reports when the layout is already done. Only the first call for an
+   * element reads it directly. A slider step therefore never makes the
+   * browser lay the page out just to tell a widget its own width.
+   */
+  widthOf(el = this) {
+    this._widths ??= new Map();
+    if (!this._widths.has(el)) {
+      this._widthObserver ??= new ResizeObserver((entries) => {
+        for (const e of entries) this._widths.set(e.target, e.target.clientWidth);
+      });
+      this._widthObserver.observe(el);
+      this._widths.set(el, el.clientWidth);
+    }
+    return this._widths.get(el);
+  }
+
   /** The computed value of a CSS custom property of this widget (for canvas drawing). */
   cssVar(name) {
     return getComputedStyle(this).getPropertyValue(name).trim();
   }
 
-  /** A <details> holding a table (the text alternative of a drawing); fill it with setTable. */
-  tableAlternative(summary = 'Show the numbers as a table') {
+  /**
+   * A <details> holding a table (the text alternative of a drawing); fill it
+   * with setTable. lazy: the table is made when the reader opens it (and
+   * again on each update while it is open), so an update of a closed one
+   * costs nothing; for widgets whose tables nobody reads closed.
+   */
+  tableAlternative(summary = 'Show the numbers as a table', { lazy = false } = {}) {
     const details = h('details', { class: 'alt' }, h('summary', {}, summary), h('div', { class: 'table-wrap' }));
+    if (lazy) {
+      details._lazyTable = null;
+      details.addEventListener('toggle', () => {
+        if (details.open && details._lazyTable) {
+          const args = details._lazyTable;
+          details._lazyTable = null;
+          this._buildTable(details, ...args);
+          this._markScrollables();
+        }
+      });
+    }
     return details;
   }
 
   /** Replaces the table inside a tableAlternative(): headers [..], rows [[..]], first cell of a row is its header. */
   setTable(details, caption, headers, rows) {
+    // a lazy, closed one keeps what it needs until it opens
+    if (details._lazyTable !== undefined && !details.open) {
+      details._lazyTable = [caption, headers, rows];
+      return;
+    }
+    this._buildTable(details, caption, headers, rows);
+  }
+
+  _buildTable(details, caption, headers, rows) {
+    if (typeof rows === 'function') rows = rows();
     const table = h(
       'table',
       {},
@@ -575,8 +727,47 @@ export class PeElement extends HTMLElement {
   }
 }
 
+// deferDefinitions(): define() queues instead, and the queue defines one tag
+// per task, the tags whose first element comes first in the page first.
+let deferred = null;
+/**
+ * Makes every later define() take its own task (the lesson calls it before
+ * it imports the widgets): upgrading the page's seventy widget elements in
+ * the one task that evaluates the modules blocked a phone for a third of a
+ * second. customElements.whenDefined(tag) says when a tag is ready.
+ */
+export function deferDefinitions() {
+  deferred ??= [];
+}
+/** Defines every queued tag now (a page that must set widget state at once, as from its URL). */
+export function defineDeferredNow() {
+  while (deferred?.length) defineNext();
+}
+function defineNext() {
+  const first = new Map(deferred.map((c) => [c, document.querySelector(c.tag)]));
+  deferred.sort((a, b) => {
+    const x = first.get(a);
+    const y = first.get(b);
+    if (!x || !y) return (x ? 0 : 1) - (y ? 0 : 1);
+    return x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+  });
+  const cls = deferred.shift();
+  if (!customElements.get(cls.tag)) customElements.define(cls.tag, cls);
+  if (deferred.length && !deferTimer) deferTimer = setTimeout(nextTask, 0);
+}
+let deferTimer = 0;
+function nextTask() {
+  deferTimer = 0;
+  if (deferred.length) defineNext();
+}
+
 /** Registers a widget class under its tag (once; loading two copies of a widget file is harmless). */
 export function define(cls) {
+  if (deferred) {
+    if (!deferred.includes(cls)) deferred.push(cls);
+    if (!deferTimer) deferTimer = setTimeout(nextTask, 0);
+    return cls;
+  }
   if (!customElements.get(cls.tag)) customElements.define(cls.tag, cls);
   return cls;
 }

@@ -77,6 +77,16 @@ function nonFinite(x) {
 /** f"{x:.{p}f}" for a Python float x. */
 export function fixed(x, p) {
   if (!Number.isFinite(x)) return nonFinite(x);
+  // Fast path: toFixed also rounds the exact binary value, and differs from
+  // Python only on an exact tie (ties away from zero there, to even here).
+  // A double is a tie at p digits exactly when it is an odd multiple of
+  // 2^-(p+1); those, zeros (-0.0 keeps its sign here), values toFixed
+  // writes in exponent form and p = 0 take the exact path below. Widgets format
+  // thousands of values per update, and the BigInt path cost most of it.
+  if (x !== 0 && Math.abs(x) < 1e21 && p >= 1 && p <= 100) {
+    const y = x * 2 ** (p + 1);
+    if (!(Number.isInteger(y) && y % 2 !== 0)) return x.toFixed(p);
+  }
   const { neg, digits, point } = exactDecimal(x);
   // keep every digit before the point plus p after it
   const r = roundDigits(digits, point, point + p);

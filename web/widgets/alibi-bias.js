@@ -2,7 +2,7 @@
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
-import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren, canvasContext } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
@@ -17,6 +17,8 @@ function powerOfTwo(slope) {
 const minus = (s) => s.replace(/^-/, '−');
 // a bias value as text; the diagonal's −0 reads as 0
 const val = (v, d) => (v === 0 ? '0' : minus(fixed(v, d)));
+
+const text = (t) => document.createTextNode(t);
 
 class AlibiBias extends PeElement {
   static tag = 'alibi-bias';
@@ -76,6 +78,9 @@ class AlibiBias extends PeElement {
   }
 
   update(pe, p) {
+    // widths come from a ResizeObserver (widthOf) and are read before this
+    // update writes anything: an update never forces a layout
+    const width = this.widthOf(this.bigWrap);
     const H = p.heads;
     const L = p.seqLen;
     const slopes = pe.alibiSlopes(H);
@@ -100,7 +105,8 @@ class AlibiBias extends PeElement {
 
     // small multiples, one button per head (reused)
     while (this._minis.length < H) this._minis.push(this._makeMini(this._minis.length));
-    this.minis.replaceChildren(...this._minis.slice(0, H).map((x) => x.button));
+    const buttons = this._minis.slice(0, H).map((x) => x.button);
+    if (this.minis.children.length !== H || buttons.some((b, i) => this.minis.children[i] !== b)) this.minis.replaceChildren(...buttons);
     if (!this._img || this._img.width !== L) this._img = new ImageData(L, L);
     const img = this._img;
     for (let hh = 0; hh < H; hh++) {
@@ -113,8 +119,8 @@ class AlibiBias extends PeElement {
       mini.canvas.getContext('2d').putImageData(img, 0, 0);
       mini.button.setAttribute('aria-pressed', String(hh === sel));
       const pow = powerOfTwo(slopes[hh]);
-      mini.m.replaceChildren(`m = ${numpyScalar(slopes[hh])}`);
-      mini.pow.replaceChildren('= 2', h('sup', {}, `−${pow}`));
+      patchChildren(mini.m, [text(`m = ${numpyScalar(slopes[hh])}`)]);
+      patchChildren(mini.pow, [text('= 2'), h('sup', {}, `−${pow}`)]);
       mini.button.setAttribute('aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
     }
 
@@ -124,15 +130,15 @@ class AlibiBias extends PeElement {
       lctx.fillStyle = rgb(this._color(-(x / 119)));
       lctx.fillRect(x, 0, 1, 12);
     }
-    this.legendText.replaceChildren(
-      '0 ', this.legendBar, ` ${p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)'}`,
-    );
-    this.bigTitle.replaceChildren(
-      `Head ${sel + 1} of ${H}: slope α = ${numpyScalar(slopes[sel])} = 2`,
+    patchChildren(this.legendText, [
+      text('0 '), this.legendBar, text(` ${p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)'}`),
+    ]);
+    patchChildren(this.bigTitle, [
+      text(`Head ${sel + 1} of ${H}: slope α = ${numpyScalar(slopes[sel])} = 2`),
       h('sup', {}, `−${powerOfTwo(slopes[sel])}`),
-      `; bias[m, n] = −α·|n − m|${p.causal ? ', keys after the query masked' : ''}`,
-    );
-    this._drawBig();
+      text(`; bias[m, n] = −α·|n − m|${p.causal ? ', keys after the query masked' : ''}`),
+    ]);
+    this._drawBig(width);
     if (this.table.open) this._fillTable();
   }
 
@@ -181,11 +187,11 @@ class AlibiBias extends PeElement {
     return { button, canvas, m, pow };
   }
 
-  _drawBig() {
+  _drawBig(width = this.bigWrap.clientWidth) {
     const s = this._state;
     if (!s) return;
     const { L, bias, sel, colors } = s;
-    this._width = this.bigWrap.clientWidth;
+    this._width = width;
     const total = Math.max(140, Math.min(this._width, 580));
     const M = 30; // margin for the axis labels
     const size = total - M;
@@ -221,9 +227,16 @@ class AlibiBias extends PeElement {
     // masked cells: background with hatching (one clip path), so masking is not just a colour
     const maskPath = new Path2D();
     let anyMasked = false;
+    // one rectangle per run of masked cells in a row (the same region as a
+    // rectangle per cell, a 64th of the path at 64 positions)
     for (let i = 0; i < L; i++) {
       for (let j = 0; j < L; j++) {
-        if (!Number.isFinite(bias[o + i * L + j])) { maskPath.rect(j * cell, i * cell, cell, cell); anyMasked = true; }
+        if (Number.isFinite(bias[o + i * L + j])) continue;
+        let end = j + 1;
+        while (end < L && !Number.isFinite(bias[o + i * L + end])) end++;
+        maskPath.rect(j * cell, i * cell, (end - j) * cell, cell);
+        anyMasked = true;
+        j = end;
       }
     }
     if (anyMasked) {

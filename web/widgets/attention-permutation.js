@@ -8,7 +8,7 @@
 // (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
 // inside pe.attention); this file only makes the toy weights, multiplies the
 // 16-wide rows by them, and compares.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, sequential, themeColors } from '../lib/colormap.js';
 import { exponential, fixed } from '../lib/pyformat.js';
@@ -141,7 +141,7 @@ class AttentionPermutation extends PeElement {
     this.results = h('div', { class: 'table-wrap results' });
     this.lesson = h('p', { class: 'lesson', 'aria-live': 'polite' });
     this.perWordTitle = h('p', { class: 'perword-title' });
-    this.details = this.tableAlternative('Show the attention weights as numbers');
+    this.details = this.tableAlternative('Show the attention weights as numbers', { lazy: true });
     const controlRow = this.controls(['sentence', 'encoding', 'head']);
     // A new sentence starts again from the swap preset (an old order may not fit it).
     this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
@@ -187,6 +187,10 @@ class AttentionPermutation extends PeElement {
   }
 
   update(pe, p) {
+    // widths come from a ResizeObserver (widthOf) and are read before this
+    // update writes anything: an update never forces a layout
+    const widthCap = Math.max(240, (this.widthOf() || 600) - 30);
+    const colors = themeColors(this);
     const words = p.sentence.trim().split(/\s+/);
     const n = words.length;
     const order = parseOrder(p.order, n);
@@ -200,7 +204,87 @@ class AttentionPermutation extends PeElement {
     const xS = new Float32Array(n * D_MODEL);
     order.forEach((orig, j) => xS.set(xO.subarray(orig * D_MODEL, (orig + 1) * D_MODEL), j * D_MODEL));
 
-    // 2. every encoding on both orders; difference after un-permuting
+    // 2. every encoding on both orders; difference after un-permuting. They
+    // depend on the words and the order only: switching the encoding or the
+    // head shown reuses them.
+    const runsKey = `${words.join(' ')}|${order.join(',')}`;
+    if (this._runsKey !== runsKey || this._runsCore !== pe) {
+      this._runs = this._attentionRuns(pe, words, order, xO, xS, n);
+      this._runsKey = runsKey;
+      this._runsCore = pe;
+    }
+    const runs = this._runs;
+
+    // 3. the sentences and the permutation
+    patchChildren(this.sentencesBox, [
+      h('div', {}, h('span', { class: 'tag' }, 'original'), words.join(' ')),
+      h('div', {}, h('span', { class: 'tag' }, 'shuffled'), shuffled.join(' ')),
+      h('div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`),
+    ]);
+    const sel = runs[p.encoding];
+    const isIdentity = order.every((v, i) => v === i);
+    const sameWords = shuffled.every((w, i) => w === words[i]);
+    this.lesson.textContent =
+      isIdentity || sameWords
+        ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
+        : p.encoding === 'none'
+          ? `No position signal: each word's output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell "${words.join(' ')}" from "${shuffled.join(' ')}".`
+          : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`;
+
+    // 4. the attention weights of the selected encoding and head, both orders, in the original word order
+    const head = Number(p.head) - 1;
+    const scale = sequential(colors.zero, colors.accent);
+    const wO = (a, b) => sel.o.weights[(head * n + a) * n + b];
+    const wS = (a, b) => sel.s.weights[(head * n + inv[a]) * n + inv[b]];
+    const labelsO = words.map((w, i) => `${w} (${i})`);
+    const labelsS = words.map((w, i) => `${w} (${inv[i]})`);
+    this._mapSlots ??= [{}, {}];
+    const figures = [
+      heatmap(this._mapSlots[0], `Original order, head ${head + 1}`, labelsO, n, wO, scale, colors, widthCap,
+        'Rows: each word as a query; columns: the words it attends to (seat in brackets). Darker = more weight; each row sums to 1.'),
+      heatmap(this._mapSlots[1], `Shuffled order, head ${head + 1}, put back in the original word order`, labelsS, n, wS, scale, colors, widthCap,
+        'Same layout as the left map; brackets give each word’s seat in the shuffled sentence. Identical maps mean attention saw no difference.'),
+    ];
+    // kept figures stay in place; a figure made anew replaces the old one
+    if (figures.some((f, i) => this.maps.children[i] !== f) || this.maps.children.length !== 2) this.maps.replaceChildren(...figures);
+
+    // 5. per word, then every encoding: the largest |difference| after un-permuting
+    const SHOWN = 4; // of the head's 8 output numbers
+    const outRow = (run, seat) => Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) => fixed(v, 3).padStart(6)).join(' ') + ' …';
+    this.perWordTitle.textContent = `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`;
+    patchChildren(this.perWord, [
+      h('table', {},
+        h('thead', {}, h('tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => h('th', { scope: 'col' }, t)))),
+        h('tbody', {}, words.map((w, i) => h('tr', {},
+          h('th', { scope: 'row' }, `${w} (${i})`),
+          h('td', {}, String(inv[i])),
+          h('td', { class: 'outrow' }, outRow(sel.o, i)),
+          h('td', { class: 'outrow' }, outRow(sel.s, inv[i])),
+          h('td', {}, formatDiff(sel.perWord[i])))))),
+    ]);
+    patchChildren(this.results, [
+      h('table', {},
+        h('caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'encoding'), h('th', { scope: 'col' }, 'max |difference|'), h('th', { scope: 'col' }, 'what it means'))),
+        h('tbody', {}, ENCODINGS.map((enc) => {
+          const d = runs[enc].max;
+          const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
+          return h('tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null },
+            h('th', { scope: 'row' }, enc === p.encoding ? h('span', { class: 'mark' }, '▶ ') : '', enc),
+            h('td', {}, formatDiff(d)),
+            h('td', { class: 'verdict' }, verdict));
+        }))),
+    ]);
+
+    // 6. the text alternative: both weight matrices
+    const rowsOf = (labels, w) => labels.map((l, a) => [l, ...labels.map((_, b) => fixed(w(a, b), 3))]);
+    this.setTable(this.details, `Attention weights, ${p.encoding}, head ${head + 1}: original order, then the shuffle put back in the original word order`,
+      ['query \\ key', ...labelsO],
+      () => [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)]);
+  }
+
+  // Every encoding on both orders: { enc: { o, s, perWord, max } }.
+  _attentionRuns(pe, words, order, xO, xS, n) {
     const positions = Float64Array.from({ length: n }, (_, i) => i);
     const runs = {};
     for (const enc of ENCODINGS) {
@@ -218,72 +302,7 @@ class AttentionPermutation extends PeElement {
       }
       runs[enc] = { o, s, perWord, max: Math.max(...perWord) };
     }
-
-    // 3. the sentences and the permutation
-    this.sentencesBox.replaceChildren(
-      h('div', {}, h('span', { class: 'tag' }, 'original'), words.join(' ')),
-      h('div', {}, h('span', { class: 'tag' }, 'shuffled'), shuffled.join(' ')),
-      h('div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`),
-    );
-    const sel = runs[p.encoding];
-    const isIdentity = order.every((v, i) => v === i);
-    const sameWords = shuffled.every((w, i) => w === words[i]);
-    this.lesson.textContent =
-      isIdentity || sameWords
-        ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
-        : p.encoding === 'none'
-          ? `No position signal: each word's output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell "${words.join(' ')}" from "${shuffled.join(' ')}".`
-          : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`;
-
-    // 4. the attention weights of the selected encoding and head, both orders, in the original word order
-    const head = Number(p.head) - 1;
-    const colors = themeColors(this);
-    const scale = sequential(colors.zero, colors.accent);
-    const wO = (a, b) => sel.o.weights[(head * n + a) * n + b];
-    const wS = (a, b) => sel.s.weights[(head * n + inv[a]) * n + inv[b]];
-    const labelsO = words.map((w, i) => `${w} (${i})`);
-    const labelsS = words.map((w, i) => `${w} (${inv[i]})`);
-    const widthCap = Math.max(240, (this.clientWidth || 600) - 30);
-    this.maps.replaceChildren(
-      heatmap(`Original order, head ${head + 1}`, labelsO, n, wO, scale, colors, widthCap,
-        'Rows: each word as a query; columns: the words it attends to (seat in brackets). Darker = more weight; each row sums to 1.'),
-      heatmap(`Shuffled order, head ${head + 1}, put back in the original word order`, labelsS, n, wS, scale, colors, widthCap,
-        'Same layout as the left map; brackets give each word’s seat in the shuffled sentence. Identical maps mean attention saw no difference.'),
-    );
-
-    // 5. per word, then every encoding: the largest |difference| after un-permuting
-    const SHOWN = 4; // of the head's 8 output numbers
-    const outRow = (run, seat) => Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) => fixed(v, 3).padStart(6)).join(' ') + ' …';
-    this.perWordTitle.textContent = `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`;
-    this.perWord.replaceChildren(
-      h('table', {},
-        h('thead', {}, h('tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, words.map((w, i) => h('tr', {},
-          h('th', { scope: 'row' }, `${w} (${i})`),
-          h('td', {}, String(inv[i])),
-          h('td', { class: 'outrow' }, outRow(sel.o, i)),
-          h('td', { class: 'outrow' }, outRow(sel.s, inv[i])),
-          h('td', {}, formatDiff(sel.perWord[i])))))),
-    );
-    this.results.replaceChildren(
-      h('table', {},
-        h('caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'encoding'), h('th', { scope: 'col' }, 'max |difference|'), h('th', { scope: 'col' }, 'what it means'))),
-        h('tbody', {}, ENCODINGS.map((enc) => {
-          const d = runs[enc].max;
-          const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
-          return h('tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null },
-            h('th', { scope: 'row' }, enc === p.encoding ? h('span', { class: 'mark' }, '▶ ') : '', enc),
-            h('td', {}, formatDiff(d)),
-            h('td', { class: 'verdict' }, verdict));
-        }))),
-    );
-
-    // 6. the text alternative: both weight matrices
-    const rowsOf = (labels, w) => labels.map((l, a) => [l, ...labels.map((_, b) => fixed(w(a, b), 3))]);
-    this.setTable(this.details, `Attention weights, ${p.encoding}, head ${head + 1}: original order, then the shuffle put back in the original word order`,
-      ['query \\ key', ...labelsO],
-      [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)]);
+    return runs;
   }
 }
 
@@ -359,25 +378,50 @@ function formatDiff(d) {
 }
 
 // An n x n heatmap of w(a, b) in [0, 1] as SVG, labelled rows and columns.
-function heatmap(title, labels, n, w, scale, colors, widthCap, caption) {
+// `slot` keeps the figure between updates: while the title, labels and
+// geometry stay the same (switching the encoding) only the cells' colours
+// and numbers are set; otherwise the figure is made anew.
+function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const longest = Math.max(...labels.map((l) => l.length));
   const labelW = Math.min(110, 7 * longest + 8);
   const cell = Math.max(14, Math.min(36, Math.floor((Math.min(widthCap, 420) - labelW - 4) / n)));
+  const showValues = cell >= 30;
+  const key = JSON.stringify([title, labels, n, cell, caption, colors.fg, colors.bg, colors.border]);
+  if (slot.key === key) {
+    for (let a = 0; a < n; a++) {
+      for (let b = 0; b < n; b++) {
+        const v = w(a, b);
+        setAttr(slot.rects[a * n + b], 'fill', rgb(scale(v)));
+        if (showValues) {
+          const t = slot.values[a * n + b];
+          setAttr(t, 'fill', rgb(v > 0.5 ? colors.bg : colors.fg));
+          const text = fixed(v, 2);
+          if (t.textContent !== text) t.textContent = text;
+        }
+      }
+    }
+    return slot.figure;
+  }
   const slant = 0.72 * (6.5 * longest); // a column label at -45° reaches this far up and right
   const top = slant + 8;
   const width = labelW + n * cell + Math.max(4, slant - cell / 2);
   const height = top + n * cell + 2;
-  const showValues = cell >= 30;
   const parts = [];
+  slot.rects = [];
+  slot.values = [];
   for (let a = 0; a < n; a++) {
     parts.push(h('svg:text', { x: labelW - 4, y: top + (a + 0.5) * cell, 'text-anchor': 'end', 'dominant-baseline': 'middle', 'font-size': 11, fill: rgb(colors.fg) }, labels[a]));
     for (let b = 0; b < n; b++) {
       const v = w(a, b);
       const x = labelW + b * cell;
       const y = top + a * cell;
-      parts.push(h('svg:rect', { x, y, width: cell, height: cell, fill: rgb(scale(v)), stroke: rgb(colors.border), 'stroke-width': 0.5 }));
+      const rect = h('svg:rect', { x, y, width: cell, height: cell, fill: rgb(scale(v)), stroke: rgb(colors.border), 'stroke-width': 0.5 });
+      slot.rects.push(rect);
+      parts.push(rect);
       if (showValues) {
-        parts.push(h('svg:text', { x: x + cell / 2, y: y + cell / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-size': 9.5, fill: rgb(v > 0.5 ? colors.bg : colors.fg) }, fixed(v, 2)));
+        const t = h('svg:text', { x: x + cell / 2, y: y + cell / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-size': 9.5, fill: rgb(v > 0.5 ? colors.bg : colors.fg) }, fixed(v, 2));
+        slot.values.push(t);
+        parts.push(t);
       }
     }
   }
@@ -386,7 +430,13 @@ function heatmap(title, labels, n, w, scale, colors, widthCap, caption) {
     parts.push(h('svg:text', { x, y: top - 4, transform: `rotate(-45 ${x} ${top - 4})`, 'font-size': 11, fill: rgb(colors.fg) }, labels[b]));
   }
   const svg = h('svg:svg', { viewBox: `0 0 ${width} ${height}`, width, role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` }, ...parts);
-  return h('figure', {}, h('figcaption', {}, h('strong', {}, title)), svg, h('figcaption', {}, caption));
+  slot.key = key;
+  slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), svg, h('figcaption', {}, caption));
+  return slot.figure;
+}
+
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 define(AttentionPermutation);

@@ -4,7 +4,7 @@
 // it works; one more and PyTorch's nn.Embedding stops with
 // "IndexError: index out of range in self". The error is the lesson, so it is
 // shown, not thrown: the core's message says which position first fails.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, themeColors } from '../lib/colormap.js';
 import { torchSize, torchStr } from '../lib/pyformat.js';
@@ -102,6 +102,9 @@ class LearnedOverflow extends PeElement {
 
   update(pe, p) {
     const { rows, positions, dModel } = p;
+    // the width (from a ResizeObserver, widthOf) and the colours are read
+    // before this update writes anything
+    const look = { width: this.widthOf(), colors: themeColors(this), good: this.cssVar('--pe-good'), bad: this.cssVar('--pe-bad') };
     this.code.textContent = [
       'import torch',
       `emb = torch.nn.Embedding(${rows}, ${dModel})  # ${rows} rows`,
@@ -125,7 +128,7 @@ class LearnedOverflow extends PeElement {
     }
 
     // 2. the bars: the table's rows and the positions asked for, on one scale
-    this._drawBars(rows, positions);
+    this._drawBars(rows, positions, look);
     if (failure) {
       const first = Number(failure.message.match(/position (\d+)/)?.[1] ?? rows);
       const missing = positions - first;
@@ -143,12 +146,12 @@ class LearnedOverflow extends PeElement {
         '  ...',
         'IndexError: index out of range in self',
       ].join('\n');
-      this.why.replaceChildren(
+      patchChildren(this.why, [
         h('p', {}, `Position ${first} is the first one that fails: the table has ${span('row', 0, rows - 1)} and nothing after ${rows === 1 ? 'it' : 'them'}. `,
           'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ',
           'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.'),
         h('p', { class: 'core' }, `Our compute core stops at the same place: it looks up position ${first}, finds no row (the valid positions are ${rows === 1 ? '0 only' : `0 to ${rows - 1}`}), and reports PyTorch's error.`),
-      );
+      ]);
     } else {
       const unused = rows - positions;
       this.barsText.textContent =
@@ -162,10 +165,10 @@ class LearnedOverflow extends PeElement {
       const preview = new Float32Array(r * c);
       for (let i = 0; i < r; i++) preview.set(out.subarray(i * dModel, i * dModel + c), i * c);
       this.output.textContent = `${torchSize([positions, dModel])}\n${torchStr(preview, [r, c])}`;
-      this.why.replaceChildren(
+      patchChildren(this.why, [
         h('p', {}, `Each of the ${positions} positions picks its own row, so the output has shape (${positions}, ${dModel}). `,
           'The numbers are rows of our seeded table (nn.Embedding starts from its own random N(0, 1) values, so yours differ); the shape is exact.'),
-      );
+      ]);
     }
   }
 
@@ -174,10 +177,9 @@ class LearnedOverflow extends PeElement {
     return this.outBuf;
   }
 
-  _drawBars(rows, positions) {
-    this._lastWidth = this.clientWidth;
-    const W = Math.max(260, Math.floor((this.clientWidth || 600) - 30));
-    const colors = themeColors(this);
+  _drawBars(rows, positions, { width, colors, good, bad }) {
+    this._lastWidth = width;
+    const W = Math.max(260, Math.floor((width || 600) - 30));
     const left = 0;
     const top = 18;
     const barH = 22;
@@ -185,8 +187,6 @@ class LearnedOverflow extends PeElement {
     const maxN = Math.max(rows, positions);
     const x = (v) => left + (v / maxN) * (W - left - 2);
     const fg = rgb(colors.fg);
-    const good = this.cssVar('--pe-good');
-    const bad = this.cssVar('--pe-bad');
     const text = (tx, ty, s, anchor = 'start', fill = fg) => h('svg:text', { x: tx, y: ty, 'text-anchor': anchor, 'font-size': 12, fill }, s);
     const fits = Math.min(rows, positions);
     const parts = [
@@ -217,7 +217,7 @@ class LearnedOverflow extends PeElement {
         ? `Bar chart: the table has ${rows} rows; ${positions} positions are asked for, and the last ${positions - rows} have no row.`
         : `Bar chart: the table has ${rows} rows; all ${positions} positions asked for fit.`,
     }, ...parts);
-    this.bars.replaceChildren(svg);
+    patchChildren(this.bars, [svg]);
   }
 }
 

@@ -38,7 +38,7 @@ class PeHeatmap extends PeElement {
     this.legendCanvas = h('canvas', { width: 160, height: 12, role: 'img', 'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red' });
     this.readoutBox = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.stripesBox = h('p', { class: 'stripes' });
-    this.details = this.tableAlternative('Show the first rows and columns as numbers');
+    this.details = this.tableAlternative('Show the first rows and columns as numbers', { lazy: true });
     root.append(
       h('h3', {}, 'The sinusoidal position table'),
       h('p', { class: 'hint' },
@@ -66,9 +66,13 @@ class PeHeatmap extends PeElement {
   update(pe, p) {
     const { maxLen, dModel, base } = p;
     const n = maxLen * dModel;
-    // 1. the table and the pair frequencies, from the core (buffer reused while the size holds)
+    // 1. the table and the pair frequencies, from the core (buffer reused while the size holds).
+    //    The picture takes the fast sin/cos (up to 1024 x 1024 values per change); every value
+    //    printed comes from sinusoidalRows, PyTorch's bits (the exact path is ~100x slower).
     if (!this.table || this.table.length !== n) this.table = new Float32Array(n);
-    pe.sinusoidal(maxLen, dModel, { base, out: this.table });
+    pe.sinusoidal(maxLen, dModel, { base, out: this.table, fast: true });
+    this._pe = pe;
+    this._exactRows = new Map(); // row -> Float32Array (dModel), torch's bits
     this.freqs = pe.sinusoidalFrequencies(dModel, { base });
     this.shape = { maxLen, dModel, base };
     this.cursor.row = Math.min(this.cursor.row, maxLen - 1);
@@ -86,9 +90,10 @@ class PeHeatmap extends PeElement {
 
     // 3. size the canvas to the host: the row height follows the number of
     //    positions and the width, never d_model, so a wide table keeps its height
-    this._lastWidth = this.clientWidth;
+    //    (the width from a ResizeObserver, widthOf: an update never forces a layout)
+    this._lastWidth = this.widthOf();
     const pad = 30; // the host's padding and border
-    const cssW = Math.max(200, Math.floor((this.clientWidth || 600) - pad));
+    const cssW = Math.max(200, Math.floor((this._lastWidth || 600) - pad));
     const plotW = cssW - AXIS_LEFT - 4;
     const rowPx = Math.min(6.5, plotW / 64);
     const plotH = Math.round(Math.min(420, Math.max(140, maxLen * rowPx)));
@@ -106,12 +111,14 @@ class PeHeatmap extends PeElement {
     this._readout();
 
     // 4. the text alternative: the first rows, the first columns and the last pair
-    const { table } = this;
     const cols = dModel <= TABLE_COLS ? [...Array(dModel).keys()] : [...Array(TABLE_COLS - 2).keys(), dModel - 2, dModel - 1];
     const rows = Math.min(maxLen, TABLE_ROWS);
     const headers = ['pos', ...cols.map((c) => `d${c} ${c % 2 ? 'cos' : 'sin'} i=${c >> 1}`)];
-    const body = [];
-    for (let r = 0; r < rows; r++) body.push([String(r), ...cols.map((c) => fixed(table[r * dModel + c], 4))]);
+    // the exact rows are computed when the reader opens the table
+    const body = () => {
+      const exact = pe.sinusoidalRows(maxLen, dModel, 0, rows, { base });
+      return Array.from({ length: rows }, (_, r) => [String(r), ...cols.map((c) => fixed(exact[r * dModel + c], 4))]);
+    };
     const caption = `Positions 0–${rows - 1}` + (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
     this.setTable(this.details, caption, headers, body);
   }
@@ -245,7 +252,12 @@ class PeHeatmap extends PeElement {
     const { dModel } = this.shape;
     const i = col >> 1;
     const omega = this.freqs[i];
-    const value = this.table[row * dModel + col];
+    if (!this._exactRows.has(row)) {
+      const { maxLen, base } = this.shape;
+      if (this._exactRows.size >= 64) this._exactRows.clear();
+      this._exactRows.set(row, this._pe.sinusoidalRows(maxLen, dModel, row, 1, { base }));
+    }
+    const value = this._exactRows.get(row)[col];
     const fn = col % 2 ? 'cos' : 'sin';
     this.readoutBox.textContent =
       `position ${row}, dimension ${col} = ${fn} of pair i = ${i}: value ${fixed(value, 4)}; ` +

@@ -158,6 +158,7 @@ class PeLiveOutput extends PeElement {
    * changes nothing. Returns whether it was accepted.
    */
   setSampleValue(name, raw) {
+    this._ensureBuilt();
     const spec = this.runner?.params?.[name];
     if (!spec) {
       this.errorBox.textContent = `pe-live-output: sample "${this.shownSample}" has no parameter ${name}`;

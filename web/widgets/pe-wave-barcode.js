@@ -7,7 +7,7 @@
 // sinusoidal vector as a barcode: one cell per dimension, colour = value.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { diverging, rgb, themeColors } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 
@@ -62,7 +62,7 @@ class PeWaveBarcode extends PeElement {
     this.pairList = h('ul', { class: 'pairs' });
     this.cards = h('div', { class: 'cards' });
     this.legend = h('canvas', { width: 120, height: 1, role: 'img', 'aria-label': 'Barcode colours: −1 blue, 0 background colour, +1 red' });
-    this.details = this.tableAlternative('Show every vector as numbers');
+    this.details = this.tableAlternative('Show every vector as numbers', { lazy: true });
     root.append(
       h('h3', {}, 'Seat cards: what each word gets added for its position'),
       h('p', { class: 'hint' },
@@ -99,8 +99,8 @@ class PeWaveBarcode extends PeElement {
     const wavelength = (i) => (2 * Math.PI) / freqs[i];
 
     // 2. which pairs are fast and slow, with their wavelengths
-    this.pairList.replaceChildren(
-      ...picks.map(([name, i]) =>
+    patchChildren(this.pairList,
+      picks.map(([name, i]) =>
         h('li', {}, h('b', {}, `${name}`), ` pair i = ${i} (dims ${2 * i}, ${2 * i + 1}): θ = ${freqs[i].toPrecision(4)}, wavelength ${fixed(wavelength(i), 2)} positions`),
       ),
     );
@@ -110,20 +110,33 @@ class PeWaveBarcode extends PeElement {
     const scale = diverging(colors.neg, colors.zero, colors.pos);
     this._drawLegend(scale);
     const col = (pos, c) => table[pos * dModel + c];
+    // the cards and everything in them are kept from update to update; an
+    // update sets their text and attributes (rebuilding ~300 nodes per
+    // slider step cost most of a frame on a phone)
+    this._cards ??= [];
     const cards = words.map((word, pos) => {
+      const card = (this._cards[pos] ??= makeCard());
+      setAttr(card.article, 'aria-label', `${word}, position ${pos}`);
+      setText(card.word, word);
+      setText(card.seat, `position ${pos}`);
+      setText(card.summary,
+        `${word}, position ${pos}. ` +
+        picks.map(([name, i]) => `${name} pair ${i}: sin ${fixed(col(pos, 2 * i), 4)}, cos ${fixed(col(pos, 2 * i + 1), 4)}`).join('; ') +
+        `. Full vector of ${dModel} values: ${Array.from(table.subarray(pos * dModel, (pos + 1) * dModel), (v) => fixed(v, 2)).join(', ')}.`);
       const waves = picks.map(([name, i], k) => {
-        const s = col(pos, 2 * i);
-        const c = col(pos, 2 * i + 1);
-        const wave = miniWave(table, dModel, i, pos, colors, k > 0);
-        return h('div', { class: 'wave' },
-          h('div', { class: 'lab', 'aria-hidden': 'true' }, h('span', {}, `${name} i=${i}`), h('span', {}, `λ ${fixed(wavelength(i), 1)}`)),
-          h('div', { class: 'plotrow', 'aria-hidden': 'true' },
-            h('div', { class: 'yaxis' }, h('span', {}, tick(wave.hi)), h('span', {}, tick(wave.lo))),
-            wave.svg),
-          wave.zoomed ? h('div', { class: 'zoom', 'aria-hidden': 'true' }, 'zoomed: sin only') : null,
-          h('div', { class: 'vals', 'aria-hidden': 'true' }, `sin ${value(s)}  cos ${value(c)}`));
+        const w = (card.waves[k] ??= makeWave());
+        const wave = miniWave(w.marks, table, dModel, i, pos, colors, k > 0);
+        setText(w.name, `${name} i=${i}`);
+        setText(w.lambda, `λ ${fixed(wavelength(i), 1)}`);
+        setText(w.hi, tick(wave.hi));
+        setText(w.lo, tick(wave.lo));
+        setText(w.vals, `sin ${value(col(pos, 2 * i))}  cos ${value(col(pos, 2 * i + 1))}`);
+        setChildren(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
+        return w.el;
       });
-      const bar = h('canvas', { class: 'barcode', width: dModel, height: 1, 'aria-hidden': 'true' });
+      setText(card.barLab, `all ${dModel} dims`);
+      const bar = card.bar;
+      if (bar.width !== dModel) bar.width = dModel;
       const ctx = bar.getContext('2d');
       const img = ctx.createImageData(dModel, 1);
       for (let d = 0; d < dModel; d++) {
@@ -131,18 +144,10 @@ class PeWaveBarcode extends PeElement {
         img.data.set([r, g, b, 255], d * 4);
       }
       ctx.putImageData(img, 0, 0);
-      const summary =
-        `${word}, position ${pos}. ` +
-        picks.map(([name, i]) => `${name} pair ${i}: sin ${fixed(col(pos, 2 * i), 4)}, cos ${fixed(col(pos, 2 * i + 1), 4)}`).join('; ') +
-        `. Full vector of ${dModel} values: ${Array.from(table.subarray(pos * dModel, (pos + 1) * dModel), (v) => fixed(v, 2)).join(', ')}.`;
-      return h('article', { class: 'card', 'aria-label': `${word}, position ${pos}` },
-        h('div', { 'aria-hidden': 'true' }, h('span', { class: 'word' }, word), ' ', h('span', { class: 'seat' }, `position ${pos}`)),
-        h('p', { class: 'visually-hidden' }, summary),
-        ...waves,
-        h('div', { class: 'bar-lab', 'aria-hidden': 'true' }, `all ${dModel} dims`),
-        bar);
+      setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, bar]);
+      return card.article;
     });
-    this.cards.replaceChildren(...cards);
+    setChildren(this.cards, cards);
 
     // 4. the text alternative: every word's vector (the first 16 dims when d_model is larger)
     const shown = Math.min(dModel, 16);
@@ -150,7 +155,7 @@ class PeWaveBarcode extends PeElement {
       this.details,
       `Sinusoidal vector of each word's position${dModel > shown ? ` (first ${shown} of ${dModel} dimensions)` : ''}`,
       ['word (pos)', ...Array.from({ length: shown }, (_, d) => `d${d}`)],
-      words.map((w, pos) => [`${w} (${pos})`, ...Array.from({ length: shown }, (_, d) => fixed(col(pos, d), 4))]),
+      () => words.map((w, pos) => [`${w} (${pos})`, ...Array.from({ length: shown }, (_, d) => fixed(col(pos, d), 4))]),
     );
   }
 
@@ -163,12 +168,79 @@ class PeWaveBarcode extends PeElement {
   }
 }
 
+// One seat card's nodes, made once and kept (update() fills them in).
+function makeCard() {
+  const word = h('span', { class: 'word' });
+  const seat = h('span', { class: 'seat' });
+  return {
+    article: h('article', { class: 'card' }),
+    head: h('div', { 'aria-hidden': 'true' }, word, ' ', seat),
+    word,
+    seat,
+    summary: h('p', { class: 'visually-hidden' }),
+    waves: [],
+    barLab: h('div', { class: 'bar-lab', 'aria-hidden': 'true' }),
+    bar: h('canvas', { class: 'barcode', width: 1, height: 1, 'aria-hidden': 'true' }),
+  };
+}
+
+// One wave of a card: its label, y-axis, plot, zoom note and values.
+function makeWave() {
+  const name = h('span', {});
+  const lambda = h('span', {});
+  const hi = h('span', {});
+  const lo = h('span', {});
+  const marks = makeMiniWave();
+  const lab = h('div', { class: 'lab', 'aria-hidden': 'true' }, name, lambda);
+  const plotrow = h('div', { class: 'plotrow', 'aria-hidden': 'true' }, h('div', { class: 'yaxis' }, hi, lo), marks.svg);
+  const zoom = h('div', { class: 'zoom', 'aria-hidden': 'true' }, 'zoomed: sin only');
+  const vals = h('div', { class: 'vals', 'aria-hidden': 'true' });
+  return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, marks, lab, plotrow, zoom, vals };
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
+// Puts exactly `nodes` (nulls skipped) in `parent`, touching it only if they differ.
+function setChildren(parent, nodes) {
+  const list = nodes.filter(Boolean);
+  const kids = parent.childNodes;
+  if (kids.length !== list.length || list.some((n, k) => kids[k] !== n)) parent.replaceChildren(...list);
+}
+
+// The marks of one mini wave, made once and kept: its SVG and every line,
+// polyline and circle that miniWave() may show.
+function makeMiniWave() {
+  const svg = h('svg:svg', { viewBox: `0 0 ${SW} ${SH}`, 'aria-hidden': 'true' });
+  return {
+    svg,
+    zero: h('svg:line', {}),
+    seat: h('svg:line', {}),
+    cos: h('svg:polyline', {}),
+    sin: h('svg:polyline', {}),
+    dots: Array.from({ length: STRIP_LEN }, () => h('svg:circle', {})),
+    ring: h('svg:circle', {}),
+    dot: h('svg:circle', {}),
+  };
+}
+
+// Sets attributes that differ (most stay the same from one update to the next).
+function attrs(el, values) {
+  for (const [k, v] of Object.entries(values)) setAttr(el, k, String(v));
+}
+
 // A small wave of pair i over positions 0..11 (values from the table): sin
 // solid, cos dashed, a dot at every position, a ring on the word's seat.
 // zoom: a slow pair's sin hardly moves on −1..1, so its y-axis is its own
 // range over 0..11 and only sin is drawn (its cos, near 1, is the number
-// under the plot). Returns { svg, lo, hi, zoomed }.
-function miniWave(table, dModel, i, pos, colors, zoom) {
+// under the plot). Draws into the kept marks `w` (makeMiniWave), changing
+// only attributes and which marks are there. Returns { svg, lo, hi, zoomed }.
+function miniWave(w, table, dModel, i, pos, colors, zoom) {
   const sinAt = (t) => table[t * dModel + 2 * i];
   let lo = -1;
   let hi = 1;
@@ -189,18 +261,17 @@ function miniWave(table, dModel, i, pos, colors, zoom) {
   const fg = rgb(colors.fg);
   const muted = rgb(colors.muted);
   const accent = rgb(colors.accent);
-  const dots = [];
-  for (let t = 0; t < STRIP_LEN; t++) dots.push(h('svg:circle', { cx: x(t).toFixed(1), cy: y(sinAt(t)).toFixed(1), r: 1.2, fill: muted }));
-  const svg = h('svg:svg', { viewBox: `0 0 ${SW} ${SH}`, 'aria-hidden': 'true' },
-    lo < 0 && hi > 0 ? h('svg:line', { x1: PAD, x2: SW - PAD, y1: y(0), y2: y(0), stroke: rgb(colors.border), 'stroke-width': 0.8 }) : null,
-    h('svg:line', { x1: x(pos), x2: x(pos), y1: 1, y2: SH - 1, stroke: accent, 'stroke-width': 0.8, 'stroke-dasharray': '2 2' }),
-    zoomed ? null : h('svg:polyline', { points: points(2 * i + 1), fill: 'none', stroke: muted, 'stroke-width': 1, 'stroke-dasharray': '3 2' }),
-    h('svg:polyline', { points: points(2 * i), fill: 'none', stroke: fg, 'stroke-width': 1.2 }),
-    ...dots,
-    h('svg:circle', { cx: x(pos), cy: y(sinAt(pos)), r: 3, fill: 'none', stroke: accent, 'stroke-width': 1.6 }),
-    zoomed ? null : h('svg:circle', { cx: x(pos), cy: y(table[pos * dModel + 2 * i + 1]), r: 2.4, fill: accent }),
-  );
-  return { svg, lo: zoomed ? lo : -1, hi: zoomed ? hi : 1, zoomed };
+  const withZero = lo < 0 && hi > 0;
+  if (withZero) attrs(w.zero, { x1: PAD, x2: SW - PAD, y1: y(0), y2: y(0), stroke: rgb(colors.border), 'stroke-width': 0.8 });
+  attrs(w.seat, { x1: x(pos), x2: x(pos), y1: 1, y2: SH - 1, stroke: accent, 'stroke-width': 0.8, 'stroke-dasharray': '2 2' });
+  if (!zoomed) attrs(w.cos, { points: points(2 * i + 1), fill: 'none', stroke: muted, 'stroke-width': 1, 'stroke-dasharray': '3 2' });
+  attrs(w.sin, { points: points(2 * i), fill: 'none', stroke: fg, 'stroke-width': 1.2 });
+  w.dots.forEach((dot, t) => attrs(dot, { cx: x(t).toFixed(1), cy: y(sinAt(t)).toFixed(1), r: 1.2, fill: muted }));
+  attrs(w.ring, { cx: x(pos), cy: y(sinAt(pos)), r: 3, fill: 'none', stroke: accent, 'stroke-width': 1.6 });
+  if (!zoomed) attrs(w.dot, { cx: x(pos), cy: y(table[pos * dModel + 2 * i + 1]), r: 2.4, fill: accent });
+  const marks = [withZero ? w.zero : null, w.seat, zoomed ? null : w.cos, w.sin, ...w.dots, w.ring, zoomed ? null : w.dot].filter(Boolean);
+  setChildren(w.svg, marks);
+  return { svg: w.svg, lo: zoomed ? lo : -1, hi: zoomed ? hi : 1, zoomed };
 }
 
 // y-axis labels: short, with enough digits to tell a zoomed range apart.

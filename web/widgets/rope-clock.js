@@ -6,7 +6,7 @@
 // and the key's pair (lesson, "Who comes before whom"): each pair adds
 // cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
 // the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 
 const TAU = 2 * Math.PI;
@@ -28,6 +28,8 @@ function fmt(x, digits = 4) {
 const deg = (a) => `${a > 0 ? '+' : a < 0 ? '−' : ''}${fixed(Math.abs((a * 180) / Math.PI), 2)}°`;
 const norm = (w) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '');
 const short = (w) => (w.length > 9 ? `${w.slice(0, 8)}…` : w);
+
+const text = (t) => document.createTextNode(t);
 
 class RopeClock extends PeElement {
   static tag = 'rope-clock';
@@ -87,7 +89,7 @@ class RopeClock extends PeElement {
     this.scores = h('p', { class: 'scores', 'aria-live': 'polite' });
     this.verdict = h('p', { class: 'verdict', 'aria-live': 'polite' });
     this.dials = h('div', { class: 'dials' });
-    this.table = this.tableAlternative();
+    this.table = this.tableAlternative(undefined, { lazy: true });
     root.append(
       h('h3', {}, 'RoPE as clock dials: one dial per frequency pair'),
       h('p', { class: 'hint' }, 'Each word turns every dial’s hand to seat × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.'),
@@ -111,8 +113,9 @@ class RopeClock extends PeElement {
   _fitText() {
     const w = this._cards[0]?.svg.getBoundingClientRect().width;
     if (!w) return;
-    const px = (LABEL_PX * DIAL) / Math.min(DIAL, w);
-    this.dials.style.setProperty('--dial-text', `${px.toFixed(2)}px`);
+    const px = `${((LABEL_PX * DIAL) / Math.min(DIAL, w)).toFixed(2)}px`;
+    // unchanged, it is not written again (a write restyles every dial)
+    if (this.dials.style.getPropertyValue('--dial-text') !== px) this.dials.style.setProperty('--dial-text', px);
   }
 
   // positions of the two words (word 2 may repeat word 1: then its next occurrence)
@@ -152,8 +155,9 @@ class RopeClock extends PeElement {
     [swapped[m], swapped[n]] = [swapped[n], swapped[m]];
     const swappedText = swapped.join(' ');
 
-    this.seats.replaceChildren(
-      ...tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
+    // every update changes the kept nodes' text and attributes only (patchChildren)
+    patchChildren(this.seats,
+      tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
     );
     this.swapText.textContent = `→ “${swappedText}”`;
     const off = n - m;
@@ -186,7 +190,7 @@ class RopeClock extends PeElement {
     }
     const nearFlat = Math.abs(Math.sin(p.phase)) < 0.005; // φ = 0 or π: cos(φ − x) = cos(φ + x)
     const same = Math.abs(total - totalSwap) < 5e-4;
-    this.scores.replaceChildren('Score Σ cos(φ − Δ·θᵢ): ', h('b', {}, fixed(total, 4)), ' here, ', h('b', {}, fixed(totalSwap, 4)), ' swapped.');
+    patchChildren(this.scores, [text('Score Σ cos(φ − Δ·θᵢ): '), h('b', {}, fixed(total, 4)), text(' here, '), h('b', {}, fixed(totalSwap, 4)), text(' swapped.')]);
     this.verdict.textContent = nearFlat
       ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same and this head cannot tell which word comes first. Set another phase and the scores part.`
       : same
@@ -195,8 +199,9 @@ class RopeClock extends PeElement {
 
     // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
-    this.dials.replaceChildren(...this._cards.slice(0, pairs).map((c) => c.fig));
-    const rows = [];
+    const figs = this._cards.slice(0, pairs).map((c) => c.fig);
+    if (this.dials.children.length !== pairs || figs.some((f, i) => this.dials.children[i] !== f)) this.dials.replaceChildren(...figs);
+    const angles = [];
     for (let i = 0; i < pairs; i++) {
       // the angle the core's rotation uses: f32(position) · f32(θ_i), rounded to float32
       const angA = Math.fround(m * inv[i]);
@@ -204,9 +209,13 @@ class RopeClock extends PeElement {
       const rel = wrapPi(angB - angA);
       const relSwap = wrapPi(angA - angB);
       this._drawCard(this._cards[i], { i, theta: inv[i], angA, angB, rel, relSwap, wa, wb, score: perPair[i] });
-      rows.push([String(i), fmt(inv[i], 6), fixed(mod2pi(angA), 4), fixed(mod2pi(angB), 4), signed(rel), signed(relSwap), fixed(perPair[i][0], 4), fixed(perPair[i][1], 4)]);
+      angles.push([angA, angB, rel, relSwap]);
     }
-    rows.push(['sum', '', '', '', '', '', fixed(total, 4), fixed(totalSwap, 4)]);
+    // the table's text is made when the reader opens it
+    const rows = () => [
+      ...angles.map(([angA, angB, rel, relSwap], i) => [String(i), fmt(inv[i], 6), fixed(mod2pi(angA), 4), fixed(mod2pi(angB), 4), signed(rel), signed(relSwap), fixed(perPair[i][0], 4), fixed(perPair[i][1], 4)]),
+      ['sum', '', '', '', '', '', fixed(total, 4), fixed(totalSwap, 4)],
+    ];
     this.setTable(
       this.table,
       `RoPE angles and scores, d_model ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at seat ${m}, “${wb}” at seat ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
@@ -216,32 +225,52 @@ class RopeClock extends PeElement {
     requestAnimationFrame(() => this._fitText());
   }
 
+  // One dial's nodes, made once and kept: _drawCard sets their attributes.
   _makeCard() {
+    const R = DIAL / 2 - 22;
+    const pt = (a, r) => [r * Math.cos(a), -r * Math.sin(a)];
     const svg = h('svg:svg', { width: DIAL, height: DIAL, viewBox: `${-DIAL / 2} ${-DIAL / 2} ${DIAL} ${DIAL}`, role: 'img' });
     const cap = h('figcaption', {});
     const fig = h('figure', {}, svg, cap);
-    return { fig, svg, cap };
+    const ticks = [];
+    for (let t = 0; t < 4; t++) {
+      const [x1, y1] = pt((t * Math.PI) / 2, R - 5);
+      const [x2, y2] = pt((t * Math.PI) / 2, R);
+      ticks.push(h('svg:line', { x1, y1, x2, y2, class: 'tick' }));
+    }
+    const marks = {
+      face: h('svg:circle', { r: R, class: 'face' }),
+      ticks,
+      // below the 3 o'clock tick: small angles (slow dials) point just above it
+      axis: h('svg:text', { x: R - 10, y: 15, class: 'axis', 'text-anchor': 'middle' }, '0'),
+      arc: h('svg:path', { class: 'arc' }),
+      arrow: h('svg:path', { class: 'arrow' }),
+      handA: h('svg:line', { x1: 0, y1: 0, class: 'hand-a' }),
+      tipA: h('svg:circle', { r: 4.5, class: 'tip-a' }),
+      handB: h('svg:line', { x1: 0, y1: 0, class: 'hand-b' }),
+      tipB: h('svg:rect', { width: 8, height: 8, class: 'tip-b' }),
+      hub: h('svg:circle', { r: 3, class: 'hub' }),
+      labA: h('svg:text', { 'text-anchor': 'middle', class: 'lab-a' }),
+      labB: h('svg:text', { 'text-anchor': 'middle', class: 'lab-b' }),
+    };
+    const lines = [h('div', {}), h('div', {}), h('div', { class: 'flip' }), h('div', { class: 'score' })];
+    cap.append(...lines);
+    return { fig, svg, cap, marks, lines };
   }
 
   _drawCard(card, { i, theta, angA, angB, rel, relSwap, wa, wb, score }) {
     const R = DIAL / 2 - 22;
     const pt = (a, r) => [r * Math.cos(a), -r * Math.sin(a)];
-    const kids = [h('svg:circle', { r: R, class: 'face' })];
-    for (let t = 0; t < 4; t++) {
-      const [x1, y1] = pt((t * Math.PI) / 2, R - 5);
-      const [x2, y2] = pt((t * Math.PI) / 2, R);
-      kids.push(h('svg:line', { x1, y1, x2, y2, class: 'tick' }));
-    }
-    // below the 3 o'clock tick: small angles (slow dials) point just above it
-    kids.push(h('svg:text', { x: R - 10, y: 15, class: 'axis', 'text-anchor': 'middle' }, '0'));
+    const m = card.marks;
     // arc from hand a to hand b, the signed relative angle
     const ar = R * 0.42;
-    if (Math.abs(rel) > 0.25) { // smaller angles: the caption says it, an arc would be a blot
+    const withArc = Math.abs(rel) > 0.25; // smaller angles: the caption says it, an arc would be a blot
+    if (withArc) {
       const [sx, sy] = pt(angA, ar);
       const [ex, ey] = pt(angA + rel, ar);
       const large = Math.abs(rel) > Math.PI ? 1 : 0;
       const sweep = rel > 0 ? 0 : 1; // SVG's y points down: counter-clockwise is sweep 0
-      kids.push(h('svg:path', { d: `M${sx},${sy} A${ar},${ar} 0 ${large} ${sweep} ${ex},${ey}`, class: 'arc' }));
+      setAttr(m.arc, 'd', `M${sx},${sy} A${ar},${ar} 0 ${large} ${sweep} ${ex},${ey}`);
       // arrow head at the end, along the tangent
       const dir = rel > 0 ? 1 : -1;
       const tx = -Math.sin(angA + rel) * dir;
@@ -249,35 +278,49 @@ class RopeClock extends PeElement {
       const nx = Math.cos(angA + rel);
       const ny = -Math.sin(angA + rel);
       const s = 5;
-      kids.push(h('svg:path', { d: `M${ex},${ey} L${ex - tx * s * 1.6 + nx * s},${ey - ty * s * 1.6 + ny * s} L${ex - tx * s * 1.6 - nx * s},${ey - ty * s * 1.6 - ny * s} Z`, class: 'arrow' }));
+      setAttr(m.arrow, 'd', `M${ex},${ey} L${ex - tx * s * 1.6 + nx * s},${ey - ty * s * 1.6 + ny * s} L${ex - tx * s * 1.6 - nx * s},${ey - ty * s * 1.6 - ny * s} Z`);
     }
     // word 1 a long hand, word 2 a short one: on slow dials, where the two
     // nearly coincide, both tips stay visible
     const [ax, ay] = pt(angA, R - 6);
     const [bx, by] = pt(angB, R * 0.55);
-    kids.push(h('svg:line', { x1: 0, y1: 0, x2: ax, y2: ay, class: 'hand-a' }));
-    kids.push(h('svg:circle', { cx: ax, cy: ay, r: 4.5, class: 'tip-a' }));
-    kids.push(h('svg:line', { x1: 0, y1: 0, x2: bx, y2: by, class: 'hand-b' }));
-    kids.push(h('svg:rect', { x: bx - 4, y: by - 4, width: 8, height: 8, class: 'tip-b' }));
-    kids.push(h('svg:circle', { r: 3, class: 'hub' }));
+    setAttrs(m.handA, { x2: ax, y2: ay });
+    setAttrs(m.tipA, { cx: ax, cy: ay });
+    setAttrs(m.handB, { x2: bx, y2: by });
+    setAttrs(m.tipB, { x: bx - 4, y: by - 4 });
     // word labels outside the face; nudged apart when the hands nearly coincide
     const close = Math.abs(rel) < 0.35;
     const [lax, lay] = pt(angA + (close ? 0.18 * (rel >= 0 ? -1 : 1) : 0), R + 12);
     const [lbx, lby] = pt(angB + (close ? 0.18 * (rel >= 0 ? 1 : -1) : 0), R + 12);
-    kids.push(h('svg:text', { x: lax, y: lay + 4, 'text-anchor': 'middle', class: 'lab-a' }, short(wa)));
-    kids.push(h('svg:text', { x: lbx, y: lby + 4, 'text-anchor': 'middle', class: 'lab-b' }, short(wb)));
-    card.svg.replaceChildren(...kids);
-    card.svg.setAttribute(
+    setAttrs(m.labA, { x: lax, y: lay + 4 });
+    setText(m.labA, short(wa));
+    setAttrs(m.labB, { x: lbx, y: lby + 4 });
+    setText(m.labB, short(wb));
+    const kids = [m.face, ...m.ticks, m.axis, ...(withArc ? [m.arc, m.arrow] : []), m.handA, m.tipA, m.handB, m.tipB, m.hub, m.labA, m.labB];
+    if (card.svg.childNodes.length !== kids.length || kids.some((k, j) => card.svg.childNodes[j] !== k)) card.svg.replaceChildren(...kids);
+    setAttr(card.svg,
       'aria-label',
       `Dial ${i}: ${wa} at ${fixed(mod2pi(angA), 3)} rad, ${wb} at ${fixed(mod2pi(angB), 3)} rad, relative angle ${signed(rel, 3)} rad; swapped ${signed(relSwap, 3)} rad. Pair score ${fixed(score[0], 3)}, swapped ${fixed(score[1], 3)}.`,
     );
-    card.cap.replaceChildren(
-      h('div', {}, `pair ${i}: θ = ${fmt(theta)}`),
-      h('div', {}, `angle ${signed(rel)} rad (${deg(rel)})`),
-      h('div', { class: 'flip' }, `swapped: ${signed(relSwap)} rad`),
-      h('div', { class: 'score' }, `score ${fixed(score[0], 3)}/${fixed(score[1], 3)}`),
-    );
+    const [l0, l1, l2, l3] = card.lines;
+    setText(l0, `pair ${i}: θ = ${fmt(theta)}`);
+    setText(l1, `angle ${signed(rel)} rad (${deg(rel)})`);
+    setText(l2, `swapped: ${signed(relSwap)} rad`);
+    setText(l3, `score ${fixed(score[0], 3)}/${fixed(score[1], 3)}`);
   }
+}
+
+function setAttr(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+function setAttrs(el, values) {
+  for (const [k, v] of Object.entries(values)) setAttr(el, k, v);
+}
+
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
 }
 
 define(RopeClock);

@@ -5,7 +5,7 @@
 // so both curves share one period. Every rotation and every PE row comes
 // from the core (the PE row is the core's rotation of (0, 1) by pθ, with its
 // first coordinate negated).
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
 
@@ -114,6 +114,9 @@ class RopeOffsetCheck extends PeElement {
   }
 
   update(pe, p) {
+    // widths come from a ResizeObserver (widthOf) and are read before this
+    // update writes anything: an update never forces a layout
+    const plotWidth = this.widthOf(this.plotWrap);
     const [q0, q1] = p.q.map(Math.fround);
     const [k0, k1] = p.k.map(Math.fround);
     const { m, n, shift } = p;
@@ -198,7 +201,7 @@ class RopeOffsetCheck extends PeElement {
       : 'Every plotted offset puts the key at a seat of 0 or more, so every curve spans the whole plot.';
     this._state = { lo, hi, count, off, rope, m, n, shift, series };
     if (this.cursor !== null && (this.cursor < lo || this.cursor > hi)) this.cursor = null;
-    this._draw();
+    this._draw(plotWidth);
     this._drawCursor();
     if (this.table.open) this._fillTable();
   }
@@ -210,10 +213,10 @@ class RopeOffsetCheck extends PeElement {
     return this._scaling.scaling;
   }
 
-  _draw() {
+  _draw(width = this.plotWrap.clientWidth) {
     const { lo, hi, count, off, rope, series } = this._state;
-    const W = Math.max(240, this.plotWrap.clientWidth);
-    this._width = this.plotWrap.clientWidth;
+    const W = Math.max(240, width);
+    this._width = width;
     const svg = this.svg;
     svg.setAttribute('width', W);
     let yLo = Infinity;
@@ -269,7 +272,9 @@ class RopeOffsetCheck extends PeElement {
     kids.push(h('svg:text', { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' }, `n − m = ${off}`));
     this._cursorLine = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
     kids.push(this._cursorLine);
-    svg.replaceChildren(...kids);
+    // the plot's nodes are kept; only their attributes and text change
+    patchChildren(svg, kids);
+    this._cursorLine = svg.lastElementChild;
     const s = this._state;
     svg.setAttribute(
       'aria-label',

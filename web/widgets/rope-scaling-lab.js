@@ -3,7 +3,7 @@
 // under no scaling, linear interpolation, dynamic NTK, YaRN and Llama 3,
 // side by side on a log scale. Frequencies and YaRN's attention factor come
 // from the core (ropeInvFreq, ropeAttentionFactor).
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
 
@@ -103,6 +103,9 @@ class RopeScalingLab extends PeElement {
   }
 
   update(pe, p) {
+    // widths come from a ResizeObserver (widthOf) and are read before this
+    // update writes anything: an update never forces a layout
+    const plotWidth = this.widthOf(this.plotWrap);
     const orig = p.originalMaxPositions;
     const f = p.factor;
     const scalings = {
@@ -124,7 +127,7 @@ class RopeScalingLab extends PeElement {
       wl[m.key] = w;
     }
     this._state = { pairs, wl, inv, attn, orig, f, p };
-    this._draw();
+    this._draw(plotWidth);
     this._drawCursor();
 
     // summary table
@@ -143,16 +146,16 @@ class RopeScalingLab extends PeElement {
       h('thead', {}, h('tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed', 'attention factor'].map((x) => h('th', { scope: 'col' }, x)))),
       h('tbody', {}, rows.map((r) => h('tr', {}, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
     );
-    this.summary.replaceChildren(table);
+    patchChildren(this.summary, [table]);
     this.note.textContent =
       `Dynamic NTK is shown at a current length of ${p.seqLen} (it only changes anything once the length passes ${orig}). ` +
       `YaRN uses β_fast 32 and β_slow 1 and multiplies cos and sin by its attention factor; Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${orig} are divided by the factor and those below ${orig / 4} are kept.`;
     if (this.table.open) this._fillTable();
   }
 
-  _draw() {
+  _draw(width = this.plotWrap.clientWidth) {
     const { pairs, wl, orig, f } = this._state;
-    this._width = this.plotWrap.clientWidth;
+    this._width = width;
     const W = Math.max(260, this._width);
     this.svg.setAttribute('width', W);
     let hi = orig * f;
@@ -195,7 +198,9 @@ class RopeScalingLab extends PeElement {
     }
     this._cursorLine = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
     kids.push(this._cursorLine);
-    this.svg.replaceChildren(...kids);
+    // the plot's nodes are kept; only their attributes and text change
+    patchChildren(this.svg, kids);
+    this._cursorLine = this.svg.lastElementChild;
     const last = pairs - 1;
     this.svg.setAttribute(
       'aria-label',

@@ -64,6 +64,10 @@ class T5Buckets extends PeElement {
   }
 
   update(pe, p) {
+    // widths come from a ResizeObserver (widthOf) and are read before this
+    // update writes anything: an update never forces a layout
+    const gridWidth = this.widthOf(this.gridWrap);
+    const stripWidth = this.widthOf(this.stripWrap);
     const Q = p.queryLen;
     const K = p.keyLen;
     const D = p.maxDistance;
@@ -102,8 +106,8 @@ class T5Buckets extends PeElement {
         ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
         : `Unidirectional: every key after the query (j > i) falls in bucket 0, like the query itself.`) +
       ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`;
-    this._drawGrid();
-    this._drawStrip();
+    this._drawGrid(gridWidth);
+    this._drawStrip(stripWidth);
     if (this.table.open) this._fillTable();
   }
 
@@ -124,11 +128,11 @@ class T5Buckets extends PeElement {
     return [0, 1, 2].map((c) => Math.round(zero[c] + (end[c] - zero[c]) * t));
   }
 
-  _drawGrid() {
+  _drawGrid(width = this.gridWrap.clientWidth) {
     const s = this._state;
     if (!s) return;
     const { Q, K, map, colors } = s;
-    this._width = this.gridWrap.clientWidth;
+    this._width = width;
     const M = 30;
     const avail = Math.max(120, Math.min(this._width, 640)) - M;
     const cell = Math.max(2, Math.min(avail / K, 420 / Q, 40));
@@ -209,11 +213,11 @@ class T5Buckets extends PeElement {
     return 'logarithmic';
   }
 
-  _drawStrip() {
+  _drawStrip(width = this.stripWrap.clientWidth) {
     const s = this._state;
     if (!s) return;
     const { D, colors, maxExact, nb } = s;
-    const w = Math.max(240, Math.min(this.stripWrap.clientWidth, 760));
+    const w = Math.max(240, Math.min(width, 760));
     const ctx = canvasContext(this.strip, w, STRIP_H);
     const pw = w - PAD.l - PAD.r;
     const ph = STRIP_H - PAD.t - PAD.b;
