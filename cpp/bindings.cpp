@@ -59,7 +59,7 @@ T* at(Addr a) {
 // The JS Error of the right kind for a core error, with its data
 // (errors.h): error.names, the argument names the message mentions in the
 // core's spelling, and error.values.
-val js_error(const char* kind, const std::string& message, const posenc::Error* data) {
+[[gnu::noinline]] val js_error(const char* kind, const std::string& message, const posenc::Error* data) {
     val error = val::global(kind).new_(message);
     val names = val::array(), values = val::array();
     if (data) {
@@ -72,11 +72,11 @@ val js_error(const char* kind, const std::string& message, const posenc::Error* 
     return error;
 }
 
-// Runs `body`; any C++ exception becomes a JS Error value of the right kind.
-template <class F>
-val guarded(F&& body) {
+// The JS Error for the exception being handled; called from a catch block,
+// so every binding shares this one copy of the dispatch.
+[[gnu::noinline]] val current_error() {
     try {
-        return body();
+        throw;
     } catch (const posenc::TypeError& e) {
         return js_error("TypeError", e.what(), &e);
     } catch (const posenc::RangeError& e) {
@@ -87,6 +87,18 @@ val guarded(F&& body) {
         return js_error("RangeError", "not enough memory for this request", nullptr);
     } catch (const std::exception& e) {
         return js_error("Error", e.what(), nullptr);
+    } catch (...) {
+        return js_error("Error", "unknown error in the core", nullptr);
+    }
+}
+
+// Runs `body`; any C++ exception becomes a JS Error value of the right kind.
+template <class F>
+val guarded(F&& body) {
+    try {
+        return body();
+    } catch (...) {
+        return current_error();
     }
 }
 
