@@ -50,7 +50,7 @@ after(async () => {
 // Checks the right option of the quiz in an embed.html frame and presses
 // Check. Options are shuffled per learner: an input's value is its authored index.
 async function answerCorrectly(frame, quizId) {
-  const correctIndex = await frame.locator('body').evaluate(async (id) => {
+  const correctIndex = await frame.locator('body').evaluate(async (_body, id) => {
     const { quizzes } = await import('./gen/lesson-data.js');
     return quizzes[id].options.findIndex((o) => o.correct);
   }, quizId);
