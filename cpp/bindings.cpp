@@ -56,29 +56,50 @@ T* at(Addr a) {
     return reinterpret_cast<T*>(a);
 }
 
+// The JS Error of the right kind for a core error, with its data
+// (errors.h): error.names, the argument names the message mentions in the
+// core's spelling, and error.values.
+[[gnu::noinline]] val js_error(const char* kind, const std::string& message, const posenc::Error* data) {
+    val error = val::global(kind).new_(message);
+    val names = val::array(), values = val::array();
+    if (data) {
+        for (int i = 0; i < data->name_count; ++i)
+            if (data->names[i]) names.call<void>("push", std::string(data->names[i]));
+        for (int i = 0; i < data->value_count; ++i) values.call<void>("push", data->values[i]);
+    }
+    error.set("names", names);
+    error.set("values", values);
+    return error;
+}
+
+// The JS Error for the exception being handled; called from a catch block,
+// so every binding shares this one copy of the dispatch.
+[[gnu::noinline]] val current_error() {
+    try {
+        throw;
+    } catch (const posenc::TypeError& e) {
+        return js_error("TypeError", e.what(), &e);
+    } catch (const posenc::RangeError& e) {
+        return js_error("RangeError", e.what(), &e);
+    } catch (const posenc::IndexError& e) {
+        return js_error("RangeError", e.what(), &e);  // JS has no IndexError; the message keeps PyTorch's words
+    } catch (const std::bad_alloc&) {
+        return js_error("RangeError", "not enough memory for this request", nullptr);
+    } catch (const std::exception& e) {
+        return js_error("Error", e.what(), nullptr);
+    } catch (...) {
+        return js_error("Error", "unknown error in the core", nullptr);
+    }
+}
+
 // Runs `body`; any C++ exception becomes a JS Error value of the right kind.
 template <class F>
 val guarded(F&& body) {
-    const char* kind = "Error";
-    std::string message;
     try {
         return body();
-    } catch (const posenc::TypeError& e) {
-        kind = "TypeError";
-        message = e.what();
-    } catch (const posenc::RangeError& e) {
-        kind = "RangeError";
-        message = e.what();
-    } catch (const posenc::IndexError& e) {
-        kind = "RangeError";  // JS has no IndexError; the message keeps PyTorch's words
-        message = e.what();
-    } catch (const std::bad_alloc&) {
-        kind = "RangeError";
-        message = "not enough memory for this request";
-    } catch (const std::exception& e) {
-        message = e.what();
+    } catch (...) {
+        return current_error();
     }
-    return val::global(kind).new_(message);
 }
 
 // posenc.js has already checked that sizes are integers; this only keeps a
@@ -272,6 +293,11 @@ public:
         return guarded([&] { return val(static_cast<double>(trainer().step(as_size(n)))); });
     }
 
+    // Steps taken so far (the trainer's own count).
+    val steps() {
+        return guarded([&] { return val(static_cast<double>(trainer().steps_taken())); });
+    }
+
     // Token accuracy at `length` over `samples` sequences.
     val evaluate(double length, double samples) {
         return guarded([&] { return val(trainer().evaluate(as_size(length), as_size(samples))); });
@@ -307,6 +333,30 @@ val build_info() {
     limits.set("maxHeads", double(posenc::kMaxHeads));
     limits.set("maxBuckets", double(posenc::kMaxBuckets));
     info.set("limits", limits);
+    // The defaults posenc.js fills in, from the one place each is written.
+    val defaults = val::object();
+    val t5 = val::object();
+    t5.set("numBuckets", double(posenc::kT5DefaultBuckets));
+    t5.set("maxDistance", double(posenc::kT5DefaultMaxDistance));
+    t5.set("bidirectional", true);
+    defaults.set("t5", t5);
+#if POSENC_WITH_TRAINER
+    const posenc::TrainerConfig c;
+    val trainer = val::object();
+    trainer.set("task", std::string(posenc::train_task_name(c.task)));
+    trainer.set("encoding", std::string(posenc::train_encoding_name(c.encoding)));
+    trainer.set("layers", double(c.layers));
+    trainer.set("dModel", double(c.d_model));
+    trainer.set("heads", double(c.heads));
+    trainer.set("ffn", double(c.ffn));
+    trainer.set("vocab", double(c.vocab));
+    trainer.set("trainLen", double(c.train_len));
+    trainer.set("batch", double(c.batch));
+    trainer.set("lr", c.lr);
+    trainer.set("seed", double(c.seed));
+    defaults.set("trainer", trainer);
+#endif
+    info.set("defaults", defaults);
     return info;
 }
 
@@ -341,6 +391,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .constructor<>()
         .function("init", &TrainerHandle::init)
         .function("step", &TrainerHandle::step)
+        .function("steps", &TrainerHandle::steps)
         .function("evaluate", &TrainerHandle::evaluate)
         .function("history", &TrainerHandle::history);
 #endif

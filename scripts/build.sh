@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the two wasm modules (SIMD and scalar) with Debian's Emscripten and
-# copies them to web/wasm/, then builds the lesson page (web/index.html)
+# Builds the wasm modules (web/posenc.js's BUILD_VARIANTS: the lesson's core
+# with SIMD and scalar, and the same two with the trainer) with Debian's
+# Emscripten and copies them to web/wasm/, then builds the lesson page (web/index.html)
 # from lessons/, then the package's bundles and manifest (scripts/bundles.mjs).
 # With --tests, also builds the Catch2 suites: natively (build/native,
 # build/sanitize under ASan + UBSan), as wasm (build/wasm), and the libFuzzer
@@ -17,10 +18,11 @@ emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release -DPOSENC_TESTS=$test
 if [ $tests = ON ]; then
   cmake --build build/wasm -j "$jobs"
 else
-  cmake --build build/wasm -j "$jobs" --target posenc-simd posenc-scalar posenc-train-simd posenc-train-scalar
+  cmake --build build/wasm -j "$jobs" --target posenc-modules
 fi
 mkdir -p web/wasm
-for v in simd scalar train-simd train-scalar; do
+variants=$(node --input-type=module -e "import('./web/posenc.js').then((m) => console.log(m.BUILD_VARIANTS.join(' ')))")
+for v in $variants; do
   cp build/wasm/posenc-$v.js build/wasm/posenc-$v.wasm web/wasm/
 done
 echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"

@@ -15,6 +15,7 @@ import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { BUILD_VARIANTS } from '../web/posenc.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -45,7 +46,7 @@ export function embeddedBuildsSource(variants) {
 // `prelude`: module code run before the lesson's script (its imports resolve
 // from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs
 export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), prelude = '' } = {}) {
-  const variants = ['simd', 'scalar', 'train-simd', 'train-scalar'];
+  const variants = BUILD_VARIANTS;
   for (const f of ['index.html', 'gen/lesson-data.js', ...variants.map((v) => `wasm/posenc-${v}.wasm`)]) {
     if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
   }

@@ -1,6 +1,6 @@
 // `npm test`: builds everything and runs every suite, then prints one
 // summary line. Stages:
-//   1. build: wasm modules (SIMD, scalar) + Catch2 suites (native and wasm)
+//   1. build: the four wasm modules (BUILD_VARIANTS) + Catch2 suites (native and wasm)
 //   2. Catch2, native (g++): SIMD kernels with their scalar twins, and the
 //      scalar-only build; then the same under ASan + UBSan; then a short
 //      seeded libFuzzer run over the core (also ASan + UBSan)

@@ -185,4 +185,24 @@ export function simdSupported(): boolean;
  * Makes a build available without fetching web/wasm/: `factory` is the default export of
  * wasm/posenc-<variant>.js, `wasmBinary` the bytes of its .wasm (used by the single-file export).
  */
-export function registerEmbeddedBuild(variant: 'simd' | 'scalar' | 'train-simd' | 'train-scalar', factory: (options: object) => Promise<unknown>, wasmBinary: Uint8Array): void;
+/** The builds of the core, wasm/posenc-<variant>.{js,wasm}. */
+export const BUILD_VARIANTS: readonly ['simd', 'scalar', 'train-simd', 'train-scalar'];
+export type BuildVariant = (typeof BUILD_VARIANTS)[number];
+export function registerEmbeddedBuild(variant: BuildVariant, factory: (options: object) => Promise<unknown>, wasmBinary: Uint8Array): void;
+
+/** A text as the messages quote it: in double quotes, cut at 40 characters. */
+export function quote(text: string): string;
+/** d_model or d-model as JavaScript spells it: dModel. */
+export function camelCase(name: string): string;
+
+/**
+ * Errors the core reports carry data besides the message: `names`, the
+ * argument names the message mentions in the core's (snake_case) spelling,
+ * `values`, the numbers the rule was about (the value first, then any
+ * bounds), and `detail`, the message without the function's name.
+ */
+export interface PosencErrorData {
+  names: string[];
+  values: number[];
+  detail: string;
+}

@@ -46,7 +46,12 @@ export function simdSupported() {
 }
 
 const isNode = typeof process === 'object' && !!process.versions && !!process.versions.node;
-const instances = new Map(); // 'simd' | 'scalar' | 'train-simd' | 'train-scalar' -> Promise<Posenc>
+/**
+ * The builds of the core: wasm/posenc-<variant>.{js,wasm}. The one list of
+ * them: CMakeLists.txt and scripts/build.sh read it from here.
+ */
+export const BUILD_VARIANTS = Object.freeze(['simd', 'scalar', 'train-simd', 'train-scalar']);
+const instances = new Map(); // a BUILD_VARIANTS entry -> Promise<Posenc>
 
 /**
  * Loads the compute core. `simd: true|false` forces a build; by default the
@@ -84,8 +89,8 @@ const embeddedBuilds = new Map();
  * `wasmBinary` its .wasm bytes. Used by scripts/export.mjs.
  */
 export function registerEmbeddedBuild(variant, factory, wasmBinary) {
-  if (!['simd', 'scalar', 'train-simd', 'train-scalar'].includes(variant)) {
-    throw new TypeError(`registerEmbeddedBuild: variant must be 'simd', 'scalar', 'train-simd' or 'train-scalar', got ${describe(variant)}`);
+  if (!BUILD_VARIANTS.includes(variant)) {
+    throw new TypeError(`registerEmbeddedBuild: variant must be one of ${BUILD_VARIANTS.map((v) => `'${v}'`).join(', ')}, got ${describe(variant)}`);
   }
   embeddedBuilds.set(variant, { factory, wasmBinary });
 }
@@ -109,8 +114,18 @@ async function instantiate(variant) {
 
 // ------------------------------------------------------------ argument checks
 
+/** A text as a message quotes it: in double quotes, cut at 40 characters. (Also the widgets'.) */
+export function quote(text) {
+  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
+}
+
+/** d_model, d-model -> dModel: a core argument or an attribute as JS spells it. (Also the widgets'.) */
+export function camelCase(name) {
+  return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase());
+}
+
 function describe(v) {
-  if (typeof v === 'string') return `the string ${JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v)}`;
+  if (typeof v === 'string') return `the string ${quote(v)}`;
   if (v === null) return 'null';
   if (Array.isArray(v)) return `an Array of length ${v.length}`;
   if (v instanceof HeapArray) return `a HeapArray of length ${v.length}`;
@@ -371,7 +386,7 @@ const deleteOnCollect =
 export class Trainer {
   constructor(token, handle, config) {
     if (token !== trainerState) throw new TypeError('Trainer: create one with pe.createTrainer(options)');
-    const state = { handle, deleted: false, steps: 0 };
+    const state = { handle, deleted: false, stepsAtDelete: 0 };
     trainerState.set(this, state);
     deleteOnCollect?.register(this, handle, state);
     /** The configuration, with every default filled in. */
@@ -385,9 +400,10 @@ export class Trainer {
     return s;
   }
 
-  /** Training steps taken so far. */
+  /** Training steps taken so far (the core's count; after delete(), the count it had). */
   get steps() {
-    return trainerState.get(this).steps;
+    const s = trainerState.get(this);
+    return s.deleted ? s.stepsAtDelete : unwrap('trainer.steps', s.handle.steps());
   }
 
   /** Runs `n` training steps (1..100000; one fresh batch each); returns the last loss. */
@@ -395,9 +411,7 @@ export class Trainer {
     const fn = 'trainer.step';
     const s = this.#state(fn);
     size(fn, 'n', n, 1, 100000);
-    const loss = unwrap(fn, s.handle.step(n));
-    s.steps += n;
-    return loss;
+    return unwrap(fn, s.handle.step(n));
   }
 
   /**
@@ -423,6 +437,7 @@ export class Trainer {
   delete() {
     const s = trainerState.get(this);
     if (s.deleted) return;
+    s.stepsAtDelete = this.steps;
     s.deleted = true;
     deleteOnCollect?.unregister(s);
     s.handle.delete();
@@ -435,6 +450,7 @@ class Posenc {
   #core;
   #scratch;
   #workspace; // the attention kernels' packed panels and scratch rows, reused across calls
+  #defaults; // { t5, trainer? }: the core's own defaults (bindings.cpp build_info)
 
   constructor(core) {
     this.#core = core;
@@ -447,6 +463,7 @@ class Posenc {
     this.trainer = info.trainer;
     /** The size caps; a request beyond them throws a RangeError. */
     this.limits = Object.freeze({ ...info.limits });
+    this.#defaults = info.defaults;
     Object.freeze(this);
   }
 
@@ -702,7 +719,7 @@ class Posenc {
   /** T5 relative-position buckets (queryLen, keyLen) of key_pos - query_pos. */
   t5Buckets(queryLen, keyLen, opts) {
     const fn = 't5Buckets';
-    const { bidirectional = true, numBuckets = 32, maxDistance = 128, out } = options(fn, opts, [
+    const { bidirectional = this.#defaults.t5.bidirectional, numBuckets = this.#defaults.t5.numBuckets, maxDistance = this.#defaults.t5.maxDistance, out } = options(fn, opts, [
       'bidirectional',
       'numBuckets',
       'maxDistance',
@@ -738,20 +755,18 @@ class Posenc {
 
   /**
    * A tiny encoder-only Transformer to train on a synthetic task (copy,
-   * reverse or sort digits) with one positional encoding, for the lesson's
+   * reverse, sort or shift digits) with one positional encoding, for the lesson's
    * "train short, test long" lab. Deterministic: the same options give the
-   * same weights, batches and losses. Options and defaults:
-   *   task 'reverse' | 'copy' | 'sort' | 'shift';  encoding 'rope' | 'none' |
-   *   'sinusoidal' | 'learned' | 'alibi' | 't5';  layers 2 (1..4);
-   *   dModel 64 (4..256, a multiple of heads with an even head size);
-   *   heads 4 (1..16);  ffn 0 (= 4 dModel);  vocab 10 (2..64);
-   *   trainLen 16 (2..256);  batch 32 (1..256);  lr 1e-3;  seed 1.
+   * same weights, batches and losses. Options: task, encoding, layers,
+   * dModel, heads, ffn, vocab, trainLen, batch, lr, seed (TrainerOptions in
+   * posenc.d.ts); an option left out takes the core's default (TrainerConfig
+   * in cpp/train/transformer.h, which also checks the ranges).
    */
   createTrainer(opts) {
     const fn = 'createTrainer';
     if (!this.trainer) throw new TypeError(`${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`);
     const o = options(fn, opts, ['task', 'encoding', 'layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch', 'lr', 'seed']);
-    const c = { task: 'reverse', encoding: 'rope', layers: 2, dModel: 64, heads: 4, ffn: 0, vocab: 10, trainLen: 16, batch: 32, lr: 1e-3, seed: 1 };
+    const c = { ...this.#defaults.trainer };
     for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
     if (!TRAIN_TASKS.includes(c.task)) throw new TypeError(`${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`);
     if (!TRAIN_ENCODINGS.includes(c.encoding)) {
@@ -798,7 +813,7 @@ class Posenc {
     let t5Config = null;
     if (t5 !== null) {
       const t = options(`${fn} (t5)`, t5, ['table', 'numBuckets', 'maxDistance', 'bidirectional']);
-      t5Config = { numBuckets: 32, maxDistance: 128, bidirectional: true, ...t };
+      t5Config = { ...this.#defaults.t5, ...t };
       size(fn, 't5.numBuckets', t5Config.numBuckets, 2, this.limits.maxBuckets);
       integer(fn, 't5.maxDistance', t5Config.maxDistance);
       boolean(fn, 't5.bidirectional', t5Config.bidirectional);
@@ -813,7 +828,7 @@ class Posenc {
       const ta = t5Config !== null ? addr[next++] : 0;
       const oa = addr[next++];
       const wa = returnWeights ? addr[next++] : 0;
-      const t = t5Config ?? { bidirectional: true, numBuckets: 32, maxDistance: 128 };
+      const t = t5Config ?? this.#defaults.t5;
       return this.#core.attention(oa, wa, qa, ka, va, heads, seqLen, headDim, causal, ba, scale, alibi, ta,
         t.bidirectional, t.numBuckets, t.maxDistance, this.#workspace);
     });
@@ -821,14 +836,17 @@ class Posenc {
   }
 }
 
-// The core returns its errors as values (bindings.cpp): throw them here,
-// prefixed with the function's name. The core names arguments as the C++
-// does (rotary_dim); JS callers know them as options (rotaryDim).
-const SNAKE_ARGUMENT = /\b(?:scaling\.)?[a-z]+(?:_[a-z0-9]+)+\b/g;
-const camel = (name) => name.replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase());
+// The core returns its errors as values (bindings.cpp, errors.h): throw
+// them here, prefixed with the function's name. The core spells arguments
+// as the C++ does (rotary_dim) and lists the ones its message names in
+// error.names; JS callers know them as options (rotaryDim), so exactly those
+// are respelled. error.values keeps the numbers the rule was about.
 function unwrap(fn, result) {
   if (result instanceof Error) {
-    result.message = `${fn}: ${result.message.replace(SNAKE_ARGUMENT, (name) => (name.startsWith('t5_bias') ? name : camel(name)))}`;
+    let message = result.message;
+    for (const name of result.names ?? []) message = message.replaceAll(name, camelCase(name));
+    result.detail = message;
+    result.message = `${fn}: ${message}`;
     throw result;
   }
   return result;

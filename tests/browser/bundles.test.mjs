@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, launch, newPage, renderAllWidgets, shadowTexts } from './harness.mjs';
+import { root, launch, strictPage, renderAllWidgets, shadowTexts } from './harness.mjs';
 import { createStaticServer } from '../../scripts/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
@@ -118,31 +118,13 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-async function strictPage() {
-  const page = await newPage(browser, { viewport: { width: 1100, height: 900 } });
-  page.violations = [];
-  page.requests = [];
-  page.problems = [];
-  page.on('request', (r) => page.requests.push(new URL(r.url()).pathname));
-  page.on('response', (r) => r.status() >= 400 && page.problems.push(`HTTP ${r.status()} ${r.url()}`));
-  // Chromium asks for /favicon.ico by itself (not a page request, and a 404
-  // here): every other console error counts
-  page.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && page.problems.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => page.problems.push(`exception: ${e.message}`));
-  await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
-  await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`));
-  });
-  return page;
-}
-
 test('the bundle holds every lesson tag but the ones it leaves out', () => {
   const all = [...new Set([...TAGS, 'pe-quiz', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED])].sort();
   assert.deepEqual(all, [...new Set(lessonTags)].sort());
 });
 
 test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the exercise lines are exact, no other request', async () => {
-  const page = await strictPage();
+  const page = await strictPage(browser);
   await page.goto(`${url}/`);
   const tags = [...TAGS, 'pe-quiz', 'pe-live-output', 'rope-offset-check'];
   assert.equal(await renderAllWidgets(page, tags), tags.length);
@@ -162,7 +144,7 @@ test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the 
 });
 
 test('dist/anywidget.mjs in an anywidget-like harness: renders, follows a model change, cleans up; no other request', async () => {
-  const page = await strictPage();
+  const page = await strictPage(browser);
   await page.goto(`${url}/anywidget.html`);
   await page.waitForFunction(() => window.anywidgetTest);
   const clock = page.locator('#host >> rope-clock');
@@ -198,7 +180,7 @@ test('dist/anywidget.mjs in an anywidget-like harness: renders, follows a model 
 });
 
 test("dist/anywidget.mjs under MyST's own renderer and model (@myst-theme/anywidget): renders, follows a change, unmounts cleanly", async () => {
-  const page = await strictPage();
+  const page = await strictPage(browser);
   await page.goto(`${url}/myst.html`);
   await page.waitForFunction(() => window.myst);
   await page.evaluate(() => window.myst.show({ tag: 'rope-clock', attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' } }));

@@ -12,11 +12,11 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { launch, newPage, renderAllWidgets } from './harness.mjs';
+import { launch, strictPage, renderAllWidgets } from './harness.mjs';
 import { createStaticServer } from '../../scripts/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
-import { installPackedPackage } from '../js/installed-package.mjs';
+import { installPackedPackage, sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -29,12 +29,7 @@ ${tags.map((t) => `<${t} ${REQUIRED[t] ?? ''}></${t}>`).join('\n')}
 </body></html>`;
 const sinusoidal = loadCase('sinusoidal_L50_d6_base10000.txt');
 // the consumer's own code: both builds of the API, the result on the page
-const apiCheck = `
-  const out = {};
-  for (const simd of [true, false]) {
-    const pe = await loadPosenc({ simd });
-    out[simd ? 'simd' : 'scalar'] = Array.from(pe.sinusoidal(${Number(sinusoidal.params.max_len)}, ${Number(sinusoidal.params.d_model)}, { base: ${Number(sinusoidal.params.base)} }));
-  }
+const apiCheck = `${sinusoidalBothBuilds(sinusoidal)}
   window.apiResult = out;
 `;
 const SITES = {
@@ -80,13 +75,7 @@ after(async () => {
 
 for (const [name, site] of Object.entries(SITES)) {
   test(`a page bundled by esbuild from posenc-course/${name}: every tag renders under the strict CSP and the API equals PyTorch`, async () => {
-    const p = await newPage(browser, { viewport: { width: 1100, height: 900 } });
-    const problems = [];
-    const requests = [];
-    p.on('request', (r) => requests.push(new URL(r.url()).pathname));
-    p.on('response', (r) => r.status() >= 400 && !r.url().endsWith('/favicon.ico') && problems.push(`HTTP ${r.status()} ${r.url()}`));
-    p.on('console', (m) => m.type() === 'error' && !m.location().url.endsWith('/favicon.ico') && problems.push(`console: ${m.text()}`));
-    p.on('pageerror', (e) => problems.push(`exception: ${e.message}`));
+    const p = await strictPage(browser);
     await p.goto(`${url}/${name}/`);
     assert.equal(await renderAllWidgets(p, site.tags), site.tags.length);
     for (const t of site.tags) {
@@ -100,8 +89,9 @@ for (const [name, site] of Object.entries(SITES)) {
       const worst = Math.max(...result[build].map((v, i) => Math.abs(v - expected[i])));
       assert.ok(result[build].length === expected.length && worst <= 1e-6, `${build}: largest difference ${worst}`);
     }
-    assert.deepEqual(problems, []);
-    const other = requests.filter((r) => !/^\/[a-z]+\/(app\.js)?$/.test(r) && r !== '/favicon.ico');
+    assert.deepEqual(p.problems, []);
+    assert.deepEqual(p.violations, []);
+    const other = p.requests.filter((r) => !/^\/[a-z]+\/(app\.js)?$/.test(r));
     if (name === 'bundle') assert.deepEqual(other, [], 'no request but the page and its script');
     else assert.deepEqual([...new Set(other)].sort(), [`/${name}/wasm/posenc-scalar.js`, `/${name}/wasm/posenc-scalar.wasm`, `/${name}/wasm/posenc-simd.js`, `/${name}/wasm/posenc-simd.wasm`]);
     await p.close();

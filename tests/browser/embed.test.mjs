@@ -47,6 +47,18 @@ after(async () => {
   for (const s of [widgets, strict, host]) s?.server.close();
 });
 
+// Checks the right option of the quiz in an embed.html frame and presses
+// Check. Options are shuffled per learner: an input's value is its authored index.
+async function answerCorrectly(frame, quizId) {
+  const correctIndex = await frame.locator('body').evaluate(async (_body, id) => {
+    const { quizzes } = await import('./gen/lesson-data.js');
+    return quizzes[id].options.findIndex((o) => o.correct);
+  }, quizId);
+  const quiz = frame.locator('pe-quiz');
+  await quiz.locator(`input[value="${correctIndex}"]`).check();
+  await quiz.getByRole('button', { name: 'Check' }).click();
+}
+
 // Records CSP violations from the first script on.
 async function cspPage(options = {}) {
   const page = await newPage(browser, options);
@@ -97,14 +109,7 @@ test('the iframe embed resizes to its height, and a quiz answer reaches the host
   assert.ok(messages.some((m) => m.subject === 'lti.frameResize' && m.height === posted), 'Canvas-style message');
   assert.ok(messages.some((m) => m.context === 'h5p' && m.action === 'prepareResize' && m.scrollHeight === posted), 'H5P-style message');
   // answer the quiz inside the iframe: its height changes (feedback) and the answer is reported
-  const quiz = page.frameLocator('#quiz-frame').locator('pe-quiz');
-  const correctIndex = await page.frameLocator('#quiz-frame').locator('body').evaluate(async () => {
-    const { quizzes } = await import('./gen/lesson-data.js');
-    return quizzes['sinusoidal-fastest-pair'].options.findIndex((o) => o.correct);
-  });
-  // options are shuffled per learner: an input's value is its authored index
-  await quiz.locator(`input[value="${correctIndex}"]`).check();
-  await quiz.getByRole('button', { name: 'Check' }).click();
+  await answerCorrectly(page.frameLocator('#quiz-frame'), 'sinusoidal-fastest-pair');
   await page.waitForFunction(() => window.hostMessages.some((m) => m.type === 'posenc:answered'));
   const answered = await page.evaluate(() => window.hostMessages.find((m) => m.type === 'posenc:answered'));
   assert.equal(answered.quizId, 'sinusoidal-fastest-pair');
@@ -173,12 +178,7 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   }
   // a quiz answers: feedback shows and the answer reaches the parent
   const quiz = page.frameLocator('#quiz').locator('pe-quiz');
-  const correctIndex = await page.frameLocator('#quiz').locator('body').evaluate(async () => {
-    const { quizzes } = await import('./gen/lesson-data.js');
-    return quizzes['sinusoidal-fastest-pair'].options.findIndex((o) => o.correct);
-  });
-  await quiz.locator(`input[value="${correctIndex}"]`).check();
-  await quiz.getByRole('button', { name: 'Check' }).click();
+  await answerCorrectly(page.frameLocator('#quiz'), 'sinusoidal-fastest-pair');
   await page.waitForFunction(() => window.hostMessages.some((m) => m.type === 'posenc:answered'));
   const answered = await page.evaluate(() => window.hostMessages.find((m) => m.type === 'posenc:answered'));
   assert.equal(answered.frame, 'quiz');

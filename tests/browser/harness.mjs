@@ -50,6 +50,30 @@ export function pageOverflow() {
   return { scrollWidth: document.documentElement.scrollWidth, width, wide };
 }
 
+/**
+ * A page for a site served under a strict CSP that must make no mistake:
+ * `violations` (CSP), `problems` (HTTP errors, console errors, uncaught
+ * exceptions) and `requests` (paths) fill in as it runs. Chromium asks for
+ * /favicon.ico by itself (not a page request, and a 404 here): that one is
+ * not counted.
+ */
+export async function strictPage(browser) {
+  const page = await newPage(browser, { viewport: { width: 1100, height: 900 } });
+  page.violations = [];
+  page.requests = [];
+  page.problems = [];
+  const favicon = (url) => url.endsWith('/favicon.ico');
+  page.on('request', (r) => !favicon(r.url()) && page.requests.push(new URL(r.url()).pathname));
+  page.on('response', (r) => r.status() >= 400 && !favicon(r.url()) && page.problems.push(`HTTP ${r.status()} ${r.url()}`));
+  page.on('console', (m) => m.type() === 'error' && !favicon(m.location().url) && page.problems.push(`console: ${m.text()}`));
+  page.on('pageerror', (e) => page.problems.push(`exception: ${e.message}`));
+  await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`));
+  });
+  return page;
+}
+
 /** A page that records console errors and uncaught exceptions in `errors`. */
 export async function newPage(browser, options = {}) {
   const context = await browser.newContext(options);

@@ -377,6 +377,31 @@ for (const simd of [true, false]) {
         ['input over the cap', () => pe.learnedLookup(new Float32Array(2 ** 24 + 2), 2 ** 23 + 1, 2, [0]), RangeError, /table has 16777218 values, more than the cap of 16777216/],
         ['attention too long', () => pe.attention([], [], [], { heads: 1, seqLen: 100000, headDim: 1 }), RangeError, /seqLen|q must hold/],
       ];
+      it("the core's errors carry its argument names, the values and the message without the function's name", () => {
+        // the core names arguments as the C++ does; posenc.js respells exactly error.names
+        const odd = (() => {
+          try {
+            pe.sinusoidal(10, 5);
+          } catch (e) {
+            return e;
+          }
+        })();
+        assert.ok(odd instanceof RangeError);
+        assert.deepEqual([...odd.names], ['d_model']);
+        assert.deepEqual([...odd.values], [5]);
+        assert.match(odd.message, /^sinusoidal: dModel must be even/);
+        assert.equal(odd.message, `sinusoidal: ${odd.detail}`);
+        const beta = (() => {
+          try {
+            pe.ropeInvFreq(8, { scaling: { type: 'yarn', factor: 4, originalMaxPositions: 2048, betaFast: 1, betaSlow: 32 } });
+          } catch (e) {
+            return e;
+          }
+        })();
+        assert.ok(beta.names.includes('scaling.beta_slow'));
+        assert.match(beta.message, /scaling\.betaSlow must be less than scaling\.betaFast, got betaSlow 32 and betaFast 1/);
+        assert.deepEqual([...beta.values], [32, 1]);
+      });
       for (const [name, call, type, pattern] of bad) {
         it(`${name}: throws ${type.name} and the module keeps working`, () => {
           assert.throws(call, (e) => {

@@ -10,6 +10,23 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/**
+ * A consumer's code (module source) that fills `out.simd` and `out.scalar`
+ * with the sinusoidal table of fixture case `c` from `loadPosenc` (which the
+ * code around it imports), for comparing with PyTorch's.
+ */
+export function sinusoidalBothBuilds(c, loader = 'loadPosenc') {
+  const args = `${Number(c.params.max_len)}, ${Number(c.params.d_model)}, { base: ${Number(c.params.base)} }`;
+  return `
+    const out = {};
+    for (const simd of [true, false]) {
+      const pe = await ${loader}({ simd });
+      out[simd ? 'simd' : 'scalar'] = Array.from(pe.sinusoidal(${args}));
+    }
+    out.args = [${args}];
+  `;
+}
+
 /** { project, tarball, files, remove() }: `files` are the tarball's paths. */
 export function installPackedPackage(prefix = 'posenc-consumer-') {
   const project = mkdtempSync(path.join(tmpdir(), prefix));

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
-import { installPackedPackage } from './installed-package.mjs';
+import { installPackedPackage, sinusoidalBothBuilds } from './installed-package.mjs';
 import { widgetClasses, makeReadmeTable, readmeWithTable } from '../../scripts/bundles.mjs';
 
 const require = createRequire(import.meta.url);
@@ -149,15 +149,11 @@ test('the installed package: the compute API and the bundles import in Node (no 
   const script = `
     import { loadPosenc } from 'posenc-course';
     import manifest from 'posenc-course/custom-elements.json' with { type: 'json' };
-    const out = {};
-    for (const simd of [true, false]) {
-      const pe = await loadPosenc({ simd });
-      out[simd ? 'simd' : 'scalar'] = Array.from(pe.sinusoidal(${Number(c.params.max_len)}, ${Number(c.params.d_model)}, { base: ${Number(c.params.base)} }));
-    }
+    ${sinusoidalBothBuilds(c)}
     out.tags = manifest.modules.length;
     // what a server-side renderer does: import the one-file bundle with no DOM
     const bundle = await import('posenc-course/bundle');
-    out.bundle = Array.from((await bundle.loadPosenc({ simd: false })).sinusoidal(${Number(c.params.max_len)}, ${Number(c.params.d_model)}, { base: ${Number(c.params.base)} }));
+    out.bundle = Array.from((await bundle.loadPosenc({ simd: false })).sinusoidal(...out.args));
     out.anywidget = typeof (await import('posenc-course/anywidget')).render;
     console.log(JSON.stringify(out));
   `;

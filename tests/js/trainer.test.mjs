@@ -2,7 +2,7 @@
 // its first 50 losses against PyTorch's (tests/fixtures/trainer_*.txt,
 // written by make_trainer.py: the same model, initial weights and batches in
 // torch), determinism, evaluation, errors, and that deleting a trainer gives
-// its memory back. The gradient checks are in tests/test_transformer.cpp.
+// its memory back. The gradient checks are in tests/train/test_transformer.cpp.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -20,7 +20,7 @@
 //   page on another origin can load widgets.js);
 // - every update is timed (`lastUpdateMs`, and a `pe-update` event) for the
 //   benchmark.
-import { loadPosenc } from '../posenc.js';
+import { loadPosenc, quote, camelCase } from '../posenc.js';
 
 let corePromise = null;
 let coreOptions = {};
@@ -254,10 +254,6 @@ function patchNode(a, b) {
   patchChildren(a, [...b.childNodes]);
 }
 
-function describe(raw) {
-  return raw.length > 40 ? `"${raw.slice(0, 40)}…"` : `"${raw}"`;
-}
-
 // Parses one attribute by its spec; returns { value } or { error }.
 function parseParam(name, spec, raw) {
   if (raw === null) return { value: spec.default };
@@ -274,24 +270,24 @@ function parseParam(name, spec, raw) {
       const stepOk = !spec.even || v % 2 === 0;
       if (!okType || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max) || !stepOk) {
         const kind = spec.type === 'int' ? (spec.even ? 'an even integer' : 'an integer') : 'a number';
-        return { error: `${name} must be ${kind}${range()}; got ${describe(raw)}` };
+        return { error: `${name} must be ${kind}${range()}; got ${quote(raw)}` };
       }
       return { value: v };
     }
     case 'bool':
       if (raw === '' || raw === 'true' || raw === name) return { value: true };
       if (raw === 'false') return { value: false };
-      return { error: `${name} must be true or false; got ${describe(raw)}` };
+      return { error: `${name} must be true or false; got ${quote(raw)}` };
     case 'enum':
       if (spec.options.includes(raw)) return { value: raw };
-      return { error: `${name} must be one of ${spec.options.join(', ')}; got ${describe(raw)}` };
+      return { error: `${name} must be one of ${spec.options.join(', ')}; got ${quote(raw)}` };
     case 'vector': {
       const parts = raw.split(',').map((s) => s.trim());
       const v = parts.map((s) => (s === '' ? NaN : Number(s)));
       const lengthOk = spec.length === undefined || v.length === spec.length;
       if (!lengthOk || v.some((x) => !Number.isFinite(x))) {
         const n = spec.length !== undefined ? `${spec.length} ` : '';
-        return { error: `${name} must be ${n}comma-separated numbers; got ${describe(raw)}` };
+        return { error: `${name} must be ${n}comma-separated numbers; got ${quote(raw)}` };
       }
       return { value: v };
     }
@@ -299,7 +295,7 @@ function parseParam(name, spec, raw) {
       // string
       const maxLength = spec.maxLength ?? 200;
       if (raw.length > maxLength) return { error: `${name} must be at most ${maxLength} characters long` };
-      if (spec.pattern && !spec.pattern.test(raw)) return { error: `${name} ${spec.patternMessage ?? 'has an invalid value'}; got ${describe(raw)}` };
+      if (spec.pattern && !spec.pattern.test(raw)) return { error: `${name} ${spec.patternMessage ?? 'has an invalid value'}; got ${quote(raw)}` };
       return { value: raw };
     }
   }
@@ -452,8 +448,8 @@ export class PeElement extends HTMLElement {
       const r = parseParam(name, spec, this.getAttribute(name));
       if (r.error) {
         errors.push(r.error);
-        values[camel(name)] = spec.default;
-      } else values[camel(name)] = r.value;
+        values[camelCase(name)] = spec.default;
+      } else values[camelCase(name)] = r.value;
     }
     return { values, errors };
   }
@@ -729,10 +725,6 @@ export class PeElement extends HTMLElement {
     );
     details.querySelector('.table-wrap').replaceChildren(table);
   }
-}
-
-function camel(name) {
-  return name.replace(/-([a-z])/g, (_, c) => c.toUpperCase());
 }
 
 // deferDefinitions(): define() queues instead, and the queue defines one tag

@@ -18,7 +18,7 @@ import { TRAIN_ENCODINGS as ENCODINGS, TRAIN_TASKS as TASKS } from '../posenc.js
 /** Encodings the lab can train, in the order it shows them, and its tasks: the trainer's own lists. */
 export { ENCODINGS, TASKS };
 
-/** The fixed model of the lab (the issue's default configuration). */
+/** The fixed model of the lab: two layers of four heads, small enough to train in a tab in about a minute. */
 export const MODEL = Object.freeze({ layers: 2, dModel: 64, heads: 4, batch: 32, vocab: 10 });
 /** Test lengths as multiples of the train length. */
 export const MULTIPLES = [1, 2, 4];
@@ -31,16 +31,30 @@ const CHUNK = 5; // steps per trainer per turn of the round robin
 const FINAL_LOSS_STEPS = 50; // the final loss is the mean of this many last steps
 
 /**
- * Checks a run's configuration (from a message: never trusted) and returns a
- * clean copy, or throws an Error saying what is wrong.
- * { task, encodings: string[] (1..6, unique, known), steps 1..20000, seed 0..1e6,
- *   lr 1e-4..1e-2, trainLen 4..64 }
+ * What a lab run may be set to, and its defaults: the one table that the
+ * lab's controls (train-lab.js's static params), this module's checkConfig
+ * (the worker's and the on-page loop's) and the README's tag table read.
+ */
+export const LAB_OPTIONS = Object.freeze({
+  task: Object.freeze({ options: TASKS, default: 'reverse' }),
+  encodings: Object.freeze({ options: ENCODINGS, default: ENCODINGS }),
+  steps: Object.freeze({ min: 50, max: 20000, default: 1500 }),
+  seed: Object.freeze({ min: 0, max: 1e6, default: 1 }),
+  lr: Object.freeze({ min: 1e-4, max: 1e-2, default: 1e-3 }),
+  trainLen: Object.freeze({ min: 4, max: 64, default: 16 }),
+});
+
+/**
+ * Checks a run's configuration (from a message: never trusted) against
+ * LAB_OPTIONS and returns a clean copy, or throws an Error saying what is wrong.
+ * { task, encodings: string[] (1..6, unique, known), steps, seed, lr, trainLen }
  */
 export function checkConfig(c) {
   if (typeof c !== 'object' || c === null) throw new Error('config must be an object');
-  const int = (name, lo, hi) => {
+  const int = (name) => {
     const v = c[name];
-    if (!Number.isInteger(v) || v < lo || v > hi) throw new Error(`${name} must be an integer from ${lo} to ${hi}`);
+    const { min, max } = LAB_OPTIONS[name];
+    if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be an integer from ${min} to ${max}`);
     return v;
   };
   if (!TASKS.includes(c.task)) throw new Error(`task must be one of ${TASKS.join(', ')}`);
@@ -48,20 +62,14 @@ export function checkConfig(c) {
   if (!Array.isArray(enc) || enc.length < 1 || enc.length > ENCODINGS.length || new Set(enc).size !== enc.length || !enc.every((e) => ENCODINGS.includes(e))) {
     throw new Error(`encodings must be 1 to ${ENCODINGS.length} different names among ${ENCODINGS.join(', ')}`);
   }
-  if (typeof c.lr !== 'number' || !(c.lr >= 1e-4 && c.lr <= 1e-2)) throw new Error('lr must be a number from 0.0001 to 0.01');
-  return { task: c.task, encodings: [...enc], steps: int('steps', 1, 20000), seed: int('seed', 0, 1e6), lr: c.lr, trainLen: int('trainLen', 4, 64) };
+  const { min, max } = LAB_OPTIONS.lr;
+  if (typeof c.lr !== 'number' || !(c.lr >= min && c.lr <= max)) throw new Error(`lr must be a number from ${min} to ${max}`);
+  return { task: c.task, encodings: [...enc], steps: int('steps'), seed: int('seed'), lr: c.lr, trainLen: int('trainLen') };
 }
 
 /** Loss points are means over this many steps (about 10; fewer for short runs, more for long ones so a curve stays under ~400 points). */
 export function bucketSize(steps) {
   return Math.max(Math.min(10, Math.ceil(steps / 20)), Math.ceil(steps / 400));
-}
-
-/** "no row past 15" from the core's RangeError about a learned table (else the message's first clause). */
-export function shortReason(message) {
-  const m = /has (\d+) rows/.exec(message);
-  if (m) return `no row past ${Number(m[1]) - 1}`;
-  return message.replace(/^[\w.]+: /, '').split(/[:;]/)[0];
 }
 
 export class TrainSession {
@@ -195,7 +203,7 @@ export class TrainSession {
       // a learned table past its rows: no number, the reason instead
       if (!(error instanceof RangeError)) throw error;
       this.finalAcc[i][key] = null;
-      this.finalAcc[i][`reason${m}x`] = error.message;
+      this.finalAcc[i][`reason${m}x`] = error.detail ?? error.message; // the core's message, without "trainer.evaluate: "
     }
     if (m === 1) {
       run.acc1x = this.finalAcc[i][key];

@@ -23,7 +23,7 @@ const numbers = {
   'train-layers': () => String(config.layers),
   'train-heads': () => String(config.heads),
   'train-batch': () => String(config.batch),
-  // RoPE in the trainer: one head of dModel / heads coordinates, base 10000 (cpp/transformer.h)
+  // RoPE in the trainer: one head of dModel / heads coordinates, base 10000 (cpp/train/transformer.h)
   'train-rope-pairs': () => String(config.dModel / config.heads / 2),
   'train-rope-unturned-pairs': (pe) =>
     String(Array.from(pe.ropeInvFreq(config.dModel / config.heads), (f) => (2 * Math.PI) / f).filter((w) => w > config.trainLen).length),

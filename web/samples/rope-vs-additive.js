@@ -34,7 +34,7 @@ export default {
       const added = dot2([f32(q[0] + pi[0]), f32(q[1] + pi[1])], [f32(k[0] + pj[0]), f32(k[1] + pj[1])]);
       // rotated(x, seat): s, c = table[seat], as the Python takes them. Not
       // ropeApply: torch computes these sines over the whole table, so a
-      // seat's value depends on its 8-lane group there (cpp/sleef.h).
+      // seat's value depends on its 8-lane group there (cpp/core/sleef.h).
       const turn = (x, [s, c]) => [f32(f32(x[0] * c) - f32(x[1] * s)), f32(f32(x[0] * s) + f32(x[1] * c))];
       const rotated = dot2(turn(q, pi), turn(k, pj));
       lines.push(`seats ${i} vs ${j}: added ${fixed(added, 4)}, rotated ${fixed(rotated, 4)}`);

@@ -14,7 +14,7 @@
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
-import { ENCODINGS, TASKS, MODEL, MULTIPLES, EVAL_EVERY, SessionLoop, shortReason } from '../lib/train-session.js';
+import { ENCODINGS, TASKS, MODEL, MULTIPLES, EVAL_EVERY, LAB_OPTIONS, SessionLoop } from '../lib/train-session.js';
 
 const CHANCE_LOSS = Math.log(MODEL.vocab); // cross-entropy of a uniform guess
 const CHANCE_ACC = 1 / MODEL.vocab;
@@ -62,18 +62,18 @@ class TrainLab extends PeElement {
   };
   static needsCore = false;
   static params = {
-    task: { type: 'enum', options: TASKS, default: 'reverse', label: 'task' },
+    task: { type: 'enum', options: TASKS, default: LAB_OPTIONS.task.default, label: 'task' },
     encodings: {
       type: 'string',
-      default: ENCODINGS.join(','),
+      default: LAB_OPTIONS.encodings.default.join(','),
       pattern: ENC_PATTERN,
       patternMessage: `must be a comma-separated list of ${ENCODINGS.join(', ')}`,
       maxLength: 100,
     },
-    steps: { type: 'int', default: 1500, min: 50, max: 20000, control: 'number', label: 'steps per encoding' },
-    seed: { type: 'int', default: 1, min: 0, max: 1e6, control: 'number', label: 'seed' },
-    lr: { type: 'float', default: 0.001, min: 1e-4, max: 1e-2, control: 'number', label: 'learning rate' },
-    'train-len': { type: 'int', default: 16, min: 4, max: 64, control: 'number', label: 'train length' },
+    steps: { type: 'int', ...LAB_OPTIONS.steps, control: 'number', label: 'steps per encoding' },
+    seed: { type: 'int', ...LAB_OPTIONS.seed, control: 'number', label: 'seed' },
+    lr: { type: 'float', ...LAB_OPTIONS.lr, control: 'number', label: 'learning rate' },
+    'train-len': { type: 'int', ...LAB_OPTIONS.trainLen, control: 'number', label: 'train length' },
   };
 
   static styles = css`
@@ -623,10 +623,10 @@ class TrainLab extends PeElement {
       for (const m of MULTIPLES) {
         const key = `acc${m}x`;
         if (r && r[key] === null) {
-          // a learned table past its rows: the model cannot run at this length at all
-          const why = r[`reason${m}x`] ?? '';
-          const short = shortReason(why);
-          const full = why.replace(/^[\w.]+: /, '');
+          // a learned table past its rows (it has L, one per trained position):
+          // the model cannot run at this length at all
+          const full = r[`reason${m}x`] ?? '';
+          const short = `no row past ${L - 1}`;
           footnote ||= `${LABELS[s.enc]}: ${short}. ${full.charAt(0).toUpperCase()}${full.slice(1)}.`;
           cells.push(h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)));
         } else if (r) cells.push(pct(r[key]));
