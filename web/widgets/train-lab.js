@@ -507,6 +507,8 @@ class TrainLab extends PeElement {
     return encodings.map((enc) => ({ enc, ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null }), result: results.get(enc) ?? null }));
   }
 
+  // The loss chart: the frame (axes, ticks, labels), the chance line, one
+  // curve per encoding, then what a screen reader hears of it.
   _draw(series, totalSteps) {
     this._width = this.chartWrap.clientWidth;
     const W = Math.max(240, this._width);
@@ -514,90 +516,25 @@ class TrainLab extends PeElement {
     const ctx = canvasContext(this.canvas, W, H);
     const style = getComputedStyle(this);
     const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
-    const fg = col('--pe-fg');
-    const muted = col('--pe-muted');
-    const grid = col('--pe-border');
     const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
-    const pw = W - pad.l - pad.r;
-    const ph = H - pad.t - pad.b;
     let maxLoss = CHANCE_LOSS;
     for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
     const yMax = Math.min(6, Math.ceil((maxLoss + 0.05) * 2) / 2); // a little room above chance, in halves
-    const X = (step) => pad.l + (step / totalSteps) * pw;
-    const Y = (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph;
+    const pw = W - pad.l - pad.r;
+    const ph = H - pad.t - pad.b;
+    const chart = {
+      ctx, W, H, pad, pw, ph, yMax, totalSteps, col,
+      fg: col('--pe-fg'), muted: col('--pe-muted'), grid: col('--pe-border'),
+      X: (step) => pad.l + (step / totalSteps) * pw,
+      Y: (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph,
+    };
     ctx.font = '11px system-ui, sans-serif';
     ctx.lineWidth = 1;
-    // y axis: loss, ticks every 0.5
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (let v = 0; v <= yMax + 1e-9; v += 0.5) {
-      ctx.strokeStyle = grid;
-      ctx.beginPath();
-      ctx.moveTo(pad.l, Y(v));
-      ctx.lineTo(W - pad.r, Y(v));
-      ctx.stroke();
-      ctx.fillStyle = fg;
-      ctx.fillText(fixed(v, 1), pad.l - 5, Y(v));
-    }
-    // x axis: steps
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
-    const xs = niceStep(totalSteps / Math.max(2, Math.floor(pw / 70)));
-    for (let s = 0; s <= totalSteps; s += xs) {
-      ctx.strokeStyle = muted;
-      ctx.beginPath();
-      ctx.moveTo(X(s), pad.t + ph);
-      ctx.lineTo(X(s), pad.t + ph + 4);
-      ctx.stroke();
-      ctx.fillStyle = fg;
-      ctx.fillText(String(s), X(s), pad.t + ph + 6);
-    }
-    ctx.strokeStyle = muted;
-    ctx.beginPath();
-    ctx.moveTo(pad.l, pad.t);
-    ctx.lineTo(pad.l, pad.t + ph);
-    ctx.lineTo(W - pad.r, pad.t + ph);
-    ctx.stroke();
-    ctx.fillStyle = muted;
-    ctx.fillText('training step', pad.l + pw / 2, H - 13);
-    ctx.save();
-    ctx.translate(11, pad.t + ph / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textBaseline = 'middle';
-    ctx.fillText('loss', 0, 0);
-    ctx.restore();
-    // chance: the loss of a uniform guess over the 10 digits
-    ctx.strokeStyle = fg;
-    ctx.setLineDash([1, 3]);
-    ctx.beginPath();
-    ctx.moveTo(pad.l, Y(CHANCE_LOSS));
-    ctx.lineTo(W - pad.r, Y(CHANCE_LOSS));
-    ctx.stroke();
-    ctx.setLineDash([]);
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'bottom';
-    ctx.fillStyle = fg;
-    ctx.fillText(`chance ${fixed(CHANCE_LOSS, 2)}`, W - pad.r - 2, Y(CHANCE_LOSS) - 2);
-    // the curves: point i is the mean of steps [i*bucket, (i+1)*bucket)
-    ctx.lineJoin = 'round';
-    for (const s of series) {
-      if (s.curve.length === 0) continue;
-      const st = STYLE[s.enc];
-      ctx.strokeStyle = col(st.color);
-      ctx.lineWidth = st.width;
-      ctx.setLineDash(st.dash);
-      ctx.beginPath();
-      for (let i = 0; i < s.curve.length; i++) {
-        const x = X(Math.min(totalSteps, (i + 0.5) * s.bucket));
-        if (i === 0) ctx.moveTo(x, Y(s.curve[i]));
-        else ctx.lineTo(x, Y(s.curve[i]));
-      }
-      if (s.curve.length === 1) ctx.lineTo(X(Math.min(totalSteps, s.bucket)), Y(s.curve[0]));
-      ctx.stroke();
-    }
-    ctx.setLineDash([]);
+    drawFrame(chart);
+    drawChance(chart);
+    drawCurves(chart, series);
     if (!this.run) {
-      ctx.fillStyle = muted;
+      ctx.fillStyle = chart.muted;
       ctx.textAlign = 'center';
       ctx.textBaseline = 'middle';
       ctx.font = '13px system-ui, sans-serif';
@@ -659,3 +596,82 @@ function niceStep(raw) {
 }
 
 define(TrainLab);
+
+// --- the loss chart's parts (chart: the canvas, its size, padding, scales and colours)
+
+// y axis: loss, ticks every 0.5, with grid lines; x axis: steps; the labels.
+function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, grid }) {
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (let v = 0; v <= yMax + 1e-9; v += 0.5) {
+    ctx.strokeStyle = grid;
+    ctx.beginPath();
+    ctx.moveTo(pad.l, Y(v));
+    ctx.lineTo(W - pad.r, Y(v));
+    ctx.stroke();
+    ctx.fillStyle = fg;
+    ctx.fillText(fixed(v, 1), pad.l - 5, Y(v));
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  const xs = niceStep(totalSteps / Math.max(2, Math.floor(pw / 70)));
+  for (let s = 0; s <= totalSteps; s += xs) {
+    ctx.strokeStyle = muted;
+    ctx.beginPath();
+    ctx.moveTo(X(s), pad.t + ph);
+    ctx.lineTo(X(s), pad.t + ph + 4);
+    ctx.stroke();
+    ctx.fillStyle = fg;
+    ctx.fillText(String(s), X(s), pad.t + ph + 6);
+  }
+  ctx.strokeStyle = muted;
+  ctx.beginPath();
+  ctx.moveTo(pad.l, pad.t);
+  ctx.lineTo(pad.l, pad.t + ph);
+  ctx.lineTo(W - pad.r, pad.t + ph);
+  ctx.stroke();
+  ctx.fillStyle = muted;
+  ctx.fillText('training step', pad.l + pw / 2, H - 13);
+  ctx.save();
+  ctx.translate(11, pad.t + ph / 2);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textBaseline = 'middle';
+  ctx.fillText('loss', 0, 0);
+  ctx.restore();
+}
+
+// chance: the loss of a uniform guess over the digits
+function drawChance({ ctx, W, pad, Y, fg }) {
+  ctx.strokeStyle = fg;
+  ctx.setLineDash([1, 3]);
+  ctx.beginPath();
+  ctx.moveTo(pad.l, Y(CHANCE_LOSS));
+  ctx.lineTo(W - pad.r, Y(CHANCE_LOSS));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'bottom';
+  ctx.fillStyle = fg;
+  ctx.fillText(`chance ${fixed(CHANCE_LOSS, 2)}`, W - pad.r - 2, Y(CHANCE_LOSS) - 2);
+}
+
+// the curves: point i is the mean of steps [i*bucket, (i+1)*bucket)
+function drawCurves({ ctx, totalSteps, X, Y, col }, series) {
+  ctx.lineJoin = 'round';
+  for (const s of series) {
+    if (s.curve.length === 0) continue;
+    const st = STYLE[s.enc];
+    ctx.strokeStyle = col(st.color);
+    ctx.lineWidth = st.width;
+    ctx.setLineDash(st.dash);
+    ctx.beginPath();
+    for (let i = 0; i < s.curve.length; i++) {
+      const x = X(Math.min(totalSteps, (i + 0.5) * s.bucket));
+      if (i === 0) ctx.moveTo(x, Y(s.curve[i]));
+      else ctx.lineTo(x, Y(s.curve[i]));
+    }
+    if (s.curve.length === 1) ctx.lineTo(X(Math.min(totalSteps, s.bucket)), Y(s.curve[0]));
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
