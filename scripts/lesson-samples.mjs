@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import MarkdownIt from 'markdown-it';
 import { pyLiteral } from '../web/lib/pyformat.js';
+import { seededRandom } from '../web/lib/random.js'; // mulberry32: the same settings on every run
 
 /** A {{name}} parameter placeholder in a sample's code. */
 export const PLACEHOLDER = /\{\{([a-z_][a-z0-9_]*)\}\}/gi;
@@ -28,18 +29,6 @@ const RANDOM_SEED = 18;
 // Each sample its own stream: RANDOM_SEED mixed with the id's characters.
 const seedOf = (id) => [...id].reduce((h, ch) => Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0, RANDOM_SEED);
 
-// mulberry32: a small seeded generator, so the settings are the same on every run.
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 // A value on the control's grid (min + k * step, as a range input gives it,
 // rounded to the step's decimals), uniformly.
 function onGrid(random, min, max, step) {
@@ -50,7 +39,7 @@ function onGrid(random, min, max, step) {
 
 /** `count` settings of a runner's params drawn from `seed`: ints, floats and vector components on their grids. */
 export function randomSettings(params, count, seed) {
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   const draw = (spec) => {
     const step = spec.step ?? (spec.type === 'int' ? (spec.even ? 2 : 1) : 0.01);
     if (spec.type === 'int' || spec.type === 'float') return onGrid(random, spec.min, spec.max, step);
