@@ -96,8 +96,9 @@ export function fixed(x, p) {
     intPart = '0';
     frac = '0'.repeat(p);
   } else {
-    const all = r.point >= 0 ? r.digits : '0'.repeat(-r.point) + r.digits;
     const pt = Math.max(r.point, 0);
+    // a carry at p = 0 (9.7 -> 10) leaves one digit fewer than the point needs
+    const all = (r.point >= 0 ? r.digits : '0'.repeat(-r.point) + r.digits).padEnd(pt, '0');
     intPart = all.slice(0, pt) || '0';
     frac = all.slice(pt).padEnd(p, '0').slice(0, p);
     intPart = intPart.replace(/^0+(?=\d)/, '');
