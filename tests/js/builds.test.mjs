@@ -7,7 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -30,6 +30,15 @@ describe('wasm builds', () => {
       assert.ok(simdInstructions(`posenc-${prefix}simd.wasm`) > 500);
     });
   }
+
+  it("web/wasm holds exactly BUILD_VARIANTS' modules, and posenc.d.ts declares the same list", async () => {
+    const { BUILD_VARIANTS } = await import('../../web/posenc.js');
+    const built = readdirSync(wasmDir).filter((f) => f.endsWith('.wasm')).map((f) => f.replace(/^posenc-|\.wasm$/g, ''));
+    assert.deepEqual(built.sort(), [...BUILD_VARIANTS].sort(), 'CMake and build.sh read the list from posenc.js');
+    const dts = readFileSync(path.join(wasmDir, '../posenc.d.ts'), 'utf8');
+    const declared = /export const BUILD_VARIANTS: readonly \[([^\]]*)\]/.exec(dts)[1].split(',').map((v) => v.trim().replace(/'/g, ''));
+    assert.deepEqual(declared, [...BUILD_VARIANTS]);
+  });
 
   it('the lesson modules stay under 150 KB each', () => {
     for (const variant of ['simd', 'scalar']) {
