@@ -57,10 +57,14 @@ T* at(Addr a) {
 }
 
 // The JS Error of the right kind for a core error, with its data
-// (errors.h): error.names, the argument names the message mentions in the
-// core's spelling, and error.values.
-[[gnu::noinline]] val js_error(const char* kind, const std::string& message, const posenc::Error* data) {
+// (errors.h): error.kind, the core's class (RangeError, TypeError or
+// IndexError, which JS has not: it arrives as a RangeError), error.names,
+// the argument names the message mentions in the core's spelling, and
+// error.values.
+[[gnu::noinline]] val js_error(const char* kind, const std::string& message, const posenc::Error* data,
+                               const char* core_kind = nullptr) {
     val error = val::global(kind).new_(message);
+    error.set("kind", std::string(core_kind ? core_kind : kind));
     val names = val::array(), values = val::array();
     if (data) {
         for (int i = 0; i < data->name_count; ++i)
@@ -82,7 +86,7 @@ T* at(Addr a) {
     } catch (const posenc::RangeError& e) {
         return js_error("RangeError", e.what(), &e);
     } catch (const posenc::IndexError& e) {
-        return js_error("RangeError", e.what(), &e);  // JS has no IndexError; the message keeps PyTorch's words
+        return js_error("RangeError", e.what(), &e, "IndexError");  // the message keeps PyTorch's words
     } catch (const std::bad_alloc&) {
         return js_error("RangeError", "not enough memory for this request", nullptr);
     } catch (const std::exception& e) {

@@ -202,6 +202,8 @@ export function camelCase(name: string): string;
  * bounds), and `detail`, the message without the function's name.
  */
 export interface PosencErrorData {
+  /** The core's error class: 'RangeError', 'TypeError', or 'IndexError' (thrown as a RangeError). */
+  kind: 'RangeError' | 'TypeError' | 'IndexError';
   names: string[];
   values: number[];
   detail: string;

@@ -401,6 +401,18 @@ for (const simd of [true, false]) {
         assert.ok(beta.names.includes('scaling.beta_slow'));
         assert.match(beta.message, /scaling\.betaSlow must be less than scaling\.betaFast, got betaSlow 32 and betaFast 1/);
         assert.deepEqual([...beta.values], [32, 1]);
+        assert.equal(beta.kind, 'RangeError');
+        // nn.Embedding's IndexError arrives as a RangeError that says what it was
+        const past = (() => {
+          try {
+            pe.learnedLookup(new Float32Array(8), 2, 4, [0, 1, 2]);
+          } catch (e) {
+            return e;
+          }
+        })();
+        assert.ok(past instanceof RangeError);
+        assert.equal(past.kind, 'IndexError');
+        assert.deepEqual([...past.values], [2, 2]);
       });
       for (const [name, call, type, pattern] of bad) {
         it(`${name}: throws ${type.name} and the module keeps working`, () => {

@@ -24,9 +24,8 @@ export default {
       const out = pe.learnedLookup(table, rows, d, ids);
       lines.push(`lookup: ${torchSize([out.length / d, d])}`);
     } catch (error) {
-      const m = /index out of range in self/.exec(error.message);
-      if (!m) throw error;
-      lines.push(`positions 0..${positions - 1} -> IndexError: ${m[0]}`);
+      if (error.kind !== 'IndexError') throw error; // the core's IndexError, nn.Embedding's
+      lines.push(`positions 0..${positions - 1} -> IndexError: index out of range in self`);
       lines.push(`first position without a row: ${rows}`);
       const kept = pe.learnedLookup(table, rows, d, ids.slice(0, rows));
       lines.push(`truncated to the table: ${torchSize([kept.length / d, d])}`);

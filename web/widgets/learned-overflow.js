@@ -123,14 +123,14 @@ class LearnedOverflow extends PeElement {
     try {
       out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this._outBuffer(positions * dModel) });
     } catch (error) {
-      if (!/index out of range in self/.test(error.message)) throw error; // anything else is a real bug
+      if (error.kind !== 'IndexError') throw error; // anything else is a real bug
       failure = error;
     }
 
     // 2. the bars: the table's rows and the positions asked for, on one scale
     this._drawBars(rows, positions, look);
     if (failure) {
-      const first = Number(failure.message.match(/position (\d+)/)?.[1] ?? rows);
+      const first = failure.values[0]; // the first position without a row (errors.h: the value, then the rows)
       const missing = positions - first;
       this.barsText.textContent = `The table has ${span('row', 0, rows - 1)}; ` +
         (missing === 1
