@@ -7,18 +7,6 @@ import './widgets.js';
 import { core, defineDeferredNow, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 
-// A section far from the screen is not laid out or painted until the reader
-// comes near it (content-visibility: auto). Each keeps the height it has now
-// (the text is laid out already: it painted before this script), so nothing
-// moves when one is skipped; laying out the whole lesson again each time a
-// widget changed near the top cost a phone seconds of blocking while the
-// page started.
-const sectionHeights = [...document.querySelectorAll('main > section')].map((s) => [s, s.offsetHeight]);
-for (const [s, height] of sectionHeights) {
-  s.style.setProperty('contain-intrinsic-height', `auto ${height}px`);
-  s.style.setProperty('content-visibility', 'auto');
-}
-
 // Table of contents: mark the section being read (aria-current), so the
 // sidebar shows where the reader is.
 const links = new Map([...document.querySelectorAll('.toc a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]));
