@@ -26,6 +26,9 @@ export declare class HeapArray {
   readonly array: Float32Array | Int32Array;
   set(values: ArrayLike<number>): this;
   toArray(): Float32Array | Int32Array;
+  /** Elements [begin, end) sharing this array's memory (no copy); usable while this array is. */
+  subarray(begin?: number, end?: number): HeapArray;
+  /** Releases the memory (on a subarray: retires only that view). */
   free(): void;
 }
 
@@ -51,7 +54,7 @@ export interface Posenc {
   /** An array of `length` elements in this build's heap, usable as input and as `out` without copies. */
   allocate(length: number, type?: 'f32' | 'i32'): HeapArray;
   /** Heap size, bytes allocated and not freed, the scratch area's size, and JS handles held by C++. */
-  memoryStats(): { wasmBytes: number; allocatedBytes: number; scratchBytes: number; jsHandles: number };
+  memoryStats(): { wasmBytes: number; allocatedBytes: number; scratchBytes: number; heapArrays: number; heapArrayBytes: number; jsHandles: number };
   /** True in the build loaded with loadPosenc({ trainer: true }). */
   readonly trainer: boolean;
   /** A tiny Transformer to train (trainer build only; see TrainerOptions for the defaults). */

@@ -257,8 +257,7 @@ const TYPES = {
 };
 const align = (bytes) => (bytes + 15) & ~15;
 const heapOwners = new WeakMap(); // HeapArray -> { core, ptr, type, freed }
-const freeOnCollect =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry(({ core, ptr }) => core._free(ptr)) : null;
+const freeOnCollect = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => releaseHeapArray(held)) : null;
 
 /**
  * An array that lives in the wasm heap of one loaded build. Passing it to a
@@ -268,14 +267,24 @@ const freeOnCollect =
  * also freed when garbage-collected).
  */
 export class HeapArray {
-  constructor(token, core, type, length) {
+  constructor(token, core, type, length, root = null, at = 0) {
     if (token !== heapOwners) throw new TypeError('HeapArray: create one with pe.allocate(length)');
-    const bytes = align(length * TYPES[type].Array.BYTES_PER_ELEMENT);
-    const ptr = core._malloc(Math.max(bytes, 16));
+    if (root) {
+      // a view of part of another HeapArray (subarray): no memory of its own;
+      // it holds on to `root` so the memory is not collected under it
+      heapOwners.set(this, { core, ptr: at, type, length, freed: false, owner: heapOwners.get(root), root });
+      Object.freeze(this);
+      return;
+    }
+    const bytes = Math.max(align(length * TYPES[type].Array.BYTES_PER_ELEMENT), 16);
+    const ptr = core._malloc(bytes);
     if (!ptr) throw new RangeError(`allocate: not enough memory for ${length} values`);
-    const state = { core, ptr, type, length, freed: false };
+    const held = heapArraysHeld(core);
+    held.count++;
+    held.bytes += bytes;
+    const state = { core, ptr, type, length, freed: false, owner: null, bytes };
     heapOwners.set(this, state);
-    freeOnCollect?.register(this, { core, ptr }, state);
+    freeOnCollect?.register(this, { core, ptr, bytes }, state);
     Object.freeze(this);
   }
 
@@ -309,19 +318,50 @@ export class HeapArray {
     return this.array.slice();
   }
 
-  /** Releases the memory; the HeapArray cannot be used afterwards. Safe to call twice. */
+  /**
+   * Elements [begin, end) as a HeapArray sharing this one's memory, like
+   * TypedArray.subarray: no copy, so a grow-only buffer can be passed to a
+   * function that wants an exact length. It is usable while this one is.
+   */
+  subarray(begin = 0, end = this.length) {
+    const s = live(this, 'subarray');
+    if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > s.length) {
+      throw new RangeError(`HeapArray.subarray: expected 0 <= begin <= end <= ${s.length}, got ${describe(begin)} and ${describe(end)}`);
+    }
+    return new HeapArray(heapOwners, s.core, s.type, end - begin, s.root ?? this, s.ptr + begin * TYPES[s.type].Array.BYTES_PER_ELEMENT);
+  }
+
+  /**
+   * Releases the memory; the HeapArray (and every subarray of it) cannot be
+   * used afterwards. Safe to call twice. On a subarray it only retires that view.
+   */
   free() {
     const s = heapOwners.get(this);
     if (s.freed) return;
     s.freed = true;
+    if (s.owner) return;
     freeOnCollect?.unregister(s);
-    s.core._free(s.ptr);
+    releaseHeapArray(s);
   }
+}
+
+// Live HeapArrays per loaded build (memoryStats reports them).
+const heapArrayTotals = new WeakMap(); // core -> { count, bytes }
+function heapArraysHeld(core) {
+  let held = heapArrayTotals.get(core);
+  if (!held) heapArrayTotals.set(core, (held = { count: 0, bytes: 0 }));
+  return held;
+}
+function releaseHeapArray({ core, ptr, bytes }) {
+  const held = heapArraysHeld(core);
+  held.count--;
+  held.bytes -= bytes;
+  core._free(ptr);
 }
 
 function live(heapArray, fn) {
   const s = heapOwners.get(heapArray);
-  if (s.freed) throw new TypeError(`${fn}: this HeapArray has been freed`);
+  if (s.freed || s.owner?.freed) throw new TypeError(`${fn}: this HeapArray has been freed`);
   return s;
 }
 
@@ -483,15 +523,19 @@ class Posenc {
    * (it only grows, up to 1 GiB), `allocatedBytes` what the allocator has
    * handed out and not taken back (live HeapArrays, the reused scratch area,
    * the attention workspace, trainers), `scratchBytes` the scratch area's
-   * share, and `jsHandles` the JS values the C++ side holds (Embind handles;
-   * 0 between calls unless something leaks).
+   * share, `heapArrays` and `heapArrayBytes` how many HeapArrays are live and
+   * their share, and `jsHandles` the JS values the C++ side holds (Embind
+   * handles; 0 between calls unless something leaks).
    */
   memoryStats() {
     const { allocatedBytes } = this.#core.memoryStats();
+    const held = heapArraysHeld(this.#core);
     return {
       wasmBytes: this.#core.HEAPU8.buffer.byteLength,
       allocatedBytes,
       scratchBytes: this.#scratch.bytes,
+      heapArrays: held.count,
+      heapArrayBytes: held.bytes,
       jsHandles: typeof this.#core.count_emval_handles === 'function' ? this.#core.count_emval_handles() : 0,
     };
   }

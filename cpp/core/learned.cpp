@@ -37,11 +37,17 @@ void learned_lookup(float* out, const float* table, std::int64_t rows, std::int6
                              {"position"}, {p, double(rows)});
     }
 
-    // pass 2: copy the rows
+    // pass 2: copy the rows, a run of consecutive positions (the usual
+    // arange(n)) as one block: under wasm without bulk memory each memcpy of
+    // 512 bytes or more is a call out to JS, so one per row cost more than
+    // the copying at d_model = 1024
     const auto row_bytes = static_cast<std::size_t>(d_model) * sizeof(float);
-    for (std::int64_t k = 0; k < n; ++k) {
+    for (std::int64_t k = 0; k < n;) {
         const auto p = static_cast<std::int64_t>(positions[k]);
-        std::memcpy(out + k * d_model, table + p * d_model, row_bytes);
+        std::int64_t run = 1;
+        while (k + run < n && positions[k + run] == static_cast<double>(p + run)) ++run;
+        std::memcpy(out + k * d_model, table + p * d_model, static_cast<std::size_t>(run) * row_bytes);
+        k += run;
     }
 }
 

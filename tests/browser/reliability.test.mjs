@@ -14,9 +14,12 @@ const CHANGES = 10000;
 const WARM_UP = 2000;
 // The bounds (README, "Limits"), from change WARM_UP to the end, measured
 // after a full garbage collection: what the wasm allocator holds besides the
-// grow-only scratch area may grow by at most 256 KiB, the JS heap by at most
-// 4 MiB; the scratch area stays under 16 MiB and the wasm heap under 64 MiB;
-// no JS handle stays held by the C++ side.
+// grow-only scratch area and the widgets' HeapArrays may grow by at most
+// 256 KiB, the JS heap by at most 4 MiB; the number of live HeapArrays does
+// not grow (a widget keeps its buffers, grown to the largest size it has been
+// asked for, and frees them when it leaves the page); the scratch area stays
+// under 16 MiB and the wasm heap under 64 MiB; no JS handle stays held by the
+// C++ side.
 const WASM_ALLOCATED_SLACK = 256 << 10;
 const SCRATCH_CAP = 16 << 20;
 const JS_HEAP_SLACK = 4 << 20;
@@ -118,10 +121,11 @@ test(`a long session: ${CHANGES} parameter changes across the lesson's widgets k
   const mib = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
   console.log(`# long session over ${instances} widget instances (${invalid} changes left a widget showing an invalid-value message):`);
   for (const s of samples) {
-    console.log(`#   after ${s.changes} changes: JS heap ${mib(s.jsHeap)}, wasm heap ${mib(s.wasmBytes)}, wasm allocated ${mib(s.allocatedBytes)} (scratch ${mib(s.scratchBytes)}), JS handles held by C++ ${s.jsHandles}`);
+    console.log(`#   after ${s.changes} changes: JS heap ${mib(s.jsHeap)}, wasm heap ${mib(s.wasmBytes)}, wasm allocated ${mib(s.allocatedBytes)} (scratch ${mib(s.scratchBytes)}, ${s.heapArrays} HeapArrays ${mib(s.heapArrayBytes)}), JS handles held by C++ ${s.jsHandles}`);
   }
-  const held = (m) => m.allocatedBytes - m.scratchBytes;
-  assert.ok(held(last) - held(base) <= WASM_ALLOCATED_SLACK, `wasm allocations besides the scratch area grew ${held(base)} -> ${held(last)} bytes`);
+  const held = (m) => m.allocatedBytes - m.scratchBytes - m.heapArrayBytes;
+  assert.ok(held(last) - held(base) <= WASM_ALLOCATED_SLACK, `wasm allocations besides the scratch area and HeapArrays grew ${held(base)} -> ${held(last)} bytes`);
+  assert.ok(last.heapArrays <= base.heapArrays, `live HeapArrays grew from ${base.heapArrays} to ${last.heapArrays}`);
   assert.ok(samples.every((s) => s.scratchBytes <= SCRATCH_CAP), 'the scratch area went past 16 MiB');
   assert.ok(last.jsHeap - base.jsHeap <= JS_HEAP_SLACK, `JS heap grew ${mib(base.jsHeap)} -> ${mib(last.jsHeap)}`);
   assert.ok(samples.every((s) => s.wasmBytes <= WASM_HEAP_CAP), 'the wasm heap went past 64 MiB');

@@ -38,7 +38,9 @@ TEST_CASE("learned lookup copies the rows at the positions", "[learned]") {
     for (std::int64_t d : kTailSizes) {
         const std::int64_t rows = 20;
         const auto table = make_table(rows, d);
-        const std::vector<double> pos = {0, 19, 3, 3, 7, 0};
+        // runs of consecutive positions (copied as one block) at the start, in
+        // the middle and at the end, broken by a repeat, a step back and a gap
+        const std::vector<double> pos = {0, 1, 2, 19, 3, 3, 4, 5, 7, 0, 8, 9, 10, 17, 18, 19};
         std::vector<float> out(pos.size() * static_cast<std::size_t>(d));
         learned_lookup(out.data(), table.data(), rows, d, pos.data(), static_cast<std::int64_t>(pos.size()));
         for (std::size_t k = 0; k < pos.size(); ++k)

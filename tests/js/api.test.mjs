@@ -297,6 +297,37 @@ for (const simd of [true, false]) {
         x.free(); // twice is harmless
       });
 
+      it('a subarray shares its memory: a grow-only buffer serves calls of any smaller length', () => {
+        const start = pe.memoryStats();
+        const buffer = pe.allocate(4 * 8);
+        assert.deepEqual(
+          [pe.memoryStats().heapArrays - start.heapArrays, pe.memoryStats().heapArrayBytes - start.heapArrayBytes],
+          [1, 4 * 8 * 4],
+        );
+        const table = buffer.subarray(0, 3 * 8);
+        assert.equal(table.length, 24);
+        assert.equal(pe.sinusoidal(3, 8, { out: table }), table);
+        assert.deepEqual(table.toArray(), pe.sinusoidal(3, 8));
+        assert.deepEqual(buffer.array.subarray(0, 24), table.array); // the same memory
+        // a view of a view: rows 1..2, then its second row
+        const rows12 = table.subarray(8, 24);
+        assert.deepEqual(rows12.subarray(8).toArray(), pe.sinusoidal(3, 8).subarray(16));
+        // an input too: looked up in place, no copy of the table
+        const looked = pe.learnedLookup(table, 3, 8, [2, 0]);
+        assert.deepEqual(looked, Float32Array.from([...pe.sinusoidal(3, 8).subarray(16), ...pe.sinusoidal(3, 8).subarray(0, 8)]));
+        assert.equal(pe.memoryStats().heapArrays - start.heapArrays, 1, 'views hold no memory of their own');
+        for (const [a, b] of [[-1, 2], [2, 1], [0, 33], [0.5, 2], ['1', 2]]) {
+          assert.throws(() => buffer.subarray(a, b), /HeapArray.subarray: expected 0 <= begin <= end <= 32/);
+        }
+        rows12.free(); // retires the view only
+        assert.throws(() => rows12.array, /has been freed/);
+        assert.deepEqual(table.toArray(), pe.sinusoidal(3, 8));
+        buffer.free(); // and every view of it
+        assert.throws(() => table.array, /has been freed/);
+        assert.throws(() => pe.learnedLookup(table, 3, 8, [0]), /has been freed/);
+        assert.deepEqual([pe.memoryStats().heapArrays, pe.memoryStats().heapArrayBytes], [start.heapArrays, start.heapArrayBytes]);
+      });
+
       it('attention writes into caller-owned outputs', () => {
         const heads = 2;
         const seqLen = 5;

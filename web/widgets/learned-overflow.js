@@ -15,27 +15,35 @@ const PREVIEW_COLS = 6;
 // The toy table: row r is seeded by r alone, so growing `rows` keeps the rows
 // already there (and dragging the slider only fills the new ones). Entries
 // are roughly N(0, 1), like nn.Embedding's initialisation (Box-Muller).
+// It lives in the core's heap (a HeapArray, grown by doubling and never
+// shrunk), so a lookup reads it in place: at 4096 x 1024 a copy in cost more
+// than the lookup.
 class SeededTable {
   constructor() {
     this.dModel = 0;
     this.filled = 0;
-    this.data = new Float32Array(0);
+    this.heap = null;
   }
 
-  /** The first rows * dModel values; rows 0..needed-1 hold their seeded values (later rows: not yet filled). */
-  view(rows, dModel, needed = rows) {
-    if (dModel !== this.dModel) {
+  /** The first rows * dModel values, in pe's heap; rows 0..needed-1 hold their seeded values (later rows: not yet filled). */
+  view(pe, rows, dModel, needed = rows) {
+    if (dModel !== this.dModel || this.pe !== pe) {
+      this.free();
+      this.pe = pe;
       this.dModel = dModel;
-      this.filled = 0;
     }
-    if (this.data.length < rows * dModel) {
-      const grown = new Float32Array(Math.max(rows * dModel, this.data.length * 2));
-      grown.set(this.data.subarray(0, this.filled * dModel));
-      this.data = grown;
+    if (!this.heap || this.heap.length < rows * dModel) {
+      const grown = pe.allocate(Math.min(Math.max(rows * dModel, 2 * (this.heap?.length ?? 0)), pe.limits.maxElements));
+      if (this.heap) {
+        grown.array.set(this.heap.array.subarray(0, this.filled * dModel));
+        this.heap.free();
+      }
+      this.heap = grown;
     }
+    const data = this.heap.array; // valid until the next call into the core
     for (let r = this.filled; r < needed; r++) {
       const random = seededRandom(Math.imul(r + 1, 0x9e3779b1) ^ dModel);
-      const row = this.data.subarray(r * dModel, (r + 1) * dModel);
+      const row = data.subarray(r * dModel, (r + 1) * dModel);
       for (let c = 0; c < dModel; c += 2) {
         const radius = Math.sqrt(-2 * Math.log(1 - random())); // 1 - random() is in (0, 1]: log stays finite
         const angle = 2 * Math.PI * random();
@@ -44,7 +52,13 @@ class SeededTable {
       }
     }
     this.filled = Math.max(this.filled, needed);
-    return this.data.subarray(0, rows * dModel);
+    return this.heap.subarray(0, rows * dModel);
+  }
+
+  free() {
+    this.heap?.free();
+    this.heap = null;
+    this.filled = 0;
   }
 }
 
@@ -117,11 +131,11 @@ class LearnedOverflow extends PeElement {
     // 1. the lookup, by the core; past the table it throws, and that is the answer
     if (!this.positions || this.positions.length < positions) this.positions = Float64Array.from({ length: Math.max(positions, 1024) }, (_, i) => i);
     // only rows 0..min(rows, positions)-1 can be read, so only those are drawn from the generator
-    const table = this.table.view(rows, dModel, Math.min(rows, positions));
+    const table = this.table.view(pe, rows, dModel, Math.min(rows, positions));
     let out = null;
     let failure = null;
     try {
-      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this._outBuffer(positions * dModel) });
+      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this._outBuffer(pe, positions * dModel) }).array;
     } catch (error) {
       if (error.kind !== 'IndexError') throw error; // anything else is a real bug
       failure = error;
@@ -172,9 +186,24 @@ class LearnedOverflow extends PeElement {
     }
   }
 
-  _outBuffer(n) {
-    if (!this.outBuf || this.outBuf.length !== n) this.outBuf = new Float32Array(n);
-    return this.outBuf;
+  // The output in the core's heap too, in one buffer grown when needed:
+  // only its first rows are read (the preview), so copying 16 MB out at the
+  // largest size was wasted.
+  _outBuffer(pe, n) {
+    if (!this.outHeap || this.outHeap.length < n || this.outPe !== pe) {
+      this.outHeap?.free();
+      this.outHeap = pe.allocate(Math.min(Math.max(n, 2 * (this.outHeap?.length ?? 0)), pe.limits.maxElements));
+      this.outPe = pe;
+    }
+    return this.outHeap.subarray(0, n);
+  }
+
+  // the heap buffers go with the widget (a new one fills them again)
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.table?.free();
+    this.outHeap?.free();
+    this.outHeap = null;
   }
 
   _drawBars(rows, positions, { width, colors, good, bad }) {
