@@ -28,6 +28,58 @@ if ('IntersectionObserver' in window && sections.length) {
   for (const s of sections) observer.observe(s);
 }
 
+// Keeping the reader's place. Widgets build and fill in after the text has
+// painted (near the screen, or in idle moments), so blocks above the reader
+// grow. Chromium and Firefox keep what is on screen in place (scroll
+// anchoring); WebKit (Safari) does not, and a link to a late section landed
+// thousands of pixels off, in an earlier one. And a contents link's smooth
+// scroll aims at where its target was when clicked: the widgets it passes
+// grow, and Firefox stopped sections short. So, after layout and before
+// paint: once a link or the address has named a target, and until the
+// reader scrolls by hand, growth above the target brings it back into view;
+// without scroll anchoring, growth above the screen is scrolled past.
+if ('ResizeObserver' in window) {
+  const anchored = CSS.supports('overflow-anchor', 'auto');
+  let target = null;
+  const heights = new WeakMap();
+  const anchor = new ResizeObserver((entries) => {
+    let shift = 0;
+    let aboveTarget = false;
+    for (const e of entries) {
+      const height = e.borderBoxSize?.[0]?.blockSize ?? e.target.getBoundingClientRect().height;
+      const old = heights.get(e.target);
+      heights.set(e.target, height);
+      if (old === undefined || Math.abs(height - old) < 0.5) continue;
+      if (target?.isConnected) {
+        if (e.target.contains(target) || e.target.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING) aboveTarget = true;
+      } else if (!anchored && e.target.getBoundingClientRect().top - shift + old <= 0) shift += height - old; // wholly above the screen before
+    }
+    if (aboveTarget) target.scrollIntoView({ behavior: 'instant' });
+    else if (shift) window.scrollBy({ top: shift, behavior: 'instant' });
+  });
+  let observing = false;
+  const observe = () => {
+    if (observing) return;
+    observing = true;
+    // entries arrive in this (document) order
+    for (const el of document.querySelectorAll('.page-header > *, main > section > *, main > :not(section)')) anchor.observe(el);
+  };
+  const aimAt = (hash) => {
+    target = hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
+    if (target) observe();
+  };
+  aimAt(location.hash);
+  if (!anchored) observe();
+  window.addEventListener('hashchange', () => aimAt(location.hash));
+  document.addEventListener('click', (e) => {
+    const a = e.target.closest?.('a[href^="#"]');
+    if (a) aimAt(a.hash);
+  });
+  for (const type of ['wheel', 'touchstart', 'keydown', 'mousedown']) {
+    window.addEventListener(type, () => (target = null), { capture: true, passive: true });
+  }
+}
+
 // On a phone the contents start folded, so the lesson is what shows first.
 const tocDetails = document.querySelector('.toc details');
 if (tocDetails && window.matchMedia('(max-width: 1099px)').matches) tocDetails.open = false;
