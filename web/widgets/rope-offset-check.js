@@ -5,7 +5,7 @@
 // so both curves share one period. Every rotation and every PE row comes
 // from the core (the PE row is the core's rotation of (0, 1) by pθ, with its
 // first coordinate negated).
-import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
+import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
 
@@ -133,33 +133,37 @@ class RopeOffsetCheck extends PeElement {
 
     // rows: q@m, k@n, q@m+s, k@n+s, then k at m+d and m+s+d for each offset d
     const rows = 4 + 2 * count;
-    if (!this._x || this._x.length !== rows * 2) {
-      this._x = new Float32Array(rows * 2);
+    if (!this._rot || this._rot.length !== rows * 2) {
       this._pos = new Float64Array(rows);
       this._rot = new Float32Array(rows * 2);
+      this._peRot = new Float32Array(rows * 2);
     }
-    const x = this._x;
     const pos = this._pos;
-    x.set([q0, q1, k0, k1, q0, q1, k0, k1]);
     pos.set([m, n, m + shift, n + shift]);
     for (let i = 0; i < count; i++) {
       const d = lo + i;
-      const r1 = 4 + i;
-      const r2 = 4 + count + i;
-      x[2 * r1] = k0; x[2 * r1 + 1] = k1; x[2 * r2] = k0; x[2 * r2 + 1] = k1;
-      pos[r1] = Math.max(0, m + d); // seats below 0 do not exist; skipped when drawn
-      pos[r2] = Math.max(0, m + shift + d);
+      pos[4 + i] = Math.max(0, m + d); // seats below 0 do not exist; skipped when drawn
+      pos[4 + count + i] = Math.max(0, m + shift + d);
     }
-    const rot = pe.ropeApply(x, rows, 2, { positions: pos, scaling, out: this._rot });
+    // each row's rotation depends on its vector and its seat alone, so the
+    // rotations are kept per seat (for this q, k and θ) and the core rotates
+    // only seats not seen before: a step of shift or n reuses most of them
+    const rot = this._rot;
+    const rotated = this._rotations(pe, p.theta, scaling, [q0, q1, k0, k1], pos);
+    for (let r = 0; r < rows; r++) {
+      const v = rotated[r === 0 || r === 2 ? 'q' : 'k'].get(pos[r]);
+      rot[2 * r] = v[0];
+      rot[2 * r + 1] = v[1];
+    }
 
     // additive PE(p) = (sin pθ, cos pθ) at the same seats, same θ: the core
     // turns (0, 1) by pθ into (−sin pθ, cos pθ)
-    if (!this._unit || this._unit.length !== rows * 2) {
-      this._unit = new Float32Array(rows * 2);
-      for (let r = 0; r < rows; r++) this._unit[2 * r + 1] = 1;
-      this._peRot = new Float32Array(rows * 2);
+    const peRow = this._peRot;
+    for (let r = 0; r < rows; r++) {
+      const v = rotated.u.get(pos[r]);
+      peRow[2 * r] = v[0];
+      peRow[2 * r + 1] = v[1];
     }
-    const peRow = pe.ropeApply(this._unit, rows, 2, { positions: pos, scaling, out: this._peRot });
     // score of q + PE(seat of row a) against k + PE(seat of row b)
     const addScore = (a, b) => dot2(Math.fround(q0 - peRow[2 * a]), Math.fround(q1 + peRow[2 * a + 1]), Math.fround(k0 - peRow[2 * b]), Math.fround(k1 + peRow[2 * b + 1]));
 
@@ -168,14 +172,14 @@ class RopeOffsetCheck extends PeElement {
     const add = addScore(0, 1);
     const addS = addScore(2, 3);
 
-    this.ropeOut.textContent = `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`;
-    this.addOut.textContent = `Additive Score (Seats ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Seats ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`;
+    setText(this.ropeOut, `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`);
+    setText(this.addOut, `Additive Score (Seats ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Seats ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`);
     const dr = Math.abs(ropeS - rope);
     const da = Math.abs(addS - add);
-    this.verdict.textContent =
+    setText(this.verdict,
       `Shifting both seats by ${shift} changes the RoPE score by ${dr === 0 ? '0 (bit for bit the same)' : `${dr.toExponential(1)} (float32 rounding of the larger angles)`}` +
       ` and the additive score by ${fixed(da, 5)}.` +
-      (this._scaling.exact ? '' : ` (θ = ${p.theta} is not exactly reachable as 1/factor in float32; the rotation uses θ = ${numpyScalar(this._scaling.used)}, one float32 step away.)`);
+      (this._scaling.exact ? '' : ` (θ = ${p.theta} is not exactly reachable as 1/factor in float32; the rotation uses θ = ${numpyScalar(this._scaling.used)}, one float32 step away.)`));
 
     // series: offset d -> score (NaN where a seat would be negative)
     const series = this._series?.rope.length === count ? this._series : { rope: new Float64Array(count), ropeShift: new Float64Array(count), add: new Float64Array(count), addShift: new Float64Array(count) };
@@ -195,15 +199,56 @@ class RopeOffsetCheck extends PeElement {
     }
     // why the q-at-m curves stop on the left: the key's seat m + offset would be negative
     const neg = (v) => (v === 0 ? '0' : `−${v}`);
-    this.plotNote.textContent = lo < -m
+    setText(this.plotNote, lo < -m
       ? `The curves for q at seat m = ${m} start at offset ${neg(m)}: a key further left would sit at a seat below 0, which does not exist.` +
         (shift === 0 ? '' : lo < -(m + shift) ? ` The curves for q at seat m + shift = ${m + shift} start at offset ${neg(m + shift)}.` : ` The curves for q at seat m + shift = ${m + shift} reach further left.`)
-      : 'Every plotted offset puts the key at a seat of 0 or more, so every curve spans the whole plot.';
+      : 'Every plotted offset puts the key at a seat of 0 or more, so every curve spans the whole plot.');
     this._state = { lo, hi, count, off, rope, m, n, shift, series };
     if (this.cursor !== null && (this.cursor < lo || this.cursor > hi)) this.cursor = null;
     this._draw(plotWidth);
     this._drawCursor();
     if (this.table.open) this._fillTable();
+  }
+
+  // RoPE rotations of q, k and the unit vector (0, 1) by seat: { q, k, u }
+  // Maps seat -> [x, y], kept while q, k and θ stay the same (the core
+  // rotates each row by its own seat only: a row's bits do not depend on the
+  // other rows of the call). The seats `pos` needs that are not kept yet are
+  // rotated in one call: row 0 and 2 hold q, the others k; every row a unit.
+  _rotations(pe, theta, scaling, [q0, q1, k0, k1], pos) {
+    const key = `${q0},${q1},${k0},${k1},${theta}`;
+    let c = this._rotCache;
+    if (!c || c.key !== key || c.pe !== pe || c.size > 50000) {
+      c = this._rotCache = { key, pe, size: 0, q: new Map(), k: new Map(), u: new Map() };
+    }
+    const kinds = [];
+    const seats = [];
+    const want = (kind, seat) => {
+      const map = c[kind];
+      if (map.has(seat)) return;
+      map.set(seat, null);
+      kinds.push(kind);
+      seats.push(seat);
+    };
+    for (let r = 0; r < pos.length; r++) {
+      want(r === 0 || r === 2 ? 'q' : 'k', pos[r]);
+      want('u', pos[r]);
+    }
+    if (seats.length) {
+      const vec = { q: [q0, q1], k: [k0, k1], u: [0, 1] };
+      const x = new Float32Array(2 * seats.length);
+      kinds.forEach((kind, i) => x.set(vec[kind], 2 * i));
+      let out;
+      try {
+        out = pe.ropeApply(x, seats.length, 2, { positions: Float64Array.from(seats), scaling });
+      } catch (error) {
+        this._rotCache = null; // its placeholders were never filled
+        throw error;
+      }
+      kinds.forEach((kind, i) => c[kind].set(seats[i], [out[2 * i], out[2 * i + 1]]));
+      c.size += seats.length;
+    }
+    return c;
   }
 
   // The linear scaling that gives the core this θ (see thetaScaling), kept
@@ -218,7 +263,7 @@ class RopeOffsetCheck extends PeElement {
     const W = Math.max(240, width);
     this._width = width;
     const svg = this.svg;
-    svg.setAttribute('width', W);
+    setAttr(svg, 'width', W);
     let yLo = Infinity;
     let yHi = -Infinity;
     for (const s of SERIES) for (const v of series[s.key]) if (Number.isFinite(v)) { yLo = Math.min(yLo, v); yHi = Math.max(yHi, v); }
@@ -232,23 +277,25 @@ class RopeOffsetCheck extends PeElement {
     const X = (d) => PAD.l + ((d - lo) / (hi - lo)) * pw;
     const Y = (v) => PAD.t + (1 - (v - yLo) / (yHi - yLo)) * ph;
     this._geom = { X, pw, W };
+    // the marks as [tag, attrs, text or child marks]; patchSpecs keeps the
+    // plot's nodes and sets only what changed (no throwaway nodes per update)
     const kids = [];
     // y grid and ticks
     const step = niceStep((yHi - yLo) / 4);
     for (let v = Math.ceil(yLo / step) * step; v <= yHi; v += step) {
       const y = Y(v);
-      kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' }));
-      kids.push(h('svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, fmtTick(v, step)));
+      kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' }]);
+      kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, fmtTick(v, step)]);
     }
     // x ticks
     const xs = niceStep((hi - lo) / Math.max(2, Math.floor(pw / 60)));
     for (let d = Math.ceil(lo / xs) * xs; d <= hi; d += xs) {
-      kids.push(h('svg:line', { x1: X(d), x2: X(d), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }));
-      kids.push(h('svg:text', { x: X(d), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(d)));
+      kids.push(['svg:line', { x1: X(d), x2: X(d), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }]);
+      kids.push(['svg:text', { x: X(d), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(d)]);
     }
-    kids.push(h('svg:g', { class: 'axis' }, h('svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` })));
-    kids.push(h('svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (seats)'));
-    kids.push(h('svg:text', { x: 4, y: PAD.t - 10, class: 'muted' }, 'score'));
+    kids.push(['svg:g', { class: 'axis' }, [['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` }]]]);
+    kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (seats)']);
+    kids.push(['svg:text', { x: 4, y: PAD.t - 10, class: 'muted' }, 'score']);
     for (const s of SERIES) {
       const v = series[s.key];
       if (s.line) {
@@ -259,24 +306,24 @@ class RopeOffsetCheck extends PeElement {
           d += `${pen ? 'L' : 'M'}${X(lo + i).toFixed(1)},${Y(v[i]).toFixed(1)}`;
           pen = true;
         }
-        kids.push(h('svg:path', { d, class: s.cls }));
+        kids.push(['svg:path', { d, class: s.cls }]);
       } else {
         const every = Math.max(1, Math.ceil(count / 60));
         for (let i = 0; i < count; i += every) {
-          if (Number.isFinite(v[i])) kids.push(h('svg:circle', { cx: X(lo + i).toFixed(1), cy: Y(v[i]).toFixed(1), r: 3, class: s.cls }));
+          if (Number.isFinite(v[i])) kids.push(['svg:circle', { cx: X(lo + i).toFixed(1), cy: Y(v[i]).toFixed(1), r: 3, class: s.cls }]);
         }
       }
     }
     // the current offset
-    kids.push(h('svg:circle', { cx: X(off), cy: Y(rope), r: 7, class: 'marker' }));
-    kids.push(h('svg:text', { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' }, `n − m = ${off}`));
-    this._cursorLine = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
-    kids.push(this._cursorLine);
-    // the plot's nodes are kept; only their attributes and text change
-    patchChildren(svg, kids);
+    kids.push(['svg:circle', { cx: X(off), cy: Y(rope), r: 7, class: 'marker' }]);
+    kids.push(['svg:text', { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' }, `n − m = ${off}`]);
+    // the cursor line where _drawCursor puts it (so it is written once)
+    const cx = this.cursor === null ? -10 : X(this.cursor);
+    kids.push(['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: cx, x2: cx, visibility: this.cursor === null ? 'hidden' : 'visible' }]);
+    patchSpecs(svg, kids);
     this._cursorLine = svg.lastElementChild;
     const s = this._state;
-    svg.setAttribute(
+    setAttr(svg,
       'aria-label',
       `Line plot of the score against the offset n − m from ${lo} to ${hi}. RoPE at seat ${s.m} and at seat ${s.m + s.shift} give one curve; the two additive curves differ. Marker at offset ${off}, RoPE score ${fixed(rope, 5)}.`,
     );
@@ -319,20 +366,20 @@ class RopeOffsetCheck extends PeElement {
     if (!this._state || !this._cursorLine) return;
     const c = this.cursor;
     if (c === null) {
-      this._cursorLine.setAttribute('visibility', 'hidden');
-      this.readout.textContent = 'Point at or tap the plot (or focus it and use the arrow keys) to read the scores at an offset; a tap or Enter also sets n there.';
+      setAttr(this._cursorLine, 'visibility', 'hidden');
+      setText(this.readout, 'Point at or tap the plot (or focus it and use the arrow keys) to read the scores at an offset; a tap or Enter also sets n there.');
       return;
     }
     const { lo, series, m, shift } = this._state;
     const i = c - lo;
     const x = this._geom.X(c);
-    this._cursorLine.setAttribute('x1', x);
-    this._cursorLine.setAttribute('x2', x);
-    this._cursorLine.setAttribute('visibility', 'visible');
+    setAttr(this._cursorLine, 'x1', x);
+    setAttr(this._cursorLine, 'x2', x);
+    setAttr(this._cursorLine, 'visibility', 'visible');
     const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : 'no seat');
-    this.readout.textContent =
+    setText(this.readout,
       `offset ${c}: RoPE ${f(series.rope[i])} (seats ${m} vs ${m + c}), ${f(series.ropeShift[i])} (seats ${m + shift} vs ${m + shift + c}); ` +
-      `additive ${f(series.add[i])} / ${f(series.addShift[i])}`;
+      `additive ${f(series.add[i])} / ${f(series.addShift[i])}`);
   }
 
   _fillTable() {
@@ -347,6 +394,69 @@ class RopeOffsetCheck extends PeElement {
       rows,
     );
   }
+}
+
+// Sets an attribute only when its text differs (an identical write still
+// makes the browser redo the mark's style and layout, an SVG's of all its text).
+function setAttr(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
+function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
+}
+
+// Makes `parent`'s children the nodes `specs` describe, as h() would build
+// them: a string is a text node, [tag, attrs, text or [child specs]] an
+// element ('svg:' tags for SVG; null and false are left out). Nodes already
+// there are kept (same kind at the same place) and get only the attributes
+// and text that changed, so a redraw builds no throwaway nodes and the
+// browser redoes style and layout only where something changed.
+function patchSpecs(parent, specs) {
+  const kids = parent.childNodes;
+  let i = 0;
+  for (const spec of specs) {
+    if (spec === null || spec === undefined || spec === false) continue;
+    const node = kids[i++];
+    if (typeof spec === 'string') {
+      if (node?.nodeType === Node.TEXT_NODE) {
+        if (node.data !== spec) node.data = spec;
+      } else if (node) node.replaceWith(spec);
+      else parent.append(spec);
+      continue;
+    }
+    const [tag, attrs, inner] = spec;
+    if (node?.localName !== (tag.startsWith('svg:') ? tag.slice(4) : tag)) {
+      const fresh = h(tag, attrs);
+      if (Array.isArray(inner)) patchSpecs(fresh, inner);
+      else if (inner !== undefined && inner !== null) fresh.append(inner);
+      if (node) node.replaceWith(fresh);
+      else parent.append(fresh);
+      continue;
+    }
+    let n = 0;
+    for (const k in attrs) {
+      const v = attrs[k];
+      if (v === null || v === undefined || v === false) continue;
+      n++;
+      const text = v === true ? '' : String(v);
+      if (node.getAttribute(k) !== text) node.setAttribute(k, text);
+    }
+    if (node.attributes.length !== n) {
+      for (const k of node.getAttributeNames()) if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
+    }
+    if (Array.isArray(inner)) patchSpecs(node, inner);
+    else if (inner === undefined || inner === null) {
+      if (node.firstChild) node.replaceChildren();
+    } else setText(node, inner);
+  }
+  while (kids.length > i) parent.lastChild.remove();
 }
 
 function niceStep(raw) {
