@@ -3,8 +3,8 @@
 // under no scaling, linear interpolation, dynamic NTK, YaRN and Llama 3,
 // side by side on a log scale. Frequencies and YaRN's attention factor come
 // from the core (ropeInvFreq, ropeAttentionFactor).
-import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
-import { fixed, exponential } from '../lib/pyformat.js';
+import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
 
 const PLOT_H = 300;
@@ -20,7 +20,9 @@ const METHODS = [
 function fmtLen(x) {
   if (!Number.isFinite(x)) return String(x);
   if (x >= 1e7) return exponential(x, 2);
-  if (x >= 100) return Math.round(x).toLocaleString('en-US');
+  // grouped() writes what toLocaleString('en-US') does for these integers, a
+  // hundred times faster (it is called for every table cell and label)
+  if (x >= 100) return grouped(String(Math.round(x)));
   return fixed(x, 2);
 }
 
@@ -119,13 +121,29 @@ class RopeScalingLab extends PeElement {
     const inv = {};
     const wl = {};
     const attn = {};
-    for (const m of METHODS) {
-      inv[m.key] = pe.ropeInvFreq(p.dim, { base: p.base, scaling: scalings[m.key] });
-      attn[m.key] = pe.ropeAttentionFactor(scalings[m.key]);
-      const w = new Float64Array(pairs);
-      for (let i = 0; i < pairs; i++) w[i] = (2 * Math.PI) / inv[m.key][i];
-      wl[m.key] = w;
+    // each method's frequencies depend on its own parameters only: kept per
+    // parameters (a slider dragged back and forth, or the factor, which
+    // leaves "none" alone, recomputes only what changed)
+    if (this._cacheCore !== pe) {
+      this._cache = new Map();
+      this._cacheCore = pe;
     }
+    for (const m of METHODS) {
+      const key = JSON.stringify([m.key, p.dim, p.base, scalings[m.key]]);
+      let r = this._cache.get(key);
+      if (r) this._cache.delete(key); // to the end: most recently used
+      else {
+        const mInv = pe.ropeInvFreq(p.dim, { base: p.base, scaling: scalings[m.key] });
+        const w = new Float64Array(pairs);
+        for (let i = 0; i < pairs; i++) w[i] = (2 * Math.PI) / mInv[i];
+        r = { inv: mInv, attn: pe.ropeAttentionFactor(scalings[m.key]), wl: w };
+      }
+      this._cache.set(key, r);
+      inv[m.key] = r.inv;
+      attn[m.key] = r.attn;
+      wl[m.key] = r.wl;
+    }
+    while (this._cache.size > 40) this._cache.delete(this._cache.keys().next().value);
     this._state = { pairs, wl, inv, attn, orig, f, p };
     this._draw(plotWidth);
     this._drawCursor();
@@ -139,17 +157,16 @@ class RopeScalingLab extends PeElement {
       for (const v of wl[m.key]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
       return [m.short, fmtLen(lo), fmtLen(hi), `${changed}/${pairs}`, fixed(attn[m.key], 4)];
     });
-    const table = h(
-      'table',
-      {},
-      h('caption', {}, `Wavelength λ = 2π/θᵢ in seats per full turn, head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${orig}`),
-      h('thead', {}, h('tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed', 'attention factor'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
-    );
-    patchChildren(this.summary, [table]);
-    this.note.textContent =
+    patchSpecs(this.summary, [
+      ['table', {}, [
+        ['caption', {}, `Wavelength λ = 2π/θᵢ in seats per full turn, head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${orig}`],
+        ['thead', {}, [['tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed', 'attention factor'].map((x) => ['th', { scope: 'col' }, x])]]],
+        ['tbody', {}, rows.map((r) => ['tr', {}, r.map((x, i) => (i === 0 ? ['th', { scope: 'row' }, x] : ['td', {}, x]))])],
+      ]],
+    ]);
+    setText(this.note,
       `Dynamic NTK is shown at a current length of ${p.seqLen} (it only changes anything once the length passes ${orig}). ` +
-      `YaRN uses β_fast 32 and β_slow 1 and multiplies cos and sin by its attention factor; Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${orig} are divided by the factor and those below ${orig / 4} are kept.`;
+      `YaRN uses β_fast 32 and β_slow 1 and multiplies cos and sin by its attention factor; Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${orig} are divided by the factor and those below ${orig / 4} are kept.`);
     if (this.table.open) this._fillTable();
   }
 
@@ -157,7 +174,7 @@ class RopeScalingLab extends PeElement {
     const { pairs, wl, orig, f } = this._state;
     this._width = width;
     const W = Math.max(260, this._width);
-    this.svg.setAttribute('width', W);
+    setAttr(this.svg, 'width', W);
     let hi = orig * f;
     let lo = Infinity;
     for (const m of METHODS) for (const v of wl[m.key]) { hi = Math.max(hi, v); lo = Math.min(lo, v); }
@@ -169,40 +186,50 @@ class RopeScalingLab extends PeElement {
     const X = (i) => PAD.l + (pairs === 1 ? 0 : (i / (pairs - 1)) * pw);
     const Y = (v) => PAD.t + (1 - (Math.log10(v) - l0) / Math.max(1, l1 - l0)) * ph;
     this._geom = { X, Y, pw, W };
+    // the marks as [tag, attrs, text]; patchSpecs keeps the plot's nodes and
+    // sets only what changed (no throwaway nodes per update)
     const kids = [];
     for (let e = l0; e <= l1; e++) {
       const y = Y(10 ** e);
-      kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: 'grid' }));
-      kids.push(h('svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, compact(10 ** e)));
+      kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: 'grid' }]);
+      kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, compact(10 ** e)]);
     }
     const xs = Math.max(1, niceStep(pairs / Math.max(2, Math.floor(pw / 55))));
     for (let i = 0; i < pairs; i += xs) {
-      kids.push(h('svg:line', { x1: X(i), x2: X(i), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }));
-      kids.push(h('svg:text', { x: X(i), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(i)));
+      kids.push(['svg:line', { x1: X(i), x2: X(i), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }]);
+      kids.push(['svg:text', { x: X(i), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(i)]);
     }
-    kids.push(h('svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}`, class: 'axis' }));
-    kids.push(h('svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 3, 'text-anchor': 'middle', class: 'muted' }, 'pair index i (fast → slow)'));
-    kids.push(h('svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, 'wavelength (seats, log scale)'));
+    kids.push(['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}`, class: 'axis' }]);
+    kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 3, 'text-anchor': 'middle', class: 'muted' }, 'pair index i (fast → slow)']);
+    kids.push(['svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, 'wavelength (seats, log scale)']);
     // reference lines
-    kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig), y2: Y(orig), class: 'ref' }));
-    kids.push(h('svg:text', { x: PAD.l + 4, y: Y(orig) - 4, class: 'reflabel' }, `original context ${orig.toLocaleString('en-US')}`));
+    kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig), y2: Y(orig), class: 'ref' }]);
+    kids.push(['svg:text', { x: PAD.l + 4, y: Y(orig) - 4, class: 'reflabel' }, `original context ${grouped(String(orig))}`]);
     if (f > 1) {
-      kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig * f), y2: Y(orig * f), class: 'ref2' }));
-      kids.push(h('svg:text', { x: PAD.l + 4, y: Y(orig * f) - 4, class: 'reflabel' }, `${f} × original = ${fmtLen(orig * f)}`));
+      kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig * f), y2: Y(orig * f), class: 'ref2' }]);
+      kids.push(['svg:text', { x: PAD.l + 4, y: Y(orig * f) - 4, class: 'reflabel' }, `${f} × original = ${fmtLen(orig * f)}`]);
     }
+    // a method's curve is kept with its wavelengths (cached per parameters)
+    // while the axes stay the same: the factor leaves "none" where it is
+    this._curves ??= new WeakMap();
+    const axes = `${W},${l0},${l1}`;
     for (const m of METHODS) {
       const w = wl[m.key];
-      let d = '';
-      for (let i = 0; i < pairs; i++) d += `${i ? 'L' : 'M'}${X(i).toFixed(1)},${Y(w[i]).toFixed(1)}`;
-      kids.push(h('svg:path', { d, class: m.cls, 'stroke-dasharray': m.dash || null }));
+      let d = this._curves.get(w)?.axes === axes ? this._curves.get(w).d : null;
+      if (d === null) {
+        d = '';
+        for (let i = 0; i < pairs; i++) d += `${i ? 'L' : 'M'}${X(i).toFixed(1)},${Y(w[i]).toFixed(1)}`;
+        this._curves.set(w, { axes, d });
+      }
+      kids.push(['svg:path', { d, class: m.cls, 'stroke-dasharray': m.dash || null }]);
     }
-    this._cursorLine = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
-    kids.push(this._cursorLine);
-    // the plot's nodes are kept; only their attributes and text change
-    patchChildren(this.svg, kids);
+    // the cursor line where _drawCursor puts it (so it is written once)
+    const cx = this.cursor === null ? -10 : X(Math.min(this.cursor, pairs - 1));
+    kids.push(['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: cx, x2: cx, visibility: this.cursor === null ? 'hidden' : 'visible' }]);
+    patchSpecs(this.svg, kids);
     this._cursorLine = this.svg.lastElementChild;
     const last = pairs - 1;
-    this.svg.setAttribute(
+    setAttr(this.svg,
       'aria-label',
       `Wavelength of each of ${pairs} pairs on a log scale for five methods. The last pair: ${METHODS.map((m) => `${m.label} ${fmtLen(wl[m.key][last])}`).join(', ')}. Reference line at the original context ${orig}. Focus it and use the arrow keys to read a pair.`,
     );
@@ -226,17 +253,17 @@ class RopeScalingLab extends PeElement {
   _drawCursor() {
     if (!this._state || !this._cursorLine) return;
     if (this.cursor === null) {
-      this._cursorLine.setAttribute('visibility', 'hidden');
-      this.readout.textContent = 'Point at the plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.';
+      setAttr(this._cursorLine, 'visibility', 'hidden');
+      setText(this.readout, 'Point at the plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.');
       return;
     }
     const i = Math.min(this.cursor, this._state.pairs - 1);
     const x = this._geom.X(i);
-    this._cursorLine.setAttribute('x1', x);
-    this._cursorLine.setAttribute('x2', x);
-    this._cursorLine.setAttribute('visibility', 'visible');
+    setAttr(this._cursorLine, 'x1', x);
+    setAttr(this._cursorLine, 'x2', x);
+    setAttr(this._cursorLine, 'visibility', 'visible');
     const { wl } = this._state;
-    this.readout.textContent = `pair ${i} wavelength: ${METHODS.map((m) => `${m.short} ${fmtLen(wl[m.key][i])}`).join(' · ')}`;
+    setText(this.readout, `pair ${i} wavelength: ${METHODS.map((m) => `${m.short} ${fmtLen(wl[m.key][i])}`).join(' · ')}`);
   }
 
   _fillTable() {
@@ -247,6 +274,69 @@ class RopeScalingLab extends PeElement {
     }
     this.setTable(this.table, 'Wavelength 2π/θᵢ of every pair (seats per full turn)', ['pair i', 'θᵢ unscaled', ...METHODS.map((m) => m.short)], rows);
   }
+}
+
+// Sets an attribute only when its text differs (an identical write still
+// makes the browser redo the mark's style and layout, an SVG's of all its text).
+function setAttr(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
+function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
+}
+
+// Makes `parent`'s children the nodes `specs` describe, as h() would build
+// them: a string is a text node, [tag, attrs, text or [child specs]] an
+// element ('svg:' tags for SVG; null and false are left out). Nodes already
+// there are kept (same kind at the same place) and get only the attributes
+// and text that changed, so a redraw builds no throwaway nodes and the
+// browser redoes style and layout only where something changed.
+function patchSpecs(parent, specs) {
+  const kids = parent.childNodes;
+  let i = 0;
+  for (const spec of specs) {
+    if (spec === null || spec === undefined || spec === false) continue;
+    const node = kids[i++];
+    if (typeof spec === 'string') {
+      if (node?.nodeType === Node.TEXT_NODE) {
+        if (node.data !== spec) node.data = spec;
+      } else if (node) node.replaceWith(spec);
+      else parent.append(spec);
+      continue;
+    }
+    const [tag, attrs, inner] = spec;
+    if (node?.localName !== (tag.startsWith('svg:') ? tag.slice(4) : tag)) {
+      const fresh = h(tag, attrs);
+      if (Array.isArray(inner)) patchSpecs(fresh, inner);
+      else if (inner !== undefined && inner !== null) fresh.append(inner);
+      if (node) node.replaceWith(fresh);
+      else parent.append(fresh);
+      continue;
+    }
+    let n = 0;
+    for (const k in attrs) {
+      const v = attrs[k];
+      if (v === null || v === undefined || v === false) continue;
+      n++;
+      const text = v === true ? '' : String(v);
+      if (node.getAttribute(k) !== text) node.setAttribute(k, text);
+    }
+    if (node.attributes.length !== n) {
+      for (const k of node.getAttributeNames()) if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
+    }
+    if (Array.isArray(inner)) patchSpecs(node, inner);
+    else if (inner === undefined || inner === null) {
+      if (node.firstChild) node.replaceChildren();
+    } else setText(node, inner);
+  }
+  while (kids.length > i) parent.lastChild.remove();
 }
 
 // 1, 10, 100, 1k, 10k, 100k, 1M, ... for log-axis ticks
