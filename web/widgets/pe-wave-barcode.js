@@ -7,7 +7,7 @@
 // sinusoidal vector as a barcode: one cell per dimension, colour = value.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
-import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
+import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { diverging, rgb, themeColors } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 
@@ -88,8 +88,19 @@ class PeWaveBarcode extends PeElement {
     const n = words.length;
     // 1. the table for positions 0..11 and the pair frequencies, from the core
     const rows = Math.max(n, STRIP_LEN);
-    const table = pe.sinusoidal(rows, dModel, { base });
-    const freqs = pe.sinusoidalFrequencies(dModel, { base });
+    // kept for the last few (rows, d_model, base): typing a base and going
+    // back, or a slider moved to and fro, does not ask the core again
+    const key = `${rows},${dModel},${base}`;
+    if (this._tablesCore !== pe) {
+      this._tables = new Map();
+      this._tablesCore = pe;
+    }
+    let computed = this._tables.get(key);
+    if (computed) this._tables.delete(key); // to the end: most recently used
+    else computed = { table: pe.sinusoidal(rows, dModel, { base }), freqs: pe.sinusoidalFrequencies(dModel, { base }) };
+    this._tables.set(key, computed);
+    if (this._tables.size > 4) this._tables.delete(this._tables.keys().next().value);
+    const { table, freqs } = computed;
     const half = dModel / 2;
     const picks = [
       ['fast', 0],
@@ -99,51 +110,82 @@ class PeWaveBarcode extends PeElement {
     const wavelength = (i) => (2 * Math.PI) / freqs[i];
 
     // 2. which pairs are fast and slow, with their wavelengths
-    patchChildren(this.pairList,
-      picks.map(([name, i]) =>
-        h('li', {}, h('b', {}, `${name}`), ` pair i = ${i} (dims ${2 * i}, ${2 * i + 1}): θ = ${freqs[i].toPrecision(4)}, wavelength ${fixed(wavelength(i), 2)} positions`),
-      ),
-    );
+    // (kept items: <li><b>name</b> text</li>, their text set in place)
+    this._pairItems ??= [];
+    const items = picks.map(([name, i], k) => {
+      const li = (this._pairItems[k] ??= h('li', {}, h('b', {}, name), ' '));
+      setText(li.firstChild, `${name}`);
+      const text = ` pair i = ${i} (dims ${2 * i}, ${2 * i + 1}): θ = ${freqs[i].toPrecision(4)}, wavelength ${fixed(wavelength(i), 2)} positions`;
+      if (li.lastChild.data !== text) li.lastChild.data = text;
+      return li;
+    });
+    setChildren(this.pairList, items);
 
     // 3. one card per word
     const colors = themeColors(this);
+    const colorKey = JSON.stringify(colors);
     const scale = diverging(colors.neg, colors.zero, colors.pos);
-    this._drawLegend(scale);
+    // the legend changes with the theme only
+    if (this._legendKey !== colorKey) {
+      this._drawLegend(scale);
+      this._legendKey = colorKey;
+    }
     const col = (pos, c) => table[pos * dModel + c];
     // the cards and everything in them are kept from update to update; an
     // update sets their text and attributes (rebuilding ~300 nodes per
-    // slider step cost most of a frame on a phone)
+    // slider step cost most of a frame on a phone), and a wave or barcode
+    // whose numbers did not change is not drawn again
     this._cards ??= [];
     const cards = words.map((word, pos) => {
       const card = (this._cards[pos] ??= makeCard());
       setAttr(card.article, 'aria-label', `${word}, position ${pos}`);
       setText(card.word, word);
       setText(card.seat, `position ${pos}`);
+      // the row's part of the summary, made again only when the row changed
+      const row = table.subarray(pos * dModel, (pos + 1) * dModel);
+      const rowChanged = !sameValues(card.row, row);
+      if (rowChanged) {
+        card.row = row.slice();
+        card.rowText = Array.from(row, (v) => fixed(v, 2)).join(', ');
+      }
       setText(card.summary,
         `${word}, position ${pos}. ` +
         picks.map(([name, i]) => `${name} pair ${i}: sin ${fixed(col(pos, 2 * i), 4)}, cos ${fixed(col(pos, 2 * i + 1), 4)}`).join('; ') +
-        `. Full vector of ${dModel} values: ${Array.from(table.subarray(pos * dModel, (pos + 1) * dModel), (v) => fixed(v, 2)).join(', ')}.`);
+        `. Full vector of ${dModel} values: ${card.rowText}.`);
       const waves = picks.map(([name, i], k) => {
         const w = (card.waves[k] ??= makeWave());
-        const wave = miniWave(w.marks, table, dModel, i, pos, colors, k > 0);
-        setText(w.name, `${name} i=${i}`);
-        setText(w.lambda, `λ ${fixed(wavelength(i), 1)}`);
-        setText(w.hi, tick(wave.hi));
-        setText(w.lo, tick(wave.lo));
-        setText(w.vals, `sin ${value(col(pos, 2 * i))}  cos ${value(col(pos, 2 * i + 1))}`);
-        setChildren(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
+        // what the wave shows depends on these numbers only
+        const inputs = [i, freqs[i], pos, k > 0 ? 1 : 0];
+        for (let t = 0; t < STRIP_LEN; t++) inputs.push(table[t * dModel + 2 * i], table[t * dModel + 2 * i + 1]);
+        if (w.colorKey !== colorKey || w.name.textContent !== `${name} i=${i}` || !sameValues(w.inputs, inputs)) {
+          const wave = miniWave(w.marks, table, dModel, i, pos, colors, k > 0);
+          setText(w.name, `${name} i=${i}`);
+          setText(w.lambda, `λ ${fixed(wavelength(i), 1)}`);
+          setText(w.hi, tick(wave.hi));
+          setText(w.lo, tick(wave.lo));
+          setText(w.vals, `sin ${value(col(pos, 2 * i))}  cos ${value(col(pos, 2 * i + 1))}`);
+          setChildren(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
+          w.inputs = inputs;
+          w.colorKey = colorKey;
+        }
         return w.el;
       });
       setText(card.barLab, `all ${dModel} dims`);
       const bar = card.bar;
-      if (bar.width !== dModel) bar.width = dModel;
-      const ctx = bar.getContext('2d');
-      const img = ctx.createImageData(dModel, 1);
-      for (let d = 0; d < dModel; d++) {
-        const [r, g, b] = scale(col(pos, d));
-        img.data.set([r, g, b, 255], d * 4);
+      if (rowChanged || card.barKey !== colorKey || bar.width !== dModel) {
+        if (bar.width !== dModel) bar.width = dModel;
+        const ctx = bar.getContext('2d');
+        const img = ctx.createImageData(dModel, 1);
+        for (let d = 0; d < dModel; d++) {
+          const [r, g, b] = scale(col(pos, d));
+          img.data[4 * d] = r;
+          img.data[4 * d + 1] = g;
+          img.data[4 * d + 2] = b;
+          img.data[4 * d + 3] = 255;
+        }
+        ctx.putImageData(img, 0, 0);
+        card.barKey = colorKey;
       }
-      ctx.putImageData(img, 0, 0);
       setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, bar]);
       return card.article;
     });
@@ -198,8 +240,20 @@ function makeWave() {
   return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, marks, lab, plotrow, zoom, vals };
 }
 
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
 function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
+}
+
+// Whether two arrays of numbers hold the same values (a missing one: no).
+function sameValues(a, b) {
+  if (!a || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function setAttr(el, name, value) {
@@ -229,9 +283,18 @@ function makeMiniWave() {
   };
 }
 
-// Sets attributes that differ (most stay the same from one update to the next).
+// Sets attributes that differ (most stay the same from one update to the
+// next). The marks are written here only, so what was last written is
+// kept beside them (el._set) and compared without asking the DOM.
 function attrs(el, values) {
-  for (const [k, v] of Object.entries(values)) setAttr(el, k, String(v));
+  const set = (el._set ??= {});
+  for (const k in values) {
+    const v = String(values[k]);
+    if (set[k] !== v) {
+      set[k] = v;
+      el.setAttribute(k, v);
+    }
+  }
 }
 
 // A small wave of pair i over positions 0..11 (values from the table): sin
