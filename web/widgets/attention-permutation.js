@@ -8,7 +8,7 @@
 // (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
 // inside pe.attention); this file only makes the toy weights, multiplies the
 // 16-wide rows by them, and compares.
-import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
+import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, sequential, themeColors } from '../lib/colormap.js';
 import { exponential, fixed } from '../lib/pyformat.js';
@@ -216,20 +216,22 @@ class AttentionPermutation extends PeElement {
     const runs = this._runs;
 
     // 3. the sentences and the permutation
-    patchChildren(this.sentencesBox, [
-      h('div', {}, h('span', { class: 'tag' }, 'original'), words.join(' ')),
-      h('div', {}, h('span', { class: 'tag' }, 'shuffled'), shuffled.join(' ')),
-      h('div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`),
+    // (every part of the widget below keeps its nodes: patchSpecs and
+    // setText change only the attributes and text that differ)
+    patchSpecs(this.sentencesBox, [
+      ['div', {}, [['span', { class: 'tag' }, 'original'], words.join(' ')]],
+      ['div', {}, [['span', { class: 'tag' }, 'shuffled'], shuffled.join(' ')]],
+      ['div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`],
     ]);
     const sel = runs[p.encoding];
     const isIdentity = order.every((v, i) => v === i);
     const sameWords = shuffled.every((w, i) => w === words[i]);
-    this.lesson.textContent =
+    setText(this.lesson,
       isIdentity || sameWords
         ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
         : p.encoding === 'none'
           ? `No position signal: each word's output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell "${words.join(' ')}" from "${shuffled.join(' ')}".`
-          : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`;
+          : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`);
 
     // 4. the attention weights of the selected encoding and head, both orders, in the original word order
     const head = Number(p.head) - 1;
@@ -251,29 +253,31 @@ class AttentionPermutation extends PeElement {
     // 5. per word, then every encoding: the largest |difference| after un-permuting
     const SHOWN = 4; // of the head's 8 output numbers
     const outRow = (run, seat) => Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) => fixed(v, 3).padStart(6)).join(' ') + ' …';
-    this.perWordTitle.textContent = `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`;
-    patchChildren(this.perWord, [
-      h('table', {},
-        h('thead', {}, h('tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => h('th', { scope: 'col' }, t)))),
-        h('tbody', {}, words.map((w, i) => h('tr', {},
-          h('th', { scope: 'row' }, `${w} (${i})`),
-          h('td', {}, String(inv[i])),
-          h('td', { class: 'outrow' }, outRow(sel.o, i)),
-          h('td', { class: 'outrow' }, outRow(sel.s, inv[i])),
-          h('td', {}, formatDiff(sel.perWord[i])))))),
+    setText(this.perWordTitle, `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`);
+    patchSpecs(this.perWord, [
+      ['table', {}, [
+        ['thead', {}, [['tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => ['th', { scope: 'col' }, t])]]],
+        ['tbody', {}, words.map((w, i) => ['tr', {}, [
+          ['th', { scope: 'row' }, `${w} (${i})`],
+          ['td', {}, String(inv[i])],
+          ['td', { class: 'outrow' }, outRow(sel.o, i)],
+          ['td', { class: 'outrow' }, outRow(sel.s, inv[i])],
+          ['td', {}, formatDiff(sel.perWord[i])]]])],
+      ]],
     ]);
-    patchChildren(this.results, [
-      h('table', {},
-        h('caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'encoding'), h('th', { scope: 'col' }, 'max |difference|'), h('th', { scope: 'col' }, 'what it means'))),
-        h('tbody', {}, ENCODINGS.map((enc) => {
+    patchSpecs(this.results, [
+      ['table', {}, [
+        ['caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'],
+        ['thead', {}, [['tr', {}, [['th', { scope: 'col' }, 'encoding'], ['th', { scope: 'col' }, 'max |difference|'], ['th', { scope: 'col' }, 'what it means']]]]],
+        ['tbody', {}, ENCODINGS.map((enc) => {
           const d = runs[enc].max;
           const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
-          return h('tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null },
-            h('th', { scope: 'row' }, enc === p.encoding ? h('span', { class: 'mark' }, '▶ ') : '', enc),
-            h('td', {}, formatDiff(d)),
-            h('td', { class: 'verdict' }, verdict));
-        }))),
+          return ['tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null }, [
+            ['th', { scope: 'row' }, [enc === p.encoding ? ['span', { class: 'mark' }, '▶ '] : '', enc]],
+            ['td', {}, formatDiff(d)],
+            ['td', { class: 'verdict' }, verdict]]];
+        })],
+      ]],
     ]);
 
     // 6. the text alternative: both weight matrices
@@ -395,8 +399,7 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
         if (showValues) {
           const t = slot.values[a * n + b];
           setAttr(t, 'fill', rgb(v > 0.5 ? colors.bg : colors.fg));
-          const text = fixed(v, 2);
-          if (t.textContent !== text) t.textContent = text;
+          setText(t, fixed(v, 2));
         }
       }
     }
@@ -435,8 +438,67 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   return slot.figure;
 }
 
+// Sets an attribute only when its text differs (an identical write still
+// makes the browser redo the mark's style and layout, an SVG's of all its text).
 function setAttr(el, name, value) {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
+function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
+}
+
+// Makes `parent`'s children the nodes `specs` describe, as h() would build
+// them: a string is a text node, [tag, attrs, text or [child specs]] an
+// element ('svg:' tags for SVG; null and false are left out). Nodes already
+// there are kept (same kind at the same place) and get only the attributes
+// and text that changed, so a redraw builds no throwaway nodes and the
+// browser redoes style and layout only where something changed.
+function patchSpecs(parent, specs) {
+  const kids = parent.childNodes;
+  let i = 0;
+  for (const spec of specs) {
+    if (spec === null || spec === undefined || spec === false) continue;
+    const node = kids[i++];
+    if (typeof spec === 'string') {
+      if (node?.nodeType === Node.TEXT_NODE) {
+        if (node.data !== spec) node.data = spec;
+      } else if (node) node.replaceWith(spec);
+      else parent.append(spec);
+      continue;
+    }
+    const [tag, attrs, inner] = spec;
+    if (node?.localName !== (tag.startsWith('svg:') ? tag.slice(4) : tag)) {
+      const fresh = h(tag, attrs);
+      if (Array.isArray(inner)) patchSpecs(fresh, inner);
+      else if (inner !== undefined && inner !== null) fresh.append(inner);
+      if (node) node.replaceWith(fresh);
+      else parent.append(fresh);
+      continue;
+    }
+    let n = 0;
+    for (const k in attrs) {
+      const v = attrs[k];
+      if (v === null || v === undefined || v === false) continue;
+      n++;
+      const text = v === true ? '' : String(v);
+      if (node.getAttribute(k) !== text) node.setAttribute(k, text);
+    }
+    if (node.attributes.length !== n) {
+      for (const k of node.getAttributeNames()) if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
+    }
+    if (Array.isArray(inner)) patchSpecs(node, inner);
+    else if (inner === undefined || inner === null) {
+      if (node.firstChild) node.replaceChildren();
+    } else setText(node, inner);
+  }
+  while (kids.length > i) parent.lastChild.remove();
 }
 
 define(AttentionPermutation);
