@@ -117,18 +117,22 @@ class AlibiBias extends PeElement {
         mini.canvas.height = L;
       }
       mini.canvas.getContext('2d').putImageData(img, 0, 0);
-      mini.button.setAttribute('aria-pressed', String(hh === sel));
+      setAttr(mini.button, 'aria-pressed', String(hh === sel));
       const pow = powerOfTwo(slopes[hh]);
       patchChildren(mini.m, [text(`m = ${numpyScalar(slopes[hh])}`)]);
       patchChildren(mini.pow, [text('= 2'), h('sup', {}, `−${pow}`)]);
-      mini.button.setAttribute('aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
+      setAttr(mini.button, 'aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
     }
 
-    // legend
-    const lctx = this.legendBar.getContext('2d');
-    for (let x = 0; x < 120; x++) {
-      lctx.fillStyle = rgb(this._color(-(x / 119)));
-      lctx.fillRect(x, 0, 1, 12);
+    // legend (its colours change with the theme only)
+    const legendKey = JSON.stringify(colors);
+    if (this._legendKey !== legendKey) {
+      const lctx = this.legendBar.getContext('2d');
+      for (let x = 0; x < 120; x++) {
+        lctx.fillStyle = rgb(this._color(-(x / 119)));
+        lctx.fillRect(x, 0, 1, 12);
+      }
+      this._legendKey = legendKey;
     }
     patchChildren(this.legendText, [
       text('0 '), this.legendBar, text(` ${p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)'}`),
@@ -289,7 +293,7 @@ class AlibiBias extends PeElement {
       ctx.lineWidth = 2.5;
       ctx.strokeRect(cj * cell + 1, ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
     }
-    this.big.setAttribute(
+    setAttr(this.big,
       'aria-label',
       `Bias matrix of head ${sel + 1}, ${L} queries (rows) by ${L} keys (columns): 0 on the diagonal, falling by ${numpyScalar(s.slopes[sel])} per step of distance${s.causal ? '; keys after the query are masked' : ''}. Focus it and use the arrow keys to read cells.`,
     );
@@ -299,15 +303,15 @@ class AlibiBias extends PeElement {
   _readout() {
     const s = this._state;
     if (!this._cur) {
-      this.readout.textContent = 'Point at the matrix, or focus it and use the arrow keys: rows are queries i, columns keys j.';
+      setText(this.readout, 'Point at the matrix, or focus it and use the arrow keys: rows are queries i, columns keys j.');
       return;
     }
     const [i, j] = this._cur;
     const v = s.bias[s.sel * s.L * s.L + i * s.L + j];
     const m = numpyScalar(s.slopes[s.sel]);
-    this.readout.textContent = Number.isFinite(v)
+    setText(this.readout, Number.isFinite(v)
       ? `head ${s.sel + 1}, query i = ${i}, key j = ${j}: bias = −${m} × |${i} − ${j}| = ${val(v, 6)}`
-      : `head ${s.sel + 1}, query i = ${i}, key j = ${j}: the key comes after the query, masked (−inf)`;
+      : `head ${s.sel + 1}, query i = ${i}, key j = ${j}: the key comes after the query, masked (−inf)`);
   }
 
   _pointer(e) {
@@ -349,6 +353,22 @@ class AlibiBias extends PeElement {
     this.setTable(details, `Bias of head ${s.sel + 1} (rows: query i, columns: key j)`, ['i ↓ j →', ...Array.from({ length: s.L }, (_, j) => `j = ${j}`)], rows);
     wrap.prepend(slopesTable);
   }
+}
+
+// Sets an attribute only when its text differs (an identical write still
+// makes the browser redo the element's style, and an SVG's layout).
+function setAttr(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
+function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
 }
 
 define(AlibiBias);

@@ -159,13 +159,13 @@ class RopeClock extends PeElement {
     patchChildren(this.seats,
       tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
     );
-    this.swapText.textContent = `→ “${swappedText}”`;
+    setText(this.swapText, `→ “${swappedText}”`);
     const off = n - m;
     const sgn = (v) => (v < 0 ? `−${Math.abs(v)}` : `+${v}`);
-    this.summary.textContent =
+    setText(this.summary,
       `“${wa}” (word 1, the query) sits at seat ${m} and “${wb}” (word 2, the key) at seat ${n}: the offset is Δ = ${n} − ${m} = ${sgn(off)}, so on dial i the angle from ${wa} to ${wb} is ${sgn(off)}·θᵢ. ` +
       `In “${swappedText}” the offset is ${sgn(-off)}: every angle keeps its size and flips its sign. ` +
-      `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle of the query’s pair minus that of the key’s before rotation (set by W_Q and W_K; the same for every pair here).`;
+      `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle of the query’s pair minus that of the key’s before rotation (set by W_Q and W_K; the same for every pair here).`);
 
     // 1. the score of q (word 1) against k (word 2), this sentence and swapped:
     //    unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by the core
@@ -191,11 +191,11 @@ class RopeClock extends PeElement {
     const nearFlat = Math.abs(Math.sin(p.phase)) < 0.005; // φ = 0 or π: cos(φ − x) = cos(φ + x)
     const same = Math.abs(total - totalSwap) < 5e-4;
     patchChildren(this.scores, [text('Score Σ cos(φ − Δ·θᵢ): '), h('b', {}, fixed(total, 4)), text(' here, '), h('b', {}, fixed(totalSwap, 4)), text(' swapped.')]);
-    this.verdict.textContent = nearFlat
+    setText(this.verdict, nearFlat
       ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same and this head cannot tell which word comes first. Set another phase and the scores part.`
       : same
         ? 'Here the two scores happen to agree; move φ and they part.'
-        : `The scores differ: with φ = ${fixed(p.phase, 2)} rad the head can tell which word comes first.`;
+        : `The scores differ: with φ = ${fixed(p.phase, 2)} rad the head can tell which word comes first.`);
 
     // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
@@ -310,17 +310,24 @@ class RopeClock extends PeElement {
   }
 }
 
+// Sets an attribute only when its text differs (an identical write still
+// makes the browser redo the element's style, and an SVG's layout).
 function setAttr(el, name, value) {
   const text = String(value);
   if (el.getAttribute(name) !== text) el.setAttribute(name, text);
 }
 
-function setAttrs(el, values) {
-  for (const [k, v] of Object.entries(values)) setAttr(el, k, v);
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
+function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
 }
 
-function setText(el, text) {
-  if (el.textContent !== text) el.textContent = text;
+function setAttrs(el, values) {
+  for (const [k, v] of Object.entries(values)) setAttr(el, k, v);
 }
 
 define(RopeClock);

@@ -99,13 +99,13 @@ class T5Buckets extends PeElement {
     const used = new Set();
     for (const b of pos) used.add(b);
     for (const b of neg) used.add(b);
-    this.regions.textContent =
+    setText(this.regions,
       `Exact region: |n − m| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |n − m| < ${D}. ` +
       `Offsets of ${D} or more all share the last bucket${p.bidirectional ? ' of their side' : ''}. ` +
       (p.bidirectional
         ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
         : `Unidirectional: every key after the query (j > i) falls in bucket 0, like the query itself.`) +
-      ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`;
+      ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`);
     this._drawGrid(gridWidth);
     this._drawStrip(stripWidth);
     if (this.table.open) this._fillTable();
@@ -193,14 +193,14 @@ class T5Buckets extends PeElement {
       ctx.lineWidth = 2.5;
       ctx.strokeRect(M + cj * cell + 1, M + ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
     }
-    this.grid.setAttribute(
+    setAttr(this.grid,
       'aria-label',
       `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset n − m). Focus it and use the arrow keys to read cells.`,
     );
-    if (!this._cur) this.gridReadout.textContent = 'Point at the grid, or focus it and use the arrow keys, to read a cell.';
+    if (!this._cur) setText(this.gridReadout, 'Point at the grid, or focus it and use the arrow keys, to read a cell.');
     else {
       const [i, j] = this._cur;
-      this.gridReadout.textContent = `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`;
+      setText(this.gridReadout, `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`);
     }
   }
 
@@ -296,14 +296,14 @@ class T5Buckets extends PeElement {
       ctx.arc(X(r), Y(this.bucket(r)), 4, 0, 2 * Math.PI);
       ctx.fill();
     }
-    this.strip.setAttribute(
+    setAttr(this.strip,
       'aria-label',
       `Step plot of bucket against relative distance from −${D} to ${D}: steps of one bucket per offset for |n − m| < ${maxExact} (shaded), then ever longer steps. Focus it and use the arrow keys to read values.`,
     );
-    this.stripReadout.textContent =
+    setText(this.stripReadout,
       this._rel === null
         ? 'Point at the plot, or focus it and use the arrow keys (Shift: 10 at a time), to read a distance.'
-        : `relative distance ${this._rel}: bucket ${this.bucket(this._rel)} (${this._region(this._rel)})`;
+        : `relative distance ${this._rel}: bucket ${this.bucket(this._rel)} (${this._region(this._rel)})`);
   }
 
   _gridPointer(e) {
@@ -376,6 +376,22 @@ class T5Buckets extends PeElement {
     this.setTable(details, 'Bucket map (rows: query i, columns: key j)', ['i ↓ j →', ...Array.from({ length: s.K }, (_, j) => `j = ${j}`)], grid);
     wrap.prepend(runs);
   }
+}
+
+// Sets an attribute only when its text differs (an identical write still
+// makes the browser redo the element's style, and an SVG's layout).
+function setAttr(el, name, value) {
+  const text = String(value);
+  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
+}
+
+// Sets an element's text only when it differs, in its text node when it has
+// one (replacing the node makes the browser build its layout again).
+function setText(el, text) {
+  const t = el.firstChild;
+  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
+    if (t.data !== text) t.data = text;
+  } else if (el.textContent !== text) el.textContent = text;
 }
 
 define(T5Buckets);
