@@ -34,6 +34,7 @@
 #include "attention.h"
 #include "caps.h"
 #include "check.h"
+#include "downsample.h"
 #include "errors.h"
 #include "learned.h"
 #include "rope.h"
@@ -170,6 +171,15 @@ val learned_lookup(Addr out, Addr table, double rows, double d_model, Addr posit
     return guarded([&] {
         posenc::learned_lookup(at<float>(out), at<const float>(table), as_size(rows),
                                as_size(d_model), at<const double>(positions), as_size(n));
+        return val::undefined();
+    });
+}
+
+// in: (rows, cols); out: (out_rows, out_cols)
+val box_downsample(Addr out, Addr in, double rows, double cols, double out_rows, double out_cols) {
+    return guarded([&] {
+        posenc::box_downsample(at<float>(out), at<const float>(in), as_size(rows), as_size(cols), as_size(out_rows),
+                               as_size(out_cols));
         return val::undefined();
     });
 }
@@ -381,6 +391,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("sinusoidalRows", &sinusoidal_rows);
     emscripten::function("sinusoidalDiv", &sinusoidal_div);
     emscripten::function("learnedLookup", &learned_lookup);
+    emscripten::function("boxDownsample", &box_downsample);
     emscripten::function("ropeInvFreq", &rope_inv_freq);
     emscripten::function("ropeAttentionFactor", &rope_attention_factor);
     emscripten::function("ropeApply", &rope_apply);

@@ -86,6 +86,15 @@ export interface Posenc {
     positions: ArrayLike<number>,
     options?: { out?: Out<Float32Array> },
   ): Float32Array;
+  /** (outRows, outCols): each pixel the mean of the table cells it covers (box filter). */
+  boxDownsample(
+    table: NumericArray,
+    rows: number,
+    cols: number,
+    outRows: number,
+    outCols: number,
+    options?: { out?: Out<Float32Array> },
+  ): Float32Array;
   /** (dim/2). */
   ropeInvFreq(dim: number, options?: { base?: number; scaling?: RopeScaling | null }): Float32Array;
   /** 0.1 ln(factor) + 1 for YaRN, 1 otherwise. */

@@ -677,6 +677,28 @@ class Posenc {
     return result;
   }
 
+  /**
+   * A (rows, cols) table averaged onto (outRows, outCols) pixels, for drawing a
+   * table larger than its picture: each pixel is the mean of the cells it covers
+   * (box filter, no moiré); with more pixels than cells a cell spans several.
+   */
+  boxDownsample(table, rows, cols, outRows, outCols, opts) {
+    const fn = 'boxDownsample';
+    const { out } = options(fn, opts, ['out']);
+    const cap = this.limits.maxElements;
+    size(fn, 'rows', rows, 1, cap);
+    size(fn, 'cols', cols, 1, cap);
+    size(fn, 'outRows', outRows, 1, cap);
+    size(fn, 'outCols', outCols, 1, cap);
+    const [result] = this.#run(
+      fn,
+      [arg(fn, 'table', table, 'f32', rows * cols, 'rows * cols')],
+      [output(fn, 'downsampled picture', out, 'f32', outRows * outCols, 'outRows * outCols')],
+      (t, o) => this.#core.boxDownsample(o, t, rows, cols, outRows, outCols),
+    );
+    return result;
+  }
+
   /** RoPE inverse frequencies (dim/2), after the optional context-extension scaling. */
   ropeInvFreq(dim, opts) {
     const fn = 'ropeInvFreq';

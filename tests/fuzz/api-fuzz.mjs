@@ -227,6 +227,17 @@ const TARGETS = {
       shape: ([, , b, p]) => [p.length * b],
     };
   },
+  boxDownsample(c) {
+    const rows = c.r.int(1, 40);
+    const cols = c.r.int(1, 40);
+    const sizeArg = (n) => (c.good() ? c.valid(n) : c.hostile(hostileScalar(c.r)));
+    const args = [c.array('f32', rows * cols), sizeArg(rows), sizeArg(cols), sizeArg(c.r.int(1, 50)), sizeArg(c.r.int(1, 50)), c.opts({})];
+    return {
+      args,
+      call: (pe, [t, a, b, y, x, o]) => pe.boxDownsample(t, a, b, y, x, o),
+      shape: ([, , , y, x]) => [y * x],
+    };
+  },
   ropeInvFreq(c) {
     const dim = c.numberArg(() => 2 * c.r.int(2, 80)); // dynamic scaling needs dim >= 4
     const scaling = scalingArg(c, {});

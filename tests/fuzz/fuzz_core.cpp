@@ -26,6 +26,7 @@
 #include "alibi.h"
 #include "attention.h"
 #include "caps.h"
+#include "downsample.h"
 #include "errors.h"
 #include "learned.h"
 #include "rope.h"
@@ -196,6 +197,22 @@ void fuzz_learned(FuzzedDataProvider& in) {
     const auto positions = positions_from(in, count, rows);
     std::vector<float> out(f == Fit::Exact ? static_cast<std::size_t>(std::max<int64_t>(out_n, 1)) : 1);
     posenc::learned_lookup(out.data(), table.data(), rows, d, positions.data(), count);
+}
+
+void fuzz_downsample(FuzzedDataProvider& in) {
+    const int64_t rows = size_from(in, 40);
+    const int64_t cols = size_from(in, 40);
+    const int64_t out_rows = size_from(in, 50);
+    const int64_t out_cols = size_from(in, 50);
+    const bool valid = rows >= 1 && cols >= 1 && out_rows >= 1 && out_cols >= 1 && rows <= kMaxElements &&
+                       cols <= kMaxElements && out_rows <= kMaxElements && out_cols <= kMaxElements;
+    const int64_t in_n = elements({rows, cols});
+    const int64_t out_n = elements({out_rows, out_cols});
+    const Fit f = fit(valid, std::max(in_n, out_n));
+    if (f == Fit::Skip) return;
+    const auto table = floats(in, f == Fit::Exact ? in_n : 1);
+    std::vector<float> out(f == Fit::Exact ? static_cast<std::size_t>(out_n) : 1);
+    posenc::box_downsample(out.data(), table.data(), rows, cols, out_rows, out_cols);
 }
 
 void fuzz_rope(FuzzedDataProvider& in) {
@@ -394,7 +411,7 @@ void fuzz_trainer(FuzzedDataProvider& in) {
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     FuzzedDataProvider in(data, size);
     try {
-        switch (in.ConsumeIntegralInRange<int>(0, 8)) {
+        switch (in.ConsumeIntegralInRange<int>(0, 9)) {
             case 0: fuzz_sinusoidal(in); break;
             case 1: fuzz_learned(in); break;
             case 2: fuzz_rope(in); break;
@@ -403,6 +420,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             case 5: fuzz_softmax(in); break;
             case 6: fuzz_attention(in); break;
             case 7: fuzz_trainer(in); break;
+            case 8: fuzz_downsample(in); break;
             default: fuzz_rope(in); break;
         }
     } catch (const posenc::RangeError&) {

@@ -133,6 +133,27 @@ for (const simd of [true, false]) {
       assert.throws(() => pe.learnedLookup(new Float32Array(512 * 4), 512, 4, positions), /index out of range in self.*512/);
     });
 
+    it('boxDownsample: each pixel the mean of its cells, from a plain array or in place from the heap', () => {
+      // a 6 x 5 table on 4 x 3 pixels: pixel rows cover table rows [0,1) [1,3) [3,4) [4,6), columns [0,1) [1,3) [3,5)
+      const table = Float32Array.from({ length: 30 }, (_, i) => i);
+      const rowsOf = [[0], [1, 2], [3], [4, 5]];
+      const colsOf = [[0], [1, 2], [3, 4]];
+      const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const want = rowsOf.flatMap((rs) => colsOf.map((cs) => mean(rs.map((r) => mean(cs.map((c) => table[r * 5 + c]))))));
+      assert.deepEqual(Array.from(pe.boxDownsample(table, 6, 5, 4, 3)), want);
+      const heap = pe.allocate(30).set(table);
+      const out = pe.allocate(12);
+      assert.equal(pe.boxDownsample(heap, 6, 5, 4, 3, { out }), out);
+      assert.deepEqual(Array.from(out.array), want);
+      heap.free();
+      out.free();
+      // more pixels than cells: nearest
+      assert.deepEqual(Array.from(pe.boxDownsample([1, 2], 1, 2, 1, 4)), [1, 1, 2, 2]);
+      assert.throws(() => pe.boxDownsample(table, 6, 5, 4, 0), /boxDownsample: outCols must be/);
+      assert.throws(() => pe.boxDownsample(table, 6, 4, 4, 3), /table must hold rows \* cols = 24 values, got 30/);
+      assert.throws(() => pe.boxDownsample(table, 6, 5, 1 << 13, 1 << 12), /downsampled picture would hold 33554432 values, more than the cap/);
+    });
+
     it('RoPE inverse frequencies match HF for every scaling type, bit for bit', () => {
       for (const c of cases('rope_inv_freq')) {
         const scaling = scalingOf(c);

@@ -5,6 +5,7 @@
 // "IndexError: index out of range in self". The error is the lesson, so it is
 // shown, not thrown: the core's message says which position first fails.
 import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
+import { HeapBuffer } from '../lib/heap-buffer.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, themeColors } from '../lib/colormap.js';
 import { torchSize, torchStr } from '../lib/pyformat.js';
@@ -87,6 +88,9 @@ class LearnedOverflow extends PeElement {
 
   build(root) {
     this.table = new SeededTable();
+    // the lookup's output stays in the core's heap: only its first rows are
+    // read (the preview), and copying 16 MB out at the largest size was wasted
+    this.outBuffer = new HeapBuffer();
     this.bars = h('div', { class: 'bars' });
     this.barsText = h('p', { class: 'bars-text' });
     this.code = h('pre', { class: 'code' });
@@ -135,7 +139,7 @@ class LearnedOverflow extends PeElement {
     let out = null;
     let failure = null;
     try {
-      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this._outBuffer(pe, positions * dModel) }).array;
+      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this.outBuffer.take(pe, positions * dModel) }).array;
     } catch (error) {
       if (error.kind !== 'IndexError') throw error; // anything else is a real bug
       failure = error;
@@ -186,24 +190,11 @@ class LearnedOverflow extends PeElement {
     }
   }
 
-  // The output in the core's heap too, in one buffer grown when needed:
-  // only its first rows are read (the preview), so copying 16 MB out at the
-  // largest size was wasted.
-  _outBuffer(pe, n) {
-    if (!this.outHeap || this.outHeap.length < n || this.outPe !== pe) {
-      this.outHeap?.free();
-      this.outHeap = pe.allocate(Math.min(Math.max(n, 2 * (this.outHeap?.length ?? 0)), pe.limits.maxElements));
-      this.outPe = pe;
-    }
-    return this.outHeap.subarray(0, n);
-  }
-
   // the heap buffers go with the widget (a new one fills them again)
   disconnectedCallback() {
     super.disconnectedCallback();
     this.table?.free();
-    this.outHeap?.free();
-    this.outHeap = null;
+    this.outBuffer?.free();
   }
 
   _drawBars(rows, positions, { width, colors, good, bad }) {

@@ -3,10 +3,12 @@
 // θ_i = base^(-2i/d_model) (Vaswani et al. 2017, §3.5) as a heatmap: rows are
 // positions, columns are dimensions. Hover or the arrow keys read out one cell.
 // Every value and frequency comes from the core (pe.sinusoidal,
-// pe.sinusoidalFrequencies); this file only colours and labels them.
+// pe.sinusoidalFrequencies), and so does the picture's averaging
+// (pe.boxDownsample); this file only colours and labels them.
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { diverging, rgb, themeColors } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
+import { HeapBuffer } from '../lib/heap-buffer.js';
 
 const LUT_SIZE = 512; // colour steps across -1..+1: finer than the eye can tell apart
 const AXIS_LEFT = 44; // px for the position labels
@@ -54,6 +56,7 @@ class PeHeatmap extends PeElement {
       this.details,
     );
     this.cursor = { row: 0, col: 0 };
+    this.tableBuffer = new HeapBuffer();
     this.canvas.addEventListener('pointermove', (e) => this._pointAt(e));
     this.canvas.addEventListener('pointerdown', (e) => this._pointAt(e));
     this.canvas.addEventListener('keydown', (e) => this._key(e));
@@ -69,7 +72,8 @@ class PeHeatmap extends PeElement {
     // 1. the table and the pair frequencies, from the core (buffer reused while the size holds).
     //    The picture takes the fast sin/cos (up to 1024 x 1024 values per change); every value
     //    printed comes from sinusoidalRows, PyTorch's bits (the exact path is ~100x slower).
-    if (!this.table || this.table.length !== n) this.table = new Float32Array(n);
+    //    The table stays in the core's heap, where the picture is averaged from it.
+    this.table = this.tableBuffer.take(pe, n);
     pe.sinusoidal(maxLen, dModel, { base, out: this.table, fast: true });
     this._pe = pe;
     this._exactRows = new Map(); // row -> Float32Array (dModel), torch's bits
@@ -99,7 +103,7 @@ class PeHeatmap extends PeElement {
     const plotH = Math.round(Math.min(420, Math.max(140, maxLen * rowPx)));
     this.geom = { cssW, cssH: plotH + AXIS_TOP + 4, plotW, plotH };
     this.colors = colors;
-    this.plotImage = this._resample();
+    this.plotImage = this._resample(pe);
     this._draw();
     this._explainStripes();
     this.canvas.setAttribute(
@@ -177,59 +181,32 @@ class PeHeatmap extends PeElement {
   // each pixel is the mean of the cells it covers (several when the table has
   // more columns or rows than the plot has pixels, so nothing aliases into
   // moiré), and each cell covers whole pixels (so equal cells stay equal).
-  _resample() {
+  // The core averages (pe.boxDownsample); this maps the means to colours.
+  _resample(pe) {
     const { maxLen, dModel } = this.shape;
     const dpr = window.devicePixelRatio || 1;
     const pw = Math.max(1, Math.round(this.geom.plotW * dpr));
     const ph = Math.max(1, Math.round(this.geom.plotH * dpr));
     if (!this.plotImage || this.plotImage.width !== pw || this.plotImage.height !== ph) {
       this.plotImage = new ImageData(pw, ph);
+      this.means = new Float32Array(pw * ph);
     }
+    pe.boxDownsample(this.table, maxLen, dModel, ph, pw, { out: this.means });
     const pixels = new Uint32Array(this.plotImage.data.buffer);
-    // cells [c0[x], c1[x]) fall into pixel column x; the same for rows
-    const span = (pixelsN, cells) => {
-      const lo = new Int32Array(pixelsN);
-      const hi = new Int32Array(pixelsN);
-      for (let x = 0; x < pixelsN; x++) {
-        lo[x] = Math.min(cells - 1, Math.floor((x * cells) / pixelsN));
-        hi[x] = Math.max(lo[x] + 1, Math.min(cells, Math.floor(((x + 1) * cells) / pixelsN)));
-      }
-      return [lo, hi];
-    };
-    const [c0, c1] = span(pw, dModel);
-    const [r0, r1] = span(ph, maxLen);
-    const row = new Float32Array(pw); // the mean over a pixel row's cells, per pixel column
-    const { lut, table } = this;
+    const { lut, means } = this;
     const scale = (LUT_SIZE - 1) / 2;
-    for (let y = 0; y < ph; y++) {
-      // a pixel row covering the same table rows as the one above: a copy
-      if (y > 0 && r0[y] === r0[y - 1] && r1[y] === r1[y - 1]) {
-        pixels.copyWithin(y * pw, (y - 1) * pw, y * pw);
-        continue;
-      }
-      row.fill(0);
-      for (let r = r0[y]; r < r1[y]; r++) {
-        const base = r * dModel;
-        for (let x = 0; x < pw; x++) {
-          const a = c0[x];
-          const b = c1[x];
-          if (b - a === 1) {
-            row[x] += table[base + a];
-          } else {
-            let sum = 0;
-            for (let c = a; c < b; c++) sum += table[base + c];
-            row[x] += sum / (b - a);
-          }
-        }
-      }
-      const rows = r1[y] - r0[y];
-      for (let x = 0; x < pw; x++) {
-        let k = Math.round((row[x] / rows + 1) * scale);
-        k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
-        pixels[y * pw + x] = lut[k];
-      }
+    for (let i = 0; i < means.length; i++) {
+      let k = Math.round((means[i] + 1) * scale);
+      k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
+      pixels[i] = lut[k];
     }
     return this.plotImage;
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this.tableBuffer?.free();
+    this.table = null;
   }
 
   // Says which columns form the red and white stripes on the right: the
