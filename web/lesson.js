@@ -7,6 +7,46 @@ import './widgets.js';
 import { core, defineDeferredNow, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 
+// A section far from the screen is not laid out or painted until the reader
+// comes near it (content-visibility: auto), so a widget that builds or
+// redraws costs the layout of its own section, not of the whole lesson (on
+// a phone, laying the lesson out again each time was most of the blocking
+// while the page started, and of a slider step). A skipped section keeps the
+// height it last had on screen, or, never shown yet, the one measured here
+// at this width (the text is laid out already: it painted before this
+// script); when the width changes every section is measured again (one full
+// layout; a phone turned). A section's height still changes when it is
+// first shown, so this is done only where the browser keeps the reader's
+// place across such changes (scroll anchoring: Chromium, Firefox). In WebKit
+// the correction below does not see a skipped section change, and a link to
+// a late section landed 83 px off; there the lesson is laid out whole.
+// (Skipping from the first paint, in lesson.css, painted sooner but moved
+// the cost to the first measuring of each formula's width, hundreds of ms
+// per section on a phone.)
+const lessonSections = [...document.querySelectorAll('main > section')];
+function skipFarSections() {
+  for (const s of lessonSections) {
+    s.style.contentVisibility = 'visible';
+    s.style.containIntrinsicHeight = 'none'; // forgets the height remembered at the old width
+  }
+  const heights = lessonSections.map((s) => s.offsetHeight);
+  lessonSections.forEach((s, i) => {
+    s.style.containIntrinsicHeight = `auto ${heights[i]}px`;
+    s.style.contentVisibility = 'auto';
+  });
+}
+if (CSS.supports('content-visibility', 'auto') && CSS.supports('overflow-anchor', 'auto')) {
+  skipFarSections();
+  let width = window.innerWidth;
+  let timer = 0;
+  window.addEventListener('resize', () => {
+    if (window.innerWidth === width) return;
+    width = window.innerWidth;
+    clearTimeout(timer);
+    timer = setTimeout(skipFarSections, 150);
+  });
+}
+
 // Table of contents: mark the section being read (aria-current), so the
 // sidebar shows where the reader is.
 const links = new Map([...document.querySelectorAll('.toc a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]));
@@ -121,10 +161,10 @@ const wideCandidates = [...document.querySelectorAll('.math-display, main :not(.
 // labels differ and do not depend on which were measured first
 const displayIndex = new Map(wideCandidates.filter((el) => el.localName === 'div').map((el, i) => [el, i + 1]));
 const measured = new WeakSet();
-function markWide(el) {
+function markWide(el, scrolls) {
   measured.add(el);
   const had = el.hasAttribute('tabindex');
-  const wide = tabStopIfScrolls(el);
+  const wide = tabStopIfScrolls(el, scrolls);
   // lesson.css draws the scroll cue of an inline formula only on these
   el.classList.toggle('scrolls', wide);
   // a display formula also becomes a labelled region; tables and inline math
@@ -163,10 +203,18 @@ let nextCandidate = 0;
 let idlePass = false;
 let loaded = false;
 function markRemaining(deadline) {
-  // the first in a section far away lays that section out; the others are cheap
+  // the first in a section far away lays that section out; the others in it
+  // are cheap now, and later would lay it out again: they go in the same task
   while (nextCandidate < wideCandidates.length && deadline.timeRemaining() > 10) {
-    const el = wideCandidates[nextCandidate++];
-    if (!measured.has(el)) markWide(el);
+    // all of a section's widths are read before any tab stop is written
+    const section = wideCandidates[nextCandidate].closest('section');
+    const batch = [];
+    do {
+      const el = wideCandidates[nextCandidate++];
+      if (!measured.has(el)) batch.push(el);
+    } while (nextCandidate < wideCandidates.length && wideCandidates[nextCandidate].closest('section') === section);
+    const widths = batch.map((el) => el.scrollWidth > el.clientWidth + 1);
+    batch.forEach((el, i) => markWide(el, widths[i]));
   }
   if (nextCandidate < wideCandidates.length) whenIdle(markRemaining);
   else idlePass = false;

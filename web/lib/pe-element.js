@@ -63,10 +63,10 @@ export function sheet(cssText) {
 /**
  * Gives `el` a tab stop exactly while its content scrolls sideways, so
  * keyboard users can reach it (elements marked data-keep-tabindex keep
- * theirs); returns whether it scrolls.
+ * theirs); returns whether it scrolls. `wide`, when given, is that answer
+ * measured beforehand (measure a batch, then write, to lay out once).
  */
-export function tabStopIfScrolls(el) {
-  const wide = el.scrollWidth > el.clientWidth + 1;
+export function tabStopIfScrolls(el, wide = el.scrollWidth > el.clientWidth + 1) {
   if (wide && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
   else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex')) el.removeAttribute('tabindex');
   return wide;
@@ -521,7 +521,10 @@ export class PeElement extends HTMLElement {
     if (this._markFrame) return;
     this._markFrame = requestAnimationFrame(() => {
       this._markFrame = 0;
-      for (const el of this.shadowRoot.querySelectorAll('pre, .table-wrap')) tabStopIfScrolls(el);
+      // every width read before any tab stop is written: one layout, not one per element
+      const els = [...this.shadowRoot.querySelectorAll('pre, .table-wrap')];
+      const wide = els.map((el) => el.scrollWidth > el.clientWidth + 1);
+      els.forEach((el, i) => tabStopIfScrolls(el, wide[i]));
     });
   }
 
