@@ -2,7 +2,7 @@
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
-import { PeElement, define, css, h, patchChildren, canvasContext } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren, canvasContext, setAttr, setText } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
@@ -353,22 +353,6 @@ class AlibiBias extends PeElement {
     this.setTable(details, `Bias of head ${s.sel + 1} (rows: query i, columns: key j)`, ['i ↓ j →', ...Array.from({ length: s.L }, (_, j) => `j = ${j}`)], rows);
     wrap.prepend(slopesTable);
   }
-}
-
-// Sets an attribute only when its text differs (an identical write still
-// makes the browser redo the element's style, and an SVG's layout).
-function setAttr(el, name, value) {
-  const text = String(value);
-  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
-}
-
-// Sets an element's text only when it differs, in its text node when it has
-// one (replacing the node makes the browser build its layout again).
-function setText(el, text) {
-  const t = el.firstChild;
-  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
-    if (t.data !== text) t.data = text;
-  } else if (el.textContent !== text) el.textContent = text;
 }
 
 define(AlibiBias);

@@ -7,7 +7,7 @@
 // sinusoidal vector as a barcode: one cell per dimension, colour = value.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, setAttr, setText } from '../lib/pe-element.js';
 import { diverging, rgb, themeColors } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 
@@ -240,24 +240,11 @@ function makeWave() {
   return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, marks, lab, plotrow, zoom, vals };
 }
 
-// Sets an element's text only when it differs, in its text node when it has
-// one (replacing the node makes the browser build its layout again).
-function setText(el, text) {
-  const t = el.firstChild;
-  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
-    if (t.data !== text) t.data = text;
-  } else if (el.textContent !== text) el.textContent = text;
-}
-
 // Whether two arrays of numbers hold the same values (a missing one: no).
 function sameValues(a, b) {
   if (!a || a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-function setAttr(el, name, value) {
-  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
 }
 
 // Puts exactly `nodes` (nulls skipped) in `parent`, touching it only if they differ.

@@ -6,7 +6,7 @@
 // and the key's pair (lesson, "Who comes before whom"): each pair adds
 // cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
 // the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
-import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren, setAttr, setText } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 
 const TAU = 2 * Math.PI;
@@ -308,22 +308,6 @@ class RopeClock extends PeElement {
     setText(l2, `swapped: ${signed(relSwap)} rad`);
     setText(l3, `score ${fixed(score[0], 3)}/${fixed(score[1], 3)}`);
   }
-}
-
-// Sets an attribute only when its text differs (an identical write still
-// makes the browser redo the element's style, and an SVG's layout).
-function setAttr(el, name, value) {
-  const text = String(value);
-  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
-}
-
-// Sets an element's text only when it differs, in its text node when it has
-// one (replacing the node makes the browser build its layout again).
-function setText(el, text) {
-  const t = el.firstChild;
-  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
-    if (t.data !== text) t.data = text;
-  } else if (el.textContent !== text) el.textContent = text;
 }
 
 function setAttrs(el, values) {

@@ -5,7 +5,7 @@
 // so both curves share one period. Every rotation and every PE row comes
 // from the core (the PE row is the core's rotation of (0, 1) by pθ, with its
 // first coordinate negated).
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
 
@@ -394,69 +394,6 @@ class RopeOffsetCheck extends PeElement {
       rows,
     );
   }
-}
-
-// Sets an attribute only when its text differs (an identical write still
-// makes the browser redo the mark's style and layout, an SVG's of all its text).
-function setAttr(el, name, value) {
-  const text = String(value);
-  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
-}
-
-// Sets an element's text only when it differs, in its text node when it has
-// one (replacing the node makes the browser build its layout again).
-function setText(el, text) {
-  const t = el.firstChild;
-  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
-    if (t.data !== text) t.data = text;
-  } else if (el.textContent !== text) el.textContent = text;
-}
-
-// Makes `parent`'s children the nodes `specs` describe, as h() would build
-// them: a string is a text node, [tag, attrs, text or [child specs]] an
-// element ('svg:' tags for SVG; null and false are left out). Nodes already
-// there are kept (same kind at the same place) and get only the attributes
-// and text that changed, so a redraw builds no throwaway nodes and the
-// browser redoes style and layout only where something changed.
-function patchSpecs(parent, specs) {
-  const kids = parent.childNodes;
-  let i = 0;
-  for (const spec of specs) {
-    if (spec === null || spec === undefined || spec === false) continue;
-    const node = kids[i++];
-    if (typeof spec === 'string') {
-      if (node?.nodeType === Node.TEXT_NODE) {
-        if (node.data !== spec) node.data = spec;
-      } else if (node) node.replaceWith(spec);
-      else parent.append(spec);
-      continue;
-    }
-    const [tag, attrs, inner] = spec;
-    if (node?.localName !== (tag.startsWith('svg:') ? tag.slice(4) : tag)) {
-      const fresh = h(tag, attrs);
-      if (Array.isArray(inner)) patchSpecs(fresh, inner);
-      else if (inner !== undefined && inner !== null) fresh.append(inner);
-      if (node) node.replaceWith(fresh);
-      else parent.append(fresh);
-      continue;
-    }
-    let n = 0;
-    for (const k in attrs) {
-      const v = attrs[k];
-      if (v === null || v === undefined || v === false) continue;
-      n++;
-      const text = v === true ? '' : String(v);
-      if (node.getAttribute(k) !== text) node.setAttribute(k, text);
-    }
-    if (node.attributes.length !== n) {
-      for (const k of node.getAttributeNames()) if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
-    }
-    if (Array.isArray(inner)) patchSpecs(node, inner);
-    else if (inner === undefined || inner === null) {
-      if (node.firstChild) node.replaceChildren();
-    } else setText(node, inner);
-  }
-  while (kids.length > i) parent.lastChild.remove();
 }
 
 function niceStep(raw) {

@@ -2,7 +2,7 @@
 // gets the bucket of its offset n − m: one bucket per offset near zero, then
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
-import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext, setAttr, setText } from '../lib/pe-element.js';
 import { themeColors, rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
@@ -376,22 +376,6 @@ class T5Buckets extends PeElement {
     this.setTable(details, 'Bucket map (rows: query i, columns: key j)', ['i ↓ j →', ...Array.from({ length: s.K }, (_, j) => `j = ${j}`)], grid);
     wrap.prepend(runs);
   }
-}
-
-// Sets an attribute only when its text differs (an identical write still
-// makes the browser redo the element's style, and an SVG's layout).
-function setAttr(el, name, value) {
-  const text = String(value);
-  if (el.getAttribute(name) !== text) el.setAttribute(name, text);
-}
-
-// Sets an element's text only when it differs, in its text node when it has
-// one (replacing the node makes the browser build its layout again).
-function setText(el, text) {
-  const t = el.firstChild;
-  if (t && t === el.lastChild && t.nodeType === Node.TEXT_NODE && text !== '') {
-    if (t.data !== text) t.data = text;
-  } else if (el.textContent !== text) el.textContent = text;
 }
 
 define(T5Buckets);
