@@ -57,6 +57,7 @@ class PeHeatmap extends PeElement {
     );
     this.cursor = { row: 0, col: 0 };
     this.tableBuffer = new HeapBuffer();
+    this.meansBuffer = new HeapBuffer();
     this.canvas.addEventListener('pointermove', (e) => this._pointAt(e));
     this.canvas.addEventListener('pointerdown', (e) => this._pointAt(e));
     this.canvas.addEventListener('keydown', (e) => this._key(e));
@@ -189,16 +190,30 @@ class PeHeatmap extends PeElement {
     const ph = Math.max(1, Math.round(this.geom.plotH * dpr));
     if (!this.plotImage || this.plotImage.width !== pw || this.plotImage.height !== ph) {
       this.plotImage = new ImageData(pw, ph);
-      this.means = new Float32Array(pw * ph);
     }
-    pe.boxDownsample(this.table, maxLen, dModel, ph, pw, { out: this.means });
+    // the means stay in the core's heap too, read in place
+    const means = pe.boxDownsample(this.table, maxLen, dModel, ph, pw, { out: this.meansBuffer.take(pe, pw * ph) }).array;
     const pixels = new Uint32Array(this.plotImage.data.buffer);
-    const { lut, means } = this;
+    const { lut } = this;
     const scale = (LUT_SIZE - 1) / 2;
-    for (let i = 0; i < means.length; i++) {
-      let k = Math.round((means[i] + 1) * scale);
-      k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
-      pixels[i] = lut[k];
+    for (let y = 0; y < ph; y++) {
+      const row = y * pw;
+      // a pixel row the same as the one above (a table row spanning several
+      // pixel rows: the core copied it) takes its colours too
+      if (y > 0) {
+        let x = 0;
+        while (x < pw && means[row + x] === means[row - pw + x]) x++;
+        if (x === pw) {
+          pixels.copyWithin(row, row - pw, row);
+          continue;
+        }
+      }
+      for (let i = row; i < row + pw; i++) {
+        // Math.round for the x >= 0 that finite means give, without the call
+        let k = ((means[i] + 1) * scale + 0.5) | 0;
+        k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
+        pixels[i] = lut[k];
+      }
     }
     return this.plotImage;
   }
@@ -206,6 +221,7 @@ class PeHeatmap extends PeElement {
   disconnectedCallback() {
     super.disconnectedCallback();
     this.tableBuffer?.free();
+    this.meansBuffer?.free();
     this.table = null;
   }
 
