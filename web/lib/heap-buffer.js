@@ -7,12 +7,17 @@ export class HeapBuffer {
   #pe = null;
   #heap = null;
 
-  /** n values of pe's heap (their contents are whatever the last user left). */
-  take(pe, n) {
+  /**
+   * n values of pe's heap (their contents are whatever the last user left;
+   * when it grows, the first `keep` values come along).
+   */
+  take(pe, n, keep = 0) {
     if (!this.#heap || this.#heap.length < n || this.#pe !== pe) {
-      const grown = Math.max(n, this.#pe === pe ? 2 * (this.#heap?.length ?? 0) : 0);
+      const same = this.#pe === pe && this.#heap;
+      const grown = pe.allocate(Math.min(Math.max(n, same ? 2 * this.#heap.length : 0), pe.limits.maxElements));
+      if (same && keep) grown.array.set(this.#heap.array.subarray(0, keep));
       this.free();
-      this.#heap = pe.allocate(Math.min(grown, pe.limits.maxElements));
+      this.#heap = grown;
       this.#pe = pe;
     }
     return this.#heap.subarray(0, n);

@@ -16,32 +16,24 @@ const PREVIEW_COLS = 6;
 // The toy table: row r is seeded by r alone, so growing `rows` keeps the rows
 // already there (and dragging the slider only fills the new ones). Entries
 // are roughly N(0, 1), like nn.Embedding's initialisation (Box-Muller).
-// It lives in the core's heap (a HeapArray, grown by doubling and never
-// shrunk), so a lookup reads it in place: at 4096 x 1024 a copy in cost more
-// than the lookup.
+// It lives in the core's heap (a grow-only HeapBuffer), so a lookup reads it
+// in place: at 4096 x 1024 a copy in cost more than the lookup.
 class SeededTable {
   constructor() {
     this.dModel = 0;
     this.filled = 0;
-    this.heap = null;
+    this.buffer = new HeapBuffer();
   }
 
   /** The first rows * dModel values, in pe's heap; rows 0..needed-1 hold their seeded values (later rows: not yet filled). */
   view(pe, rows, dModel, needed = rows) {
     if (dModel !== this.dModel || this.pe !== pe) {
-      this.free();
       this.pe = pe;
       this.dModel = dModel;
+      this.filled = 0;
     }
-    if (!this.heap || this.heap.length < rows * dModel) {
-      const grown = pe.allocate(Math.min(Math.max(rows * dModel, 2 * (this.heap?.length ?? 0)), pe.limits.maxElements));
-      if (this.heap) {
-        grown.array.set(this.heap.array.subarray(0, this.filled * dModel));
-        this.heap.free();
-      }
-      this.heap = grown;
-    }
-    const data = this.heap.array; // valid until the next call into the core
+    const table = this.buffer.take(pe, rows * dModel, this.filled * dModel);
+    const data = table.array; // valid until the next call into the core
     for (let r = this.filled; r < needed; r++) {
       const random = seededRandom(Math.imul(r + 1, 0x9e3779b1) ^ dModel);
       const row = data.subarray(r * dModel, (r + 1) * dModel);
@@ -53,12 +45,11 @@ class SeededTable {
       }
     }
     this.filled = Math.max(this.filled, needed);
-    return this.heap.subarray(0, rows * dModel);
+    return table;
   }
 
   free() {
-    this.heap?.free();
-    this.heap = null;
+    this.buffer.free();
     this.filled = 0;
   }
 }
