@@ -23,6 +23,9 @@ import { bindUrlState } from './lib/url-state.js';
 // (Skipping from the first paint, in lesson.css, painted sooner but moved
 // the cost to the first measuring of each formula's width, hundreds of ms
 // per section on a phone.)
+// Whether the browser keeps the reader's place as blocks above change size
+// (scroll anchoring: Chromium, Firefox; not WebKit).
+const anchored = CSS.supports('overflow-anchor', 'auto');
 const lessonSections = [...document.querySelectorAll('main > section')];
 function skipFarSections() {
   for (const s of lessonSections) {
@@ -35,7 +38,7 @@ function skipFarSections() {
     s.style.contentVisibility = 'auto';
   });
 }
-if (CSS.supports('content-visibility', 'auto') && CSS.supports('overflow-anchor', 'auto')) {
+if (CSS.supports('content-visibility', 'auto') && anchored) {
   skipFarSections();
   let width = window.innerWidth;
   let timer = 0;
@@ -79,7 +82,6 @@ if ('IntersectionObserver' in window && sections.length) {
 // reader scrolls by hand, growth above the target brings it back into view;
 // without scroll anchoring, growth above the screen is scrolled past.
 if ('ResizeObserver' in window) {
-  const anchored = CSS.supports('overflow-anchor', 'auto');
   let target = null;
   const heights = new WeakMap();
   const anchor = new ResizeObserver((entries) => {
