@@ -83,3 +83,35 @@ test('the RoPE clock: the swap changes the score only off phase 0; Swap sits by 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('drawings follow the colour scheme, and a host page\'s theme from the next update on', async () => {
+  const { page, el } = await widget('<attention-permutation></attention-permutation>');
+  // shares of the first map's painted pixels that are dark and that are green
+  const look = (n) => {
+    const c = n.shadowRoot.querySelector('canvas');
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let dark = 0, green = 0, painted = 0;
+    for (let i = 0; i < d.length; i += 4) {
+      if (!d[i + 3]) continue;
+      painted++;
+      if (d[i] + d[i + 1] + d[i + 2] < 150) dark++;
+      if (d[i + 1] > d[i] + 60 && d[i + 1] > d[i + 2] + 60) green++;
+    }
+    return { dark: dark / painted, green: green / painted };
+  };
+  await el.evaluate((n, f) => (n._look = new Function(`return (${f})`)()), look.toString());
+  const light = await el.evaluate((n) => n._look(n));
+  assert.ok(light.dark < 0.3, `the light map is mostly light (${light.dark.toFixed(2)})`);
+  // the reader's scheme turns dark: no attribute changes, the map is drawn again
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.waitForFunction((n) => n._look(n).dark > 0.5, await el.elementHandle(), { timeout: 5000 });
+  // a host page's theme: the update after the change draws in it (the widget
+  // reads its colours again once an update is painted, and draws once more)
+  await el.evaluate((n) => {
+    n.style.setProperty('--pe-accent', 'rgb(0, 160, 0)');
+    n.setAttribute('encoding', 'rope');
+  });
+  await page.waitForFunction((n) => n._look(n).green > 0.05, await el.elementHandle(), { timeout: 5000 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

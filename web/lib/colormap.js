@@ -31,11 +31,19 @@ export function sequential(low, high) {
   };
 }
 
-/** Widget colours read from its CSS custom properties. */
+const THEME = { fg: '--pe-fg', bg: '--pe-bg', muted: '--pe-muted', pos: '--pe-pos', neg: '--pe-neg', zero: '--pe-zero', accent: '--pe-accent', border: '--pe-border', good: '--pe-good', bad: '--pe-bad' };
+
+/**
+ * Widget colours read from its CSS custom properties: { fg, bg, ..., good, bad },
+ * each [r, g, b]. A widget reads them through PeElement.theme(), which keeps
+ * them between updates (reading computed style in an update forces a layout).
+ */
 export function themeColors(el) {
   const css = getComputedStyle(el);
-  const get = (name) => parseColor(css.getPropertyValue(name));
-  return { fg: get('--pe-fg'), bg: get('--pe-bg'), muted: get('--pe-muted'), pos: get('--pe-pos'), neg: get('--pe-neg'), zero: get('--pe-zero'), accent: get('--pe-accent'), border: get('--pe-border') };
+  return Object.fromEntries(Object.entries(THEME).map(([key, name]) => [key, parseColor(css.getPropertyValue(name))]));
 }
+
+/** Whether two themeColors results are the same colours. */
+export const sameColors = (a, b) => Object.keys(THEME).every((k) => a[k].join() === b[k].join());
 
 export const rgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;

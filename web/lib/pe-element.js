@@ -21,6 +21,7 @@
 // - every update is timed (`lastUpdateMs`, and a `pe-update` event) for the
 //   benchmark.
 import { loadPosenc, quote, camelCase } from '../posenc.js';
+import { sameColors, themeColors } from './colormap.js';
 
 let corePromise = null;
 let coreOptions = {};
@@ -378,6 +379,16 @@ function nextSlice() {
 
 // Widgets far from the screen build their DOM one per idle moment.
 const idleBuilds = new Set();
+
+// Widgets on the page, told when the reader's colour scheme changes (their
+// cached theme() colours are read again in their next update).
+const liveWidgets = new Set();
+globalThis.matchMedia?.('(prefers-color-scheme: dark)').addEventListener?.('change', () => {
+  for (const w of liveWidgets) {
+    w._theme = null;
+    w.schedule();
+  }
+});
 let idleScheduled = false;
 const whenIdle = globalThis.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 50));
 function buildWhenIdle(el) {
@@ -448,6 +459,7 @@ export class PeElement extends HTMLElement {
   }
 
   connectedCallback() {
+    liveWidgets.add(this);
     if (typeof IntersectionObserver === 'function' && !this.constructor.alwaysUpdate) {
       this._observer = new IntersectionObserver(
         (entries) => {
@@ -468,6 +480,7 @@ export class PeElement extends HTMLElement {
 
   disconnectedCallback() {
     idleBuilds.delete(this);
+    liveWidgets.delete(this);
     this._observer?.disconnect();
     if (this._frame) cancelAnimationFrame(this._frame);
     this._frame = 0;
@@ -587,6 +600,7 @@ export class PeElement extends HTMLElement {
       // every width read before any tab stop is written: one layout, not one per element
       const els = [...this.shadowRoot.querySelectorAll('pre, .table-wrap')];
       const wide = els.map((el) => el.scrollWidth > el.clientWidth + 1);
+      this._recheckTheme();
       els.forEach((el, i) => tabStopIfScrolls(el, wide[i]));
     });
   }
@@ -743,9 +757,25 @@ export class PeElement extends HTMLElement {
     return this._widths.get(el);
   }
 
-  /** The computed value of a CSS custom property of this widget (for canvas drawing). */
-  cssVar(name) {
-    return getComputedStyle(this).getPropertyValue(name).trim();
+  /**
+   * The widget's colours (themeColors: { fg, bg, ..., good, bad }, each
+   * [r, g, b]) for drawing canvases and SVG. Kept between updates: reading
+   * computed style inside an update, after its first write, makes the browser
+   * lay the widget out (it is a size container) before the update's own
+   * layout. They are read again in the frame after each update, when style is
+   * already clean, and when the reader's colour scheme changes; if they
+   * changed (a host page switched its theme) the widget draws again.
+   */
+  theme() {
+    return (this._theme ??= themeColors(this));
+  }
+
+  _recheckTheme() {
+    if (!this._theme) return;
+    const now = themeColors(this);
+    if (sameColors(now, this._theme)) return;
+    this._theme = now;
+    this.schedule();
   }
 
   /**

@@ -3,7 +3,7 @@
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
 import { PeElement, define, css, h, patchChildren, canvasContext, setAttr, setText } from '../lib/pe-element.js';
-import { themeColors, rgb } from '../lib/colormap.js';
+import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 
@@ -99,7 +99,7 @@ class AlibiBias extends PeElement {
       shared = Math.max(shared, mx);
     }
     if (p.scale === 'shared') limits.fill(shared || 1);
-    const colors = themeColors(this);
+    const colors = this.theme();
     this._state = { H, L, slopes, bias, sel, limits, colors, causal: p.causal, scale: p.scale };
     this._state.lut = this._lut();
 
@@ -148,7 +148,7 @@ class AlibiBias extends PeElement {
 
   // intensity in [−1, 0] → colour from background to the negative colour
   _color(t) {
-    const { zero, neg } = this._state?.colors ?? themeColors(this);
+    const { zero, neg } = this._state?.colors ?? this.theme();
     const a = Math.min(1, Math.max(0, -t));
     return [0, 1, 2].map((c) => Math.round(zero[c] + (neg[c] - zero[c]) * a));
   }

@@ -7,7 +7,7 @@
 import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
 import { HeapBuffer } from '../lib/heap-buffer.js';
 import { seededRandom } from '../lib/random.js';
-import { rgb, themeColors } from '../lib/colormap.js';
+import { rgb } from '../lib/colormap.js';
 import { torchSize, torchStr } from '../lib/pyformat.js';
 
 const PREVIEW_ROWS = 3;
@@ -113,7 +113,8 @@ class LearnedOverflow extends PeElement {
     const { rows, positions, dModel } = p;
     // the width (from a ResizeObserver, widthOf) and the colours are read
     // before this update writes anything
-    const look = { width: this.widthOf(), colors: themeColors(this), good: this.cssVar('--pe-good'), bad: this.cssVar('--pe-bad') };
+    const colors = this.theme();
+    const look = { width: this.widthOf(), colors, good: rgb(colors.good), bad: rgb(colors.bad) };
     this.code.textContent = [
       'import torch',
       `emb = torch.nn.Embedding(${rows}, ${dModel})  # ${rows} rows`,

@@ -6,7 +6,7 @@
 // pe.sinusoidalFrequencies), and so does the picture's averaging
 // (pe.boxDownsample); this file only colours and labels them.
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
-import { diverging, rgb, themeColors } from '../lib/colormap.js';
+import { diverging, rgb } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 import { HeapBuffer } from '../lib/heap-buffer.js';
 
@@ -84,7 +84,7 @@ class PeHeatmap extends PeElement {
     this.cursor.col = Math.min(this.cursor.col, dModel - 1);
 
     // 2. the colour lookup table (made again only when the theme changes)
-    const colors = themeColors(this);
+    const colors = this.theme();
     const key = [colors.neg, colors.zero, colors.pos].join('|');
     if (key !== this._lutKey) {
       this._lutKey = key;

@@ -8,7 +8,7 @@
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
 import { PeElement, define, css, h, setAttr, setText } from '../lib/pe-element.js';
-import { diverging, rgb, themeColors } from '../lib/colormap.js';
+import { diverging, rgb } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 
 const MAX_WORDS = 12;
@@ -122,7 +122,7 @@ class PeWaveBarcode extends PeElement {
     setChildren(this.pairList, items);
 
     // 3. one card per word
-    const colors = themeColors(this);
+    const colors = this.theme();
     const colorKey = JSON.stringify(colors);
     const scale = diverging(colors.neg, colors.zero, colors.pos);
     // the legend changes with the theme only

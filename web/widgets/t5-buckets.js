@@ -3,7 +3,7 @@
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
 import { PeElement, define, css, h, canvasContext, setAttr, setText } from '../lib/pe-element.js';
-import { themeColors, rgb } from '../lib/colormap.js';
+import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
 const STRIP_H = 150;
@@ -85,7 +85,7 @@ class T5Buckets extends PeElement {
     // per direction when bidirectional, and half of those are exact
     const perSide = p.bidirectional ? Math.floor(p.numBuckets / 2) : p.numBuckets;
     const maxExact = Math.floor(perSide / 2);
-    const colors = themeColors(this);
+    const colors = this.theme();
     this._state = { Q, K, D, map, pos, neg, bidirectional: p.bidirectional, nb: p.numBuckets, perSide, maxExact, colors };
     // one colour per bucket, made once per update
     const lut = new Uint8ClampedArray(p.numBuckets * 3);
