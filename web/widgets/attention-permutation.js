@@ -8,9 +8,9 @@
 // (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
 // inside pe.attention); this file only makes the toy weights, multiplies the
 // 16-wide rows by them, and compares.
-import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext, setText, patchSpecs } from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
-import { rgb, sequential, themeColors } from '../lib/colormap.js';
+import { rgb, sequential } from '../lib/colormap.js';
 import { exponential, fixed } from '../lib/pyformat.js';
 
 const D_MODEL = 16;
@@ -119,7 +119,8 @@ class AttentionPermutation extends PeElement {
     .maps { display: flex; flex-wrap: wrap; gap: 14px 24px; align-items: flex-start; }
     figure { margin: 0; max-width: 100%; }
     figcaption { font-size: .85em; color: var(--pe-muted); max-width: 22em; }
-    figure svg { max-width: 100%; height: auto; }
+    /* a canvas narrower than its drawing scales down whole, like the SVG it replaced */
+    figure canvas { max-width: 100%; height: auto !important; }
     .results tr.selected th, .results tr.selected td { background: var(--pe-panel); font-weight: 700; }
     .results td.verdict, .results th:last-child { text-align: left; }
     .results td.verdict { font-family: system-ui, sans-serif; }
@@ -190,7 +191,7 @@ class AttentionPermutation extends PeElement {
     // widths come from a ResizeObserver (widthOf) and are read before this
     // update writes anything: an update never forces a layout
     const widthCap = Math.max(240, (this.widthOf() || 600) - 30);
-    const colors = themeColors(this);
+    const colors = this.theme();
     const words = p.sentence.trim().split(/\s+/);
     const n = words.length;
     const order = parseOrder(p.order, n);
@@ -381,60 +382,74 @@ function formatDiff(d) {
   return d < 1e-3 ? exponential(d, 1) : fixed(d, 4);
 }
 
-// An n x n heatmap of w(a, b) in [0, 1] as SVG, labelled rows and columns.
-// `slot` keeps the figure between updates: while the title, labels and
-// geometry stay the same (switching the encoding) only the cells' colours
-// and numbers are set; otherwise the figure is made anew.
+// An n x n heatmap of w(a, b) in [0, 1] on one canvas, labelled rows and
+// columns. `slot` keeps the figure between updates; only a new title, new
+// labels or a new caption make it anew. While the geometry and colours stay
+// the same (switching the encoding) only the cells are drawn again. A canvas,
+// not SVG: in SVG every changed number was text the browser had to shape and
+// lay out again, most of the update's time on a phone.
 function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const longest = Math.max(...labels.map((l) => l.length));
   const labelW = Math.min(110, 7 * longest + 8);
   const cell = Math.max(14, Math.min(36, Math.floor((Math.min(widthCap, 420) - labelW - 4) / n)));
   const showValues = cell >= 30;
-  const key = JSON.stringify([title, labels, n, cell, caption, colors.fg, colors.bg, colors.border]);
-  if (slot.key === key) {
+  const slant = 0.72 * (6.5 * longest); // a column label at -45° reaches this far up and right
+  const top = slant + 8;
+  const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
+  const height = Math.ceil(top + n * cell + 2);
+  const key = JSON.stringify([title, labels, caption]);
+  if (slot.key !== key) {
+    slot.canvas = h('canvas', { role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` });
+    slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), slot.canvas, h('figcaption', {}, caption));
+    slot.key = key;
+    slot.look = null;
+  }
+  const look = JSON.stringify([width, height, cell, colors, window.devicePixelRatio]);
+  let ctx;
+  if (slot.look === look) {
+    // same frame around the grid: clear the grid (and its outer half strokes) only
+    ctx = slot.canvas.getContext('2d');
+    ctx.clearRect(labelW - 1, top - 1, n * cell + 2, n * cell + 2);
+  } else {
+    ctx = canvasContext(slot.canvas, width, height);
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.fillStyle = rgb(colors.fg);
+    ctx.textAlign = 'end';
+    ctx.textBaseline = 'middle';
+    for (let a = 0; a < n; a++) ctx.fillText(labels[a], labelW - 4, top + (a + 0.5) * cell);
+    ctx.textAlign = 'start';
+    ctx.textBaseline = 'alphabetic';
+    for (let b = 0; b < n; b++) {
+      const x = labelW + (b + 0.5) * cell;
+      ctx.save();
+      ctx.translate(x, top - 4);
+      ctx.rotate(-Math.PI / 4);
+      ctx.fillText(labels[b], 0, 0);
+      ctx.restore();
+    }
+    slot.look = look;
+  }
+  ctx.lineWidth = 0.5;
+  ctx.strokeStyle = rgb(colors.border);
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b < n; b++) {
+      ctx.fillStyle = rgb(scale(w(a, b)));
+      ctx.fillRect(labelW + b * cell, top + a * cell, cell, cell);
+      ctx.strokeRect(labelW + b * cell, top + a * cell, cell, cell);
+    }
+  }
+  if (showValues) {
+    ctx.font = '9.5px system-ui, sans-serif';
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
     for (let a = 0; a < n; a++) {
       for (let b = 0; b < n; b++) {
         const v = w(a, b);
-        setAttr(slot.rects[a * n + b], 'fill', rgb(scale(v)));
-        if (showValues) {
-          const t = slot.values[a * n + b];
-          setAttr(t, 'fill', rgb(v > 0.5 ? colors.bg : colors.fg));
-          setText(t, fixed(v, 2));
-        }
-      }
-    }
-    return slot.figure;
-  }
-  const slant = 0.72 * (6.5 * longest); // a column label at -45° reaches this far up and right
-  const top = slant + 8;
-  const width = labelW + n * cell + Math.max(4, slant - cell / 2);
-  const height = top + n * cell + 2;
-  const parts = [];
-  slot.rects = [];
-  slot.values = [];
-  for (let a = 0; a < n; a++) {
-    parts.push(h('svg:text', { x: labelW - 4, y: top + (a + 0.5) * cell, 'text-anchor': 'end', 'dominant-baseline': 'middle', 'font-size': 11, fill: rgb(colors.fg) }, labels[a]));
-    for (let b = 0; b < n; b++) {
-      const v = w(a, b);
-      const x = labelW + b * cell;
-      const y = top + a * cell;
-      const rect = h('svg:rect', { x, y, width: cell, height: cell, fill: rgb(scale(v)), stroke: rgb(colors.border), 'stroke-width': 0.5 });
-      slot.rects.push(rect);
-      parts.push(rect);
-      if (showValues) {
-        const t = h('svg:text', { x: x + cell / 2, y: y + cell / 2, 'text-anchor': 'middle', 'dominant-baseline': 'middle', 'font-size': 9.5, fill: rgb(v > 0.5 ? colors.bg : colors.fg) }, fixed(v, 2));
-        slot.values.push(t);
-        parts.push(t);
+        ctx.fillStyle = rgb(v > 0.5 ? colors.bg : colors.fg);
+        ctx.fillText(fixed(v, 2), labelW + (b + 0.5) * cell, top + (a + 0.5) * cell);
       }
     }
   }
-  for (let b = 0; b < n; b++) {
-    const x = labelW + (b + 0.5) * cell;
-    parts.push(h('svg:text', { x, y: top - 4, transform: `rotate(-45 ${x} ${top - 4})`, 'font-size': 11, fill: rgb(colors.fg) }, labels[b]));
-  }
-  const svg = h('svg:svg', { viewBox: `0 0 ${width} ${height}`, width, role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` }, ...parts);
-  slot.key = key;
-  slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), svg, h('figcaption', {}, caption));
   return slot.figure;
 }
 
