@@ -65,7 +65,7 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
 
   // 2. styles and icon
   const css = readFileSync(path.join(web, 'lesson.css'), 'utf8').replace(/<\/(style)/gi, '<\\/$1');
-  const icon = `data:image/svg+xml;base64,${readFileSync(path.join(web, 'favicon.svg')).toString('base64')}`;
+  const icon = `data:image/png;base64,${readFileSync(path.join(web, 'favicon.png')).toString('base64')}`;
 
   // 3. the page
   let html = readFileSync(path.join(web, 'index.html'), 'utf8');
@@ -73,7 +73,7 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
     if (!html.includes(from)) throw new Error(`export: web/index.html has no ${from}`);
     html = html.replace(from, () => to);
   };
-  replaceOnce('<link rel="icon" href="favicon.svg" type="image/svg+xml">', `<link rel="icon" href="${icon}" type="image/svg+xml">`);
+  replaceOnce('<link rel="icon" href="favicon.png" type="image/png">', `<link rel="icon" href="${icon}" type="image/png">`);
   replaceOnce('<link rel="stylesheet" href="lesson.css">', `<style>\n${css}</style>`);
   replaceOnce('<script type="module" src="lesson.js"></script>', '');
   // the script goes last, so the text shows while it parses

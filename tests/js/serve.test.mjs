@@ -69,9 +69,9 @@ test('8080 taken and no PORT: the server says so, takes the next free port and s
     assert.match(r.stdout, /Port 8080 is already in use/);
     const port = Number(r.stdout.match(/Serving the lesson at http:\/\/localhost:(\d+)\//)?.[1]);
     assert.ok(port > 8080, `printed ${r.stdout}`);
-    const res = await fetch(`http://127.0.0.1:${port}/favicon.svg`);
+    const res = await fetch(`http://127.0.0.1:${port}/favicon.png`);
     assert.equal(res.status, 200);
-    assert.match(res.headers.get('content-type'), /image\/svg/);
+    assert.match(res.headers.get('content-type'), /image\/png/);
   } finally {
     r.child.kill();
     blocker?.close();
