@@ -2,6 +2,7 @@
 // rejected in its box, never left beside a picture that ignores it; number
 // boxes update as typed; messages are in the learner's words; the RoPE clock
 // shows the score its claim is about; its text is 11 px or more on a phone.
+// And (issue 19) drawings kept between updates still show the right colours.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage } from './harness.mjs';
@@ -84,31 +85,36 @@ test('the RoPE clock: the swap changes the score only off phase 0; Swap sits by 
   await page.context().close();
 });
 
-test('drawings follow the colour scheme, and a host page\'s theme from the next update on', async () => {
+test('the weight maps redraw exactly; drawings follow the colour scheme, and a host page\'s theme from the next update on', async () => {
   const { page, el } = await widget('<attention-permutation></attention-permutation>');
-  // shares of the first map's painted pixels that are dark and that are green
+  // the first map's painted pixels: mean brightness, and the share that is green
   const look = (n) => {
     const c = n.shadowRoot.querySelector('canvas');
     const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
-    let dark = 0, green = 0, painted = 0;
+    let sum = 0, green = 0, painted = 0;
     for (let i = 0; i < d.length; i += 4) {
       if (!d[i + 3]) continue;
       painted++;
-      if (d[i] + d[i + 1] + d[i + 2] < 150) dark++;
+      sum += (d[i] + d[i + 1] + d[i + 2]) / 3;
       if (d[i + 1] > d[i] + 60 && d[i + 1] > d[i + 2] + 60) green++;
     }
-    return { dark: dark / painted, green: green / painted };
+    return { brightness: sum / painted, green: green / painted };
   };
   await el.evaluate((n, f) => (n._look = new Function(`return (${f})`)()), look.toString());
+  // switching the encoding redraws only the grid: away and back gives the first picture again
+  const pixels = () => el.evaluate((n) => [...n.shadowRoot.querySelectorAll('canvas')].map((c) => c.toDataURL()));
+  const first = await pixels();
+  for (const encoding of ['rope', 't5', 'sinusoidal']) await el.evaluate((n, e) => { n.setAttribute('encoding', e); return n.updateNow(); }, encoding);
+  assert.deepEqual(await pixels(), first, 'a redrawn map differs from the first drawing of the same weights');
   const light = await el.evaluate((n) => n._look(n));
-  assert.ok(light.dark < 0.3, `the light map is mostly light (${light.dark.toFixed(2)})`);
   // the reader's scheme turns dark: no attribute changes, the map is drawn again
   await page.emulateMedia({ colorScheme: 'dark' });
-  await page.waitForFunction((n) => n._look(n).dark > 0.5, await el.elementHandle(), { timeout: 5000 });
-  // a host page's theme: the update after the change draws in it (the widget
-  // reads its colours again once an update is painted, and draws once more)
+  await page.waitForFunction((b) => document.querySelector('attention-permutation')._look(document.querySelector('attention-permutation')).brightness < b - 80, light.brightness, { timeout: 5000 });
+  // a host page's theme, any CSS colour: the update after the change draws in
+  // it (the widget reads its colours again once an update is painted, and
+  // draws once more)
   await el.evaluate((n) => {
-    n.style.setProperty('--pe-accent', 'rgb(0, 160, 0)');
+    n.style.setProperty('--pe-accent', 'lime');
     n.setAttribute('encoding', 'rope');
   });
   await page.waitForFunction((n) => n._look(n).green > 0.05, await el.elementHandle(), { timeout: 5000 });

@@ -40,7 +40,18 @@ const THEME = { fg: '--pe-fg', bg: '--pe-bg', muted: '--pe-muted', pos: '--pe-po
  */
 export function themeColors(el) {
   const css = getComputedStyle(el);
-  return Object.fromEntries(Object.entries(THEME).map(([key, name]) => [key, parseColor(css.getPropertyValue(name))]));
+  return Object.fromEntries(Object.entries(THEME).map(([key, name]) => [key, parseColor(cssColor(css.getPropertyValue(name)))]));
+}
+
+// Any CSS colour a host page may set ('teal', 'hsl(...)', '#0a0') as the
+// browser serialises it for a canvas: '#rrggbb' or 'rgba(r, g, b, a)'.
+let colorProbe = null;
+function cssColor(text) {
+  colorProbe ??= globalThis.OffscreenCanvas ? new OffscreenCanvas(1, 1).getContext('2d') : globalThis.document?.createElement('canvas').getContext('2d');
+  if (!colorProbe) return text;
+  colorProbe.fillStyle = '#000001'; // kept when `text` is not a colour
+  colorProbe.fillStyle = text.trim();
+  return colorProbe.fillStyle === '#000001' ? text : colorProbe.fillStyle;
 }
 
 /** Whether two themeColors results are the same colours. */

@@ -484,6 +484,8 @@ export class PeElement extends HTMLElement {
     this._observer?.disconnect();
     if (this._frame) cancelAnimationFrame(this._frame);
     this._frame = 0;
+    if (this._markFrame) cancelAnimationFrame(this._markFrame);
+    this._markFrame = 0;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -592,7 +594,7 @@ export class PeElement extends HTMLElement {
   // be reachable from the keyboard: exactly those get a tab stop. Measured in
   // the next frame, before anything is written, when the layout this update
   // caused is already done: measuring at once made every update lay the
-  // page out twice.
+  // page out twice. The theme colours are read again there too (theme()).
   _markScrollables() {
     if (this._markFrame) return;
     this._markFrame = requestAnimationFrame(() => {
@@ -762,16 +764,19 @@ export class PeElement extends HTMLElement {
    * [r, g, b]) for drawing canvases and SVG. Kept between updates: reading
    * computed style inside an update, after its first write, makes the browser
    * lay the widget out (it is a size container) before the update's own
-   * layout. They are read again in the frame after each update, when style is
-   * already clean, and when the reader's colour scheme changes; if they
-   * changed (a host page switched its theme) the widget draws again.
+   * layout. They are read again when the reader's colour scheme changes (the
+   * widget then draws again), and in the frame after each update, beside the
+   * width reads of _markScrollables (which have laid the page out already):
+   * a host page that switched its theme is drawn in it from the widget's next
+   * update on, a frame after that update.
    */
   theme() {
     return (this._theme ??= themeColors(this));
   }
 
   _recheckTheme() {
-    if (!this._theme) return;
+    // a detached element has no computed custom properties: nothing to compare
+    if (!this._theme || !this.isConnected) return;
     const now = themeColors(this);
     if (sameColors(now, this._theme)) return;
     this._theme = now;

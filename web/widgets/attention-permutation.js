@@ -119,7 +119,8 @@ class AttentionPermutation extends PeElement {
     .maps { display: flex; flex-wrap: wrap; gap: 14px 24px; align-items: flex-start; }
     figure { margin: 0; max-width: 100%; }
     figcaption { font-size: .85em; color: var(--pe-muted); max-width: 22em; }
-    /* a canvas narrower than its drawing scales down whole, like the SVG it replaced */
+    /* in a figure narrower than the map the canvas scales down, keeping its shape
+       (!important: canvasContext sets its height inline) */
     figure canvas { max-width: 100%; height: auto !important; }
     .results tr.selected th, .results tr.selected td { background: var(--pe-panel); font-weight: 700; }
     .results td.verdict, .results th:last-child { text-align: left; }
@@ -387,14 +388,14 @@ function formatDiff(d) {
 // labels or a new caption make it anew. While the geometry and colours stay
 // the same (switching the encoding) only the cells are drawn again. A canvas,
 // not SVG: in SVG every changed number was text the browser had to shape and
-// lay out again, most of the update's time on a phone.
+// lay out again, about half of the update's layout.
 function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const longest = Math.max(...labels.map((l) => l.length));
   const labelW = Math.min(110, 7 * longest + 8);
   const cell = Math.max(14, Math.min(36, Math.floor((Math.min(widthCap, 420) - labelW - 4) / n)));
   const showValues = cell >= 30;
   const slant = 0.72 * (6.5 * longest); // a column label at -45° reaches this far up and right
-  const top = slant + 8;
+  const top = Math.ceil(slant + 8); // whole pixels: sharp row edges, whole-pixel clears
   const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
   const height = Math.ceil(top + n * cell + 2);
   const key = JSON.stringify([title, labels, caption]);
