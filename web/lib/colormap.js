@@ -47,6 +47,8 @@ export function themeColors(el) {
 // browser serialises it for a canvas: '#rrggbb' or 'rgba(r, g, b, a)'.
 let colorProbe = null;
 function cssColor(text) {
+  // already in that form (the defaults), or unset: no canvas needed
+  if (!text.trim() || /^\s*(#[0-9a-f]{6}|rgba?\([\d\s.,]+\))\s*$/i.test(text)) return text;
   colorProbe ??= globalThis.OffscreenCanvas ? new OffscreenCanvas(1, 1).getContext('2d') : globalThis.document?.createElement('canvas').getContext('2d');
   if (!colorProbe) return text;
   colorProbe.fillStyle = '#000001'; // kept when `text` is not a colour
