@@ -107,16 +107,32 @@ class AlibiBias extends PeElement {
     while (this._minis.length < H) this._minis.push(this._makeMini(this._minis.length));
     const buttons = this._minis.slice(0, H).map((x) => x.button);
     if (this.minis.children.length !== H || buttons.some((b, i) => this.minis.children[i] !== b)) this.minis.replaceChildren(...buttons);
-    if (!this._img || this._img.width !== L) this._img = new ImageData(L, L);
+    // Each head's L x L image goes through one off-page canvas of that size;
+    // the small multiples keep a backing store of their displayed size and
+    // get it scaled up without smoothing. Resizing eight on-page canvases at
+    // every sequence-length step cost more than all the painting (about
+    // 50 ms per step at 4x CPU, in the frame). The selected head's image is
+    // kept for the large map (_drawBig).
+    if (!this._img || this._img.width !== L) {
+      this._img = new ImageData(L, L);
+      this._source = offPage(L);
+      this._selected = offPage(L);
+    }
     const img = this._img;
+    const side = Math.round(MINI * (window.devicePixelRatio || 1));
+    const sourceCtx = this._source.getContext('2d');
     for (let hh = 0; hh < H; hh++) {
       const mini = this._minis[hh];
       this._paint(img, hh);
-      if (mini.canvas.width !== L) {
-        mini.canvas.width = L;
-        mini.canvas.height = L;
+      sourceCtx.putImageData(img, 0, 0);
+      if (hh === sel) this._selected.getContext('2d').putImageData(img, 0, 0);
+      if (mini.canvas.width !== side) {
+        mini.canvas.width = side;
+        mini.canvas.height = side;
       }
-      mini.canvas.getContext('2d').putImageData(img, 0, 0);
+      const miniCtx = mini.canvas.getContext('2d');
+      miniCtx.imageSmoothingEnabled = false;
+      miniCtx.drawImage(this._source, 0, 0, side, side);
       setAttr(mini.button, 'aria-pressed', String(hh === sel));
       const pow = powerOfTwo(slopes[hh]);
       patchChildren(mini.m, [text(`m = ${numpyScalar(slopes[hh])}`)]);
@@ -226,7 +242,7 @@ class AlibiBias extends PeElement {
     ctx.translate(M, M);
     // cells: the selected head's small-multiple image, scaled up without smoothing
     ctx.imageSmoothingEnabled = false;
-    ctx.drawImage(this._minis[sel].canvas, 0, 0, size, size);
+    ctx.drawImage(this._selected, 0, 0, size, size);
     const o = sel * L * L;
     // masked cells: background with hatching (one clip path), so masking is not just a colour
     const maskPath = new Path2D();
@@ -353,6 +369,12 @@ class AlibiBias extends PeElement {
     this.setTable(details, `Bias of head ${s.sel + 1} (rows: query i, columns: key j)`, ['i ↓ j →', ...Array.from({ length: s.L }, (_, j) => `j = ${j}`)], rows);
     wrap.prepend(slopesTable);
   }
+}
+
+// A canvas that is never on the page (no layer, no layout when resized).
+function offPage(side) {
+  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(side, side);
+  return h('canvas', { width: side, height: side });
 }
 
 define(AlibiBias);
