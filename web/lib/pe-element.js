@@ -74,6 +74,16 @@ export function tabStopIfScrolls(el, wide = el.scrollWidth > el.clientWidth + 1)
 }
 
 /**
+ * A canvas that is never on the page, for drawing an image once and scaling
+ * it into on-page canvases (it has no layer, and resizing it lays nothing
+ * out). An OffscreenCanvas where there is one.
+ */
+export function offPageCanvas(w, hgt) {
+  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, hgt);
+  return h('canvas', { width: w, height: hgt });
+}
+
+/**
  * The 2D context of `canvas` for drawing in CSS pixels on a sharp backing
  * store: sizes the canvas to cssW x cssH at devicePixelRatio (only when that
  * changed: resizing clears and reallocates), scales the context to CSS

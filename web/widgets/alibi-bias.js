@@ -2,7 +2,7 @@
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
-import { PeElement, define, css, h, patchChildren, canvasContext, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchChildren, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
@@ -115,8 +115,8 @@ class AlibiBias extends PeElement {
     // kept for the large map (_drawBig).
     if (!this._img || this._img.width !== L) {
       this._img = new ImageData(L, L);
-      this._source = offPage(L);
-      this._selected = offPage(L);
+      this._source = offPageCanvas(L, L);
+      this._selected = offPageCanvas(L, L);
     }
     const img = this._img;
     const side = Math.round(MINI * (window.devicePixelRatio || 1));
@@ -369,12 +369,6 @@ class AlibiBias extends PeElement {
     this.setTable(details, `Bias of head ${s.sel + 1} (rows: query i, columns: key j)`, ['i ↓ j →', ...Array.from({ length: s.L }, (_, j) => `j = ${j}`)], rows);
     wrap.prepend(slopesTable);
   }
-}
-
-// A canvas that is never on the page (no layer, no layout when resized).
-function offPage(side) {
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(side, side);
-  return h('canvas', { width: side, height: side });
 }
 
 define(AlibiBias);
