@@ -78,8 +78,11 @@ export function tabStopIfScrolls(el, wide = el.scrollWidth > el.clientWidth + 1)
  * it into on-page canvases (it has no layer, and resizing it lays nothing
  * out). An OffscreenCanvas where there is one.
  */
+let offscreen2d = null;
 export function offPageCanvas(w, hgt) {
-  if (typeof OffscreenCanvas === 'function') return new OffscreenCanvas(w, hgt);
+  // some browsers have OffscreenCanvas without its 2D context (Safari before 16.4)
+  offscreen2d ??= typeof OffscreenCanvas === 'function' && !!new OffscreenCanvas(1, 1).getContext('2d');
+  if (offscreen2d) return new OffscreenCanvas(w, hgt);
   return h('canvas', { width: w, height: hgt });
 }
 

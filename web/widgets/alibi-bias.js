@@ -240,7 +240,7 @@ class AlibiBias extends PeElement {
       ctx.fillText(String(t), 20, M + t * cell + cell / 2);
     }
     ctx.translate(M, M);
-    // cells: the selected head's small-multiple image, scaled up without smoothing
+    // cells: the selected head's L x L image, scaled up without smoothing
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(this._selected, 0, 0, size, size);
     const o = sel * L * L;
