@@ -4,7 +4,7 @@
 // when this runs; widgets fill in when the core arrives.
 import { deferred } from './lib/define-later.js';
 import './widgets.js';
-import { core, defineDeferredNow, tabStopIfScrolls } from './lib/pe-element.js';
+import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 
 // A section far from the screen is not laid out or painted until the reader
@@ -215,7 +215,7 @@ function markRemaining(deadline) {
       const el = wideCandidates[nextCandidate++];
       if (!measured.has(el)) batch.push(el);
     } while (nextCandidate < wideCandidates.length && wideCandidates[nextCandidate].closest('section') === section);
-    const widths = batch.map((el) => el.scrollWidth > el.clientWidth + 1);
+    const widths = batch.map(scrollsSideways);
     batch.forEach((el, i) => markWide(el, widths[i]));
   }
   if (nextCandidate < wideCandidates.length) whenIdle(markRemaining);

@@ -45,11 +45,11 @@ export function themeColors(el) {
 
 // Any CSS colour a host page may set ('teal', 'hsl(...)', '#0a0') as the
 // browser serialises it for a canvas: '#rrggbb' or 'rgba(r, g, b, a)'.
-let colorProbe = null;
+let colorProbe; // a 2D context, or null where there is none (asked once)
 function cssColor(text) {
   // already in that form (the defaults), or unset: no canvas needed
   if (!text.trim() || /^\s*(#[0-9a-f]{6}|rgba?\([\d\s.,]+\))\s*$/i.test(text)) return text;
-  colorProbe ??= globalThis.OffscreenCanvas ? new OffscreenCanvas(1, 1).getContext('2d') : globalThis.document?.createElement('canvas').getContext('2d');
+  if (colorProbe === undefined) colorProbe = (globalThis.OffscreenCanvas ? new OffscreenCanvas(1, 1).getContext('2d') : globalThis.document?.createElement('canvas').getContext('2d')) ?? null;
   if (!colorProbe) return text;
   colorProbe.fillStyle = '#000001'; // kept when `text` is not a colour
   colorProbe.fillStyle = text.trim();

@@ -61,13 +61,16 @@ export function sheet(cssText) {
   return s;
 }
 
+/** Whether `el`'s content is wider than its box (it scrolls sideways). */
+export const scrollsSideways = (el) => el.scrollWidth > el.clientWidth + 1;
+
 /**
  * Gives `el` a tab stop exactly while its content scrolls sideways, so
  * keyboard users can reach it (elements marked data-keep-tabindex keep
  * theirs); returns whether it scrolls. `wide`, when given, is that answer
  * measured beforehand (measure a batch, then write, to lay out once).
  */
-export function tabStopIfScrolls(el, wide = el.scrollWidth > el.clientWidth + 1) {
+export function tabStopIfScrolls(el, wide = scrollsSideways(el)) {
   if (wide && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
   else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex')) el.removeAttribute('tabindex');
   return wide;
@@ -299,8 +302,7 @@ export function patchSpecs(parent, specs) {
       const v = attrs[k];
       if (v === null || v === undefined || v === false) continue;
       n++;
-      const text = v === true ? '' : String(v);
-      if (node.getAttribute(k) !== text) node.setAttribute(k, text);
+      setAttr(node, k, v === true ? '' : v);
     }
     if (node.attributes.length !== n) {
       for (const k of node.getAttributeNames()) if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
@@ -614,7 +616,7 @@ export class PeElement extends HTMLElement {
       this._markFrame = 0;
       // every width read before any tab stop is written: one layout, not one per element
       const els = [...this.shadowRoot.querySelectorAll('pre, .table-wrap')];
-      const wide = els.map((el) => el.scrollWidth > el.clientWidth + 1);
+      const wide = els.map(scrollsSideways);
       this._recheckTheme();
       els.forEach((el, i) => tabStopIfScrolls(el, wide[i]));
     });

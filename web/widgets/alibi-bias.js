@@ -110,8 +110,8 @@ class AlibiBias extends PeElement {
     // Each head's L x L image goes through one off-page canvas of that size;
     // the small multiples keep a backing store of their displayed size and
     // get it scaled up without smoothing. Resizing eight on-page canvases at
-    // every sequence-length step cost more than all the painting (about
-    // 50 ms per step at 4x CPU, in the frame). The selected head's image is
+    // every sequence-length step cost more than all the painting (31-46 ms
+    // of frame work per step at 4x CPU). The selected head's image is
     // kept for the large map (_drawBig).
     if (!this._img || this._img.width !== L) {
       this._img = new ImageData(L, L);

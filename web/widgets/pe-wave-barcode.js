@@ -177,7 +177,8 @@ class PeWaveBarcode extends PeElement {
       // smoothing into the card's bar, whose backing store never changes
       // size (resizing five on-page canvases at each d_model step cost more
       // than drawing them, at 4x CPU)
-      if (rowChanged || card.barKey !== colorKey || card.barDims !== dModel) {
+      // (a new d_model is a new row length: rowChanged)
+      if (rowChanged || card.barKey !== colorKey) {
         if (this._rowImage?.width !== dModel) {
           this._rowImage = new ImageData(dModel, 1);
           this._rowCanvas = offPageCanvas(dModel, 1);
@@ -195,7 +196,6 @@ class PeWaveBarcode extends PeElement {
         ctx.imageSmoothingEnabled = false;
         ctx.drawImage(this._rowCanvas, 0, 0, BAR_PX, 1);
         card.barKey = colorKey;
-        card.barDims = dModel;
       }
       const bar = card.bar;
       setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, bar]);

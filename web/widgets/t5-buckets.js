@@ -2,7 +2,7 @@
 // gets the bucket of its offset n − m: one bucket per offset near zero, then
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
-import { PeElement, define, css, h, canvasContext, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
@@ -160,9 +160,7 @@ class T5Buckets extends PeElement {
     // cells: one pixel per pair in an offscreen image, scaled up without smoothing
     if (!this._img || this._img.width !== K || this._img.height !== Q) {
       this._img = new ImageData(K, Q);
-      this._off = document.createElement('canvas');
-      this._off.width = K;
-      this._off.height = Q;
+      this._off = offPageCanvas(K, Q);
     }
     const d = this._img.data;
     const { lut } = s;
