@@ -71,7 +71,7 @@ export async function benchPhoneWidgets({ quick = false, only = null, onProgress
   return withChromium(async (browser, port) => {
     const out = {};
     for (const run of PHONE_RUNS) {
-      for (const r of await runPage(browser, port, { simd: true, frames: quick ? 5 : 40, size: run.size, cpu: run.cpu, only })) {
+      for (const r of await runPage(browser, port, { simd: true, frames: quick ? 5 : 100, size: run.size, cpu: run.cpu, only })) {
         (out[r.tag] ??= {})[run.key] = { median: r.median, p95: r.p95, max: r.max, n: r.n };
         onProgress(`CPU ${run.cpu}x ${run.size} ${r.tag}: median ${r.median.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms`);
       }
