@@ -249,6 +249,23 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
       if (level === 3 && asideDepth === 0) env.subsections.push({ id, title: text });
     }
   });
+  // A widget on a line of its own (`<pe-heatmap ...></pe-heatmap>`) is a
+  // block of the section, not a paragraph: CommonMark wraps a line that opens
+  // and closes an unknown tag in <p>. Unwrapped, each of the section's blocks
+  // can skip layout while far from the screen (lesson.css) without the
+  // widget's margins changing: they collapsed through the <p> before, and a
+  // block that skips establishes its own formatting context.
+  md.core.ruler.push('widget_blocks', (state) => {
+    const tokens = state.tokens;
+    for (let i = 0; i + 2 < tokens.length; i++) {
+      if (tokens[i].type !== 'paragraph_open' || tokens[i + 2].type !== 'paragraph_close') continue;
+      const parts = tokens[i + 1].children.filter((c) => !(c.type === 'text' && c.content.trim() === '') && c.type !== 'softbreak');
+      const open = parts[0]?.type === 'html_inline' && parts[0].content.match(/^<([a-z][a-z0-9]*-[a-z0-9-]*)[\s>]/);
+      if (!open || parts.length !== 2 || parts[1].type !== 'html_inline' || parts[1].content.trim() !== `</${open[1]}>`) continue;
+      tokens[i].hidden = true;
+      tokens[i + 2].hidden = true;
+    }
+  });
   function tokens_close(tokens, i) {
     for (let j = i + 1; j < tokens.length; j++) if (tokens[j].type === 'heading_close') return tokens[j];
     return fail(where, 'unclosed heading');

@@ -7,48 +7,10 @@ import './widgets.js';
 import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 
-// A section far from the screen is not laid out or painted until the reader
-// comes near it (content-visibility: auto), so a widget that builds or
-// redraws costs the layout of its own section, not of the whole lesson (on
-// a phone, laying the lesson out again each time was most of the blocking
-// while the page started, and of a slider step). A skipped section keeps the
-// height it last had on screen, or, never shown yet, the one measured here
-// at this width (the text is laid out already: it painted before this
-// script); when the width changes every section is measured again (one full
-// layout; a phone turned). A section's height still changes when it is
-// first shown, so this is done only where the browser keeps the reader's
-// place across such changes (scroll anchoring: Chromium, Firefox). In WebKit
-// the correction below does not see a skipped section change, and a link to
-// a late section landed 83 px off; there the lesson is laid out whole.
-// (Skipping from the first paint, in lesson.css, painted sooner but moved
-// the cost to the first measuring of each formula's width, hundreds of ms
-// per section on a phone.)
 // Whether the browser keeps the reader's place as blocks above change size
-// (scroll anchoring: Chromium, Firefox; not WebKit).
+// (scroll anchoring: Chromium, Firefox; not WebKit). Where it does, far
+// blocks of the lesson skip layout (lesson.css).
 const anchored = CSS.supports('overflow-anchor', 'auto');
-const lessonSections = [...document.querySelectorAll('main > section')];
-function skipFarSections() {
-  for (const s of lessonSections) {
-    s.style.contentVisibility = 'visible';
-    s.style.containIntrinsicHeight = 'none'; // forgets the height remembered at the old width
-  }
-  const heights = lessonSections.map((s) => s.offsetHeight);
-  lessonSections.forEach((s, i) => {
-    s.style.containIntrinsicHeight = `auto ${heights[i]}px`;
-    s.style.contentVisibility = 'auto';
-  });
-}
-if (CSS.supports('content-visibility', 'auto') && anchored) {
-  skipFarSections();
-  let width = window.innerWidth;
-  let timer = 0;
-  window.addEventListener('resize', () => {
-    if (window.innerWidth === width) return;
-    width = window.innerWidth;
-    clearTimeout(timer);
-    timer = setTimeout(skipFarSections, 150);
-  });
-}
 
 // Table of contents: mark the section being read (aria-current), so the
 // sidebar shows where the reader is.
@@ -205,16 +167,22 @@ let nextCandidate = 0;
 let idlePass = false;
 let loaded = false;
 function markRemaining(deadline) {
-  // the first in a section far away lays that section out; the others in it
-  // are cheap now, and later would lay it out again: they go in the same task
-  while (nextCandidate < wideCandidates.length && deadline.timeRemaining() > 10) {
-    // all of a section's widths are read before any tab stop is written
-    const section = wideCandidates[nextCandidate].closest('section');
+  // the first in a block far away lays that block out (lesson.css); the
+  // others in it are cheap now, and later would lay it out again: they go in
+  // the same task. Laying out one block of formulas can take tens of ms on a
+  // phone, more than the idle moment said it had left: a task stops after
+  // 8 ms of work.
+  const start = performance.now();
+  while (nextCandidate < wideCandidates.length && deadline.timeRemaining() > 10 && performance.now() - start < 8) {
+    // all of a block's widths are read before any tab stop is written
+    const block = wideCandidates[nextCandidate].closest('main > section > *');
     const batch = [];
     do {
       const el = wideCandidates[nextCandidate++];
-      if (!measured.has(el)) batch.push(el);
-    } while (nextCandidate < wideCandidates.length && wideCandidates[nextCandidate].closest('section') === section);
+      // what a closed aside holds has no width (it is measured when the
+      // aside opens), but asking lays it out all the same
+      if (!measured.has(el) && !el.closest('details:not([open])')) batch.push(el);
+    } while (nextCandidate < wideCandidates.length && wideCandidates[nextCandidate].closest('main > section > *') === block);
     const widths = batch.map(scrollsSideways);
     batch.forEach((el, i) => markWide(el, widths[i]));
   }
