@@ -162,7 +162,11 @@ for (const el of wideCandidates) wideObserver ? wideObserver.observe(el) : markW
 // once the page has loaded, a few per moment, so that every formula that
 // scrolls has its tab stop wherever the reader jumps (or an assistive tool
 // looks) without the lesson's start paying for measuring them all.
-const whenIdle = window.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ timeRemaining: () => 8 }), 200));
+// (Safari has no requestIdleCallback: a timer stands in, and says it has as
+// long as an idle moment can (50 ms); markRemaining stops after 8 ms of work.
+// It said 8 before, under markRemaining's 10, and no far formula was ever
+// measured there.)
+const whenIdle = window.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ timeRemaining: () => 50 }), 200));
 let nextCandidate = 0;
 let idlePass = false;
 let loaded = false;
