@@ -66,6 +66,29 @@ test('a note renders as an always-visible box labelled by its title', () => {
   assert.match(html, /<div class="note" role="note" aria-labelledby="snippet-note-notation">\n<p class="note-title" id="snippet-note-notation">Notation<\/p>\n<p><span class="katex"><math/);
 });
 
+test('a widget alone on its line is a block of the section, not a paragraph; anywhere else it stays where it is', () => {
+  const { html } = render(`Before.
+
+<pe-heatmap max-len="64" d-model="64"></pe-heatmap>
+
+Text and <rope-clock></rope-clock> in one paragraph.
+
+<alibi-bias heads="8"></alibi-bias> <t5-buckets></t5-buckets>
+
+- <rope-clock></rope-clock>
+- two
+
+::: aside A widget in an aside
+<learned-overflow rows="64"></learned-overflow>
+:::
+`);
+  assert.match(html, /<p>Before\.<\/p>\n<pe-heatmap max-len="64" d-model="64"><\/pe-heatmap>\n?<p>Text and <rope-clock><\/rope-clock> in one paragraph\.<\/p>/);
+  assert.match(html, /<p><alibi-bias heads="8"><\/alibi-bias> <t5-buckets><\/t5-buckets><\/p>/);
+  assert.match(html, /<li><rope-clock><\/rope-clock><\/li>/);
+  assert.match(html, /<div class="aside-body">\n<learned-overflow rows="64"><\/learned-overflow>\n?<\/div>/);
+  assert.doesNotMatch(html, /<p>\s*<(pe-heatmap|learned-overflow)/);
+});
+
 test('citations in prose: author and year, a locator, the year alone', () => {
   const { html, renderer } = render(snippet);
   assert.match(html, /<a class="cite" href="#ref-vaswani2017">Vaswani et al\., 2017, Table 3<\/a>;/);
