@@ -30,11 +30,12 @@ function featureArgs() {
     const root = dirname(require.resolve('playwright-core/package.json'));
     const { chromiumSwitches } = require(join(root, 'lib/server/chromium/chromiumSwitches.js'));
     const own = chromiumSwitches(false).find((a) => a.startsWith('--disable-features='));
-    if (!own) return { args: [], ignoreDefaultArgs: [] };
-    return { args: [`${own},${DISABLED_FEATURES.join(',')}`], ignoreDefaultArgs: [own] };
+    if (own) return { args: [`${own},${DISABLED_FEATURES.join(',')}`], ignoreDefaultArgs: [own] };
   } catch {
-    return { args: [], ignoreDefaultArgs: [] };
+    // below
   }
+  console.warn(`scripts/chromium.mjs: Playwright's --disable-features list was not found; Chromium starts with ${DISABLED_FEATURES.join(', ')} enabled`);
+  return { args: [], ignoreDefaultArgs: [] };
 }
 
 /** Chromium driven by playwright-core. */
