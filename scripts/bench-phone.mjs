@@ -10,8 +10,9 @@
 //   (3 s without a long task after the core is ready) counts its time beyond
 //   50 ms;
 // - keys: then a learner drives sliders with the keyboard (ArrowRight and
-//   ArrowLeft, 250 ms apart and the first 250 ms after the focus, on the first heatmap's d_model, the barcode's
-//   d_model and the ALiBi sequence length) and the Event Timing API
+//   ArrowLeft, 250 ms apart and the first 250 ms after the focus, on the
+//   first heatmap's d_model, the barcode's d_model and the ALiBi sequence
+//   length) and the Event Timing API
 //   (PerformanceObserver 'event', durationThreshold 16) gives, per key press,
 //   the time from the press to the next paint after its handlers and the
 //   widget's redraw. A press without an entry took under 16 ms; it counts as 16.

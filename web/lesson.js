@@ -170,6 +170,8 @@ const whenIdle = window.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ ti
 let nextCandidate = 0;
 let idlePass = false;
 let loaded = false;
+// the block of the lesson (lesson.css) that `el` is in
+const blockOf = (el) => el.closest('main > section > *');
 function markRemaining(deadline) {
   // the first in a block far away lays that block out (lesson.css); the
   // others in it are cheap now, and later would lay it out again: they go in
@@ -179,14 +181,14 @@ function markRemaining(deadline) {
   const start = performance.now();
   while (nextCandidate < wideCandidates.length && deadline.timeRemaining() > 10 && performance.now() - start < 8) {
     // all of a block's widths are read before any tab stop is written
-    const block = wideCandidates[nextCandidate].closest('main > section > *');
+    const block = blockOf(wideCandidates[nextCandidate]);
     const batch = [];
     do {
       const el = wideCandidates[nextCandidate++];
       // what a closed aside holds has no width (it is measured when the
       // aside opens), but asking lays it out all the same
       if (!measured.has(el) && !el.closest('details:not([open])')) batch.push(el);
-    } while (nextCandidate < wideCandidates.length && wideCandidates[nextCandidate].closest('main > section > *') === block);
+    } while (nextCandidate < wideCandidates.length && blockOf(wideCandidates[nextCandidate]) === block);
     const widths = batch.map(scrollsSideways);
     batch.forEach((el, i) => markWide(el, widths[i]));
   }

@@ -197,8 +197,7 @@ class PeWaveBarcode extends PeElement {
         ctx.drawImage(this._rowCanvas, 0, 0, BAR_PX, 1);
         card.barKey = colorKey;
       }
-      const bar = card.bar;
-      setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, bar]);
+      setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, card.bar]);
       return card.article;
     });
     setChildren(this.cards, cards);
