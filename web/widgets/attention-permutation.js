@@ -128,7 +128,9 @@ class AttentionPermutation extends PeElement {
     .results .mark { color: var(--pe-accent); }
     .perword-title { font-size: .9em; margin: 10px 0 0; }
     .note { font-size: .88em; color: var(--pe-muted); }
-    :host { container-type: inline-size; }
+    /* the per-word table's box is the size container its rows query (not the
+       host: text drawn on a canvas in a size container lays the container out) */
+    .perword { container-type: inline-size; }
     .outrow { font-family: var(--pe-mono); white-space: nowrap; }
     /* on a phone the four numbers of a row wrap instead of pushing the table wider */
     @container (max-width: 560px) { .outrow { white-space: normal; min-width: 7ch; } }
@@ -139,7 +141,7 @@ class AttentionPermutation extends PeElement {
   build(root) {
     this.sentencesBox = h('div', { class: 'sentences' });
     this.maps = h('div', { class: 'maps' });
-    this.perWord = h('div', { class: 'table-wrap' });
+    this.perWord = h('div', { class: 'table-wrap perword' });
     this.results = h('div', { class: 'table-wrap results' });
     this.lesson = h('p', { class: 'lesson', 'aria-live': 'polite' });
     this.perWordTitle = h('p', { class: 'perword-title' });
