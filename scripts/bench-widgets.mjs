@@ -10,6 +10,7 @@
 import { pathToFileURL } from 'node:url';
 import { createStaticServer } from './serve.mjs';
 import { launchChromium } from './chromium.mjs';
+import { widgetCases } from '../web/bench/widgets.js';
 
 // One run of the benchmark page: [{ tag, median, p95, max, n }].
 async function runPage(browser, port, { simd, frames, size = 'default', cpu = 1, only = null }) {
@@ -70,8 +71,12 @@ export const PHONE_TARGETS = { cpu4Default: 16, cpu4Largest: 50, cpu1Largest: 16
 /** How many times the full benchmark repeats the phone profile (a quick one: once). */
 export const PHONE_ROUNDS = 3;
 
-// the middle value (of an even count, the larger of the two middle ones)
-const middle = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+// the median (of an even count, the mean of the two middle values)
+const middle = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const k = s.length >> 1;
+  return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
+};
 
 // A throttled p95 moves by up to 2x from one run to the next on this
 // 2-core machine (docs/benchmarks.md, "How Chromium slows the CPU"), so the
@@ -132,8 +137,20 @@ export function widgetTable(results) {
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const usage = 'usage: node scripts/bench-widgets.mjs [--quick] [--phone-only] [--only=tag,tag] [--rounds=N]';
+  for (const arg of process.argv.slice(2)) {
+    if (!['--quick', '--phone-only'].includes(arg) && !/^--(only|rounds)=/.test(arg)) {
+      console.error(`bench-widgets: unknown argument ${arg}\n${usage}`);
+      process.exit(2);
+    }
+  }
   const quick = process.argv.includes('--quick');
   const onlyArg = process.argv.find((a) => a.startsWith('--only='));
+  const unknownTags = onlyArg ? onlyArg.slice(7).split(',').filter((t) => !widgetCases.some((c) => c.tag === t)) : [];
+  if (unknownTags.length) {
+    console.error(`bench-widgets: no widget case ${unknownTags.join(', ')} (known: ${widgetCases.map((c) => c.tag).join(', ')})`);
+    process.exit(2);
+  }
   const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
   const rounds = roundsArg ? Number(roundsArg.slice(9)) : undefined;
   if (rounds !== undefined && !(Number.isInteger(rounds) && rounds >= 1 && rounds <= 20)) {

@@ -778,7 +778,7 @@ export class PeElement extends HTMLElement {
    * The widget's colours (themeColors: { fg, bg, ..., good, bad }, each
    * [r, g, b]) for drawing canvases and SVG. Kept between updates: reading
    * computed style inside an update, after its first write, makes the browser
-   * lay the widget out (it is a size container) before the update's own
+   * lay the widget out (when it is a size container) before the update's own
    * layout. They are read again when the reader's colour scheme changes (the
    * widget then draws again), and in the frame after each update, beside the
    * width reads of _markScrollables (which have laid the page out already):
