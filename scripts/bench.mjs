@@ -2,7 +2,7 @@
 // our scalar build, plain JavaScript and TensorFlow.js's wasm backend (single
 // thread), interleaved in this one process, and prints the medians.
 //
-//   node scripts/bench.mjs            full run (about 2-3 minutes on 2 cores)
+//   node scripts/bench.mjs            full run (about 6 minutes on 2 cores)
 //   node scripts/bench.mjs --quick    tiny sizes, a few seconds: proves it runs
 //   node scripts/bench.mjs --json     also prints, as the last line, { case: { impl: median_ms } }
 //   node scripts/bench.mjs --only=softmax,rope
