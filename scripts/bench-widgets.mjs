@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 import { createStaticServer } from './serve.mjs';
 import { launchChromium } from './chromium.mjs';
 import { widgetCases } from '../web/bench/widgets.js';
+import { median } from '../web/bench/runner.js';
 
 // One run of the benchmark page: [{ tag, median, p95, max, n }].
 async function runPage(browser, port, { simd, frames, size = 'default', cpu = 1, only = null }) {
@@ -71,13 +72,6 @@ export const PHONE_TARGETS = { cpu4Default: 16, cpu4Largest: 50, cpu1Largest: 16
 /** How many times the full benchmark repeats the phone profile (a quick one: once). */
 export const PHONE_ROUNDS = 3;
 
-// the median (of an even count, the mean of the two middle values)
-const middle = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const k = s.length >> 1;
-  return s.length % 2 ? s[k] : (s[k - 1] + s[k]) / 2;
-};
-
 // A throttled p95 moves by up to 2x from one run to the next on this
 // 2-core machine (docs/benchmarks.md, "How Chromium slows the CPU"), so the
 // profile runs `rounds` times, all of it each time (the rounds interleave
@@ -99,8 +93,8 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
       results[tag] = {};
       for (const [key, rs] of Object.entries(byKey)) {
         results[tag][key] = {
-          median: middle(rs.map((r) => r.median)),
-          p95: middle(rs.map((r) => r.p95)),
+          median: median(rs.map((r) => r.median)),
+          p95: median(rs.map((r) => r.p95)),
           p95s: rs.map((r) => r.p95),
           max: Math.max(...rs.map((r) => r.max)),
           n: rs[0].n,
@@ -146,7 +140,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   }
   const quick = process.argv.includes('--quick');
   const onlyArg = process.argv.find((a) => a.startsWith('--only='));
-  const unknownTags = onlyArg ? onlyArg.slice(7).split(',').filter((t) => !widgetCases.some((c) => c.tag === t)) : [];
+  const only = onlyArg ? onlyArg.slice(7).split(',') : null;
+  const unknownTags = (only ?? []).filter((t) => !widgetCases.some((c) => c.tag === t));
   if (unknownTags.length) {
     console.error(`bench-widgets: no widget case ${unknownTags.join(', ')} (known: ${widgetCases.map((c) => c.tag).join(', ')})`);
     process.exit(2);
@@ -164,7 +159,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.log(widgetTable(results));
     console.log('');
   }
-  const phone = await benchPhoneWidgets({ quick, rounds, only: onlyArg ? onlyArg.slice(7).split(',') : null, onProgress });
+  const phone = await benchPhoneWidgets({ quick, rounds, only, onProgress });
   if (phone.rounds > 1) console.log(`p95 of each: the median of ${phone.rounds} rounds in bold, then each round's.`);
   console.log(phoneWidgetTable(phone.results));
 }
