@@ -14,25 +14,54 @@
 //      train lab); in Firefox ESR and WebKitGTK the checks of
 //      tests/browser/engines/ (the lesson, embeds, file://, and in WebKit the
 //      scalar build chosen by an engine without WebAssembly SIMD)
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { killTree } from './kill-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = [];
 
-function run(name, cmd, args, { cwd = root, parse, show = () => true } = {}) {
+// A stage runs as its own process group. Its output is shown as it comes
+// (or, for a stage with a `show` filter, once it has passed: only the lines
+// kept; all of it if it failed). A stage still running after `minutes` is
+// ended with everything it started, and fails: a browser that stops
+// answering must not take CI's whole time (it did once, WebKit in CI).
+async function run(name, cmd, args, { cwd = root, parse, show = null, minutes = 30 } = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
-  const r = spawnSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
-  const shown = r.status === 0 ? (r.stdout ?? '').split('\n').filter(show).join('\n') : r.stdout ?? '';
-  process.stdout.write(`${shown}\n`);
-  process.stderr.write(r.stderr ?? '');
-  const counts = parse ? parse(`${r.stdout}\n${r.stderr}`) : null;
-  const ok = r.status === 0;
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // in a group of its own the stage does not get Ctrl+C from the terminal: pass it on
+  const stop = (sig) => (killTree(child.pid, { group: true }), process.exit(sig === 'SIGINT' ? 130 : 143));
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+    if (!show) process.stdout.write(d);
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+    process.stderr.write(d);
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    console.log(`\n=== ${name}: still running after ${minutes} min; ending it and everything it started`);
+    killTree(child.pid, { group: true });
+  }, minutes * 60_000);
+  const [code, signal] = await new Promise((resolve) => {
+    child.once('error', (e) => ((stderr += `${e.message}\n`), resolve([null, 'spawn failed'])));
+    child.once('close', (c, s) => resolve([c, s]));
+  });
+  clearTimeout(timer);
+  process.off('SIGINT', stop).off('SIGTERM', stop);
+  if (show) process.stdout.write(`${code === 0 ? stdout.split('\n').filter(show).join('\n') : stdout}\n`);
+  const counts = parse ? parse(`${stdout}\n${stderr}`) : null;
+  const ok = code === 0 && !timedOut;
   results.push({ name, ok, counts, seconds: (Date.now() - started) / 1000 });
-  if (!ok) console.log(`=== ${name} FAILED (exit ${r.status ?? r.signal})`);
+  if (!ok) console.log(`=== ${name} FAILED (${timedOut ? `timed out after ${minutes} min` : `exit ${code ?? signal}`})`);
   return ok;
 }
 
@@ -59,22 +88,22 @@ function nodeTestCounts(out) {
   return pass ? { passed: Number(pass[1]), failed: Number(fail?.[1] ?? 0), ...(todo ? { detail: `${todo} known open problems run as todo` } : {}) } : null;
 }
 
-const built = run('build', 'bash', ['scripts/build.sh', '--tests']);
+const built = await run('build', 'bash', ['scripts/build.sh', '--tests']);
 if (built) {
-  run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts, show: ctestSummaryLines });
-  run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
+  await run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts, show: ctestSummaryLines });
+  await run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/sanitize'),
     parse: ctestCounts,
     show: ctestSummaryLines,
   });
-  run('libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)', process.execPath, ['scripts/fuzz.mjs', '--native-only', '--runs', '40000'], {
+  await run('libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)', process.execPath, ['scripts/fuzz.mjs', '--native-only', '--runs', '40000'], {
     parse: (out) => {
       const ok = /fuzz: no findings/.test(out);
       const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
       return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants` };
     },
   });
-  run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
+  await run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/wasm'),
     parse: ctestCounts,
     show: ctestSummaryLines,
@@ -82,22 +111,22 @@ if (built) {
   const jsTests = readdirSync(path.join(root, 'tests/js'))
     .filter((f) => f.endsWith('.test.mjs'))
     .map((f) => path.join('tests/js', f));
-  run('JS API, printing and live samples vs PyTorch (node --test, both builds)', process.execPath, ['--test', ...jsTests], { parse: nodeTestCounts });
+  await run('JS API, printing and live samples vs PyTorch (node --test, both builds)', process.execPath, ['--test', ...jsTests], { parse: nodeTestCounts });
   if (process.env.POSENC_BROWSER_TESTS !== '0') {
     const engines = browsersToTest();
     if (engines.includes('chromium')) {
       const browserTests = readdirSync(path.join(root, 'tests/browser'))
         .filter((f) => f.endsWith('.test.mjs'))
         .map((f) => path.join('tests/browser', f));
-      run('Browser tests in Chromium (playwright-core)', process.execPath, ['--test', '--test-concurrency=1', ...browserTests], { parse: nodeTestCounts });
+      await run('Browser tests in Chromium (playwright-core)', process.execPath, ['--test', '--test-concurrency=1', ...browserTests], { parse: nodeTestCounts, minutes: 20 });
     }
     if (engines.includes('firefox')) {
-      run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', 'tests/browser/engines/firefox.test.mjs'], { parse: nodeTestCounts });
+      await run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', 'tests/browser/engines/firefox.test.mjs'], { parse: nodeTestCounts, minutes: 10 });
     }
     if (engines.includes('webkit')) {
       // WebKitGTK needs a display: a virtual one unless there is one already
       const [cmd, args] = process.env.DISPLAY ? [process.execPath, []] : ['xvfb-run', ['-a', process.execPath]];
-      run('Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)', cmd, [...args, '--test', 'tests/browser/engines/webkit.test.mjs'], { parse: nodeTestCounts });
+      await run('Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)', cmd, [...args, '--test', 'tests/browser/engines/webkit.test.mjs'], { parse: nodeTestCounts, minutes: 10 });
     }
   }
 }

@@ -12,7 +12,8 @@ import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export.mjs';
 import { screenshotPath, pageOverflow } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
-import { launchEngine, startProbedServer, injectProbe } from './drivers.mjs';
+import { killTree, descendants } from '../../../scripts/kill-tree.mjs';
+import { activity, launchEngine, startProbedServer, injectProbe } from './drivers.mjs';
 
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 export const LINES = [
@@ -138,6 +139,28 @@ function assertAtSection(v, id, what = `the shot of #${id}`) {
 const LATE_SECTION = 'ablation';
 const LINKED_SECTION = 'extrapolation';
 
+// ------------------------------------------------------------------ hangs
+
+// A check takes under a minute (30 s at most in WebKit here). One that gets
+// no answer for CHECK_MINUTES has met an engine that stopped answering
+// (once, in CI, the WebKit stage hung until CI's own limit): the engine is
+// ended, a fresh one started, and the check runs once more, saying so in the
+// output. A second hang fails it, naming the step it stood at.
+// POSENC_CHECK_MINUTES sets it (to see the retry work: a short limit and
+// kill -STOP on the browser)
+const CHECK_MINUTES = Number(process.env.POSENC_CHECK_MINUTES) > 0 ? Number(process.env.POSENC_CHECK_MINUTES) : 4;
+
+class Hung extends Error {}
+
+/** `promise`, or a Hung error naming the last step once `minutes` pass without it settling. */
+function withDeadline(promise, minutes, what) {
+  let timer;
+  const deadline = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Hung(`${what}: no answer for ${minutes} min; the last step was ${activity.step}`)), minutes * 60_000);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
 // ------------------------------------------------------------------ the suite
 
 /**
@@ -159,14 +182,57 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   let simdComputed;
   const shot = (name) => screenshotPath(`${engine}-${name}.png`);
 
+  // every engine this suite starts, so a hang can end them all
+  const running = new Set();
+  async function launch(options) {
+    const b = await withDeadline(launchEngine(engine, options), CHECK_MINUTES, `starting ${engine}`);
+    running.add(b);
+    return b;
+  }
+  async function close(b) {
+    running.delete(b);
+    await withDeadline(b.close(), 1, `closing ${engine}`).catch(() => b.kill());
+  }
+  // every process this test file started is a browser or its driver (the
+  // servers run in this process): ending them all also ends an engine whose
+  // launch hung before it could be named
+  function endAllEngines() {
+    for (const pid of descendants(process.pid)) killTree(pid);
+    running.clear();
+  }
+  async function restart() {
+    endAllEngines();
+    lessonPage = null;
+    browser = await launch();
+  }
+  /** test(), with the deadline and the one retry on a fresh engine (see CHECK_MINUTES) */
+  function check(name, options, body) {
+    if (typeof options === 'function') [options, body] = [{}, options];
+    test(name, options, async () => {
+      try {
+        await withDeadline(body(), CHECK_MINUTES, name);
+      } catch (e) {
+        if (!(e instanceof Hung)) throw e;
+        console.log(`# ${e.message}. ${engine} is ended and started afresh, and the check runs once more.`);
+        await restart();
+        await withDeadline(body(), CHECK_MINUTES, `${name} (run again on a fresh ${engine})`);
+      }
+    });
+  }
+
   before(async () => {
     server = await startProbedServer();
     strict = await startProbedServer({ headers: { 'Content-Security-Policy': CSP } });
-    browser = await launchEngine(engine);
+    browser = await launch().catch(async (e) => {
+      if (!(e instanceof Hung)) throw e;
+      console.log(`# ${e.message}. Starting it once more.`);
+      endAllEngines();
+      return launch();
+    });
   });
   after(async () => {
-    await lessonPage?.close().catch(() => {});
-    await browser?.close();
+    if (lessonPage) await withDeadline(lessonPage.close(), 1, 'closing the lesson page').catch(() => {});
+    for (const b of running) await close(b);
     for (const s of [server, strict]) s?.server.close();
   });
 
@@ -204,7 +270,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     }
   }
 
-  test(`${engine}: the lesson loads, every widget renders, with no console or page error`, async () => {
+  check(`${engine}: the lesson loads, every widget renders, with no console or page error`, async () => {
     const page = (lessonPage = await browser.newPage());
     await page.goto(`${server.url}/`);
     assert.ok((await page.evaluate(() => document.querySelectorAll('main section').length)) >= 8, 'fewer than 8 sections');
@@ -222,12 +288,18 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.deepEqual(page.errors, []);
   });
 
-  test(`${engine}: the exercise lines appear exactly`, async () => {
+  check(`${engine}: the exercise lines appear exactly`, async () => {
+    // the first check's page, or a new one if that check's engine was restarted
+    if (!lessonPage) {
+      lessonPage = await browser.newPage();
+      await lessonPage.goto(`${server.url}/`);
+      await renderAll(lessonPage, 'pe-live-output, rope-offset-check');
+    }
     const texts = (await lessonPage.evaluate(LIVE_TEXTS)).join('\n');
     for (const line of LINES) assert.ok(texts.includes(line), `missing: ${line}`);
   });
 
-  test(`${engine}: changing a parameter updates a live output`, opts('parameter'), async () => {
+  check(`${engine}: changing a parameter updates a live output`, opts('parameter'), async () => {
     await lessonPage?.close();
     lessonPage = null;
     const page = await browser.newPage();
@@ -247,7 +319,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.deepEqual(page.errors, []);
   });
 
-  test(`${engine}: a quiz answered with the keyboard alone scores, and the score survives a reload`, opts('quiz'), async () => {
+  check(`${engine}: a quiz answered with the keyboard alone scores, and the score survives a reload`, opts('quiz'), async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
     const id = await page.evaluate(() => document.querySelector('pe-quiz:not([quiz*="-gen"])').getAttribute('quiz'));
@@ -293,7 +365,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     return page;
   }
 
-  test(`${engine}: a 375 px wide phone has no horizontal scrolling`, opts('phone'), async () => {
+  check(`${engine}: a 375 px wide phone has no horizontal scrolling`, opts('phone'), async () => {
     const page = await phonePage();
     assert.equal(await page.evaluate(() => document.documentElement.clientWidth), 375);
     await renderAll(page);
@@ -310,7 +382,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   // opened #ablation in section 7, 11,000 px above it, and a contents link's
   // smooth scroll stopped sections short in every engine (it aims at where
   // the target was when clicked)
-  test(`${engine}: on a phone a link to a late section lands there and stays while the widgets above it build`, async () => {
+  check(`${engine}: on a phone a link to a late section lands there and stays while the widgets above it build`, async () => {
     const page = await phonePage(`/#${LATE_SECTION}`);
     assert.ok(await page.evaluate(SETTLE_HEIGHT), 'the page kept changing height for 30 s');
     assertAtSection(await page.evaluate(SETTLED_VIEW, LATE_SECTION), LATE_SECTION, `opened at #${LATE_SECTION}`);
@@ -331,7 +403,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.deepEqual(top.errors, []);
   });
 
-  test(`${engine}: embed.html under a strict CSP header reports no violation and no error`, async () => {
+  check(`${engine}: embed.html under a strict CSP header reports no violation and no error`, async () => {
     const page = await browser.newPage({ width: 900, height: 900 });
     for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'alibi-bias', 'pe-quiz&quiz=rope-what-rotates', 'pe-live-output&sample=seat-vectors']) {
       await page.goto(`${strict.url}/embed.html?widget=${widget}`);
@@ -344,7 +416,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.deepEqual(page.errors, []);
   });
 
-  test(`${engine}: dist/lesson.html works from file:// and computes the exercise lines`, async () => {
+  check(`${engine}: dist/lesson.html works from file:// and computes the exercise lines`, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), `posenc-export-${engine}-`));
     const { out } = await exportLesson({ out: path.join(dir, 'lesson.html') });
     writeFileSync(out, injectProbe(readFileSync(out, 'utf8'), true));
@@ -361,8 +433,8 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   });
 
   if (dark) {
-    test(`${engine}: dark mode renders with no error (screenshots)`, async () => {
-      const darkBrowser = await launchEngine(engine, dark);
+    check(`${engine}: dark mode renders with no error (screenshots)`, async () => {
+      const darkBrowser = await launch(dark);
       try {
         const page = await darkBrowser.newPage();
         await page.goto(`${server.url}/`);
@@ -373,15 +445,15 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
         await page.close();
         assert.deepEqual(page.errors, []);
       } finally {
-        await darkBrowser.close();
+        await close(darkBrowser);
       }
     });
   }
 
   if (scalar) {
-    test(`${engine} without WebAssembly SIMD: the page picks the scalar build by itself and computes what the SIMD build computed`, async () => {
+    check(`${engine} without WebAssembly SIMD: the page picks the scalar build by itself and computes what the SIMD build computed`, async () => {
       assert.ok(simdComputed, 'the SIMD run did not complete');
-      const scalarBrowser = await launchEngine(engine, scalar);
+      const scalarBrowser = await launch(scalar);
       try {
         const page = await scalarBrowser.newPage();
         await page.goto(`${server.url}/`);
@@ -403,7 +475,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
         await page.close();
         assert.deepEqual(page.errors, []);
       } finally {
-        await scalarBrowser.close();
+        await close(scalarBrowser);
       }
     });
   }

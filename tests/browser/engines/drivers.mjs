@@ -20,6 +20,7 @@ import { createServer } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { createStaticServer } from '../../../scripts/serve.mjs';
+import { killTree } from '../../../scripts/kill-tree.mjs';
 
 export const FIREFOX_PATH = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
@@ -97,6 +98,14 @@ const READ_PROBE = () => {
   return out;
 };
 
+/**
+ * What the pages were last asked to do ('webkit: goto http://...'), so a
+ * check that stops getting answers can say where it stood.
+ */
+export const activity = { step: '' };
+const step = (engine, what) => (activity.step = `${engine}: ${what}`.slice(0, 200));
+const fnName = (fn) => fn.name || fn.toString().slice(0, 60).replace(/\s+/g, ' ');
+
 // ------------------------------------------------------------------ Firefox
 async function launchFirefox({ dark = false } = {}) {
   if (!existsSync(FIREFOX_PATH)) throw new Error(`no Firefox at ${FIREFOX_PATH} (npm test installs firefox-esr)`);
@@ -128,6 +137,8 @@ async function launchFirefox({ dark = false } = {}) {
       return api;
     },
     close: () => browser.close(),
+    // ends the browser and its content processes at once (it stopped answering)
+    kill: () => killTree(browser.process()?.pid),
   };
 }
 
@@ -143,6 +154,7 @@ class FirefoxPage {
     page.on('pageerror', (e) => this.errors.push(`exception: ${e.message}`));
   }
   async setViewport(width, height) {
+    step('firefox', `viewport ${width}x${height}`);
     await this.page.setViewport({ width, height });
   }
   async drain() {
@@ -152,26 +164,32 @@ class FirefoxPage {
   }
   async goto(url) {
     await this.drain();
+    step('firefox', `goto ${url}`);
     await this.page.goto(url, { waitUntil: 'load' });
   }
   async reload() {
     await this.drain();
+    step('firefox', 'reload');
     await this.page.reload({ waitUntil: 'load' });
   }
   evaluate(fn, ...args) {
+    step('firefox', `evaluate ${fnName(fn)}`);
     return this.page.evaluate(fn, ...args);
   }
   async press(key) {
     const [mod, k] = key.includes('+') ? key.split('+') : [null, key];
+    step('firefox', `press ${key}`);
     if (mod) await this.page.keyboard.down(mod);
     await this.page.keyboard.press(k === 'Space' ? ' ' : k);
     if (mod) await this.page.keyboard.up(mod);
   }
   async screenshot(file) {
+    step('firefox', `screenshot ${file}`);
     await this.page.screenshot({ path: file });
   }
   async close() {
     await this.drain();
+    step('firefox', 'close the page');
     await this.context.close();
   }
 }
@@ -191,11 +209,15 @@ async function launchWebKit({ env = {} } = {}) {
       s.once('error', () => resolve(false));
     });
     if (up) break;
-    if (i > 100) throw new Error('WebKitWebDriver did not start');
+    if (i > 100) {
+      killTree(driverProcess.pid);
+      throw new Error('WebKitWebDriver did not start');
+    }
     await new Promise((r) => setTimeout(r, 100));
   }
   const sessions = [];
   const open = async () => {
+    step('webkit', 'start a session (MiniBrowser)');
     const driver = await new Builder()
       .usingServer(`http://127.0.0.1:${port}`)
       .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } })
@@ -215,10 +237,13 @@ async function launchWebKit({ env = {} } = {}) {
       return page;
     },
     async close() {
+      step('webkit', 'quit');
       for (const d of sessions) await d.quit().catch(() => {});
       driverProcess.kill();
       await driverExit;
     },
+    // ends the driver, MiniBrowser and its web processes at once (they stopped answering)
+    kill: () => killTree(driverProcess.pid),
   };
 }
 
@@ -230,6 +255,7 @@ class WebKitPage {
   }
   async setViewport(width, height) {
     // the window's outer size is what WebDriver sets: correct by the chrome around the page
+    step('webkit', `viewport ${width}x${height}`);
     await this.driver.manage().window().setRect({ width, height });
     for (let i = 0; i < 3; i++) {
       const [w, h] = await this.driver.executeScript('return [innerWidth, innerHeight]');
@@ -244,6 +270,7 @@ class WebKitPage {
       const f = document.querySelector(sel);
       return f.contentDocument?.readyState === 'complete' && f.contentWindow.location.href !== 'about:blank' ? null : new Promise((resolve) => f.addEventListener('load', resolve, { once: true }));
     }, selector);
+    step('webkit', `enter the frame ${selector}`);
     await this.driver.switchTo().frame(await this.driver.findElement({ css: selector }));
   }
   async drain() {
@@ -254,11 +281,14 @@ class WebKitPage {
     }
   }
   async goto(url) {
+    step('webkit', `goto ${url}`);
     if ((await this.driver.getCurrentUrl()) !== 'about:blank') await this.drain();
+    step('webkit', `goto ${url}`);
     await this.driver.get(url); // back in the top-level page
   }
   async reload() {
     await this.drain();
+    step('webkit', 'reload');
     await this.driver.navigate().refresh();
   }
   /** Runs `fn(...args)` in the page (it may return a promise); args (or undefined) and result as JSON. */
@@ -267,6 +297,7 @@ class WebKitPage {
     // it null, and null defeats a default parameter: WAIT_FOR's timeout = null
     // gave up at once, which made two checks fail at random)
     const list = args.map((a) => (a === undefined ? 'undefined' : JSON.stringify(a))).join(', ');
+    step('webkit', `evaluate ${fnName(fn)}`);
     const r = await this.driver.executeAsyncScript(
       `const done = arguments[arguments.length - 1];
        Promise.resolve().then(() => (${fn.toString()})(${list}))
@@ -279,22 +310,29 @@ class WebKitPage {
     const { Key } = await import('selenium-webdriver');
     const name = (k) => ({ Tab: Key.TAB, Shift: Key.SHIFT, Space: Key.SPACE, Enter: Key.ENTER, ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP, ArrowRight: Key.ARROW_RIGHT, ArrowLeft: Key.ARROW_LEFT })[k] ?? k;
     const actions = this.driver.actions();
+    step('webkit', `press ${key}`);
     if (key.includes('+')) {
       const [mod, k] = key.split('+');
       await actions.keyDown(name(mod)).sendKeys(name(k)).keyUp(name(mod)).perform();
     } else await actions.sendKeys(name(key)).perform();
   }
   async screenshot(file) {
+    step('webkit', `screenshot ${file}`);
     writeFileSync(file, Buffer.from(await this.driver.takeScreenshot(), 'base64'));
   }
   async close() {
     await this.drain();
+    step('webkit', 'close the page (quit the session)');
     await this.driver.quit().catch(() => {});
   }
 }
 
-/** Starts `name` ('firefox' | 'webkit'); options: { dark } (Firefox), { env } (WebKit's environment). */
+/**
+ * Starts `name` ('firefox' | 'webkit'); options: { dark } (Firefox), { env }
+ * (WebKit's environment). The engine: { name, newPage(), close(), kill() }.
+ */
 export function launchEngine(name, options) {
+  step(name, 'launch');
   if (name === 'firefox') return launchFirefox(options);
   if (name === 'webkit') return launchWebKit(options);
   throw new Error(`unknown engine ${name}`);
