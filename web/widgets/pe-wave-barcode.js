@@ -13,7 +13,8 @@ import { fixed } from '../lib/pyformat.js';
 
 const MAX_WORDS = 12;
 const STRIP_LEN = MAX_WORDS; // the mini waves span positions 0..11 on every card
-// Mini-wave geometry in SVG user units (the SVG scales uniformly to the card).
+// Mini-wave geometry in drawing units: the canvas scales uniformly to the
+// card's width, as an SVG with this viewBox would.
 const SW = 132;
 const SH = 34;
 const PAD = 4;
@@ -46,7 +47,7 @@ class PeWaveBarcode extends PeElement {
     .card .seat { color: var(--pe-muted); font-size: .85em; }
     .wave { margin-top: 6px; }
     .wave .lab { font-size: .78em; color: var(--pe-muted); display: flex; justify-content: space-between; gap: 4px; }
-    .wave svg { width: 100%; height: auto; }
+    .wave canvas { width: 100%; height: auto; }
     .plotrow { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 3px; align-items: stretch; }
     .yaxis { display: flex; flex-direction: column; justify-content: space-between; text-align: right; font-family: var(--pe-mono); font-size: .74em; color: var(--pe-muted); line-height: 1; border-right: 1px solid var(--pe-border); padding-right: 2px; }
     .zoom { font-size: .74em; color: var(--pe-muted); }
@@ -159,8 +160,9 @@ class PeWaveBarcode extends PeElement {
         // what the wave shows depends on these numbers only
         const inputs = [i, freqs[i], pos, k > 0 ? 1 : 0];
         for (let t = 0; t < STRIP_LEN; t++) inputs.push(table[t * dModel + 2 * i], table[t * dModel + 2 * i + 1]);
+        inputs.push(inkScale());
         if (w.colorKey !== colorKey || w.name.textContent !== `${name} i=${i}` || !sameValues(w.inputs, inputs)) {
-          const wave = miniWave(w.marks, table, dModel, i, pos, colors, k > 0);
+          const wave = miniWave(w.canvas, table, dModel, i, pos, colors, k > 0);
           setText(w.name, `${name} i=${i}`);
           setText(w.lambda, `λ ${fixed(wavelength(i), 1)}`);
           setText(w.hi, tick(wave.hi));
@@ -243,12 +245,12 @@ function makeWave() {
   const lambda = h('span', {});
   const hi = h('span', {});
   const lo = h('span', {});
-  const marks = makeMiniWave();
+  const canvas = h('canvas', { 'aria-hidden': 'true' });
   const lab = h('div', { class: 'lab', 'aria-hidden': 'true' }, name, lambda);
-  const plotrow = h('div', { class: 'plotrow', 'aria-hidden': 'true' }, h('div', { class: 'yaxis' }, hi, lo), marks.svg);
+  const plotrow = h('div', { class: 'plotrow', 'aria-hidden': 'true' }, h('div', { class: 'yaxis' }, hi, lo), canvas);
   const zoom = h('div', { class: 'zoom', 'aria-hidden': 'true' }, 'zoomed: sin only');
   const vals = h('div', { class: 'vals', 'aria-hidden': 'true' });
-  return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, marks, lab, plotrow, zoom, vals };
+  return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, canvas, lab, plotrow, zoom, vals };
 }
 
 // Whether two arrays of numbers hold the same values (a missing one: no).
@@ -265,43 +267,21 @@ function setChildren(parent, nodes) {
   if (kids.length !== list.length || list.some((n, k) => kids[k] !== n)) parent.replaceChildren(...list);
 }
 
-// The marks of one mini wave, made once and kept: its SVG and every line,
-// polyline and circle that miniWave() may show.
-function makeMiniWave() {
-  const svg = h('svg:svg', { viewBox: `0 0 ${SW} ${SH}`, 'aria-hidden': 'true' });
-  return {
-    svg,
-    zero: h('svg:line', {}),
-    seat: h('svg:line', {}),
-    cos: h('svg:polyline', {}),
-    sin: h('svg:polyline', {}),
-    dots: Array.from({ length: STRIP_LEN }, () => h('svg:circle', {})),
-    ring: h('svg:circle', {}),
-    dot: h('svg:circle', {}),
-  };
-}
-
-// Sets attributes that differ (most stay the same from one update to the
-// next). The marks are written here only, so what was last written is
-// kept beside them (el._set) and compared without asking the DOM.
-function attrs(el, values) {
-  const set = (el._set ??= {});
-  for (const k in values) {
-    const v = String(values[k]);
-    if (set[k] !== v) {
-      set[k] = v;
-      el.setAttribute(k, v);
-    }
-  }
-}
+// Backing pixels per drawing unit of a mini wave: the canvas is shown at
+// about 0.8-1.7 units per CSS pixel (cards are 150-300 px wide), so twice
+// the device pixel ratio's worth, at least 2, keeps lines sharp when CSS
+// scales it down.
+const inkScale = () => Math.max(2, window.devicePixelRatio || 1);
 
 // A small wave of pair i over positions 0..11 (values from the table): sin
 // solid, cos dashed, a dot at every position, a ring on the word's seat.
 // zoom: a slow pair's sin hardly moves on −1..1, so its y-axis is its own
 // range over 0..11 and only sin is drawn (its cos, near 1, is the number
-// under the plot). Draws into the kept marks `w` (makeMiniWave), changing
-// only attributes and which marks are there. Returns { svg, lo, hi, zoomed }.
-function miniWave(w, table, dModel, i, pos, colors, zoom) {
+// under the plot). Drawn on the card's kept canvas, in SW x SH units. A
+// canvas, not SVG: at each slider step the SVG's moved dots and lines were
+// laid out again with the cards around them, about 40% of the update.
+// Returns { lo, hi, zoomed }.
+function miniWave(canvas, table, dModel, i, pos, colors, zoom) {
   const sinAt = (t) => table[t * dModel + 2 * i];
   let lo = -1;
   let hi = 1;
@@ -318,21 +298,39 @@ function miniWave(w, table, dModel, i, pos, colors, zoom) {
   }
   const x = (t) => PAD + (t / (STRIP_LEN - 1)) * (SW - 2 * PAD);
   const y = (v) => PAD + (1 - (v - lo) / (hi - lo)) * (SH - 2 * PAD);
-  const points = (c) => Array.from({ length: STRIP_LEN }, (_, t) => `${x(t).toFixed(1)},${y(table[t * dModel + c]).toFixed(1)}`).join(' ');
-  const fg = rgb(colors.fg);
-  const muted = rgb(colors.muted);
+  const k = inkScale();
+  const [cw, ch] = [Math.round(SW * k), Math.round(SH * k)];
+  if (canvas.width !== cw || canvas.height !== ch) [canvas.width, canvas.height] = [cw, ch];
+  const ctx = canvas.getContext('2d');
+  ctx.setTransform(k, 0, 0, k, 0, 0);
+  ctx.clearRect(0, 0, SW, SH);
+  const stroke = (color, width, dash, path) => {
+    ctx.beginPath();
+    path();
+    ctx.strokeStyle = color;
+    ctx.lineWidth = width;
+    ctx.setLineDash(dash);
+    ctx.stroke();
+  };
+  const polyline = (c) => () => {
+    for (let t = 0; t < STRIP_LEN; t++) ctx.lineTo(x(t), y(table[t * dModel + c]));
+  };
+  const disc = (cx, cy, r, color) => {
+    ctx.beginPath();
+    ctx.arc(cx, cy, r, 0, 2 * Math.PI);
+    ctx.fillStyle = color;
+    ctx.fill();
+  };
   const accent = rgb(colors.accent);
-  const withZero = lo < 0 && hi > 0;
-  if (withZero) attrs(w.zero, { x1: PAD, x2: SW - PAD, y1: y(0), y2: y(0), stroke: rgb(colors.border), 'stroke-width': 0.8 });
-  attrs(w.seat, { x1: x(pos), x2: x(pos), y1: 1, y2: SH - 1, stroke: accent, 'stroke-width': 0.8, 'stroke-dasharray': '2 2' });
-  if (!zoomed) attrs(w.cos, { points: points(2 * i + 1), fill: 'none', stroke: muted, 'stroke-width': 1, 'stroke-dasharray': '3 2' });
-  attrs(w.sin, { points: points(2 * i), fill: 'none', stroke: fg, 'stroke-width': 1.2 });
-  w.dots.forEach((dot, t) => attrs(dot, { cx: x(t).toFixed(1), cy: y(sinAt(t)).toFixed(1), r: 1.2, fill: muted }));
-  attrs(w.ring, { cx: x(pos), cy: y(sinAt(pos)), r: 3, fill: 'none', stroke: accent, 'stroke-width': 1.6 });
-  if (!zoomed) attrs(w.dot, { cx: x(pos), cy: y(table[pos * dModel + 2 * i + 1]), r: 2.4, fill: accent });
-  const marks = [withZero ? w.zero : null, w.seat, zoomed ? null : w.cos, w.sin, ...w.dots, w.ring, zoomed ? null : w.dot].filter(Boolean);
-  setChildren(w.svg, marks);
-  return { svg: w.svg, lo: zoomed ? lo : -1, hi: zoomed ? hi : 1, zoomed };
+  const muted = rgb(colors.muted);
+  if (lo < 0 && hi > 0) stroke(rgb(colors.border), 0.8, [], () => (ctx.moveTo(PAD, y(0)), ctx.lineTo(SW - PAD, y(0))));
+  stroke(accent, 0.8, [2, 2], () => (ctx.moveTo(x(pos), 1), ctx.lineTo(x(pos), SH - 1)));
+  if (!zoomed) stroke(muted, 1, [3, 2], polyline(2 * i + 1));
+  stroke(rgb(colors.fg), 1.2, [], polyline(2 * i));
+  for (let t = 0; t < STRIP_LEN; t++) disc(x(t), y(sinAt(t)), 1.2, muted);
+  stroke(accent, 1.6, [], () => ctx.arc(x(pos), y(sinAt(pos)), 3, 0, 2 * Math.PI));
+  if (!zoomed) disc(x(pos), y(table[pos * dModel + 2 * i + 1]), 2.4, accent);
+  return { lo: zoomed ? lo : -1, hi: zoomed ? hi : 1, zoomed };
 }
 
 // y-axis labels: short, with enough digits to tell a zoomed range apart.
