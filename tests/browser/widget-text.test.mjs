@@ -2,7 +2,9 @@
 // rejected in its box, never left beside a picture that ignores it; number
 // boxes update as typed; messages are in the learner's words; the RoPE clock
 // shows the score its claim is about; its text is 11 px or more on a phone.
-// And (issue 19) drawings kept between updates still show the right colours.
+// And (issue 19) drawings kept between updates still show the right colours,
+// and a drawing skipped because nothing in it changed is the one a fresh
+// widget draws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage } from './harness.mjs';
@@ -118,6 +120,40 @@ test('the weight maps redraw exactly; drawings follow the colour scheme, and a h
     n.setAttribute('encoding', 'rope');
   });
   await page.waitForFunction((n) => n._look(n).green > 0.05, await el.elementHandle(), { timeout: 5000 });
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the T5 bucket grid is drawn again only when a bucket in it changes, and then as a fresh widget draws it', async () => {
+  const { page } = await widget('<t5-buckets id="first"></t5-buckets>');
+  const el = page.locator('#first'); // a second one comes later
+  // the grid is the first canvas; count the times an update starts drawing on it
+  const grid = () => el.evaluate((n) => n.shadowRoot.querySelector('canvas').toDataURL());
+  await el.evaluate((n) => {
+    const c = n.shadowRoot.querySelector('canvas');
+    const getContext = c.getContext.bind(c);
+    n._gridDraws = 0;
+    c.getContext = (...a) => (n._gridDraws++, getContext(...a));
+  });
+  const set = (name, value) => el.evaluate((n, [k, v]) => { n.setAttribute(k, v); return n.updateNow().then(() => n._gridDraws); }, [name, value]);
+  const first = await grid();
+  const strip = () => el.evaluate((n) => n.shadowRoot.querySelectorAll('canvas')[1].toDataURL());
+  const firstStrip = await strip();
+  // 24 x 24 pairs have offsets up to 23: max distance 127 moves none of their buckets
+  assert.equal(await set('max-distance', '127'), 0, 'the grid was drawn again though no bucket in it changed');
+  assert.notEqual(await strip(), firstStrip, 'the strip (offsets up to max distance) did not follow');
+  assert.equal(await set('max-distance', '128'), 0);
+  assert.equal(await grid(), first);
+  // max distance 20: offsets 20..23 saturate, so the grid changes
+  assert.ok((await set('max-distance', '20')) > 0, 'the grid was not drawn again when its buckets changed');
+  const changed = await grid();
+  assert.notEqual(changed, first);
+  await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<t5-buckets id="fresh" max-distance="20"></t5-buckets>'));
+  await page.waitForSelector('#fresh[data-ready]', { state: 'attached' });
+  const fresh = await page.evaluate(() => document.getElementById('fresh').shadowRoot.querySelector('canvas').toDataURL());
+  assert.equal(changed, fresh, 'the redrawn grid differs from a fresh widget\'s');
+  await set('max-distance', '128');
+  assert.equal(await grid(), first, 'back at 128 the grid differs from its first drawing');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -93,7 +93,8 @@ export function offPageCanvas(w, hgt) {
  * The 2D context of `canvas` for drawing in CSS pixels on a sharp backing
  * store: sizes the canvas to cssW x cssH at devicePixelRatio (only when that
  * changed: resizing clears and reallocates), scales the context to CSS
- * pixels, and clears it.
+ * pixels, clears it, and sets text alignment, baseline and line dash back
+ * to a new context's, so that every draw starts as the first one did.
  */
 export function canvasContext(canvas, cssW, cssH) {
   const dpr = window.devicePixelRatio || 1;
@@ -108,6 +109,10 @@ export function canvasContext(canvas, cssW, cssH) {
   const ctx = canvas.getContext('2d');
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, cssW, cssH);
+  // (t5-buckets drew a label before setting textAlign: it moved left at every redraw)
+  ctx.textAlign = 'start';
+  ctx.textBaseline = 'alphabetic';
+  ctx.setLineDash([]);
   return ctx;
 }
 
@@ -227,6 +232,13 @@ export function h(tag, attrs = {}, ...children) {
     el.append(c instanceof Node ? c : String(c));
   }
   return el;
+}
+
+/** Whether two arrays (plain or typed) hold the same values in the same order; a missing one: no. */
+export function sameValues(a, b) {
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**

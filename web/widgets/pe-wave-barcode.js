@@ -7,7 +7,7 @@
 // sinusoidal vector as a barcode: one cell per dimension, colour = value.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
-import { PeElement, define, css, h, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
 import { diverging, rgb } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 
@@ -251,13 +251,6 @@ function makeWave() {
   const zoom = h('div', { class: 'zoom', 'aria-hidden': 'true' }, 'zoomed: sin only');
   const vals = h('div', { class: 'vals', 'aria-hidden': 'true' });
   return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, canvas, lab, plotrow, zoom, vals };
-}
-
-// Whether two arrays of numbers hold the same values (a missing one: no).
-function sameValues(a, b) {
-  if (!a || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 // Puts exactly `nodes` (nulls skipped) in `parent`, touching it only if they differ.

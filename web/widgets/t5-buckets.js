@@ -2,7 +2,7 @@
 // gets the bucket of its offset n − m: one bucket per offset near zero, then
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
-import { PeElement, define, css, h, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
@@ -133,6 +133,13 @@ class T5Buckets extends PeElement {
     if (!s) return;
     const { Q, K, map, colors } = s;
     this._width = width;
+    // what the drawing depends on: when none of it changed (a max-distance
+    // step whose offsets lie beyond the grid moves no bucket in it), the
+    // drawing stays as it is
+    const look = JSON.stringify([Q, K, width, window.devicePixelRatio, colors, this._cur]) + s.lut.join();
+    if (look === this._gridLook && sameValues(this._gridMap, map)) return;
+    this._gridLook = look;
+    this._gridMap = map.slice();
     const M = 30;
     const avail = Math.max(120, Math.min(this._width, 640)) - M;
     const cell = Math.max(2, Math.min(avail / K, 420 / Q, 40));
