@@ -8,7 +8,13 @@ import { readdirSync, readFileSync } from 'node:fs';
 /** The pids below `pid` (children, their children, ...), deepest last. */
 export function descendants(pid) {
   const children = new Map();
-  for (const name of readdirSync('/proc')) {
+  let names;
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return []; // no /proc (not Linux): the process group kill is what is left
+  }
+  for (const name of names) {
     if (!/^\d+$/.test(name)) continue;
     let stat;
     try {

@@ -19,6 +19,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { killTree } from './kill-tree.mjs';
+import { RETRIED_MARK } from '../tests/browser/engines/drivers.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const results = [];
@@ -29,19 +30,26 @@ const results = [];
 // ended with everything it started, and fails: a browser that stops
 // answering must not take CI's whole time (WebKit did once, in CI). A
 // browser stage (`again`) that timed out runs once more from the start, and
-// the summary says so; a second timeout fails it.
+// the summary says so; a second timeout fails it, and so does a check that
+// failed in the first run before the timeout. Checks that hung and passed
+// when run again (RETRIED_MARK) are counted in the summary too.
 async function run(name, cmd, args, { cwd = root, parse, show = null, minutes = 30, again = false } = {}) {
   console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
   const started = Date.now();
   let r = await runOnce(name, cmd, args, { cwd, show, minutes });
   let note = '';
+  let failedBefore = [];
   if (r.timedOut && again) {
+    // node --test's top-level failures, not counting todo checks
+    failedBefore = r.stdout.split('\n').filter((l) => /^not ok \d+ /.test(l) && !/# TODO/.test(l));
     console.log(`\n=== ${name}: running it once more after the timeout`);
     r = await runOnce(name, cmd, args, { cwd, show, minutes });
-    note = `, run a second time after the first timed out at ${minutes} min`;
+    note = `, run a second time after the first timed out at ${minutes} min${failedBefore.length ? ` (having failed first: ${failedBefore.join('; ')})` : ''}`;
   }
+  const retried = r.stdout.split('\n').filter((l) => l.includes(RETRIED_MARK)).length;
+  if (retried) note += `, ${retried} check${retried > 1 ? 's' : ''} run again after a hang (see ${RETRIED_MARK})`;
   const counts = parse ? parse(`${r.stdout}\n${r.stderr}`) : null;
-  const ok = r.code === 0 && !r.timedOut;
+  const ok = r.code === 0 && !r.timedOut && !failedBefore.length;
   results.push({ name, ok, counts, note, seconds: (Date.now() - started) / 1000 });
   if (!ok) console.log(`=== ${name} FAILED (${r.timedOut ? `timed out after ${minutes} min` : `exit ${r.code ?? r.signal}`})`);
   return ok;
@@ -71,6 +79,9 @@ async function runOnce(name, cmd, args, { cwd, show, minutes }) {
   const [code, signal] = await new Promise((resolve) => {
     child.once('error', (e) => ((stderr += `${e.message}\n`), resolve([null, 'spawn failed'])));
     child.once('close', (c, s) => resolve([c, s]));
+    // the output pipes close when every process holding them has gone; one
+    // that escaped the kill must not hold the run: 10 s after the exit, go on
+    child.once('exit', (c, s) => setTimeout(() => resolve([c, s]), 10_000).unref());
   });
   clearTimeout(timer);
   process.off('SIGINT', stop).off('SIGTERM', stop);
@@ -134,12 +145,12 @@ if (built) {
       await run('Browser tests in Chromium (playwright-core)', process.execPath, ['--test', '--test-concurrency=1', ...browserTests], { parse: nodeTestCounts, minutes: 20, again: true });
     }
     if (engines.includes('firefox')) {
-      await run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', 'tests/browser/engines/firefox.test.mjs'], { parse: nodeTestCounts, minutes: 10, again: true });
+      await run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', 'tests/browser/engines/firefox.test.mjs'], { parse: nodeTestCounts, minutes: 15, again: true });
     }
     if (engines.includes('webkit')) {
       // WebKitGTK needs a display: a virtual one unless there is one already
       const [cmd, args] = process.env.DISPLAY ? [process.execPath, []] : ['xvfb-run', ['-a', process.execPath]];
-      await run('Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)', cmd, [...args, '--test', 'tests/browser/engines/webkit.test.mjs'], { parse: nodeTestCounts, minutes: 10, again: true });
+      await run('Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)', cmd, [...args, '--test', 'tests/browser/engines/webkit.test.mjs'], { parse: nodeTestCounts, minutes: 15, again: true });
     }
   }
 }

@@ -13,7 +13,7 @@ import { exportLesson } from '../../../scripts/export.mjs';
 import { screenshotPath, pageOverflow } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/kill-tree.mjs';
-import { activity, launchEngine, startProbedServer, injectProbe } from './drivers.mjs';
+import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
 
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 export const LINES = [
@@ -182,30 +182,40 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   let simdComputed;
   const shot = (name) => screenshotPath(`${engine}-${name}.png`);
 
-  // every engine this suite starts, so a hang can end them all
+  // every engine this suite starts, so a hang can end them all. Only
+  // engines' processes are ended: the file:// check's export runs esbuild,
+  // whose service process must survive a restart.
   const running = new Set();
   async function launch(options) {
-    const b = await withDeadline(launchEngine(engine, options), CHECK_MINUTES, `starting ${engine}`);
-    running.add(b);
-    return b;
+    const before = new Set(descendants(process.pid));
+    try {
+      const b = await withDeadline(launchEngine(engine, options), CHECK_MINUTES, `starting ${engine}`);
+      running.add(b);
+      return b;
+    } catch (e) {
+      // a launch that hung before it could be named: what it started is new since
+      if (e instanceof Hung) for (const pid of descendants(process.pid)) if (!before.has(pid)) killTree(pid);
+      throw e;
+    }
   }
   async function close(b) {
     running.delete(b);
     await withDeadline(b.close(), 1, `closing ${engine}`).catch(() => b.kill());
   }
-  // every process this test file started is a browser or its driver (the
-  // servers run in this process): ending them all also ends an engine whose
-  // launch hung before it could be named
-  function endAllEngines() {
-    for (const pid of descendants(process.pid)) killTree(pid);
+  function endEngines() {
+    for (const b of running) b.kill();
     running.clear();
   }
   async function restart() {
-    endAllEngines();
+    endEngines();
     lessonPage = null;
     browser = await launch();
   }
-  /** test(), with the deadline and the one retry on a fresh engine (see CHECK_MINUTES) */
+  /**
+   * test(), with the deadline and the one retry on a fresh engine (see
+   * CHECK_MINUTES). A retry prints RETRIED_MARK, which test.mjs counts in
+   * its summary: a check that passed only on its second run is not silent.
+   */
   function check(name, options, body) {
     if (typeof options === 'function') [options, body] = [{}, options];
     test(name, options, async () => {
@@ -213,9 +223,15 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
         await withDeadline(body(), CHECK_MINUTES, name);
       } catch (e) {
         if (!(e instanceof Hung)) throw e;
-        console.log(`# ${e.message}. ${engine} is ended and started afresh, and the check runs once more.`);
+        console.log(`# ${RETRIED_MARK} ${e.message}. ${engine} is ended and started afresh, and the check runs once more.`);
         await restart();
-        await withDeadline(body(), CHECK_MINUTES, `${name} (run again on a fresh ${engine})`);
+        try {
+          await withDeadline(body(), CHECK_MINUTES, `${name} (run again on a fresh ${engine})`);
+        } catch (again) {
+          // the next check starts on a fresh engine, not on the one that hung
+          if (again instanceof Hung) await restart().catch(() => {});
+          throw again;
+        }
       }
     });
   }
@@ -225,8 +241,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     strict = await startProbedServer({ headers: { 'Content-Security-Policy': CSP } });
     browser = await launch().catch(async (e) => {
       if (!(e instanceof Hung)) throw e;
-      console.log(`# ${e.message}. Starting it once more.`);
-      endAllEngines();
+      console.log(`# ${RETRIED_MARK} ${e.message}. Starting it once more.`);
       return launch();
     });
   });

@@ -103,6 +103,8 @@ const READ_PROBE = () => {
  * check that stops getting answers can say where it stood.
  */
 export const activity = { step: '' };
+/** Printed by a check (or an engine's start) that hung and ran again; scripts/test.mjs counts it. */
+export const RETRIED_MARK = 'RETRIED AFTER A HANG:';
 const step = (engine, what) => (activity.step = `${engine}: ${what}`.slice(0, 200));
 const fnName = (fn) => fn.name || fn.toString().slice(0, 60).replace(/\s+/g, ' ');
 
@@ -281,7 +283,6 @@ class WebKitPage {
     }
   }
   async goto(url) {
-    step('webkit', `goto ${url}`);
     if ((await this.driver.getCurrentUrl()) !== 'about:blank') await this.drain();
     step('webkit', `goto ${url}`);
     await this.driver.get(url); // back in the top-level page
