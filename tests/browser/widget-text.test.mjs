@@ -11,9 +11,10 @@ import { useSite, newPage } from './harness.mjs';
 
 const site = useSite();
 
-// One widget alone on the development page, rendered.
-async function widget(markup, viewport = { width: 1000, height: 900 }) {
-  const page = await newPage(site.browser, { viewport });
+// One widget alone on the development page, rendered (options: more of the
+// browser context's, such as deviceScaleFactor).
+async function widget(markup, viewport = { width: 1000, height: 900 }, options = {}) {
+  const page = await newPage(site.browser, { viewport, ...options });
   const tag = markup.match(/<([a-z0-9-]+)/)[1];
   await page.goto(`${site.url}/widgets/dev.html`);
   await page.evaluate(async ([m, t]) => {
@@ -154,6 +155,29 @@ test('the T5 bucket grid is drawn again only when a bucket in it changes, and th
   assert.equal(changed, fresh, 'the redrawn grid differs from a fresh widget\'s');
   await set('max-distance', '128');
   assert.equal(await grid(), first, 'back at 128 the grid differs from its first drawing');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('the barcode\'s mini waves are drawn on exactly the device pixels they cover, and drawn again exactly', async () => {
+  const { page, el } = await widget('<pe-wave-barcode></pe-wave-barcode>', { width: 900, height: 900 }, { deviceScaleFactor: 2 });
+  const handle = await el.elementHandle();
+  // the size observer reports each canvas's device pixels and the waves are drawn at them
+  await page.waitForFunction((n) => {
+    const cs = [...n.shadowRoot.querySelectorAll('.wave canvas')];
+    return cs.length > 0 && cs.every((c) => c.devicePixels && c.width === c.devicePixels);
+  }, handle, { timeout: 5000 });
+  const sizes = await el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => [c.width, Math.round(c.getBoundingClientRect().width * devicePixelRatio)]));
+  assert.equal(sizes.length, 15, 'five cards of three waves');
+  for (const [backing, shown] of sizes) assert.ok(Math.abs(backing - shown) <= 1, `a wave has ${backing} pixels across for ${shown} device pixels on screen`);
+  // another base and back: the same pictures
+  const pixels = () => el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => c.toDataURL()));
+  const first = await pixels();
+  for (const base of ['20000', '10000']) await el.evaluate((n, b) => { n.setAttribute('base', b); return n.updateNow(); }, base);
+  assert.deepEqual(await pixels(), first, 'a redrawn wave differs from its first drawing');
+  // a narrower widget: the waves follow their new width
+  await page.setViewportSize({ width: 500, height: 900 });
+  await page.waitForFunction((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].every((c) => c.width === Math.round(c.getBoundingClientRect().width * devicePixelRatio)), handle, { timeout: 5000 });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -89,30 +89,36 @@ export function offPageCanvas(w, hgt) {
   return h('canvas', { width: w, height: hgt });
 }
 
+// Canvases whose context holds, saved, the state it had when new.
+const pristine = new WeakSet();
+
 /**
  * The 2D context of `canvas` for drawing in CSS pixels on a sharp backing
  * store: sizes the canvas to cssW x cssH at devicePixelRatio (only when that
- * changed: resizing clears and reallocates), scales the context to CSS
- * pixels, clears it, and sets text alignment, baseline and line dash back
- * to a new context's, so that every draw starts as the first one did.
+ * changed: resizing clears and reallocates), puts every setting of the
+ * context (styles, line, text, smoothing) back to a new context's, so that
+ * every draw starts as the first one did, scales it to CSS pixels, and
+ * clears it. (t5-buckets drew a label before setting textAlign: it moved
+ * left at every redraw after the first.)
  */
 export function canvasContext(canvas, cssW, cssH) {
   const dpr = window.devicePixelRatio || 1;
   const w = Math.round(cssW * dpr);
   const hgt = Math.round(cssH * dpr);
+  const ctx = canvas.getContext('2d');
   if (canvas.width !== w || canvas.height !== hgt) {
+    // resizing resets the context's state and empties its save stack
     canvas.width = w;
     canvas.height = hgt;
     canvas.style.setProperty('width', `${cssW}px`);
     canvas.style.setProperty('height', `${cssH}px`);
+    pristine.delete(canvas);
   }
-  const ctx = canvas.getContext('2d');
+  if (pristine.has(canvas)) ctx.restore();
+  ctx.save();
+  pristine.add(canvas);
   ctx.setTransform(dpr, 0, 0, dpr, 0, 0);
   ctx.clearRect(0, 0, cssW, cssH);
-  // (t5-buckets drew a label before setting textAlign: it moved left at every redraw)
-  ctx.textAlign = 'start';
-  ctx.textBaseline = 'alphabetic';
-  ctx.setLineDash([]);
   return ctx;
 }
 

@@ -66,6 +66,22 @@ class PeWaveBarcode extends PeElement {
     this.cards = h('div', { class: 'cards' });
     this.legend = h('canvas', { width: 120, height: 1, role: 'img', 'aria-label': 'Barcode colours: −1 blue, 0 background colour, +1 red' });
     this.details = this.tableAlternative('Show every vector as numbers', { lazy: true });
+    // each wave's canvas gets exactly the device pixels it covers on screen:
+    // an observer reports them (after a resize, a zoom, another screen) and
+    // the waves are drawn again at the new size
+    this._waveSizes = new ResizeObserver((entries) => {
+      let changed = false;
+      for (const e of entries) {
+        // (Chromium's device emulation reports the device-pixel box in CSS
+        // pixels: the larger of the two is right both there and on a device)
+        const px = Math.max(e.devicePixelContentBoxSize?.[0]?.inlineSize ?? 0, Math.round(e.contentRect.width * (window.devicePixelRatio || 1)));
+        if (px > 0 && px !== e.target.devicePixels) {
+          e.target.devicePixels = px;
+          changed = true;
+        }
+      }
+      if (changed) this.schedule();
+    });
     root.append(
       h('h3', {}, 'Seat cards: what each word gets added for its position'),
       h('p', { class: 'hint' },
@@ -156,11 +172,11 @@ class PeWaveBarcode extends PeElement {
         picks.map(([name, i]) => `${name} pair ${i}: sin ${fixed(col(pos, 2 * i), 4)}, cos ${fixed(col(pos, 2 * i + 1), 4)}`).join('; ') +
         `. Full vector of ${dModel} values: ${card.rowText}.`);
       const waves = picks.map(([name, i], k) => {
-        const w = (card.waves[k] ??= makeWave());
+        const w = (card.waves[k] ??= this._observed(makeWave()));
         // what the wave shows depends on these numbers only
         const inputs = [i, freqs[i], pos, k > 0 ? 1 : 0];
         for (let t = 0; t < STRIP_LEN; t++) inputs.push(table[t * dModel + 2 * i], table[t * dModel + 2 * i + 1]);
-        inputs.push(inkScale());
+        inputs.push(w.canvas.devicePixels ?? 0);
         if (w.colorKey !== colorKey || w.name.textContent !== `${name} i=${i}` || !sameValues(w.inputs, inputs)) {
           const wave = miniWave(w.canvas, table, dModel, i, pos, colors, k > 0);
           setText(w.name, `${name} i=${i}`);
@@ -214,6 +230,16 @@ class PeWaveBarcode extends PeElement {
     );
   }
 
+  // a new wave, its canvas watched for its size in device pixels
+  _observed(wave) {
+    try {
+      this._waveSizes.observe(wave.canvas, { box: 'device-pixel-content-box' });
+    } catch {
+      this._waveSizes.observe(wave.canvas); // an engine without that box: its CSS pixels times the ratio
+    }
+    return wave;
+  }
+
   _drawLegend(scale) {
     const ctx = this.legend.getContext('2d');
     for (let x = 0; x < this.legend.width; x++) {
@@ -260,17 +286,13 @@ function setChildren(parent, nodes) {
   if (kids.length !== list.length || list.some((n, k) => kids[k] !== n)) parent.replaceChildren(...list);
 }
 
-// Backing pixels per drawing unit of a mini wave: the canvas is shown at
-// about 0.8-1.7 units per CSS pixel (cards are 150-300 px wide), so twice
-// the device pixel ratio's worth, at least 2, keeps lines sharp when CSS
-// scales it down.
-const inkScale = () => Math.max(2, window.devicePixelRatio || 1);
-
 // A small wave of pair i over positions 0..11 (values from the table): sin
 // solid, cos dashed, a dot at every position, a ring on the word's seat.
 // zoom: a slow pair's sin hardly moves on −1..1, so its y-axis is its own
 // range over 0..11 and only sin is drawn (its cos, near 1, is the number
-// under the plot). Drawn on the card's kept canvas, in SW x SH units. A
+// under the plot). Drawn on the card's kept canvas, in SW x SH units, on a
+// backing store of the device pixels the canvas covers (canvas.devicePixels,
+// from the widget's observer; until it reports, twice the ratio's worth). A
 // canvas, not SVG: at each slider step the SVG's moved dots and lines were
 // laid out again with the cards around them, about 40% of the update.
 // Returns { lo, hi, zoomed }.
@@ -291,8 +313,9 @@ function miniWave(canvas, table, dModel, i, pos, colors, zoom) {
   }
   const x = (t) => PAD + (t / (STRIP_LEN - 1)) * (SW - 2 * PAD);
   const y = (v) => PAD + (1 - (v - lo) / (hi - lo)) * (SH - 2 * PAD);
-  const k = inkScale();
-  const [cw, ch] = [Math.round(SW * k), Math.round(SH * k)];
+  const cw = canvas.devicePixels || Math.round(2 * SW * (window.devicePixelRatio || 1));
+  const k = cw / SW;
+  const ch = Math.round(SH * k);
   if (canvas.width !== cw || canvas.height !== ch) [canvas.width, canvas.height] = [cw, ch];
   const ctx = canvas.getContext('2d');
   ctx.setTransform(k, 0, 0, k, 0, 0);

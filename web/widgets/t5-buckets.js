@@ -133,6 +133,18 @@ class T5Buckets extends PeElement {
     if (!s) return;
     const { Q, K, map, colors } = s;
     this._width = width;
+    // the text first: the readout names the cell's region, which depends on
+    // max distance even where no bucket moved (setAttr and setText write
+    // only what changed)
+    setAttr(this.grid,
+      'aria-label',
+      `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset n − m). Focus it and use the arrow keys to read cells.`,
+    );
+    if (!this._cur) setText(this.gridReadout, 'Point at the grid, or focus it and use the arrow keys, to read a cell.');
+    else {
+      const [i, j] = this._cur;
+      setText(this.gridReadout, `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`);
+    }
     // what the drawing depends on: when none of it changed (a max-distance
     // step whose offsets lie beyond the grid moves no bucket in it), the
     // drawing stays as it is
@@ -197,15 +209,6 @@ class T5Buckets extends PeElement {
       ctx.strokeStyle = rgb(colors.fg);
       ctx.lineWidth = 2.5;
       ctx.strokeRect(M + cj * cell + 1, M + ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
-    }
-    setAttr(this.grid,
-      'aria-label',
-      `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset n − m). Focus it and use the arrow keys to read cells.`,
-    );
-    if (!this._cur) setText(this.gridReadout, 'Point at the grid, or focus it and use the arrow keys, to read a cell.');
-    else {
-      const [i, j] = this._cur;
-      setText(this.gridReadout, `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`);
     }
   }
 
