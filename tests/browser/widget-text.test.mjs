@@ -162,22 +162,30 @@ test('the T5 bucket grid is drawn again only when a bucket in it changes, and th
 test('the barcode\'s mini waves are drawn on exactly the device pixels they cover, and drawn again exactly', async () => {
   const { page, el } = await widget('<pe-wave-barcode></pe-wave-barcode>', { width: 900, height: 900 }, { deviceScaleFactor: 2 });
   const handle = await el.elementHandle();
-  // the size observer reports each canvas's device pixels and the waves are drawn at them
-  await page.waitForFunction((n) => {
+  // until the layout has settled (fonts, a scrollbar, the cards' columns)
+  // and the size observer has had each wave drawn at its device pixels: the
+  // same sizes for 500 ms, each canvas as wide as it is on screen
+  const settled = () => page.waitForFunction((n) => {
     const cs = [...n.shadowRoot.querySelectorAll('.wave canvas')];
-    return cs.length > 0 && cs.every((c) => c.devicePixels && c.width === c.devicePixels);
-  }, handle, { timeout: 5000 });
-  const sizes = await el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => [c.width, Math.round(c.getBoundingClientRect().width * devicePixelRatio)]));
+    const sizes = cs.map((c) => `${c.width}/${Math.round(c.getBoundingClientRect().width * devicePixelRatio)}/${c.devicePixels}`).join(' ');
+    const now = performance.now();
+    if (sizes !== n._sizes) [n._sizes, n._since] = [sizes, now];
+    return cs.length > 0 && cs.every((c) => c.devicePixels && c.width === c.devicePixels && Math.abs(c.width - c.getBoundingClientRect().width * devicePixelRatio) <= 1) && now - n._since > 500;
+  }, handle, { timeout: 10000, polling: 100 });
+  await settled();
+  const sizes = await el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => c.width));
   assert.equal(sizes.length, 15, 'five cards of three waves');
-  for (const [backing, shown] of sizes) assert.ok(Math.abs(backing - shown) <= 1, `a wave has ${backing} pixels across for ${shown} device pixels on screen`);
   // another base and back: the same pictures
   const pixels = () => el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => c.toDataURL()));
   const first = await pixels();
   for (const base of ['20000', '10000']) await el.evaluate((n, b) => { n.setAttribute('base', b); return n.updateNow(); }, base);
+  await settled();
+  assert.deepEqual(await el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => c.width)), sizes, 'the waves changed size meanwhile');
   assert.deepEqual(await pixels(), first, 'a redrawn wave differs from its first drawing');
   // a narrower widget: the waves follow their new width
   await page.setViewportSize({ width: 500, height: 900 });
-  await page.waitForFunction((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].every((c) => c.width === Math.round(c.getBoundingClientRect().width * devicePixelRatio)), handle, { timeout: 5000 });
+  await settled();
+  assert.notDeepEqual(await el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.wave canvas')].map((c) => c.width)), sizes, 'the waves kept their size in a narrower widget');
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
