@@ -182,7 +182,11 @@ class PeHeatmap extends PeElement {
   // each pixel is the mean of the cells it covers (several when the table has
   // more columns or rows than the plot has pixels, so nothing aliases into
   // moiré), and each cell covers whole pixels (so equal cells stay equal).
-  // The core averages (pe.boxDownsample); this maps the means to colours.
+  // The core averages (pe.boxDownsample) down to a grid of at most one value
+  // per cell: where the plot has more pixels than the table has cells, a
+  // pixel shows the one cell it covers, cell k = floor(pixel · cells / pixels)
+  // (boxDownsample's span, which is one cell there), so the grid is coloured
+  // once and stretched here, the same pixels as averaging at full size.
   _resample(pe) {
     const { maxLen, dModel } = this.shape;
     const dpr = window.devicePixelRatio || 1;
@@ -191,29 +195,34 @@ class PeHeatmap extends PeElement {
     if (!this.plotImage || this.plotImage.width !== pw || this.plotImage.height !== ph) {
       this.plotImage = new ImageData(pw, ph);
     }
+    const gw = Math.min(pw, dModel);
+    const gh = Math.min(ph, maxLen);
     // the means stay in the core's heap too, read in place
-    const means = pe.boxDownsample(this.table, maxLen, dModel, ph, pw, { out: this.meansBuffer.take(pe, pw * ph) }).array;
-    const pixels = new Uint32Array(this.plotImage.data.buffer);
+    const means = pe.boxDownsample(this.table, maxLen, dModel, gh, gw, { out: this.meansBuffer.take(pe, gw * gh) }).array;
+    const colours = this._gridColours?.length >= gw * gh ? this._gridColours : (this._gridColours = new Uint32Array(gw * gh));
     const { lut } = this;
     const scale = (LUT_SIZE - 1) / 2;
+    for (let i = 0; i < gw * gh; i++) {
+      // Math.round for the x >= 0 that finite means give, without the call
+      let k = ((means[i] + 1) * scale + 0.5) | 0;
+      k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
+      colours[i] = lut[k];
+    }
+    const gx = stretch(pw, gw);
+    const gy = stretch(ph, gh);
+    const pixels = new Uint32Array(this.plotImage.data.buffer);
+    let last = -1;
     for (let y = 0; y < ph; y++) {
       const row = y * pw;
-      // a pixel row the same as the one above (a table row spanning several
-      // pixel rows: the core copied it) takes its colours too
-      if (y > 0) {
-        let x = 0;
-        while (x < pw && means[row + x] === means[row - pw + x]) x++;
-        if (x === pw) {
-          pixels.copyWithin(row, row - pw, row);
-          continue;
-        }
+      const g = gy[y];
+      // a pixel row over the same grid row as the one above: a copy
+      if (g === last) {
+        pixels.copyWithin(row, row - pw, row);
+        continue;
       }
-      for (let i = row; i < row + pw; i++) {
-        // Math.round for the x >= 0 that finite means give, without the call
-        let k = ((means[i] + 1) * scale + 0.5) | 0;
-        k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
-        pixels[i] = lut[k];
-      }
+      last = g;
+      const src = g * gw;
+      for (let x = 0; x < pw; x++) pixels[row + x] = colours[src + gx[x]];
     }
     return this.plotImage;
   }
@@ -295,6 +304,14 @@ class PeHeatmap extends PeElement {
     e.preventDefault();
     this._moveCursor(...m);
   }
+}
+
+// For each of `pixels` pixels, the one of `cells` (<= pixels) cells it shows:
+// min(cells - 1, floor(x · cells / pixels)), as boxDownsample spans them.
+function stretch(pixels, cells) {
+  const map = new Int32Array(pixels);
+  for (let x = 0; x < pixels; x++) map[x] = Math.min(cells - 1, Math.floor((x * cells) / pixels));
+  return map;
 }
 
 // Colours of LUT_SIZE values evenly spread over -1..+1, packed as the
