@@ -30,6 +30,9 @@ const norm = (w) => w.toLowerCase().replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu,
 const short = (w) => (w.length > 9 ? `${w.slice(0, 8)}…` : w);
 
 const text = (t) => document.createTextNode(t);
+// an SVG coordinate to 1/100 px: finer than any screen shows, and a slow dial's
+// hand that moves less than that on a step keeps its attributes (no restyle, no layout)
+const at = (v) => Math.round(v * 100) / 100;
 
 class RopeClock extends PeElement {
   static tag = 'rope-clock';
@@ -155,10 +158,15 @@ class RopeClock extends PeElement {
     [swapped[m], swapped[n]] = [swapped[n], swapped[m]];
     const swappedText = swapped.join(' ');
 
-    // every update changes the kept nodes' text and attributes only (patchChildren)
-    patchChildren(this.seats,
-      tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
-    );
+    // every update changes the kept nodes' text and attributes only (patchChildren),
+    // and the seats not at all while the sentence and the two words stay (a base or phase step)
+    const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
+    if (seatsKey !== this._seatsKey) {
+      this._seatsKey = seatsKey;
+      patchChildren(this.seats,
+        tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
+      );
+    }
     setText(this.swapText, `→ “${swappedText}”`);
     const off = n - m;
     const sgn = (v) => (v < 0 ? `−${Math.abs(v)}` : `+${v}`);
@@ -260,7 +268,7 @@ class RopeClock extends PeElement {
 
   _drawCard(card, { i, theta, angA, angB, rel, relSwap, wa, wb, score }) {
     const R = DIAL / 2 - 22;
-    const pt = (a, r) => [r * Math.cos(a), -r * Math.sin(a)];
+    const pt = (a, r) => [at(r * Math.cos(a)), at(-r * Math.sin(a))];
     const m = card.marks;
     // arc from hand a to hand b, the signed relative angle
     const ar = R * 0.42;
@@ -278,7 +286,7 @@ class RopeClock extends PeElement {
       const nx = Math.cos(angA + rel);
       const ny = -Math.sin(angA + rel);
       const s = 5;
-      setAttr(m.arrow, 'd', `M${ex},${ey} L${ex - tx * s * 1.6 + nx * s},${ey - ty * s * 1.6 + ny * s} L${ex - tx * s * 1.6 - nx * s},${ey - ty * s * 1.6 - ny * s} Z`);
+      setAttr(m.arrow, 'd', `M${ex},${ey} L${at(ex - tx * s * 1.6 + nx * s)},${at(ey - ty * s * 1.6 + ny * s)} L${at(ex - tx * s * 1.6 - nx * s)},${at(ey - ty * s * 1.6 - ny * s)} Z`);
     }
     // word 1 a long hand, word 2 a short one: on slow dials, where the two
     // nearly coincide, both tips stay visible
@@ -287,14 +295,14 @@ class RopeClock extends PeElement {
     setAttrs(m.handA, { x2: ax, y2: ay });
     setAttrs(m.tipA, { cx: ax, cy: ay });
     setAttrs(m.handB, { x2: bx, y2: by });
-    setAttrs(m.tipB, { x: bx - 4, y: by - 4 });
+    setAttrs(m.tipB, { x: at(bx - 4), y: at(by - 4) });
     // word labels outside the face; nudged apart when the hands nearly coincide
     const close = Math.abs(rel) < 0.35;
     const [lax, lay] = pt(angA + (close ? 0.18 * (rel >= 0 ? -1 : 1) : 0), R + 12);
     const [lbx, lby] = pt(angB + (close ? 0.18 * (rel >= 0 ? 1 : -1) : 0), R + 12);
-    setAttrs(m.labA, { x: lax, y: lay + 4 });
+    setAttrs(m.labA, { x: lax, y: at(lay + 4) });
     setText(m.labA, short(wa));
-    setAttrs(m.labB, { x: lbx, y: lby + 4 });
+    setAttrs(m.labB, { x: lbx, y: at(lby + 4) });
     setText(m.labB, short(wb));
     const kids = [m.face, ...m.ticks, m.axis, ...(withArc ? [m.arc, m.arrow] : []), m.handA, m.tipA, m.handB, m.tipB, m.hub, m.labA, m.labB];
     if (card.svg.childNodes.length !== kids.length || kids.some((k, j) => card.svg.childNodes[j] !== k)) card.svg.replaceChildren(...kids);
