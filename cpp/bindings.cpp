@@ -167,6 +167,15 @@ val sinusoidal_div(Addr out, double d_model, double base) {
 }
 
 // table: (rows, d_model); positions: (n) f64; out: (n, d_model)
+// out: (out_rows, out_cols): the (max_len, d_model) table's box-averaged picture, in closed form
+val sinusoidal_picture(Addr out, double max_len, double d_model, double base, double out_rows, double out_cols) {
+    return guarded([&] {
+        posenc::sinusoidal_picture(at<float>(out), as_size(max_len), as_size(d_model), base, as_size(out_rows),
+                                   as_size(out_cols));
+        return val::undefined();
+    });
+}
+
 val learned_lookup(Addr out, Addr table, double rows, double d_model, Addr positions, double n) {
     return guarded([&] {
         posenc::learned_lookup(at<float>(out), at<const float>(table), as_size(rows),
@@ -389,6 +398,7 @@ val memory_stats() {
 EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::function("sinusoidal", &sinusoidal);
     emscripten::function("sinusoidalRows", &sinusoidal_rows);
+    emscripten::function("sinusoidalPicture", &sinusoidal_picture);
     emscripten::function("sinusoidalDiv", &sinusoidal_div);
     emscripten::function("learnedLookup", &learned_lookup);
     emscripten::function("boxDownsample", &box_downsample);

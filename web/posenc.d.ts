@@ -76,6 +76,17 @@ export interface Posenc {
     count: number,
     options?: { base?: number; out?: Out<Float32Array>; fast?: boolean },
   ): Float32Array;
+  /**
+   * (outRows, outCols): the (maxLen, dModel) table's box-averaged picture (as boxDownsample of it),
+   * in closed form without the table; within 2^-24 (maxLen - 1) max θ + 1e-6 of the exact means.
+   */
+  sinusoidalPicture(
+    maxLen: number,
+    dModel: number,
+    outRows: number,
+    outCols: number,
+    options?: { base?: number; out?: Out<Float32Array> },
+  ): Float32Array;
   /** (dModel/2) angular frequencies exp(2i * -ln(base)/dModel); wavelength = 2π / frequency. */
   sinusoidalFrequencies(dModel: number, options?: { base?: number }): Float32Array;
   /** (positions.length, dModel); a position outside 0..rows-1 throws "index out of range in self". */

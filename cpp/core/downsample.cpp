@@ -9,10 +9,8 @@
 
 namespace posenc {
 
-namespace {
-
 // [lo[x], hi[x]): the cells pixel x covers (the formula in downsample.h)
-void spans(std::int64_t pixels, std::int64_t cells, std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi) {
+void box_spans(std::int64_t pixels, std::int64_t cells, std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi) {
     lo.resize(static_cast<std::size_t>(pixels));
     hi.resize(static_cast<std::size_t>(pixels));
     for (std::int64_t x = 0; x < pixels; ++x) {
@@ -21,8 +19,6 @@ void spans(std::int64_t pixels, std::int64_t cells, std::vector<std::int64_t>& l
         hi[i] = std::max(lo[i] + 1, std::min(cells, (x + 1) * cells / pixels));
     }
 }
-
-}  // namespace
 
 void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t cols,
                     std::int64_t out_rows, std::int64_t out_cols) {
@@ -34,8 +30,8 @@ void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t
     check_elements("downsampled picture (out_rows x out_cols)", out_rows * out_cols, {"out_rows", "out_cols"});
 
     std::vector<std::int64_t> c0, c1, r0, r1;
-    spans(out_cols, cols, c0, c1);
-    spans(out_rows, rows, r0, r1);
+    box_spans(out_cols, cols, c0, c1);
+    box_spans(out_rows, rows, r0, r1);
     const auto width = static_cast<std::size_t>(out_cols);
     std::vector<float> acc(width);
     for (std::int64_t y = 0; y < out_rows; ++y) {

@@ -4,6 +4,7 @@
 // every k-th cell, keeps fine stripes from aliasing into moiré.
 #pragma once
 #include <cstdint>
+#include <vector>
 
 namespace posenc {
 
@@ -20,5 +21,9 @@ namespace posenc {
 // Throws RangeError for a size outside 1..kMaxElements or an output over the cap.
 void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t cols,
                     std::int64_t out_rows, std::int64_t out_cols);
+
+// [lo[x], hi[x]): the cells each of `pixels` pixels covers out of `cells`,
+// c0 and c1 above (also the rows of a pixel row). No checks: sizes >= 1.
+void box_spans(std::int64_t pixels, std::int64_t cells, std::vector<std::int64_t>& lo, std::vector<std::int64_t>& hi);
 
 }  // namespace posenc

@@ -8,6 +8,7 @@
 #include <cstring>
 #include <vector>
 
+#include "downsample.h"
 #include "errors.h"
 #include "fixture.h"
 #include "caps.h"
@@ -162,6 +163,122 @@ TEST_CASE("sinusoidal table: SIMD kernel against the scalar twin", "[sinusoidal]
     }
 }
 #endif
+
+namespace {
+
+std::vector<float> picture(std::int64_t max_len, std::int64_t d, std::int64_t out_rows, std::int64_t out_cols,
+                           double base = 10000.0) {
+    std::vector<float> out(static_cast<std::size_t>(out_rows * out_cols), -99.0f);
+    sinusoidal_picture(out.data(), max_len, d, base, out_rows, out_cols);
+    return out;
+}
+
+// The picture of the real-valued table, in double: each pixel the mean over
+// its positions and columns (box_spans) of sin or cos of p·θ_i, with the
+// angle p·θ_i unrounded. Returns the largest difference from `got`.
+double error_vs_real_means(const std::vector<float>& got, std::int64_t max_len, std::int64_t d, double base,
+                           std::int64_t out_rows, std::int64_t out_cols) {
+    std::vector<float> div(static_cast<std::size_t>(d / 2));
+    sinusoidal_div(div.data(), d, base);
+    std::vector<std::int64_t> r0, r1, c0, c1;
+    box_spans(out_rows, max_len, r0, r1);
+    box_spans(out_cols, d, c0, c1);
+    std::vector<double> row(static_cast<std::size_t>(d));
+    double worst = 0;
+    for (std::int64_t y = 0; y < out_rows; ++y) {
+        const auto iy = static_cast<std::size_t>(y);
+        for (std::int64_t i = 0; i < d / 2; ++i) {
+            double s = 0, c = 0;
+            for (std::int64_t p = r0[iy]; p < r1[iy]; ++p) {
+                const double ang = static_cast<double>(p) * div[static_cast<std::size_t>(i)];
+                s += std::sin(ang);
+                c += std::cos(ang);
+            }
+            row[static_cast<std::size_t>(2 * i)] = s / double(r1[iy] - r0[iy]);
+            row[static_cast<std::size_t>(2 * i + 1)] = c / double(r1[iy] - r0[iy]);
+        }
+        for (std::int64_t x = 0; x < out_cols; ++x) {
+            const auto ix = static_cast<std::size_t>(x);
+            double mean = 0;
+            for (std::int64_t k = c0[ix]; k < c1[ix]; ++k) mean += row[static_cast<std::size_t>(k)];
+            mean /= double(c1[ix] - c0[ix]);
+            worst = std::fmax(worst, std::fabs(got[static_cast<std::size_t>(y * out_cols + x)] - mean));
+        }
+    }
+    return worst;
+}
+
+// The contract's bound: the angle rounding, 2^-24 · (max_len - 1) · max θ, plus 1e-6.
+double picture_tol(std::int64_t max_len, std::int64_t d, double base) {
+    std::vector<float> div(static_cast<std::size_t>(d / 2));
+    sinusoidal_div(div.data(), d, base);
+    double top = 0;
+    for (float t : div) top = std::fmax(top, t);
+    return std::ldexp(double(max_len - 1) * top, -24) + 1e-6;
+}
+
+}  // namespace
+
+TEST_CASE("sinusoidal_picture: a pixel row of one position is the table's row", "[sinusoidal]") {
+    // more pixel rows than positions (each row spans several pixels), and the
+    // same number; columns the same, fewer (averaged) and more (stretched)
+    const std::int64_t shapes[][4] = {{64, 64, 416, 64}, {64, 64, 64, 64}, {7, 6, 23, 6}, {7, 6, 7, 4}, {10, 1024, 164, 968},
+                                      {1, 2, 1, 2}, {333, 2, 444, 5}, {64, 64, 416, 500}};
+    for (const auto& sh : shapes) {
+        const std::int64_t max_len = sh[0], d = sh[1], out_rows = sh[2], out_cols = sh[3];
+        const auto got = picture(max_len, d, out_rows, out_cols);
+        const auto exact = table(max_len, d, 10000.0, SinCos::Exact);
+        std::vector<float> want(got.size());
+        box_downsample(want.data(), exact.data(), max_len, d, out_rows, out_cols);
+        double worst = 0;
+        for (std::size_t k = 0; k < got.size(); ++k) worst = std::fmax(worst, std::fabs(got[k] - want[k]));
+        INFO(max_len << " x " << d << " on " << out_rows << " x " << out_cols << ": max |diff| " << worst);
+        REQUIRE(worst <= kSinCosTol + 1e-7);
+    }
+}
+
+TEST_CASE("sinusoidal_picture: each pixel the mean of its cells, in closed form", "[sinusoidal]") {
+    // the heatmap's largest (1024 x 1024 on 444 x 968 device pixels), its
+    // phone size, odd ratios, one pixel for everything, a base below 1
+    // (frequencies above 1) and positions far past the widget's
+    struct Case {
+        std::int64_t max_len, d, out_rows, out_cols;
+        double base;
+    };
+    const Case cases[] = {{1024, 1024, 444, 968, 10000.0}, {1024, 1024, 444, 343, 10000.0}, {1024, 64, 444, 500, 10000.0},
+                          {17, 64, 5, 7, 10000.0},         {100, 6, 1, 1, 10000.0},          {1000, 34, 3, 34, 500.0},
+                          {3000, 6, 7, 6, 0.01},           {65537, 4, 7, 4, 10000.0},        {1024, 2, 3, 1, 2.0}};
+    for (const auto& c : cases) {
+        const auto got = picture(c.max_len, c.d, c.out_rows, c.out_cols, c.base);
+        const double tol = picture_tol(c.max_len, c.d, c.base);
+        const double real = error_vs_real_means(got, c.max_len, c.d, c.base, c.out_rows, c.out_cols);
+        // and the float32 table's box means, whose angles are rounded too
+        const auto exact = table(c.max_len, c.d, c.base, SinCos::Exact);
+        std::vector<float> boxed(got.size());
+        box_downsample(boxed.data(), exact.data(), c.max_len, c.d, c.out_rows, c.out_cols);
+        double vs_table = 0;
+        for (std::size_t k = 0; k < got.size(); ++k) vs_table = std::fmax(vs_table, std::fabs(got[k] - boxed[k]));
+        INFO(c.max_len << " x " << c.d << " base " << c.base << " on " << c.out_rows << " x " << c.out_cols
+                       << ": vs real means " << real << ", vs the float32 table's " << vs_table << ", bound " << tol);
+        REQUIRE(real <= tol);
+        REQUIRE(vs_table <= 2 * tol);
+    }
+}
+
+TEST_CASE("sinusoidal_picture: positions to the cap without a table, and argument errors", "[sinusoidal]") {
+    // 2^24 positions on 3 rows: the table would be 64 MiB; the picture is 12 values
+    const auto far = picture(kMaxPosition, 4, 3, 4);
+    for (float v : far) REQUIRE((std::isfinite(v) && std::fabs(v) <= 1.0f));
+    std::vector<float> out(64);
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 0, 4, 10000.0, 2, 2), Catch::Contains("max_len must be between 1 and 16777216, got 0"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 5, 10000.0, 2, 2), Catch::Contains("d_model must be even"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, -1.0, 2, 2), Catch::Contains("base must be a finite number greater than 0"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 0, 2), Catch::Contains("out_rows must be between 1 and"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 2, -3), Catch::Contains("out_cols must be between 1 and"));
+    REQUIRE_THROWS_AS(sinusoidal_picture(out.data(), 4, 4, 10000.0, kMaxElements, 2), RangeError);
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 65536, 10000.0, 4096, 2), Catch::Contains("row means"));
+    REQUIRE(out == std::vector<float>(64));  // nothing written before the checks
+}
 
 TEST_CASE("sinusoidal divisors match PyTorch bit for bit", "[sinusoidal]") {
     const auto cases = fixture::all("sinusoidal_div");

@@ -205,6 +205,17 @@ const TARGETS = {
       shape: ([a, b]) => [a * b],
     };
   },
+  sinusoidalPicture(c) {
+    const maxLen = c.sizeArg(1, 5000);
+    const dModel = c.numberArg(() => 2 * c.r.int(1, 40));
+    const sizeArg = (n) => (c.good() ? c.valid(n) : c.hostile(hostileScalar(c.r)));
+    const o = c.opts({ base: c.maybe(c.numberArg(() => c.r.pick([10000, 500, 2, 0.5]))) });
+    return {
+      args: [maxLen, dModel, sizeArg(c.r.int(1, 60)), sizeArg(c.r.int(1, 60)), o],
+      call: (pe, [a, b, y, x, p]) => pe.sinusoidalPicture(a, b, y, x, p),
+      shape: ([, , y, x]) => [y * x],
+    };
+  },
   sinusoidalFrequencies(c) {
     const dModel = c.numberArg(() => 2 * c.r.int(1, 300));
     const o = c.opts({ base: c.maybe(c.numberArg(() => c.r.pick([10000, 3]))) });

@@ -174,8 +174,24 @@ void fuzz_sinusoidal(FuzzedDataProvider& in) {
     const Fit f = fit(valid, n);
     if (f == Fit::Skip) return;
     std::vector<float> out(f == Fit::Exact ? static_cast<std::size_t>(n) : 1);
-    if (in.ConsumeBool()) {
+    const int which = in.ConsumeIntegralInRange<int>(0, 2);
+    if (which == 0) {
         posenc::sinusoidal_table(out.data(), len, d, base);
+    } else if (which == 1) {
+        // the picture: any length up to the cap (no table is made), a small grid
+        const int64_t far = in.ConsumeBool() ? size_from(in, kMaxPosition) : len;
+        const int64_t out_rows = size_from(in, 50);
+        const int64_t out_cols = size_from(in, 50);
+        const bool ok = far >= 1 && far <= kMaxPosition && d >= 2 && d <= kMaxDim && out_rows >= 1 && out_cols >= 1 &&
+                        out_rows <= kMaxElements && out_cols <= kMaxElements;
+        const int64_t pic_n = elements({out_rows, out_cols});
+        const int64_t means_n = elements({out_rows, d});
+        const Fit g = fit(ok, std::max(pic_n, means_n));
+        if (g == Fit::Skip) return;
+        std::vector<float> pic(g == Fit::Exact ? static_cast<std::size_t>(pic_n) : 1);
+        posenc::sinusoidal_picture(pic.data(), far, d, base, out_rows, out_cols);
+        for (float v : pic)
+            if (!(std::fabs(v) <= 1.0f)) throw std::logic_error("sinusoidal_picture gave a value outside [-1, 1]");
     } else {
         const Fit g = fit(d >= 2 && d <= kMaxDim, d / 2);
         if (g == Fit::Skip) return;

@@ -154,6 +154,33 @@ for (const simd of [true, false]) {
       assert.throws(() => pe.boxDownsample(table, 6, 5, 1 << 13, 1 << 12), /downsampled picture would hold 33554432 values, more than the cap/);
     });
 
+    it('sinusoidalPicture: the table\'s box means without the table', () => {
+      // one position per pixel row: boxDownsample of the table, within vecmath's 1.5e-7
+      const table = pe.sinusoidal(64, 16);
+      const want = pe.boxDownsample(table, 64, 16, 128, 5);
+      const got = pe.sinusoidalPicture(64, 16, 128, 5);
+      assert.equal(got.length, 128 * 5);
+      assert.ok(got.every((v, i) => Math.abs(v - want[i]) <= 2.5e-7), 'one position per row: the table\'s pixels');
+      // 1000 positions on one row, pair 0 (θ = 1): the mean of sin p over 0..999, in closed form
+      const [s0, c0] = pe.sinusoidalPicture(1000, 2, 1, 2);
+      let s = 0;
+      let c = 0;
+      for (let p = 0; p < 1000; p++) {
+        s += Math.sin(p);
+        c += Math.cos(p);
+      }
+      assert.ok(Math.abs(s0 - s / 1000) < 1e-5 && Math.abs(c0 - c / 1000) < 1e-5, `${s0} ${c0} vs ${s / 1000} ${c / 1000}`);
+      // in place into the heap, and the argument checks
+      const out = pe.allocate(6);
+      assert.equal(pe.sinusoidalPicture(1 << 24, 4, 3, 2, { out, base: 500 }), out);
+      assert.ok(Array.from(out.array).every((v) => Math.abs(v) <= 1));
+      out.free();
+      assert.throws(() => pe.sinusoidalPicture(8, 5, 2, 2), { name: 'RangeError', message: /d_model must be even|dModel/ });
+      assert.throws(() => pe.sinusoidalPicture(8, 4, 0, 2), { name: 'RangeError', message: /sinusoidalPicture: outRows must be/ });
+      assert.throws(() => pe.sinusoidalPicture(8, 4, 2, 2, { base: -1 }), { name: 'RangeError', message: /base/ });
+      assert.throws(() => pe.sinusoidalPicture(8, 4, 1 << 13, 1 << 12), /sinusoidal picture would hold 33554432 values, more than the cap/);
+    });
+
     it('RoPE inverse frequencies match HF for every scaling type, bit for bit', () => {
       for (const c of cases('rope_inv_freq')) {
         const scaling = scalingOf(c);

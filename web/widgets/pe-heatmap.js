@@ -2,9 +2,9 @@
 // table p_m[2i] = sin(m·θ_i), p_m[2i+1] = cos(m·θ_i),
 // θ_i = base^(-2i/d_model) (Vaswani et al. 2017, §3.5) as a heatmap: rows are
 // positions, columns are dimensions. Hover or the arrow keys read out one cell.
-// Every value and frequency comes from the core (pe.sinusoidal,
-// pe.sinusoidalFrequencies), and so does the picture's averaging
-// (pe.boxDownsample); this file only colours and labels them.
+// Every value and frequency comes from the core (pe.sinusoidalRows,
+// pe.sinusoidalFrequencies), and so does the picture, the table's box means
+// (pe.sinusoidalPicture); this file only colours and labels them.
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { diverging, rgb } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
@@ -56,7 +56,6 @@ class PeHeatmap extends PeElement {
       this.details,
     );
     this.cursor = { row: 0, col: 0 };
-    this.tableBuffer = new HeapBuffer();
     this.meansBuffer = new HeapBuffer();
     this.canvas.addEventListener('pointermove', (e) => this._pointAt(e));
     this.canvas.addEventListener('pointerdown', (e) => this._pointAt(e));
@@ -69,13 +68,9 @@ class PeHeatmap extends PeElement {
 
   update(pe, p) {
     const { maxLen, dModel, base } = p;
-    const n = maxLen * dModel;
-    // 1. the table and the pair frequencies, from the core (buffer reused while the size holds).
-    //    The picture takes the fast sin/cos (up to 1024 x 1024 values per change); every value
-    //    printed comes from sinusoidalRows, PyTorch's bits (the exact path is ~100x slower).
-    //    The table stays in the core's heap, where the picture is averaged from it.
-    this.table = this.tableBuffer.take(pe, n);
-    pe.sinusoidal(maxLen, dModel, { base, out: this.table, fast: true });
+    // 1. the pair frequencies, from the core. The picture is the table's box
+    //    means, computed without the table (pe.sinusoidalPicture, in _resample);
+    //    every value printed comes from sinusoidalRows, PyTorch's bits.
     this._pe = pe;
     this._exactRows = new Map(); // row -> Float32Array (dModel), torch's bits
     this.freqs = pe.sinusoidalFrequencies(dModel, { base });
@@ -182,13 +177,13 @@ class PeHeatmap extends PeElement {
   // each pixel is the mean of the cells it covers (several when the table has
   // more columns or rows than the plot has pixels, so nothing aliases into
   // moiré), and each cell covers whole pixels (so equal cells stay equal).
-  // The core averages (pe.boxDownsample) down to a grid of at most one value
-  // per cell: where the plot has more pixels than the table has cells, a
-  // pixel shows the one cell it covers, cell k = floor(pixel · cells / pixels)
-  // (boxDownsample's span, which is one cell there), so the grid is coloured
-  // once and stretched here, the same pixels as averaging at full size.
+  // The core averages (pe.sinusoidalPicture, boxDownsample's spans in closed
+  // form) down to a grid of at most one value per cell: where the plot has
+  // more pixels than the table has cells, a pixel shows the one cell it
+  // covers, cell k = floor(pixel · cells / pixels) (the span there is that one
+  // cell), so the grid is coloured once and stretched here.
   _resample(pe) {
-    const { maxLen, dModel } = this.shape;
+    const { maxLen, dModel, base } = this.shape;
     const dpr = window.devicePixelRatio || 1;
     const pw = Math.max(1, Math.round(this.geom.plotW * dpr));
     const ph = Math.max(1, Math.round(this.geom.plotH * dpr));
@@ -197,20 +192,16 @@ class PeHeatmap extends PeElement {
     }
     const gw = Math.min(pw, dModel);
     const gh = Math.min(ph, maxLen);
-    // the means stay in the core's heap too, read in place
-    const means = pe.boxDownsample(this.table, maxLen, dModel, gh, gw, { out: this.meansBuffer.take(pe, gw * gh) }).array;
-    const colours = this._gridColours?.length >= gw * gh ? this._gridColours : (this._gridColours = new Uint32Array(gw * gh));
+    // the means stay in the core's heap, read in place
+    const means = pe.sinusoidalPicture(maxLen, dModel, gh, gw, { base, out: this.meansBuffer.take(pe, gw * gh) }).array;
     const { lut } = this;
     const scale = (LUT_SIZE - 1) / 2;
-    for (let i = 0; i < gw * gh; i++) {
-      // Math.round for the x >= 0 that finite means give, without the call
-      let k = ((means[i] + 1) * scale + 0.5) | 0;
-      k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
-      colours[i] = lut[k];
-    }
-    const gx = stretch(pw, gw);
-    const gy = stretch(ph, gh);
     const pixels = new Uint32Array(this.plotImage.data.buffer);
+    // a grid row is coloured straight into its pixel row when the widths
+    // match, else into `line` and then stretched
+    const gx = gw === pw ? null : stretch(pw, gw);
+    const gy = stretch(ph, gh);
+    const line = gx ? new Uint32Array(gw) : pixels;
     let last = -1;
     for (let y = 0; y < ph; y++) {
       const row = y * pw;
@@ -222,16 +213,21 @@ class PeHeatmap extends PeElement {
       }
       last = g;
       const src = g * gw;
-      for (let x = 0; x < pw; x++) pixels[row + x] = colours[src + gx[x]];
+      const at = gx ? 0 : row;
+      for (let i = 0; i < gw; i++) {
+        // Math.round for the x >= 0 that finite means give, without the call
+        let k = ((means[src + i] + 1) * scale + 0.5) | 0;
+        k = k < 0 ? 0 : k >= LUT_SIZE ? LUT_SIZE - 1 : k;
+        line[at + i] = lut[k];
+      }
+      if (gx) for (let x = 0; x < pw; x++) pixels[row + x] = line[gx[x]];
     }
     return this.plotImage;
   }
 
   disconnectedCallback() {
     super.disconnectedCallback();
-    this.tableBuffer?.free();
     this.meansBuffer?.free();
-    this.table = null;
   }
 
   // Says which columns form the red and white stripes on the right: the
