@@ -166,7 +166,6 @@ val sinusoidal_div(Addr out, double d_model, double base) {
     });
 }
 
-// table: (rows, d_model); positions: (n) f64; out: (n, d_model)
 // out: (out_rows, out_cols): the (max_len, d_model) table's box-averaged picture, in closed form
 val sinusoidal_picture(Addr out, double max_len, double d_model, double base, double out_rows, double out_cols) {
     return guarded([&] {
@@ -176,6 +175,7 @@ val sinusoidal_picture(Addr out, double max_len, double d_model, double base, do
     });
 }
 
+// table: (rows, d_model); positions: (n) f64; out: (n, d_model)
 val learned_lookup(Addr out, Addr table, double rows, double d_model, Addr positions, double n) {
     return guarded([&] {
         posenc::learned_lookup(at<float>(out), at<const float>(table), as_size(rows),

@@ -79,6 +79,7 @@ export interface Posenc {
   /**
    * (outRows, outCols): the (maxLen, dModel) table's box-averaged picture (as boxDownsample of it),
    * in closed form without the table; within 2^-24 (maxLen - 1) max θ + 1e-6 of the exact means.
+   * outRows x dModel (its sin/cos work) may not pass the output cap either.
    */
   sinusoidalPicture(
     maxLen: number,

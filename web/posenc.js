@@ -652,8 +652,9 @@ class Posenc {
   /**
    * The (maxLen, dModel) sinusoidal table's picture on (outRows, outCols) pixels, each pixel the mean
    * of the cells it covers (as boxDownsample), without making the table: a pixel row's mean over its
-   * positions has a closed form, so this costs outRows x dModel/2 sin/cos. Within
-   * 2^-24 (maxLen - 1) max θ + 1e-6 of the exact means; a pixel row of one position is the table's row.
+   * positions has a closed form, so this costs outRows x dModel/2 sin/cos (outRows x dModel is capped
+   * like an output). Within 2^-24 (maxLen - 1) max θ + 1e-6 of the exact means; a pixel row of one
+   * position is the table's row.
    */
   sinusoidalPicture(maxLen, dModel, outRows, outCols, opts) {
     const fn = 'sinusoidalPicture';

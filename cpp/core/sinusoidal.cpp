@@ -4,11 +4,9 @@
 #include <cmath>
 #include <cstddef>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "check.h"
-#include "downsample.h"
 #include "errors.h"
 #include "caps.h"
 #include "sleef.h"
@@ -119,93 +117,6 @@ void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, dou
         for (std::int64_t i = 0; i < half; ++i)
             ang[static_cast<std::size_t>(r * half + i)] = static_cast<float>(row0 + r) * div[static_cast<std::size_t>(i)];
     sincos_interleaved(ang.data(), out, ang.size());
-}
-
-// out: (out_rows, out_cols)
-// Pixel rows in blocks (as the SIMD table does, so narrow tables still give
-// sincos long runs): the block's centre angles f32(c·θ_i), their sin and cos
-// interleaved into the row means, each pair then scaled by D_n(θ_i). With
-// out_cols == d_model the means are the picture; otherwise each pixel is the
-// mean of its columns' row means, f32(sum in double / count), as
-// box_downsample gives for a one-row span (its general loop took twice as
-// long as the sin and cos here).
-void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                        std::int64_t out_rows, std::int64_t out_cols) {
-    check_range("max_len", max_len, 1, kMaxPosition);
-    check_dims(d_model, base);
-    check_range("out_rows", out_rows, 1, kMaxElements);
-    check_range("out_cols", out_cols, 1, kMaxElements);
-    check_elements("sinusoidal picture (out_rows x out_cols)", out_rows * out_cols, {"out_rows", "out_cols"});
-    check_elements("sinusoidal picture's row means (out_rows x d_model)", out_rows * d_model, {"out_rows", "d_model"});
-
-    const std::size_t half = static_cast<std::size_t>(d_model / 2);
-    std::vector<float> div(half);
-    fill_div(div.data(), d_model, base);
-    std::vector<std::int64_t> r0, r1;
-    box_spans(out_rows, max_len, r0, r1);
-
-    // D_n(θ_i) for the (at most two) run lengths n the spans have, made in double
-    std::vector<std::pair<std::int64_t, std::vector<float>>> kernels;
-    kernels.reserve(2);  // references handed out stay valid
-    auto dirichlet = [&](std::int64_t n) -> const std::vector<float>& {
-        for (const auto& k : kernels)
-            if (k.first == n) return k.second;
-        std::vector<float> d(half);
-        for (std::size_t i = 0; i < half; ++i) {
-            const double h = 0.5 * static_cast<double>(div[i]);
-            const double s = std::sin(h);
-            d[i] = s == 0.0 ? 1.0f : static_cast<float>(std::sin(static_cast<double>(n) * h) / (static_cast<double>(n) * s));
-        }
-        kernels.emplace_back(n, std::move(d));
-        return kernels.back().second;
-    };
-
-    const bool direct = out_cols == d_model;
-    // blocks of row means: the picture itself, or a buffer its columns are averaged from
-    const std::int64_t block_rows = static_cast<std::int64_t>(std::max<std::size_t>(1, 4096 / half));
-    std::vector<float> rows_buf(direct ? 0 : static_cast<std::size_t>(std::min(block_rows, out_rows) * d_model));
-    std::vector<std::int64_t> c0, c1;
-    if (!direct) box_spans(out_cols, d_model, c0, c1);
-    std::vector<float> ang(static_cast<std::size_t>(std::min(block_rows, out_rows)) * half);
-    for (std::int64_t y0 = 0; y0 < out_rows; y0 += block_rows) {
-        const std::int64_t rows = std::min(block_rows, out_rows - y0);
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const auto y = static_cast<std::size_t>(y0 + r);
-            // c is a whole or half position, exact in double; c·θ_i is then
-            // rounded once, to the float32 table's own angle when n = 1
-            const double c = 0.5 * static_cast<double>(r0[y] + r1[y] - 1);
-            float* a = ang.data() + static_cast<std::size_t>(r) * half;
-            for (std::size_t i = 0; i < half; ++i) a[i] = static_cast<float>(c * static_cast<double>(div[i]));
-        }
-        float* dst = direct ? out + y0 * d_model : rows_buf.data();
-        sincos_interleaved(ang.data(), dst, static_cast<std::size_t>(rows) * half);
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const auto y = static_cast<std::size_t>(y0 + r);
-            const std::int64_t n = r1[y] - r0[y];
-            if (n == 1) continue;
-            const std::vector<float>& d = dirichlet(n);
-            float* row = dst + r * d_model;
-            for (std::size_t i = 0; i < half; ++i) {
-                row[2 * i] *= d[i];
-                row[2 * i + 1] *= d[i];
-            }
-        }
-        if (direct) continue;
-        for (std::int64_t r = 0; r < rows; ++r) {
-            const float* row = dst + r * d_model;
-            float* pix = out + (y0 + r) * out_cols;
-            for (std::size_t x = 0; x < static_cast<std::size_t>(out_cols); ++x) {
-                const std::int64_t a = c0[x], b = c1[x];
-                if (b - a == 1) {  // the common case, a plot about as wide as d_model
-                    pix[x] = row[a];
-                    continue;
-                }
-                double sum = row[a];
-                for (std::int64_t c = a + 1; c < b; ++c) sum += row[c];
-                pix[x] = static_cast<float>(sum / static_cast<double>(b - a));
-            }
-        }
-    }
 }
 
 // out: (max_len, d_model)

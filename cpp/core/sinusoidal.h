@@ -48,14 +48,18 @@ void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, dou
 // with θ_i the float32 frequencies (sinusoidal_div), the angle f32(c·θ_i)
 // and vecmath's sin/cos, so it costs out_rows x d_model/2 sin/cos, not
 // max_len x d_model/2 (1024 x 1024 on 444 rows: 2.3 times fewer).
-// Accuracy: a pixel row of one position (n = 1) takes the fast table's angle,
-// so it is the exact table's row within vecmath's 1.5e-7. Otherwise it is the
-// mean of the real-valued table, whose angles p·θ_i the float32 table rounds
-// (by up to 2^-24·p·θ_i each) and this rounds once, at the centre: within
-// 2^-24·(max_len - 1)·max θ + 1e-6 of the exact means either way.
+// Accuracy, for angles up to 2^24 (vecmath's domain): a pixel row of one
+// position (n = 1) takes the fast table's angle, so it is the exact table's
+// row within vecmath's 1.5e-7. Otherwise it is the mean of the real-valued
+// table, whose angles p·θ_i the float32 table rounds (by up to 2^-24·p·θ_i
+// each) and this rounds once, at the centre: within
+// 2^-24·(max_len - 1)·max θ + 1e-6 of the exact means either way. A base so
+// small that a frequency overflows float32 gives NaN, as the table does.
 // Throws RangeError as sinusoidal_table (max_len up to kMaxPosition: the
-// table itself is never made), and for out_rows, out_cols outside
-// 1..kMaxElements or a picture over the cap.
+// table itself is never made), for out_rows, out_cols outside
+// 1..kMaxElements, and out_rows x max(out_cols, d_model) over the cap: the
+// picture, and its work (out_rows x d_model row means, though it holds only
+// a block of them at a time). Defined in sinusoidal_picture.cpp.
 void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base,
                         std::int64_t out_rows, std::int64_t out_cols);
 

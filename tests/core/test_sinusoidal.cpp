@@ -245,7 +245,10 @@ TEST_CASE("sinusoidal_picture: each pixel the mean of its cells, in closed form"
         std::int64_t max_len, d, out_rows, out_cols;
         double base;
     };
-    const Case cases[] = {{1024, 1024, 444, 968, 10000.0}, {1024, 1024, 444, 343, 10000.0}, {1024, 64, 444, 500, 10000.0},
+    // (444 x 1024: every column its own, the means written straight to the
+    // picture, 8 pixel rows per block of sin/cos)
+    const Case cases[] = {{1024, 1024, 444, 968, 10000.0}, {1024, 1024, 444, 343, 10000.0}, {1024, 1024, 444, 1024, 10000.0},
+                          {1024, 64, 444, 500, 10000.0},
                           {17, 64, 5, 7, 10000.0},         {100, 6, 1, 1, 10000.0},          {1000, 34, 3, 34, 500.0},
                           {3000, 6, 7, 6, 0.01},           {65537, 4, 7, 4, 10000.0},        {1024, 2, 3, 1, 2.0}};
     for (const auto& c : cases) {
@@ -269,15 +272,17 @@ TEST_CASE("sinusoidal_picture: positions to the cap without a table, and argumen
     // 2^24 positions on 3 rows: the table would be 64 MiB; the picture is 12 values
     const auto far = picture(kMaxPosition, 4, 3, 4);
     for (float v : far) REQUIRE((std::isfinite(v) && std::fabs(v) <= 1.0f));
-    std::vector<float> out(64);
+    std::vector<float> out(8192);  // as large as the 4096 x 2 picture below, were its check missing
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 0, 4, 10000.0, 2, 2), Catch::Contains("max_len must be between 1 and 16777216, got 0"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 5, 10000.0, 2, 2), Catch::Contains("d_model must be even"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, -1.0, 2, 2), Catch::Contains("base must be a finite number greater than 0"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 0, 2), Catch::Contains("out_rows must be between 1 and"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 2, -3), Catch::Contains("out_cols must be between 1 and"));
     REQUIRE_THROWS_AS(sinusoidal_picture(out.data(), 4, 4, 10000.0, kMaxElements, 2), RangeError);
-    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 65536, 10000.0, 4096, 2), Catch::Contains("row means"));
-    REQUIRE(out == std::vector<float>(64));  // nothing written before the checks
+    // a picture of 4096 x 2 pixels, but 4096 x 65536 row means to work out
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 65536, 10000.0, 4096, 2),
+                        Catch::Contains("max(out_cols, d_model)) would hold 268435456 values"));
+    REQUIRE(out == std::vector<float>(8192));  // nothing written before the checks
 }
 
 TEST_CASE("sinusoidal divisors match PyTorch bit for bit", "[sinusoidal]") {

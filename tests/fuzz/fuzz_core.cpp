@@ -169,31 +169,36 @@ void fuzz_sinusoidal(FuzzedDataProvider& in) {
     const int64_t len = size_from(in, 200);
     const int64_t d = size_from(in, 64);
     const double base = number_from(in, 1.0001, 1e6);
-    const bool valid = len >= 1 && len <= kMaxPosition && d >= 2 && d <= kMaxDim;
-    const int64_t n = elements({len, d});
-    const Fit f = fit(valid, n);
-    if (f == Fit::Skip) return;
-    std::vector<float> out(f == Fit::Exact ? static_cast<std::size_t>(n) : 1);
+    const bool dims = d >= 2 && d <= kMaxDim;
     const int which = in.ConsumeIntegralInRange<int>(0, 2);
     if (which == 0) {
+        const int64_t n = elements({len, d});
+        const Fit f = fit(len >= 1 && len <= kMaxPosition && dims, n);
+        if (f == Fit::Skip) return;
+        std::vector<float> out(f == Fit::Exact ? static_cast<std::size_t>(n) : 1);
         posenc::sinusoidal_table(out.data(), len, d, base);
     } else if (which == 1) {
         // the picture: any length up to the cap (no table is made), a small grid
         const int64_t far = in.ConsumeBool() ? size_from(in, kMaxPosition) : len;
         const int64_t out_rows = size_from(in, 50);
         const int64_t out_cols = size_from(in, 50);
-        const bool ok = far >= 1 && far <= kMaxPosition && d >= 2 && d <= kMaxDim && out_rows >= 1 && out_cols >= 1 &&
+        const bool ok = far >= 1 && far <= kMaxPosition && dims && out_rows >= 1 && out_cols >= 1 &&
                         out_rows <= kMaxElements && out_cols <= kMaxElements;
         const int64_t pic_n = elements({out_rows, out_cols});
-        const int64_t means_n = elements({out_rows, d});
+        const int64_t means_n = elements({out_rows, d});  // its work, capped too
         const Fit g = fit(ok, std::max(pic_n, means_n));
         if (g == Fit::Skip) return;
         std::vector<float> pic(g == Fit::Exact ? static_cast<std::size_t>(pic_n) : 1);
         posenc::sinusoidal_picture(pic.data(), far, d, base, out_rows, out_cols);
+        // every value in [-1, 1], unless an angle overflows float32 (a base near 0): NaN, as in the table
+        std::vector<float> div(static_cast<std::size_t>(d / 2));
+        posenc::sinusoidal_div(div.data(), d, base);
+        for (float t : div)
+            if (!std::isfinite(static_cast<float>(static_cast<double>(far - 1) * t))) return;
         for (float v : pic)
             if (!(std::fabs(v) <= 1.0f)) throw std::logic_error("sinusoidal_picture gave a value outside [-1, 1]");
     } else {
-        const Fit g = fit(d >= 2 && d <= kMaxDim, d / 2);
+        const Fit g = fit(dims, d / 2);
         if (g == Fit::Skip) return;
         std::vector<float> div(g == Fit::Exact ? static_cast<std::size_t>(d / 2) : 1);
         posenc::sinusoidal_div(div.data(), d, base);

@@ -175,7 +175,7 @@ for (const simd of [true, false]) {
       assert.equal(pe.sinusoidalPicture(1 << 24, 4, 3, 2, { out, base: 500 }), out);
       assert.ok(Array.from(out.array).every((v) => Math.abs(v) <= 1));
       out.free();
-      assert.throws(() => pe.sinusoidalPicture(8, 5, 2, 2), { name: 'RangeError', message: /d_model must be even|dModel/ });
+      assert.throws(() => pe.sinusoidalPicture(8, 5, 2, 2), { name: 'RangeError', message: /sinusoidalPicture: dModel must be even/ });
       assert.throws(() => pe.sinusoidalPicture(8, 4, 0, 2), { name: 'RangeError', message: /sinusoidalPicture: outRows must be/ });
       assert.throws(() => pe.sinusoidalPicture(8, 4, 2, 2, { base: -1 }), { name: 'RangeError', message: /base/ });
       assert.throws(() => pe.sinusoidalPicture(8, 4, 1 << 13, 1 << 12), /sinusoidal picture would hold 33554432 values, more than the cap/);

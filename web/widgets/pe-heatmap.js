@@ -303,7 +303,8 @@ class PeHeatmap extends PeElement {
 }
 
 // For each of `pixels` pixels, the one of `cells` (<= pixels) cells it shows:
-// min(cells - 1, floor(x · cells / pixels)), as boxDownsample spans them.
+// min(cells - 1, floor(x · cells / pixels)), box_spans' first cell
+// (cpp/core/downsample.h), the only one when cells <= pixels.
 function stretch(pixels, cells) {
   const map = new Int32Array(pixels);
   for (let x = 0; x < pixels; x++) map[x] = Math.min(cells - 1, Math.floor((x * cells) / pixels));

@@ -162,10 +162,10 @@ class RopeClock extends PeElement {
     // and the seats not at all while the sentence and the two words stay (a base or phase step)
     const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
     if (seatsKey !== this._seatsKey) {
-      this._seatsKey = seatsKey;
       patchChildren(this.seats,
         tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
       );
+      this._seatsKey = seatsKey;
     }
     setText(this.swapText, `→ “${swappedText}”`);
     const off = n - m;
