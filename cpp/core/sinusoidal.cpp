@@ -16,18 +16,6 @@ namespace posenc {
 
 namespace {
 
-// d_model: even, 2..kMaxDim; base: finite, > 0.
-void check_dims(std::int64_t d_model, double base) {
-    check_range("d_model", d_model, 2, kMaxDim);
-    if (d_model % 2 != 0)
-        throw RangeError("d_model must be even: sin and cos fill the columns in pairs "
-                         "(PyTorch's snippet fails with a shape mismatch, since pe[:, 1::2] has " +
-                         std::to_string(d_model / 2) + " columns and div_term " +
-                             std::to_string(d_model / 2 + 1) + "), got " + std::to_string(d_model),
-                         {"d_model"}, {double(d_model)});
-    check_positive("base", base);
-}
-
 // div: (d_model/2), no checks.
 //   c     = f32(-ln(base) / d)      (a Python float, rounded once when it
 //                                    multiplies the float32 arange)
@@ -40,16 +28,28 @@ void fill_div(float* div, std::int64_t d_model, double base) {
 
 }  // namespace
 
+// d_model: even, 2..kMaxDim; base: finite, > 0.
+void check_sinusoidal_dims(std::int64_t d_model, double base) {
+    check_range("d_model", d_model, 2, kMaxDim);
+    if (d_model % 2 != 0)
+        throw RangeError("d_model must be even: sin and cos fill the columns in pairs "
+                         "(PyTorch's snippet fails with a shape mismatch, since pe[:, 1::2] has " +
+                         std::to_string(d_model / 2) + " columns and div_term " +
+                             std::to_string(d_model / 2 + 1) + "), got " + std::to_string(d_model),
+                         {"d_model"}, {double(d_model)});
+    check_positive("base", base);
+}
+
 // div: (d_model/2)
 void sinusoidal_div(float* div, std::int64_t d_model, double base) {
-    check_dims(d_model, base);
+    check_sinusoidal_dims(d_model, base);
     fill_div(div, d_model, base);
 }
 
 // out: (max_len, d_model)
 void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base, SinCos path) {
     check_range("max_len", max_len, 1, kMaxPosition);
-    check_dims(d_model, base);
+    check_sinusoidal_dims(d_model, base);
     check_elements("sinusoidal table (max_len x d_model)", max_len * d_model, {"max_len", "d_model"});
     if (path == SinCos::Exact) return sinusoidal_table_exact(out, max_len, d_model, base);
 #if POSENC_SIMD
@@ -102,7 +102,7 @@ void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_mod
 void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base,
                      std::int64_t row0, std::int64_t rows, SinCos path) {
     check_range("max_len", max_len, 1, kMaxPosition);
-    check_dims(d_model, base);
+    check_sinusoidal_dims(d_model, base);
     check_range("row0", row0, 0, max_len - 1);
     check_range("rows", rows, 1, max_len - row0);
     check_elements("sinusoidal rows (rows x d_model)", rows * d_model, {"d_model"});

@@ -16,7 +16,12 @@
 
 namespace posenc {
 
-// div: (d_model/2). Checks d_model (even, 2..kMaxDim) and base (> 0).
+// Throws RangeError unless d_model is even and in 2..kMaxDim and base is
+// finite and > 0 (PyTorch's snippet fails on odd d with a shape error; the
+// message says why).
+void check_sinusoidal_dims(std::int64_t d_model, double base);
+
+// div: (d_model/2). Checks d_model and base as check_sinusoidal_dims.
 void sinusoidal_div(float* div, std::int64_t d_model, double base = 10000.0);
 
 // out: (max_len, d_model) row-major.
@@ -54,7 +59,7 @@ void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, dou
 // table, whose angles p·θ_i the float32 table rounds (by up to 2^-24·p·θ_i
 // each) and this rounds once, at the centre: within
 // 2^-24·(max_len - 1)·max θ + 1e-6 of the exact means either way. A base so
-// small that a frequency overflows float32 gives NaN, as the table does.
+// small that an angle overflows float32 gives NaN, as the table does.
 // Throws RangeError as sinusoidal_table (max_len up to kMaxPosition: the
 // table itself is never made), for out_rows, out_cols outside
 // 1..kMaxElements, and out_rows x max(out_cols, d_model) over the cap: the

@@ -22,9 +22,9 @@ namespace {
 // sin would add about 4 KB to a module with a size budget (tests/js/
 // builds.test.mjs). x is reduced by a multiple of 2π to [-π, π] and summed
 // as Taylor's series to x^29/29! (the next term is under 1e-18 there; the
-// largest, near 3.4 at x = π, rounds to 4e-16). Angles past 2^50 rad, where
-// doubles are more than 1/4 rad apart and no float32 table means anything,
-// give 0.
+// largest, x^3/3! ≈ 5.2 at x = π, rounds by up to 4.4e-16). Angles past
+// 2^50 rad, where doubles are 1/4 rad apart or more and no float32 table
+// means anything, give 0.
 double sin_series(double x) {
     constexpr double kPi = 3.14159265358979323846;
     if (!(std::fabs(x) <= 0x1p50)) return 0.0;
@@ -50,7 +50,7 @@ double sin_series(double x) {
 void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base,
                         std::int64_t out_rows, std::int64_t out_cols) {
     check_range("max_len", max_len, 1, kMaxPosition);
-    check_range("d_model", d_model, 2, kMaxDim);  // evenness and base: sinusoidal_div, below
+    check_sinusoidal_dims(d_model, base);
     check_range("out_rows", out_rows, 1, kMaxElements);
     check_range("out_cols", out_cols, 1, kMaxElements);
     // the pixels, and the work: a sin and cos per pair and pixel row (its row means, held a block at a time)

@@ -245,8 +245,8 @@ TEST_CASE("sinusoidal_picture: each pixel the mean of its cells, in closed form"
         std::int64_t max_len, d, out_rows, out_cols;
         double base;
     };
-    // (444 x 1024: every column its own, the means written straight to the
-    // picture, 8 pixel rows per block of sin/cos)
+    // (444 x 1024: every column its own, n = 2 or 3 positions per pixel
+    // row, 8 pixel rows per block of sin/cos)
     const Case cases[] = {{1024, 1024, 444, 968, 10000.0}, {1024, 1024, 444, 343, 10000.0}, {1024, 1024, 444, 1024, 10000.0},
                           {1024, 64, 444, 500, 10000.0},
                           {17, 64, 5, 7, 10000.0},         {100, 6, 1, 1, 10000.0},          {1000, 34, 3, 34, 500.0},
@@ -275,6 +275,9 @@ TEST_CASE("sinusoidal_picture: positions to the cap without a table, and argumen
     std::vector<float> out(8192);  // as large as the 4096 x 2 picture below, were its check missing
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 0, 4, 10000.0, 2, 2), Catch::Contains("max_len must be between 1 and 16777216, got 0"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 5, 10000.0, 2, 2), Catch::Contains("d_model must be even"));
+    // d_model and base are checked first, as by sinusoidal_table
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 5, 10000.0, 0, 2), Catch::Contains("d_model must be even"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 0.0, kMaxElements, kMaxElements), Catch::Contains("base"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, -1.0, 2, 2), Catch::Contains("base must be a finite number greater than 0"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 0, 2), Catch::Contains("out_rows must be between 1 and"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 2, -3), Catch::Contains("out_cols must be between 1 and"));

@@ -192,7 +192,11 @@ void fuzz_sinusoidal(FuzzedDataProvider& in) {
         posenc::sinusoidal_picture(pic.data(), far, d, base, out_rows, out_cols);
         // every value in [-1, 1], unless an angle overflows float32 (a base near 0): NaN, as in the table
         std::vector<float> div(static_cast<std::size_t>(d / 2));
-        posenc::sinusoidal_div(div.data(), d, base);
+        try {
+            posenc::sinusoidal_div(div.data(), d, base);
+        } catch (const posenc::RangeError&) {
+            throw std::logic_error("sinusoidal_picture accepted a d_model or base that sinusoidal_div refuses");
+        }
         for (float t : div)
             if (!std::isfinite(static_cast<float>(static_cast<double>(far - 1) * t))) return;
         for (float v : pic)
