@@ -96,6 +96,7 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
           median: median(rs.map((r) => r.median)),
           p95: median(rs.map((r) => r.p95)),
           p95s: rs.map((r) => r.p95),
+          medians: rs.map((r) => r.median),
           max: Math.max(...rs.map((r) => r.max)),
           n: rs[0].n,
         };
@@ -113,10 +114,28 @@ export function phoneWidgetTable(results) {
     '|---|---:|---:|---:|:---:|',
   ];
   for (const [tag, r] of Object.entries(results)) {
-    const ok = PHONE_RUNS.every((run) => !r[run.key] || r[run.key].p95 <= PHONE_TARGETS[run.key]) ? 'yes' : 'no';
+    const ok = isReference(tag) ? '- (reference)' : PHONE_RUNS.every((run) => !r[run.key] || r[run.key].p95 <= PHONE_TARGETS[run.key]) ? 'yes' : 'no';
     lines.push(`| \`<${tag}>\` | ${f(r.cpu4Default)} | ${f(r.cpu4Largest)} | ${f(r.cpu1Largest)} | ${ok} |`);
   }
   return lines.join('\n');
+}
+
+const isReference = (tag) => !!widgetCases.find((c) => c.tag === tag)?.reference;
+
+/**
+ * What the throttled runs did to the reference (a fixed task, web/bench/reference.js),
+ * per round: its 1x median, its 4x median and their ratio (the slowdown that
+ * round applied), and its 4x p95. '' when the reference did not run.
+ */
+export function referenceLine(results) {
+  const tag = widgetCases.find((c) => c.reference)?.tag;
+  const r = results[tag];
+  if (!r?.cpu1Largest || !r?.cpu4Default) return '';
+  const rounds = r.cpu1Largest.medians.map((m1, i) => {
+    const m4 = r.cpu4Default.medians[i];
+    return `${m1.toFixed(2)} -> ${m4.toFixed(2)} ms (${(m4 / m1).toFixed(1)}x), p95 ${r.cpu4Default.p95s[i].toFixed(1)}`;
+  });
+  return `Reference task (\`<${tag}>\`, the same work every update), median at 1x -> median at 4x (the slowdown applied), p95 at 4x, per round: ${rounds.join('; ')}.`;
 }
 
 /** A Markdown table: widget, SIMD median / p95, scalar median / p95, p95 under 16 ms? */
@@ -124,7 +143,7 @@ export function widgetTable(results) {
   const f = (x) => (x === undefined ? '-' : x.toFixed(2));
   const lines = ['| widget update (default size) | simd median | simd p95 | scalar median | scalar p95 | p95 < 16 ms |', '|---|---:|---:|---:|---:|:---:|'];
   for (const [tag, r] of Object.entries(results)) {
-    const ok = Math.max(r.simd?.p95 ?? Infinity, r.scalar?.p95 ?? Infinity) < 16 ? 'yes' : 'no';
+    const ok = isReference(tag) ? '- (reference)' : Math.max(r.simd?.p95 ?? Infinity, r.scalar?.p95 ?? Infinity) < 16 ? 'yes' : 'no';
     lines.push(`| \`<${tag}>\` | ${f(r.simd?.median)} | ${f(r.simd?.p95)} | ${f(r.scalar?.median)} | ${f(r.scalar?.p95)} | ${ok} |`);
   }
   return lines.join('\n');
@@ -162,4 +181,6 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const phone = await benchPhoneWidgets({ quick, rounds, only, onProgress });
   if (phone.rounds > 1) console.log(`p95 of each: the median of ${phone.rounds} rounds in bold, then each round's.`);
   console.log(phoneWidgetTable(phone.results));
+  const reference = referenceLine(phone.results);
+  if (reference) console.log(`\n${reference}`);
 }

@@ -13,7 +13,7 @@ const frames = Math.max(5, Math.min(1000, Number(params.get('frames')) || 100));
 const $ = (id) => document.getElementById(id);
 
 // every widget file, so the timings never include a module download
-await Promise.all(widgetCases.map((c) => import(`./widgets/${c.tag}.js`)));
+await Promise.all(widgetCases.map((c) => import(c.module ?? `./widgets/${c.tag}.js`)));
 const pe = await core();
 $('build').textContent = pe.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly';
 

@@ -12,6 +12,8 @@
  * Each widget and the parameter change one "frame" makes; `largest` holds the
  * attributes at the largest sizes the widget's controls allow (the benchmark's
  * "largest" run; a widget without a size control repeats its default case).
+ * `module` is the file that defines the tag (from web/) when it is not
+ * widgets/<tag>.js; `reference` marks the yardstick, which has no target.
  */
 const TWELVE_WORDS = 'the dog bit the man and the man bit the dog back';
 const SIXTY_FOUR_WORDS = Array.from({ length: 64 }, (_, i) => ['the', 'dog', 'bit', 'man', 'and', 'ran'][i % 6]).join(' ');
@@ -27,6 +29,8 @@ export const widgetCases = [
   { tag: 'rope-scaling-lab', largest: { dim: '512', 'seq-len': '16777216' }, change: (el, i) => el.setAttribute('factor', i % 2 ? '4.5' : '4') },
   { tag: 'pe-quiz', attrs: { quiz: 'sinusoidal-fastest-pair' }, change: (el, i) => el.setAttribute('quiz', i % 2 ? 'rope-what-rotates' : 'sinusoidal-fastest-pair') },
   { tag: 'pe-live-output', attrs: { sample: 'seat-vectors' }, change: (el, i) => el.setSampleValue('d_model', i % 2 ? 6 : 4) },
+  // not a widget: a fixed amount of work, the yardstick of each run (reference.js)
+  { tag: 'bench-reference', module: './bench/reference.js', reference: true, largest: {}, change: (el, i) => el.setAttribute('step', String(i % 2)) },
 ];
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
