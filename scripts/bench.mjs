@@ -25,7 +25,7 @@ import path from 'node:path';
 import { loadPosenc } from '../web/posenc.js';
 import { cases as allCases } from '../web/bench/cases.js';
 import { runBench, toJson, markdownTable } from '../web/bench/runner.js';
-import { benchWidgets, widgetTable, benchPhoneWidgets, phoneWidgetTable, referenceLine } from './bench-widgets.mjs';
+import { benchWidgets, widgetTable, benchPhoneWidgets, phoneWidgetTable, roundsLine } from './bench-widgets.mjs';
 import { benchPhone, phoneTable } from './bench-phone.mjs';
 
 const usage = 'usage: node scripts/bench.mjs [--quick] [--json] [--only=id,id] [--no-widgets]';
@@ -126,8 +126,7 @@ if (args.widgets) {
     console.log('');
     console.log(`Phone profile, widgets: the same updates, SIMD build, ${args.quick ? 5 : 100} changes each; p95 in ms${phoneWidgets.rounds > 1 ? `, the median of ${phoneWidgets.rounds} rounds in bold, then each round's` : ''} (load average ${os.loadavg()[0].toFixed(2)}).`);
     console.log(phoneWidgetTable(phoneWidgets.results));
-    const reference = referenceLine(phoneWidgets.results);
-    if (reference) console.log(`\n${reference}`);
+    console.log(`\n${roundsLine(phoneWidgets.roundLog)}`);
     for (const [tag, r] of Object.entries(phoneWidgets.results)) json[`phone widget ${tag}`] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.p95]));
     const phone = await benchPhone({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
     console.log('');
