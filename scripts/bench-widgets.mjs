@@ -6,7 +6,7 @@
 // slowdown) at the default and the largest sizes, and at full speed at the
 // largest sizes.
 //   node scripts/bench-widgets.mjs [--quick] [--phone-only] [--only=tag,tag] [--rounds=N]   prints the tables alone
-// (the phone profile runs PHONE_ROUNDS times, --quick once; each figure is the median of the rounds)
+// (the phone profile counts PHONE_ROUNDS rounds, --quick one; each figure is the median of the counted rounds: see benchPhoneWidgets)
 import { pathToFileURL } from 'node:url';
 import { createStaticServer } from './serve.mjs';
 import { launchChromium } from './chromium.mjs';
@@ -72,8 +72,12 @@ export const PHONE_TARGETS = { cpu4Default: 16, cpu4Largest: 50, cpu1Largest: 16
 /** How many times the full benchmark repeats the phone profile (a quick one: once). */
 export const PHONE_ROUNDS = 3;
 
-/** The slowdown a throttled round must have applied to the reference task to count: 4x, within a factor of 1.5 either way. */
-export const SLOWDOWN_BAND = [4 / 1.5, 4 * 1.5];
+/**
+ * The slowdown a throttled round must have applied to the reference task to
+ * count. The failures seen here applied 1.1-1.2x (the throttle not holding);
+ * sound rounds measured 3.8-6.4x, work with layout slowing more than 4x.
+ */
+export const SLOWDOWN_BAND = [4 / 1.5, 4 * 2];
 /** Rounds run beyond `rounds` at most, in place of rounds whose throttle did not hold. */
 const EXTRA_ROUNDS = 2;
 const REFERENCE = widgetCases.find((c) => c.reference).tag;
@@ -84,13 +88,18 @@ const REFERENCE = widgetCases.find((c) => c.reference).tag;
 // with whatever else the machine does), and reports per widget and run the
 // median of the rounds' figures, with every round's p95 in `p95s`.
 //
-// Every run includes the reference task (web/bench/reference.js), and a
+// Every run ends with the reference task (web/bench/reference.js), and a
 // round counts only if both of its 4x runs slowed the reference's median,
 // against the round's 1x run, by a factor within SLOWDOWN_BAND: once here
 // the throttle applied 1.2x for most changes and stalled for others, and
 // every widget's figure in that run measured the stall. Such a round is
-// reported (`rounds`) and run again, up to EXTRA_ROUNDS times; a quick run
-// only proves that everything runs and counts every round.
+// logged (`roundLog`) and run again, up to EXTRA_ROUNDS times; if none
+// counts, the last one is kept and marked so. The reference samples only the
+// end of each run: a stall earlier in a run can still pass. A quick run only
+// proves that everything runs and counts every round, as does a served copy
+// of web/ (BENCH_WEB) from before the reference existed.
+// Returns { results, rounds (the number counted), roundLog: [{ round,
+// slowdown: { cpu4Default, cpu4Largest } | null, p95, counted }], browser }.
 export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PHONE_ROUNDS, only = null, onProgress = () => {} } = {}) {
   const tags = only && !only.includes(REFERENCE) ? [...only, REFERENCE] : only;
   return withChromium(async (browser, port) => {
@@ -105,14 +114,16 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
         }
       }
       const ref = got[REFERENCE];
-      const slowdown = { cpu4Default: ref.cpu4Default.median / ref.cpu1Largest.median, cpu4Largest: ref.cpu4Largest.median / ref.cpu1Largest.median };
-      const counted = quick || Object.values(slowdown).every((x) => x >= SLOWDOWN_BAND[0] && x <= SLOWDOWN_BAND[1]);
-      roundLog.push({ round, slowdown, p95: ref.cpu4Default.p95, counted });
-      if (!counted) onProgress(`round ${round} not counted: the reference was slowed ${slowdown.cpu4Default.toFixed(1)}x and ${slowdown.cpu4Largest.toFixed(1)}x, outside ${SLOWDOWN_BAND[0].toFixed(1)}-${SLOWDOWN_BAND[1].toFixed(1)}x`);
-      // no round counted after all: the last one stands, said so in the log
-      const last = !counted && roundLog.length === rounds + (quick ? 0 : EXTRA_ROUNDS) && !roundLog.some((r) => r.counted);
-      if (!counted && !last) continue;
-      if (last) roundLog.at(-1).counted = 'only round left';
+      const slowdown = ref?.cpu4Default && ref.cpu4Largest && ref.cpu1Largest ? { cpu4Default: ref.cpu4Default.median / ref.cpu1Largest.median, cpu4Largest: ref.cpu4Largest.median / ref.cpu1Largest.median } : null;
+      const counted = quick || !slowdown || Object.values(slowdown).every((x) => x >= SLOWDOWN_BAND[0] && x <= SLOWDOWN_BAND[1]);
+      roundLog.push({ round, slowdown, p95: ref?.cpu4Default?.p95 ?? null, counted });
+      // no round counted after all: the last one stands, marked so in the log
+      const last = !counted && roundLog.length === rounds + EXTRA_ROUNDS && !roundLog.some((r) => r.counted);
+      if (!counted && !last) {
+        onProgress(`round ${round} not counted: the reference was slowed ${slowdown.cpu4Default.toFixed(2)}x and ${slowdown.cpu4Largest.toFixed(2)}x, outside ${band()}; run again`);
+        continue;
+      }
+      if (last) roundLog.at(-1).counted = "kept: no round's throttle held";
       for (const [tag, byKey] of Object.entries(got)) for (const [key, r] of Object.entries(byKey)) ((all[tag] ??= {})[key] ??= []).push(r);
     }
     const results = {};
@@ -128,7 +139,7 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
         };
       }
     }
-    return { results, rounds: Object.values(all)[0]?.cpu4Default?.length ?? 0, roundLog, browser: browser.version() };
+    return { results, rounds: roundLog.filter((r) => r.counted).length, roundLog, browser: browser.version() };
   });
 }
 
@@ -148,10 +159,15 @@ export function phoneWidgetTable(results) {
 
 const isReference = (tag) => tag === REFERENCE;
 
+const band = () => `${SLOWDOWN_BAND[0].toFixed(2)}-${SLOWDOWN_BAND[1].toFixed(2)}x`;
+
 /** Per round: the slowdown each 4x run applied to the reference task, its 4x p95, and whether the round counted. */
-export function roundsLine(roundLog) {
-  const f = (r) => `round ${r.round}: ${r.slowdown.cpu4Default.toFixed(1)}x and ${r.slowdown.cpu4Largest.toFixed(1)}x, p95 ${r.p95.toFixed(1)} ms${r.counted === true ? '' : r.counted ? ` (${r.counted})` : ' (not counted)'}`;
-  return `The throttle, read from the reference task (\`<${REFERENCE}>\`, the same work every change): its median at 4x over its median at 1x in the same round, default and largest-size runs, and its p95 at 4x; a round counts when both factors are within ${SLOWDOWN_BAND[0].toFixed(1)}-${SLOWDOWN_BAND[1].toFixed(1)}x. ${roundLog.map(f).join('; ')}.`;
+export function roundsLine(roundLog, { quick = false } = {}) {
+  const f = (r) => (r.slowdown
+    ? `round ${r.round}: ${r.slowdown.cpu4Default.toFixed(2)}x and ${r.slowdown.cpu4Largest.toFixed(2)}x, p95 ${r.p95.toFixed(1)} ms`
+    : `round ${r.round}: no reference in this copy of web/`) + (r.counted === true ? '' : r.counted ? ` (${r.counted})` : ' (not counted)');
+  const rule = quick ? 'a quick run counts every round' : `a round counts when both factors are within ${band()}, and the table's per-round figures are the counted rounds'`;
+  return `The throttle, read from the reference task (\`<${REFERENCE}>\`, the same work every change, at the end of each run): its median at 4x over its median at 1x in the same round, default and largest-size runs, and its p95 at 4x; ${rule}. ${roundLog.map(f).join('; ')}.`;
 }
 
 /** A Markdown table: widget, SIMD median / p95, scalar median / p95, p95 under 16 ms? */
@@ -195,7 +211,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.log('');
   }
   const phone = await benchPhoneWidgets({ quick, rounds, only, onProgress });
-  if (phone.rounds > 1) console.log(`p95 of each: the median of ${phone.rounds} rounds in bold, then each round's.`);
+  if (phone.rounds > 1) console.log(`p95 of each: the median of ${phone.rounds} counted rounds in bold, then each counted round's.`);
   console.log(phoneWidgetTable(phone.results));
-  console.log(`\n${roundsLine(phone.roundLog)}`);
+  console.log(`\n${roundsLine(phone.roundLog, { quick })}`);
 }

@@ -124,9 +124,9 @@ if (args.widgets) {
     for (const [tag, r] of Object.entries(w.results)) json[`widget ${tag}`] = { simd: r.simd.median, scalar: r.scalar.median };
     const phoneWidgets = await benchPhoneWidgets({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
     console.log('');
-    console.log(`Phone profile, widgets: the same updates, SIMD build, ${args.quick ? 5 : 100} changes each; p95 in ms${phoneWidgets.rounds > 1 ? `, the median of ${phoneWidgets.rounds} rounds in bold, then each round's` : ''} (load average ${os.loadavg()[0].toFixed(2)}).`);
+    console.log(`Phone profile, widgets: the same updates, SIMD build, ${args.quick ? 5 : 100} changes each; p95 in ms${phoneWidgets.rounds > 1 ? `, the median of ${phoneWidgets.rounds} rounds in bold, then each counted round's` : ''} (load average ${os.loadavg()[0].toFixed(2)}).`);
     console.log(phoneWidgetTable(phoneWidgets.results));
-    console.log(`\n${roundsLine(phoneWidgets.roundLog)}`);
+    console.log(`\n${roundsLine(phoneWidgets.roundLog, { quick: args.quick })}`);
     for (const [tag, r] of Object.entries(phoneWidgets.results)) json[`phone widget ${tag}`] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.p95]));
     const phone = await benchPhone({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
     console.log('');

@@ -7,11 +7,11 @@
 //
 // What it is for: with the CPU throttled, Chromium's slowdown on this 2-core
 // machine is not a constant 4x (docs/benchmarks.md, "How Chromium slows the
-// CPU"). The reference's figures in the same run say what the throttled run
-// did to a task of known size: its 4x median over its 1x median is the
-// slowdown that run really applied, and its 4x p95 is what noise alone gives
-// a task of that size. It has the interface the benchmark drives: a shadow
-// root, updateNow(), data-ready.
+// CPU"). The reference runs last in each run and says what the throttle did
+// to a task of known size then: its 4x median over its 1x median is the
+// slowdown applied at the end of that run, and its 4x p95 what noise gives
+// a task of that size (a stall earlier in the run it cannot see). It has the
+// interface the benchmark drives: a shadow root, updateNow(), data-ready.
 const LOOP = 60000;
 const ROWS = 6;
 const COLS = 5;
