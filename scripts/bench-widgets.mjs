@@ -104,7 +104,7 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
   const tags = only && !only.includes(REFERENCE) ? [...only, REFERENCE] : only;
   return withChromium(async (browser, port) => {
     const all = {}; // tag -> key -> [{ median, p95, max, n }] per counted round
-    const roundLog = []; // { round, slowdown: { cpu4Default, cpu4Largest }, counted }
+    const roundLog = []; // { round, slowdown: { cpu4Default, cpu4Largest } | null, p95, counted: true | false | why kept }
     for (let round = 1; roundLog.filter((r) => r.counted).length < rounds && round <= rounds + (quick ? 0 : EXTRA_ROUNDS); round++) {
       const got = {}; // tag -> key -> result, this round
       for (const run of PHONE_RUNS) {
