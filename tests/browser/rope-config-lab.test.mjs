@@ -100,9 +100,14 @@ test('keyboard: the plots read a pair with the arrow keys, the table lists every
   await page.keyboard.press('Home');
   await page.keyboard.press('ArrowRight');
   assert.match(await el.locator('.readout').innerText(), /^pair 1: /);
-  await el.locator('details.alt summary', { hasText: 'Show every pair as a table' }).click();
-  assert.equal(await el.locator('details.alt tbody tr').last().locator('th').innerText(), '63');
-  assert.equal(await el.locator('details.alt').last().locator('tbody tr').count(), 64);
+  // the pairs table opens from its summary (read once it is open: a closed
+  // details has no innerText; once in CI it read '' right after the click)
+  const pairs = el.locator('details.alt', { has: page.locator('summary', { hasText: 'Show every pair as a table' }) });
+  await pairs.locator('summary').click();
+  const opened = await page.waitForFunction((d) => d.open, await pairs.elementHandle(), { timeout: 5000 }).then(() => true, () => false);
+  assert.ok(opened, 'a click on "Show every pair as a table" did not open it within 5 s');
+  assert.equal(await pairs.locator('tbody tr').last().locator('th').innerText(), '63');
+  assert.equal(await pairs.locator('tbody tr').count(), 64);
   // the model select is a plain labelled control
   await el.locator('#c-preset').selectOption('phi-3-mini-128k');
   await el.evaluate((e) => e.updateNow());
