@@ -105,7 +105,9 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
   return withChromium(async (browser, port) => {
     const all = {}; // tag -> key -> [{ median, p95, max, n }] per counted round
     const roundLog = []; // { round, slowdown: { cpu4Default, cpu4Largest } | null, p95, counted: true | false | why kept }
-    for (let round = 1; roundLog.filter((r) => r.counted).length < rounds && round <= rounds + (quick ? 0 : EXTRA_ROUNDS); round++) {
+    const maxRounds = rounds + (quick ? 0 : EXTRA_ROUNDS);
+    let countedRounds = 0;
+    for (let round = 1; countedRounds < rounds && round <= maxRounds; round++) {
       const got = {}; // tag -> key -> result, this round
       for (const run of PHONE_RUNS) {
         for (const r of await runPage(browser, port, { simd: true, frames: quick ? 5 : 100, size: run.size, cpu: run.cpu, only: tags })) {
@@ -118,12 +120,13 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
       const counted = quick || !slowdown || Object.values(slowdown).every((x) => x >= SLOWDOWN_BAND[0] && x <= SLOWDOWN_BAND[1]);
       roundLog.push({ round, slowdown, p95: ref?.cpu4Default?.p95 ?? null, counted });
       // no round counted after all: the last one stands, marked so in the log
-      const last = !counted && roundLog.length === rounds + EXTRA_ROUNDS && !roundLog.some((r) => r.counted);
+      const last = !counted && round === maxRounds && countedRounds === 0;
       if (!counted && !last) {
         onProgress(`round ${round} not counted: the reference was slowed ${slowdown.cpu4Default.toFixed(2)}x and ${slowdown.cpu4Largest.toFixed(2)}x, outside ${band()}; run again`);
         continue;
       }
       if (last) roundLog.at(-1).counted = "kept: no round's throttle held";
+      countedRounds += 1;
       for (const [tag, byKey] of Object.entries(got)) for (const [key, r] of Object.entries(byKey)) ((all[tag] ??= {})[key] ??= []).push(r);
     }
     const results = {};
@@ -139,7 +142,7 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
         };
       }
     }
-    return { results, rounds: roundLog.filter((r) => r.counted).length, roundLog, browser: browser.version() };
+    return { results, rounds: countedRounds, roundLog, browser: browser.version() };
   });
 }
 
