@@ -122,7 +122,10 @@ class AttentionPermutation extends PeElement {
     /* in a figure narrower than the map the canvas scales down, keeping its shape
        (!important: canvasContext sets its height inline) */
     figure canvas { max-width: 100%; height: auto !important; }
-    .results tr.selected th, .results tr.selected td { background: var(--pe-panel); font-weight: 700; }
+    /* the selected row changes only paint (a background, a bar, a shown mark),
+       never a size: switching the encoding does not lay the table out again */
+    .results tr.selected th, .results tr.selected td { background: var(--pe-panel); box-shadow: inset 0 2px var(--pe-accent), inset 0 -2px var(--pe-accent); }
+    .results tr:not(.selected) .mark { visibility: hidden; }
     .results td.verdict, .results th:last-child { text-align: left; }
     .results td.verdict { font-family: system-ui, sans-serif; }
     .results .mark { color: var(--pe-accent); }
@@ -277,7 +280,7 @@ class AttentionPermutation extends PeElement {
           const d = runs[enc].max;
           const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
           return ['tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null }, [
-            ['th', { scope: 'row' }, [enc === p.encoding ? ['span', { class: 'mark' }, '▶ '] : '', enc]],
+            ['th', { scope: 'row' }, [['span', { class: 'mark', 'aria-hidden': 'true' }, '▶ '], enc]],
             ['td', {}, formatDiff(d)],
             ['td', { class: 'verdict' }, verdict]]];
         })],
