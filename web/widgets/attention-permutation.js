@@ -205,18 +205,12 @@ class AttentionPermutation extends PeElement {
     order.forEach((orig, seat) => (inv[orig] = seat));
     const shuffled = order.map((i) => words[i]);
 
-    // 1. token embeddings x: (n, d_model), a seeded hash of each word; the shuffle's rows permuted
-    const xO = new Float32Array(n * D_MODEL);
-    words.forEach((w, j) => xO.set(embed(w), j * D_MODEL));
-    const xS = new Float32Array(n * D_MODEL);
-    order.forEach((orig, j) => xS.set(xO.subarray(orig * D_MODEL, (orig + 1) * D_MODEL), j * D_MODEL));
-
-    // 2. every encoding on both orders; difference after un-permuting. They
-    // depend on the words and the order only: switching the encoding or the
-    // head shown reuses them.
+    // 1-2. the embeddings and every encoding on both orders. They depend on
+    // the words and the order only: switching the encoding or the head shown
+    // reuses them.
     const runsKey = `${words.join(' ')}|${order.join(',')}`;
     if (this._runsKey !== runsKey || this._runsCore !== pe) {
-      this._runs = this._attentionRuns(pe, words, order, xO, xS, n);
+      this._runs = this._attentionRuns(pe, words, order);
       this._runsKey = runsKey;
       this._runsCore = pe;
     }
@@ -294,8 +288,16 @@ class AttentionPermutation extends PeElement {
       () => [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)]);
   }
 
-  // Every encoding on both orders: { enc: { o, s, perWord, max } }.
-  _attentionRuns(pe, words, order, xO, xS, n) {
+  // Every encoding on both orders, the differences after un-permuting:
+  // { enc: { o, s, perWord, max } }.
+  _attentionRuns(pe, words, order) {
+    const n = words.length;
+    // 1. token embeddings x: (n, d_model), a seeded hash of each word; the shuffle's rows permuted
+    const xO = new Float32Array(n * D_MODEL);
+    words.forEach((w, j) => xO.set(embed(w), j * D_MODEL));
+    const xS = new Float32Array(n * D_MODEL);
+    order.forEach((orig, j) => xS.set(xO.subarray(orig * D_MODEL, (orig + 1) * D_MODEL), j * D_MODEL));
+    // 2. every encoding on both orders
     const positions = Float64Array.from({ length: n }, (_, i) => i);
     const runs = {};
     for (const enc of ENCODINGS) {
