@@ -125,6 +125,34 @@ test('the weight maps redraw exactly; drawings follow the colour scheme, and a h
   await page.context().close();
 });
 
+test('the permutation experiment says what its table says, ALiBi on a reversed sentence included; the selected row is marked once', async () => {
+  const { page, el } = await widget('<attention-permutation encoding="alibi"></attention-permutation>');
+  const read = () => el.evaluate((n) => ({
+    lesson: n.shadowRoot.querySelector('.lesson').textContent,
+    // the summary table as a reader sees it: [encoding cell, verdict] per row
+    rows: [...n.shadowRoot.querySelectorAll('.results tbody tr')].map((tr) => [tr.cells[0].innerText.trim(), tr.cells[2].innerText.trim(), tr.getAttribute('aria-current')]),
+  }));
+  const set = (attrs) => el.evaluate((n, a) => { for (const [k, v] of Object.entries(a)) n.setAttribute(k, v); return n.updateNow(); }, attrs);
+  // the swap preset: ALiBi sees it
+  let r = await read();
+  assert.match(r.lesson, /^With alibi, the same word in another seat gives another output .*can tell the two orders apart/);
+  assert.deepEqual(r.rows.find((row) => row[2] === 'true'), ['▶ alibi', 'different: the layer sees the order', 'true']);
+  assert.equal(r.rows.filter((row) => row[0].startsWith('▶')).length, 1, 'one row is marked');
+  // reversed: every distance |i - j| is kept, so ALiBi's outputs only move with the words
+  await set({ sentence: 'the dog bit the man', order: '4,3,2,1,0' });
+  r = await read();
+  assert.match(r.lesson, /^With alibi, each word’s output still just moved with the word \(largest difference .*\): this encoding cannot tell these two orders apart, since ALiBi’s bias depends only on the distance/);
+  assert.match(r.rows.find((row) => row[0] === '▶ alibi')[1], /^(identical|equal up to float32 rounding)/);
+  // the other encodings all see a reversal
+  for (const enc of ['sinusoidal', 'learned', 'rope', 't5']) assert.equal(r.rows.find((row) => row[0] === enc)[1], 'different: the layer sees the order', enc);
+  await set({ encoding: 'rope' });
+  r = await read();
+  assert.match(r.lesson, /^With rope, the same word in another seat gives another output/);
+  assert.deepEqual(r.rows.filter((row) => row[0].startsWith('▶')).map((row) => row[0]), ['▶ rope']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the T5 bucket grid is drawn again only when a bucket in it changes, and then as a fresh widget draws it', async () => {
   const { page } = await widget('<t5-buckets id="first"></t5-buckets>');
   const el = page.locator('#first'); // a second one comes later

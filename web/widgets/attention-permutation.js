@@ -232,7 +232,10 @@ class AttentionPermutation extends PeElement {
         ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
         : p.encoding === 'none'
           ? `No position signal: each word's output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell "${words.join(' ')}" from "${shuffled.join(' ')}".`
-          : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`);
+          : sel.max < ROUNDING
+            // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
+            ? `With ${p.encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(sel.max)}, float32 rounding): this encoding cannot tell these two orders apart${p.encoding === 'alibi' && order.every((v, i) => v === n - 1 - i) ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance' : ''}.`
+            : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`);
 
     // 4. the attention weights of the selected encoding and head, both orders, in the original word order
     const head = Number(p.head) - 1;
