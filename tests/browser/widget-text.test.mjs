@@ -145,6 +145,11 @@ test('the permutation experiment says what its table says, ALiBi on a reversed s
   assert.match(r.rows.find((row) => row[0] === '▶ alibi')[1], /^(identical|equal up to float32 rounding)/);
   // the other encodings all see a reversal
   for (const enc of ['sinusoidal', 'learned', 'rope', 't5']) assert.equal(r.rows.find((row) => row[0] === enc)[1], 'different: the layer sees the order', enc);
+  // two words: their swap is a reversal, and a two-term sum is exact, so the outputs are identical
+  await set({ sentence: 'dog bites', order: '1,0' });
+  r = await read();
+  assert.match(r.lesson, /^With alibi, each word’s output still just moved with the word \(largest difference 0\): this encoding cannot tell/);
+  assert.equal(r.rows.find((row) => row[0] === '▶ alibi')[1], 'identical: outputs only moved with the words');
   await set({ encoding: 'rope' });
   r = await read();
   assert.match(r.lesson, /^With rope, the same word in another seat gives another output/);

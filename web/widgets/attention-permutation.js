@@ -157,7 +157,7 @@ class AttentionPermutation extends PeElement {
       h('p', { class: 'hint' },
         'The same toy attention layer reads a sentence and a shuffle of it. Each word gets an output row (a vector of 16 numbers, 8 per head). ',
         'Put the shuffled sentence’s rows back in the original word order and compare them row by row: ',
-        'with no position signal they match (to float32 rounding); with any encoding they differ. Try Shuffle, then switch the encoding. ',
+        'with no position signal they match (to float32 rounding); with an encoding they differ, unless the shuffle keeps everything that encoding reads (ALiBi sees only distances, so it cannot tell a sentence from its reversal). Try Shuffle, then switch the encoding. ',
         'The layer has two heads with their own toy weights; “head shown” picks the one drawn and listed, the differences count both.'),
       controlRow,
       h('div', { class: 'buttons' },
@@ -231,10 +231,10 @@ class AttentionPermutation extends PeElement {
       isIdentity || sameWords
         ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
         : p.encoding === 'none'
-          ? `No position signal: each word's output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell "${words.join(' ')}" from "${shuffled.join(' ')}".`
+          ? `No position signal: each word’s output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell “${words.join(' ')}” from “${shuffled.join(' ')}”.`
           : sel.max < ROUNDING
             // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
-            ? `With ${p.encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(sel.max)}, float32 rounding): this encoding cannot tell these two orders apart${p.encoding === 'alibi' && order.every((v, i) => v === n - 1 - i) ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance' : ''}.`
+            ? `With ${p.encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(sel.max)}${sel.max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${p.encoding === 'alibi' && order.every((v, i) => v === n - 1 - i) ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance' : ''}.`
             : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`);
 
     // 4. the attention weights of the selected encoding and head, both orders, in the original word order
@@ -277,7 +277,7 @@ class AttentionPermutation extends PeElement {
           const d = runs[enc].max;
           const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
           return ['tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null }, [
-            ['th', { scope: 'row' }, [['span', { class: 'mark', 'aria-hidden': 'true' }, '▶ '], enc]],
+            ['th', { scope: 'row' }, [['span', { class: 'mark' }, '▶ '], enc]],
             ['td', {}, formatDiff(d)],
             ['td', { class: 'verdict' }, verdict]]];
         })],
