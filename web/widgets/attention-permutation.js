@@ -157,7 +157,7 @@ class AttentionPermutation extends PeElement {
       h('p', { class: 'hint' },
         'The same toy attention layer reads a sentence and a shuffle of it. Each word gets an output row (a vector of 16 numbers, 8 per head). ',
         'Put the shuffled sentence’s rows back in the original word order and compare them row by row: ',
-        'with no position signal they match (to float32 rounding); with an encoding they differ, unless the shuffle keeps everything that encoding reads (ALiBi sees only distances, so it cannot tell a sentence from its reversal). Try Shuffle, then switch the encoding. ',
+        'with no position signal they match (to float32 rounding); with an encoding they differ, unless the shuffle keeps everything that encoding reads (ALiBi here is symmetric: it sees only distances, so it cannot tell a sentence from its reversal). Try Shuffle, then switch the encoding. ',
         'The layer has two heads with their own toy weights; “head shown” picks the one drawn and listed, the differences count both.'),
       controlRow,
       h('div', { class: 'buttons' },
