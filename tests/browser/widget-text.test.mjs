@@ -158,6 +158,32 @@ test('the permutation experiment says what its table says, ALiBi on a reversed s
   await page.context().close();
 });
 
+test('Shuffle always changes the sentence when it can, and returns when it cannot (two words, one word repeated)', async () => {
+  const { page, el } = await widget('<attention-permutation sentence="the dog bit the man"></attention-permutation>');
+  const shuffle = async () => {
+    await el.locator('button', { hasText: /^Shuffle$/ }).click();
+    await el.evaluate((n) => n.updateNow());
+    return el.evaluate((n) => ({ order: n.getAttribute('order'), shuffled: n.shadowRoot.querySelectorAll('.sentences div')[1].textContent, lesson: n.shadowRoot.querySelector('.lesson').textContent }));
+  };
+  // ten presses: each a new order that changes the words' order (swapping the two "the" would not)
+  const seen = new Set();
+  for (let i = 0; i < 10; i++) {
+    const r = await shuffle();
+    assert.notEqual(r.shuffled, 'shuffledthe dog bit the man', `press ${i + 1} gave back the sentence (order ${r.order})`);
+    assert.doesNotMatch(r.lesson, /leaves the sentence as it was/);
+    seen.add(r.order);
+  }
+  assert.ok(seen.size >= 5, `ten presses gave only ${seen.size} orders`);
+  // two words have one other order, which the swap preset already shows: Shuffle keeps it
+  await el.evaluate((n) => { n.setAttribute('sentence', 'dog bites'); n.removeAttribute('order'); return n.updateNow(); });
+  assert.equal((await shuffle()).order, '1,0');
+  // one word repeated: no shuffle changes the sentence, and the widget says so
+  await el.evaluate((n) => { n.setAttribute('sentence', 'la la la'); n.removeAttribute('order'); return n.updateNow(); });
+  assert.match((await shuffle()).lesson, /leaves the sentence as it was/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
 test('the T5 bucket grid is drawn again only when a bucket in it changes, and then as a fresh widget draws it', async () => {
   const { page } = await widget('<t5-buckets id="first"></t5-buckets>');
   const el = page.locator('#first'); // a second one comes later

@@ -59,18 +59,22 @@ const T5_TABLE = seededUniform(505, T5_BUCKETS * HEADS, 2); // (numBuckets, head
 
 const embed = (word) => seededUniform(hashString(word), D_MODEL);
 
-// A shuffle of 0..n-1 that differs from `avoid` and from the identity (n >= 2).
-function seededShuffle(n, seed, avoid) {
-  for (let attempt = 0; ; attempt++) {
+// A shuffle of the words' seats 0..n-1 that differs from `avoid` and
+// changes the sentence: not the identity, nor one that only swaps copies of
+// the same word (n >= 2). Where there is none (two words already swapped, one
+// word repeated), the swap preset after 64 tries.
+function seededShuffle(words, seed, avoid) {
+  const n = words.length;
+  for (let attempt = 0; attempt < 64; attempt++) {
     const random = seededRandom(seed + attempt * 7919);
     const p = [...Array(n).keys()];
     for (let i = n - 1; i > 0; i--) {
       const j = Math.floor(random() * (i + 1));
       [p[i], p[j]] = [p[j], p[i]];
     }
-    const s = p.join(',');
-    if (s !== avoid && p.some((v, i) => v !== i)) return p;
+    if (p.join(',') !== avoid && p.some((v, i) => words[v] !== words[i])) return p;
   }
+  return swapOrder(n);
 }
 
 // The preset: swap the second and the last word ("the dog bit the man" -> "the man bit the dog").
@@ -184,7 +188,7 @@ class AttentionPermutation extends PeElement {
     const words = this._words();
     if (words.length < 2 || words.length > 12) return;
     const current = this.getAttribute('order') ?? '';
-    const p = seededShuffle(words.length, hashString(`${words.join(' ')}|${current}`), current || swapOrder(words.length).join(','));
+    const p = seededShuffle(words, hashString(`${words.join(' ')}|${current}`), current || swapOrder(words.length).join(','));
     this.setAttribute('order', p.join(','));
   }
 
