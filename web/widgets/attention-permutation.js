@@ -8,7 +8,7 @@
 // (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
 // inside pe.attention); this file only makes the toy weights, multiplies the
 // 16-wide rows by them, and compares.
-import { PeElement, define, css, h, canvasContext, setText, patchSpecs } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext, offPageCanvas, setText, patchSpecs } from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, sequential } from '../lib/colormap.js';
 import { exponential, fixed } from '../lib/pyformat.js';
@@ -273,7 +273,18 @@ class AttentionPermutation extends PeElement {
           ['td', {}, formatDiff(sel.perWord[i])]]])],
       ]],
     ]);
-    patchSpecs(this.results, [
+    // the summary's numbers change only with the runs; a switch of encoding
+    // moves its selected row (the rows are ENCODINGS, in order)
+    if (this._resultsOf === runs) {
+      if (this._resultsSel !== p.encoding) {
+        const was = this._resultRows[ENCODINGS.indexOf(this._resultsSel)];
+        was.removeAttribute('class');
+        was.removeAttribute('aria-current');
+        const now = this._resultRows[ENCODINGS.indexOf(p.encoding)];
+        now.setAttribute('class', 'selected');
+        now.setAttribute('aria-current', 'true');
+      }
+    } else patchSpecs(this.results, [
       ['table', {}, [
         ['caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'],
         ['thead', {}, [['tr', {}, [['th', { scope: 'col' }, 'encoding'], ['th', { scope: 'col' }, 'max |difference|'], ['th', { scope: 'col' }, 'what it means']]]]],
@@ -287,6 +298,9 @@ class AttentionPermutation extends PeElement {
         })],
       ]],
     ]);
+    this._resultsOf = runs;
+    this._resultsSel = p.encoding;
+    this._resultRows ??= this.results.querySelector('tbody').rows; // live: the same rows, whichever patch made them
 
     // 6. the text alternative: both weight matrices
     const rowsOf = (labels, w) => labels.map((l, a) => [l, ...labels.map((_, b) => fixed(w(a, b), 3))]);
@@ -402,9 +416,12 @@ function formatDiff(d) {
 // labels or a new caption make it anew. While the geometry and colours stay
 // the same (switching the encoding) only the cells are drawn again. A canvas,
 // not SVG: in SVG every changed number was text the browser had to shape and
-// lay out again, about half of the update's layout.
+// lay out again, about half of the update's layout. A redraw makes little
+// garbage (no colour string per cell, no keys as JSON): at 4x CPU a minor
+// garbage collection inside an update is what its slowest updates were made of.
 function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
-  const longest = Math.max(...labels.map((l) => l.length));
+  let longest = 0;
+  for (const l of labels) longest = Math.max(longest, l.length);
   const labelW = Math.min(110, 7 * longest + 8);
   const cell = Math.max(14, Math.min(36, Math.floor((Math.min(widthCap, 420) - labelW - 4) / n)));
   const showValues = cell >= 30;
@@ -412,16 +429,14 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const top = Math.ceil(slant + 8); // whole pixels: sharp row edges, whole-pixel clears
   const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
   const height = Math.ceil(top + n * cell + 2);
-  const key = JSON.stringify([title, labels, caption]);
-  if (slot.key !== key) {
+  if (slot.title !== title || slot.caption !== caption || slot.labels?.length !== n || slot.labels.some((l, i) => l !== labels[i])) {
     slot.canvas = h('canvas', { role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` });
     slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), slot.canvas, h('figcaption', {}, caption));
-    slot.key = key;
-    slot.look = null;
+    Object.assign(slot, { title, caption, labels, look: null });
   }
-  const look = JSON.stringify([width, height, cell, colors, window.devicePixelRatio]);
+  const look = slot.look;
   let ctx;
-  if (slot.look === look) {
+  if (look && look.width === width && look.height === height && look.cell === cell && look.colors === colors && look.dpr === window.devicePixelRatio) {
     // same frame around the grid: clear the grid (and its outer half strokes) only
     ctx = slot.canvas.getContext('2d');
     ctx.clearRect(labelW - 1, top - 1, n * cell + 2, n * cell + 2);
@@ -442,26 +457,45 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
       ctx.fillText(labels[b], 0, 0);
       ctx.restore();
     }
-    slot.look = look;
+    slot.look = { width, height, cell, colors, dpr: window.devicePixelRatio, border: rgb(colors.border), fg: rgb(colors.fg), bg: rgb(colors.bg) };
   }
-  ctx.lineWidth = 0.5;
-  ctx.strokeStyle = rgb(colors.border);
+  // the cells: one pixel each of an n x n image, drawn scaled up without
+  // smoothing into whole-pixel cells (the pixels a fill per cell gives)
+  if (slot.cells?.width !== n) {
+    slot.cells = new ImageData(n, n);
+    slot.cellCanvas = offPageCanvas(n, n);
+  }
+  const px = slot.cells.data;
   for (let a = 0; a < n; a++) {
     for (let b = 0; b < n; b++) {
-      ctx.fillStyle = rgb(scale(w(a, b)));
-      ctx.fillRect(labelW + b * cell, top + a * cell, cell, cell);
-      ctx.strokeRect(labelW + b * cell, top + a * cell, cell, cell);
+      const rgbCell = scale(w(a, b));
+      const i = 4 * (a * n + b);
+      px[i] = rgbCell[0];
+      px[i + 1] = rgbCell[1];
+      px[i + 2] = rgbCell[2];
+      px[i + 3] = 255;
     }
+  }
+  slot.cellCanvas.getContext('2d').putImageData(slot.cells, 0, 0);
+  ctx.imageSmoothingEnabled = false;
+  ctx.drawImage(slot.cellCanvas, labelW, top, n * cell, n * cell);
+  ctx.lineWidth = 0.5;
+  ctx.strokeStyle = slot.look.border;
+  for (let a = 0; a < n; a++) {
+    for (let b = 0; b < n; b++) ctx.strokeRect(labelW + b * cell, top + a * cell, cell, cell);
   }
   if (showValues) {
     ctx.font = '9.5px system-ui, sans-serif';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    for (let a = 0; a < n; a++) {
-      for (let b = 0; b < n; b++) {
-        const v = w(a, b);
-        ctx.fillStyle = rgb(v > 0.5 ? colors.bg : colors.fg);
-        ctx.fillText(fixed(v, 2), labelW + (b + 0.5) * cell, top + (a + 0.5) * cell);
+    // light text on dark cells, dark text on light ones: one colour at a time
+    for (const dark of [false, true]) {
+      ctx.fillStyle = dark ? slot.look.bg : slot.look.fg;
+      for (let a = 0; a < n; a++) {
+        for (let b = 0; b < n; b++) {
+          const v = w(a, b);
+          if (v > 0.5 === dark) ctx.fillText(fixed(v, 2), labelW + (b + 0.5) * cell, top + (a + 0.5) * cell);
+        }
       }
     }
   }
