@@ -19,7 +19,7 @@ export function diverging(neg, zero, pos, limit = 1) {
     const t = Math.max(-1, Math.min(1, v / limit));
     const a = Math.abs(t);
     const end = t < 0 ? neg : pos;
-    return [0, 1, 2].map((i) => Math.round(zero[i] + (end[i] - zero[i]) * a));
+    return [Math.round(zero[0] + (end[0] - zero[0]) * a), Math.round(zero[1] + (end[1] - zero[1]) * a), Math.round(zero[2] + (end[2] - zero[2]) * a)];
   };
 }
 
@@ -27,7 +27,7 @@ export function diverging(neg, zero, pos, limit = 1) {
 export function sequential(low, high) {
   return (v) => {
     const t = Math.max(0, Math.min(1, v));
-    return [0, 1, 2].map((i) => Math.round(low[i] + (high[i] - low[i]) * t));
+    return [Math.round(low[0] + (high[0] - low[0]) * t), Math.round(low[1] + (high[1] - low[1]) * t), Math.round(low[2] + (high[2] - low[2]) * t)];
   };
 }
 
@@ -59,4 +59,25 @@ function cssColor(text) {
 /** Whether two themeColors results are the same colours. */
 export const sameColors = (a, b) => Object.keys(THEME).every((k) => a[k].join() === b[k].join());
 
-export const rgb = ([r, g, b]) => `rgb(${r}, ${g}, ${b})`;
+// The CSS text of each colour drawn so far, by 0xRRGGBB: a widget sets
+// dozens of canvas colours per update, and building each text anew made a
+// quarter of one widget's garbage (and of the minor collections inside its
+// updates).
+const rgbTexts = new Map();
+
+/** [r, g, b] as CSS text, 'rgb(r, g, b)'. */
+export function rgb(color) {
+  const r = color[0];
+  const g = color[1];
+  const b = color[2];
+  const key = (r << 16) | (g << 8) | b;
+  // whole numbers in 0..255 (what the scales give) have one key each
+  if (r !== (r & 255) || g !== (g & 255) || b !== (b & 255)) return `rgb(${r}, ${g}, ${b})`;
+  let text = rgbTexts.get(key);
+  if (text === undefined) {
+    if (rgbTexts.size >= 4096) rgbTexts.clear();
+    text = `rgb(${r}, ${g}, ${b})`;
+    rgbTexts.set(key, text);
+  }
+  return text;
+}

@@ -13,6 +13,8 @@ import { fixed } from '../lib/pyformat.js';
 
 const MAX_WORDS = 12;
 const STRIP_LEN = MAX_WORDS; // the mini waves span positions 0..11 on every card
+// a wave's inputs: pair, frequency, seat, zoomed, (sin, cos) at 0..11, device pixels
+const waveInputs = new Float64Array(5 + 2 * STRIP_LEN);
 // Mini-wave geometry in drawing units: the canvas scales uniformly to the
 // card's width, as an SVG with this viewBox would.
 const SW = 132;
@@ -142,7 +144,8 @@ class PeWaveBarcode extends PeElement {
 
     // 3. one card per word
     const colors = this.theme();
-    const colorKey = JSON.stringify(colors);
+    // theme() keeps one object until the colours change: a new object is new colours
+    const colorKey = colors;
     const scale = diverging(colors.neg, colors.zero, colors.pos);
     // the legend changes with the theme only
     if (this._legendKey !== colorKey) {
@@ -173,10 +176,18 @@ class PeWaveBarcode extends PeElement {
         `. Full vector of ${dModel} values: ${card.rowText}.`);
       const waves = picks.map(([name, i], k) => {
         const w = (card.waves[k] ??= this._observed(makeWave()));
-        // what the wave shows depends on these numbers only
-        const inputs = [i, freqs[i], pos, k > 0 ? 1 : 0];
-        for (let t = 0; t < STRIP_LEN; t++) inputs.push(table[t * dModel + 2 * i], table[t * dModel + 2 * i + 1]);
-        inputs.push(w.canvas.devicePixels ?? 0);
+        // what the wave shows depends on these numbers only (written into
+        // one scratch array and kept per wave as a copy: no garbage per wave)
+        const inputs = waveInputs;
+        inputs[0] = i;
+        inputs[1] = freqs[i];
+        inputs[2] = pos;
+        inputs[3] = k > 0 ? 1 : 0;
+        for (let t = 0; t < STRIP_LEN; t++) {
+          inputs[4 + 2 * t] = table[t * dModel + 2 * i];
+          inputs[5 + 2 * t] = table[t * dModel + 2 * i + 1];
+        }
+        inputs[4 + 2 * STRIP_LEN] = w.canvas.devicePixels ?? 0;
         if (w.colorKey !== colorKey || w.name.textContent !== `${name} i=${i}` || !sameValues(w.inputs, inputs)) {
           const wave = miniWave(w.canvas, table, dModel, i, pos, colors, k > 0);
           setText(w.name, `${name} i=${i}`);
@@ -185,7 +196,7 @@ class PeWaveBarcode extends PeElement {
           setText(w.lo, tick(wave.lo));
           setText(w.vals, `sin ${value(col(pos, 2 * i))}  cos ${value(col(pos, 2 * i + 1))}`);
           setChildren(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
-          w.inputs = inputs;
+          (w.inputs ??= new Float64Array(inputs.length)).set(inputs);
           w.colorKey = colorKey;
         }
         return w.el;
