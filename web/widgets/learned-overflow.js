@@ -4,7 +4,7 @@
 // it works; one more and PyTorch's nn.Embedding stops with
 // "IndexError: index out of range in self". The error is the lesson, so it is
 // shown, not thrown: the core's message says which position first fails.
-import { PeElement, define, css, h, patchChildren } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText } from '../lib/pe-element.js';
 import { HeapBuffer } from '../lib/heap-buffer.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb } from '../lib/colormap.js';
@@ -115,14 +115,16 @@ class LearnedOverflow extends PeElement {
     // before this update writes anything
     const colors = this.theme();
     const look = { width: this.widthOf(), colors, good: rgb(colors.good), bad: rgb(colors.bad) };
-    this.code.textContent = [
+    // every part is kept and changed in place (setText, setAttr, patchSpecs):
+    // an update builds no throwaway nodes
+    setText(this.code, [
       'import torch',
       `emb = torch.nn.Embedding(${rows}, ${dModel})  # ${rows} rows`,
       `pos = torch.arange(${positions})  # 0..${positions - 1}`,
       'out = emb(pos)',
       'print(out.shape)',
       `print(out[:${PREVIEW_ROWS}, :${PREVIEW_COLS}].detach())`,
-    ].join('\n');
+    ].join('\n'));
 
     // 1. the lookup, by the core; past the table it throws, and that is the answer
     if (!this.positions || this.positions.length < positions) this.positions = Float64Array.from({ length: Math.max(positions, 1024) }, (_, i) => i);
@@ -142,42 +144,42 @@ class LearnedOverflow extends PeElement {
     if (failure) {
       const first = failure.values[0]; // the first position without a row (errors.h: the value, then the rows)
       const missing = positions - first;
-      this.barsText.textContent = `The table has ${span('row', 0, rows - 1)}; ` +
+      setText(this.barsText, `The table has ${span('row', 0, rows - 1)}; ` +
         (missing === 1
           ? `position ${first}, the last of the ${positions} asked for, has no row.`
-          : `positions ${first} to ${positions - 1} (${missing} of the ${positions} asked for) have no row.`);
-      this.verdict.className = 'verdict fail';
-      this.verdict.textContent = `✗ Fails: ${positions} positions asked of a ${rows}-row table`;
-      this.output.className = 'out fail';
-      this.output.textContent = [
+          : `positions ${first} to ${positions - 1} (${missing} of the ${positions} asked for) have no row.`));
+      setAttr(this.verdict, 'class', 'verdict fail');
+      setText(this.verdict, `✗ Fails: ${positions} positions asked of a ${rows}-row table`);
+      setAttr(this.output, 'class', 'out fail');
+      setText(this.output, [
         'Traceback (most recent call last):',
         '  File "example.py", line 4, in <module>',
         '    out = emb(pos)',
         '  ...',
         'IndexError: index out of range in self',
-      ].join('\n');
-      patchChildren(this.why, [
-        h('p', {}, `Position ${first} is the first one that fails: the table has ${span('row', 0, rows - 1)} and nothing after ${rows === 1 ? 'it' : 'them'}. `,
-          'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ',
-          'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.'),
-        h('p', { class: 'core' }, `Our compute core stops at the same place: it looks up position ${first}, finds no row (the valid positions are ${rows === 1 ? '0 only' : `0 to ${rows - 1}`}), and reports PyTorch's error.`),
+      ].join('\n'));
+      patchSpecs(this.why, [
+        ['p', {}, `Position ${first} is the first one that fails: the table has ${span('row', 0, rows - 1)} and nothing after ${rows === 1 ? 'it' : 'them'}. ` +
+          'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ' +
+          'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.'],
+        ['p', { class: 'core' }, `Our compute core stops at the same place: it looks up position ${first}, finds no row (the valid positions are ${rows === 1 ? '0 only' : `0 to ${rows - 1}`}), and reports PyTorch's error.`],
       ]);
     } else {
       const unused = rows - positions;
-      this.barsText.textContent =
+      setText(this.barsText,
         `All ${positions} positions have a row` +
-        (unused > 1 ? `; rows ${positions} to ${rows - 1} (${unused} rows) are not used by this input.` : unused === 1 ? `; row ${positions}, the last, is not used by this input.` : '; every row is used.');
-      this.verdict.className = 'verdict ok';
-      this.verdict.textContent = `✓ Works: ${positions} ≤ ${rows} rows`;
-      this.output.className = 'out ok';
+        (unused > 1 ? `; rows ${positions} to ${rows - 1} (${unused} rows) are not used by this input.` : unused === 1 ? `; row ${positions}, the last, is not used by this input.` : '; every row is used.'));
+      setAttr(this.verdict, 'class', 'verdict ok');
+      setText(this.verdict, `✓ Works: ${positions} ≤ ${rows} rows`);
+      setAttr(this.output, 'class', 'out ok');
       const r = Math.min(PREVIEW_ROWS, positions);
       const c = Math.min(PREVIEW_COLS, dModel);
       const preview = new Float32Array(r * c);
       for (let i = 0; i < r; i++) preview.set(out.subarray(i * dModel, i * dModel + c), i * c);
-      this.output.textContent = `${torchSize([positions, dModel])}\n${torchStr(preview, [r, c])}`;
-      patchChildren(this.why, [
-        h('p', {}, `Each of the ${positions} positions picks its own row, so the output has shape (${positions}, ${dModel}). `,
-          'The numbers are rows of our seeded table (nn.Embedding starts from its own random N(0, 1) values, so yours differ); the shape is exact.'),
+      setText(this.output, `${torchSize([positions, dModel])}\n${torchStr(preview, [r, c])}`);
+      patchSpecs(this.why, [
+        ['p', {}, `Each of the ${positions} positions picks its own row, so the output has shape (${positions}, ${dModel}). ` +
+          'The numbers are rows of our seeded table (nn.Embedding starts from its own random N(0, 1) values, so yours differ); the shape is exact.'],
       ]);
     }
   }
@@ -199,37 +201,36 @@ class LearnedOverflow extends PeElement {
     const maxN = Math.max(rows, positions);
     const x = (v) => left + (v / maxN) * (W - left - 2);
     const fg = rgb(colors.fg);
-    const text = (tx, ty, s, anchor = 'start', fill = fg) => h('svg:text', { x: tx, y: ty, 'text-anchor': anchor, 'font-size': 12, fill }, s);
+    const text = (tx, ty, s, anchor = 'start', fill = fg) => ['svg:text', { x: tx, y: ty, 'text-anchor': anchor, 'font-size': 12, fill }, s];
     const fits = Math.min(rows, positions);
     const parts = [
       // table rows
       text(0, top - 5, `table rows: ${rows}`),
-      h('svg:rect', { x: x(0), y: top, width: x(rows) - x(0), height: barH, fill: rgb(colors.accent), 'fill-opacity': 0.35, stroke: rgb(colors.accent) }),
+      ['svg:rect', { x: x(0), y: top, width: x(rows) - x(0), height: barH, fill: rgb(colors.accent), 'fill-opacity': 0.35, stroke: rgb(colors.accent) }],
       // positions asked for: the part with a row, then the part without
       text(0, top + barH + gap - 5, `positions asked for: ${positions}`),
-      h('svg:rect', { x: x(0), y: top + barH + gap, width: x(fits) - x(0), height: barH, fill: good, 'fill-opacity': 0.35, stroke: good }),
+      ['svg:rect', { x: x(0), y: top + barH + gap, width: x(fits) - x(0), height: barH, fill: good, 'fill-opacity': 0.35, stroke: good }],
     ];
     if (positions > rows) {
       const x0 = x(rows);
       const x1 = x(positions);
       parts.push(
-        h('svg:defs', {}, h('svg:pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
-          h('svg:rect', { width: 6, height: 6, fill: bad, 'fill-opacity': 0.15 }),
-          h('svg:line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: bad, 'stroke-width': 2.5 }))),
+        ['svg:defs', {}, [['svg:pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, [
+          ['svg:rect', { width: 6, height: 6, fill: bad, 'fill-opacity': 0.15 }],
+          ['svg:line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: bad, 'stroke-width': 2.5 }]]]]],
         // at least 3 px, so a handful of missing positions stays visible (the text gives the count)
-        h('svg:rect', { x: Math.min(x0, x1 - 3), y: top + barH + gap, width: Math.max(3, x1 - x0), height: barH, fill: 'url(#hatch)', stroke: bad }),
-        h('svg:line', { x1: x0, x2: x0, y1: top - 4, y2: top + 2 * barH + gap + 4, stroke: bad, 'stroke-width': 2, 'stroke-dasharray': '4 3' }),
+        ['svg:rect', { x: Math.min(x0, x1 - 3), y: top + barH + gap, width: Math.max(3, x1 - x0), height: barH, fill: 'url(#hatch)', stroke: bad }],
+        ['svg:line', { x1: x0, x2: x0, y1: top - 4, y2: top + 2 * barH + gap + 4, stroke: bad, 'stroke-width': 2, 'stroke-dasharray': '4 3' }],
         text(Math.min(x0 + 4, W - 4), top + 2 * barH + gap + 16, `no row from ${rows} on`, x0 + 4 > W - 120 ? 'end' : 'start', bad),
       );
     }
     const H = top + 2 * barH + gap + 22;
-    const svg = h('svg:svg', {
+    patchSpecs(this.bars, [['svg:svg', {
       viewBox: `0 0 ${W} ${H}`, width: W, role: 'img',
       'aria-label': positions > rows
         ? `Bar chart: the table has ${rows} rows; ${positions} positions are asked for, and the last ${positions - rows} have no row.`
         : `Bar chart: the table has ${rows} rows; all ${positions} positions asked for fit.`,
-    }, ...parts);
-    patchChildren(this.bars, [svg]);
+    }, parts]]);
   }
 }
 
