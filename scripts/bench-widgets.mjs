@@ -86,6 +86,8 @@ export const PHONE_RUNS = [
   { key: 'cpu4Largest', cpu: 4, size: 'largest' },
   { key: 'cpu1Largest', cpu: 1, size: 'largest' },
 ];
+// the runs whose CPU is throttled (their slowdown and stolen time are checked)
+const THROTTLED = PHONE_RUNS.filter((run) => run.cpu !== 1).map((run) => run.key);
 /** The targets of each run's p95 (ms). */
 export const PHONE_TARGETS = { cpu4Default: 16, cpu4Largest: 50, cpu1Largest: 16 };
 /** How many times the full benchmark repeats the phone profile (a quick one: once). */
@@ -159,12 +161,11 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
       }
       const ref = got[REFERENCE];
       const slowdown = ref?.cpu4Default && ref.cpu4Largest && ref.cpu1Largest ? { cpu4Default: ref.cpu4Default.median / ref.cpu1Largest.median, cpu4Largest: ref.cpu4Largest.median / ref.cpu1Largest.median } : null;
-      const throttled = PHONE_RUNS.filter((run) => run.cpu !== 1).map((run) => run.key);
       const why = [];
-      if (slowdown && !throttled.every((k) => slowdown[k] >= SLOWDOWN_BAND[0] && slowdown[k] <= SLOWDOWN_BAND[1])) why.push(`the reference was slowed ${throttled.map((k) => `${slowdown[k].toFixed(2)}x`).join(' and ')}, outside ${band()}`);
-      if (!throttled.every((k) => steal[k] === null || steal[k] <= STEAL_MAX)) why.push(`the host stole ${throttled.map((k) => pct(steal[k])).join(' and ')} of the CPU time, over ${pct(STEAL_MAX)}`);
+      if (slowdown && !THROTTLED.every((k) => slowdown[k] >= SLOWDOWN_BAND[0] && slowdown[k] <= SLOWDOWN_BAND[1])) why.push(`the reference was slowed ${THROTTLED.map((k) => `${slowdown[k].toFixed(2)}x`).join(' and ')}, outside ${band()}`);
+      if (!THROTTLED.every((k) => steal[k] === null || steal[k] <= STEAL_MAX)) why.push(`the host stole ${THROTTLED.map((k) => pct(steal[k])).join(' and ')} of the CPU time, over ${pct(STEAL_MAX)}`);
       const counted = quick || why.length === 0;
-      roundLog.push({ round, slowdown, steal: Object.fromEntries(throttled.map((k) => [k, steal[k]])), p95: ref?.cpu4Default?.p95 ?? null, counted });
+      roundLog.push({ round, slowdown, steal: Object.fromEntries(THROTTLED.map((k) => [k, steal[k]])), p95: ref?.cpu4Default?.p95 ?? null, counted });
       // no round counted after all: the last one stands, marked so in the log
       const last = !counted && round === maxRounds && countedRounds === 0;
       if (!counted && !last) {

@@ -8,7 +8,7 @@
 // (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
 // inside pe.attention); this file only makes the toy weights, multiplies the
 // 16-wide rows by them, and compares.
-import { PeElement, define, css, h, canvasContext, offPageCanvas, setText, patchSpecs } from '../lib/pe-element.js';
+import { PeElement, define, css, h, canvasContext, offPageCanvas, sameValues, setText, patchSpecs } from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, sequential } from '../lib/colormap.js';
 import { exponential, fixed } from '../lib/pyformat.js';
@@ -277,10 +277,11 @@ class AttentionPermutation extends PeElement {
     // moves its selected row (the rows are ENCODINGS, in order)
     if (this._resultsOf === runs) {
       if (this._resultsSel !== p.encoding) {
-        const was = this._resultRows[ENCODINGS.indexOf(this._resultsSel)];
+        const rows = this.results.querySelector('tbody').rows;
+        const was = rows[ENCODINGS.indexOf(this._resultsSel)];
         was.removeAttribute('class');
         was.removeAttribute('aria-current');
-        const now = this._resultRows[ENCODINGS.indexOf(p.encoding)];
+        const now = rows[ENCODINGS.indexOf(p.encoding)];
         now.setAttribute('class', 'selected');
         now.setAttribute('aria-current', 'true');
       }
@@ -300,7 +301,6 @@ class AttentionPermutation extends PeElement {
     ]);
     this._resultsOf = runs;
     this._resultsSel = p.encoding;
-    this._resultRows ??= this.results.querySelector('tbody').rows; // live: the same rows, whichever patch made them
 
     // 6. the text alternative: both weight matrices
     const rowsOf = (labels, w) => labels.map((l, a) => [l, ...labels.map((_, b) => fixed(w(a, b), 3))]);
@@ -429,7 +429,7 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const top = Math.ceil(slant + 8); // whole pixels: sharp row edges, whole-pixel clears
   const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
   const height = Math.ceil(top + n * cell + 2);
-  if (slot.title !== title || slot.caption !== caption || slot.labels?.length !== n || slot.labels.some((l, i) => l !== labels[i])) {
+  if (slot.title !== title || slot.caption !== caption || !sameValues(slot.labels, labels)) {
     slot.canvas = h('canvas', { role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` });
     slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), slot.canvas, h('figcaption', {}, caption));
     Object.assign(slot, { title, caption, labels, look: null });

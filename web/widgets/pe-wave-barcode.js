@@ -143,14 +143,14 @@ class PeWaveBarcode extends PeElement {
     setChildren(this.pairList, items);
 
     // 3. one card per word
+    // theme() keeps one object until the colours change: the object itself
+    // tells whether the legend, a wave or a bar was drawn in these colours
     const colors = this.theme();
-    // theme() keeps one object until the colours change: a new object is new colours
-    const colorKey = colors;
     const scale = diverging(colors.neg, colors.zero, colors.pos);
     // the legend changes with the theme only
-    if (this._legendKey !== colorKey) {
+    if (this._legendColors !== colors) {
       this._drawLegend(scale);
-      this._legendKey = colorKey;
+      this._legendColors = colors;
     }
     const col = (pos, c) => table[pos * dModel + c];
     // the cards and everything in them are kept from update to update; an
@@ -188,7 +188,7 @@ class PeWaveBarcode extends PeElement {
           inputs[5 + 2 * t] = table[t * dModel + 2 * i + 1];
         }
         inputs[4 + 2 * STRIP_LEN] = w.canvas.devicePixels ?? 0;
-        if (w.colorKey !== colorKey || w.name.textContent !== `${name} i=${i}` || !sameValues(w.inputs, inputs)) {
+        if (w.colors !== colors || w.name.textContent !== `${name} i=${i}` || !sameValues(w.inputs, inputs)) {
           const wave = miniWave(w.canvas, table, dModel, i, pos, colors, k > 0);
           setText(w.name, `${name} i=${i}`);
           setText(w.lambda, `λ ${fixed(wavelength(i), 1)}`);
@@ -197,7 +197,7 @@ class PeWaveBarcode extends PeElement {
           setText(w.vals, `sin ${value(col(pos, 2 * i))}  cos ${value(col(pos, 2 * i + 1))}`);
           setChildren(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
           (w.inputs ??= new Float64Array(inputs.length)).set(inputs);
-          w.colorKey = colorKey;
+          w.colors = colors;
         }
         return w.el;
       });
@@ -207,7 +207,7 @@ class PeWaveBarcode extends PeElement {
       // size (resizing five on-page canvases at each d_model step cost more
       // than drawing them, at 4x CPU)
       // (a new d_model is a new row length: rowChanged)
-      if (rowChanged || card.barKey !== colorKey) {
+      if (rowChanged || card.barColors !== colors) {
         if (this._rowImage?.width !== dModel) {
           this._rowImage = new ImageData(dModel, 1);
           this._rowCanvas = offPageCanvas(dModel, 1);
@@ -224,7 +224,7 @@ class PeWaveBarcode extends PeElement {
         const ctx = card.bar.getContext('2d');
         ctx.imageSmoothingEnabled = false;
         ctx.drawImage(this._rowCanvas, 0, 0, BAR_PX, 1);
-        card.barKey = colorKey;
+        card.barColors = colors;
       }
       setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, card.bar]);
       return card.article;
