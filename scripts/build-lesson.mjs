@@ -3,7 +3,8 @@
 //   node scripts/build-lesson.mjs            writes web/index.html and web/gen/lesson-data.js
 //   node scripts/build-lesson.mjs --check    builds in memory, writes nothing (used by the tests)
 //
-// Both print, after building, each section's words, quizzes and widgets
+// Both print, after building, each section's words, quizzes and widgets, and
+// what in each quiz's options could give the answer away without reading
 // (scripts/lesson-stats.mjs; also `npm run lesson:stats`).
 //
 // Passes:
@@ -33,7 +34,7 @@ import { loadPosenc } from '../web/posenc.js';
 import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
 import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences, mathvariantLetters, mathmlProblems } from './lesson-format.mjs';
-import { lessonStats, formatStats } from './lesson-stats.mjs';
+import { lessonStats, formatStats, quizTells, sampleGenerator, formatQuizTells } from './lesson-stats.mjs';
 
 hljs.registerLanguage('python', python);
 
@@ -391,12 +392,15 @@ export async function buildLesson() {
   const page = renderPage(lesson, sections, bibliography, renderer);
   const data = lessonDataModule(renderer.quizzes, renderer.samples, generatorModules);
   const { quizzes, samples } = renderer;
-  return { page, data, sections, quizzes, samples, numbers, references: bibliography, uncitedReferences };
+  // the generated quizzes are measured on draws from their generators
+  const draws = Object.fromEntries(Object.values(quizzes).filter((q) => q.generator).map((q) => [q.generator, sampleGenerator(generatorModules[q.generator].generate, pe)]));
+  const tells = quizTells(quizzes, draws);
+  return { page, data, sections, quizzes, samples, numbers, references: bibliography, uncitedReferences, tells };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    const { page, data, sections, quizzes, samples, references, uncitedReferences } = await buildLesson();
+    const { page, data, sections, quizzes, samples, references, uncitedReferences, tells } = await buildLesson();
     if (!checkOnly) {
       mkdirSync(path.join(webDir, 'gen'), { recursive: true });
       writeFileSync(path.join(webDir, 'index.html'), page);
@@ -407,6 +411,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
       console.log(`lesson: ${uncitedReferences.length} of ${Object.keys(references.references).length} references not cited yet (an error once references.yaml says strict: true): ${uncitedReferences.join(', ')}`);
     }
     console.log(formatStats(lessonStats(sections)));
+    console.log(formatQuizTells(tells));
   } catch (error) {
     console.error(error instanceof BuildError ? `lesson build failed: ${error.message}` : error);
     process.exit(1);

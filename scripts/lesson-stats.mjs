@@ -12,6 +12,8 @@
 // The References part is not a section and is not counted.
 // tests/js/lesson-budget.test.mjs holds the lesson to its budget with these.
 import { parseFragment } from 'parse5';
+import { seededRandom } from '../web/lib/random.js';
+import { quizTextToHtml } from '../web/lib/quiz-text.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’.,-][\p{L}\p{N}]+)*/gu;
 const SKIPPED = new Set(['pre', 'script', 'style', 'template']);
@@ -61,4 +63,124 @@ export function formatStats({ sections, totals }) {
   const rows = [head, ...sections.map((r) => line(r, r.id)), line(totals, 'total')];
   const widths = head.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+}
+
+// ------------------------------------------------------------------ quiz tells
+// Can a quiz be passed without reading the lesson? A learner who has not read
+// it still sees the options, and picks the longest, the only one with a
+// formula or a number, or the only careful ("usually") one. For every quiz,
+// from the options as the page shows them:
+//
+//   length   characters a learner reads: the option's rendered HTML with the
+//            tags removed and MathML annotations (the TeX source) dropped,
+//            white space collapsed
+//   formula  the option holds a formula (<math>)
+//   number   a digit that starts a token outside formulas ("3", "0.25",
+//            "8,192"), not one inside a name (T5, GPT-2, float16)
+//   hedge    a word from HEDGES outside formulas
+//
+// A feature is a tell when only right options carry it ("alone"); length is
+// one when the right options are the longest (ties count: a learner who
+// picks the longest then guesses among two is still helped).
+// tests/js/quiz-tells.test.mjs holds the lesson to it.
+
+/** The one list of words that make an option sound careful, and so right. */
+export const HEDGES = ['usually', 'often', 'likely', 'typically', 'mostly', 'about', 'roughly', 'may', 'might', 'can', 'could', 'some', 'sometimes', 'partly', 'tends', 'tend', 'generally', 'largely', 'probably', 'perhaps', 'nearly', 'almost', 'approximately'];
+// "can" in "can't" or "cannot" is no hedge
+const HEDGE = new RegExp(`\\b(?:${HEDGES.join('|')})\\b(?!['’]t)`, 'iu');
+const NUMBER = /(?<![\p{L}\p{N}_][\p{L}\p{N}_-]*)\p{Nd}/u;
+export const FEATURES = ['formula', 'number', 'hedge'];
+
+/** What a learner sees of one option's HTML: { length, formula, number, hedge }. */
+export function optionFeatures(html) {
+  let prose = '';
+  let all = '';
+  let formula = false;
+  const walk = (node, inMath) => {
+    if (node.nodeName === '#text') {
+      if (!inMath) prose += node.value;
+      all += node.value;
+      return;
+    }
+    if (node.tagName === 'annotation') return; // the TeX source, not shown
+    if (node.tagName === 'math') formula = true;
+    for (const child of node.childNodes ?? []) walk(child, inMath || node.tagName === 'math');
+  };
+  walk(parseFragment(html), false);
+  const text = all.replace(/\s+/g, ' ').trim();
+  return { length: [...text].length, formula, number: NUMBER.test(prose), hedge: HEDGE.test(prose), text };
+}
+
+/**
+ * One quiz's options ([{ html, correct }]) -> { right, wrong, rightLongest, alone }:
+ * right and wrong are lengths (the right option's, or for a select-all quiz
+ * the shortest right one's; the longest wrong one's), alone the features
+ * that only right options carry.
+ */
+export function optionTells(options) {
+  const seen = options.map((o) => ({ ...optionFeatures(o.html), correct: o.correct }));
+  const rights = seen.filter((o) => o.correct);
+  const wrongs = seen.filter((o) => !o.correct);
+  const right = Math.min(...rights.map((o) => o.length));
+  const wrong = Math.max(...wrongs.map((o) => o.length));
+  const alone = FEATURES.filter((f) => seen.some((o) => o[f]) && seen.every((o) => !o[f] || o.correct));
+  return { right, wrong, rightLongest: right >= wrong, alone };
+}
+
+/**
+ * quizzes: buildLesson's quizzes (id -> { section, options: [{ html, correct }], multiple }
+ * or { section, generator }); samples: generator name -> [options] drawn
+ * from it (sampleGenerator). -> { single, multiple, generated }: rows of
+ * { id, section, ...optionTells } for the written quizzes, and per generator
+ * { id, generator, draws, rightLongest, alone: { formula, number, hedge } } counts.
+ */
+export function quizTells(quizzes, samples = {}) {
+  const single = [];
+  const multiple = [];
+  const generated = [];
+  for (const q of Object.values(quizzes)) {
+    if (q.generator) {
+      const draws = samples[q.generator] ?? [];
+      const tells = draws.map(optionTells);
+      const alone = Object.fromEntries(FEATURES.map((f) => [f, tells.filter((t) => t.alone.includes(f)).length]));
+      generated.push({ id: q.id, section: q.section, generator: q.generator, draws: draws.length, rightLongest: tells.filter((t) => t.rightLongest).length, alone });
+    } else (q.multiple ? multiple : single).push({ id: q.id, section: q.section, ...optionTells(q.options) });
+  }
+  return { single, multiple, generated };
+}
+
+/**
+ * Options of `draws` questions from a quiz generator, as the page shows them
+ * (quizTextToHtml); seeds as in tests/js/quiz-text.test.mjs.
+ */
+export function sampleGenerator(generate, pe, draws = 200) {
+  return Array.from({ length: draws }, (_, k) =>
+    generate(pe, seededRandom((k + 1) * 2654435761)).options.map((o) => ({ html: quizTextToHtml(o.text), correct: !!o.correct })),
+  );
+}
+
+/** A plain-text table of quizTells' result, with the summary lines. */
+export function formatQuizTells({ single, multiple, generated }) {
+  const head = ['quiz', 'right', 'wrong', 'ratio', 'longest', 'alone'];
+  const line = (r) => [r.id, r.right, r.wrong, (r.right / r.wrong).toFixed(2), r.rightLongest ? 'yes' : '', r.alone.join(' ')].map(String);
+  const table = (rows) => {
+    const cells = [head, ...rows.map(line)];
+    const widths = head.map((_, c) => Math.max(...cells.map((r) => r[c].length)));
+    return cells.map((r) => r.map((cell, c) => (c === 0 || c === 5 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
+  };
+  const count = (rows, f) => rows.filter(f).length;
+  const out = [
+    'quiz tells: characters a learner reads in the right option and in the longest wrong one; "alone": a formula, number or hedge only the right option carries',
+    table(single),
+    `right option longest in ${count(single, (r) => r.rightLongest)} of ${single.length} written single-answer quizzes; a feature alone on the right option in ${count(single, (r) => r.alone.length)}`,
+  ];
+  if (multiple.length) {
+    out.push('select-all quizzes (right: the shortest right option)', table(multiple));
+    out.push(`right options all longer than every wrong one in ${count(multiple, (r) => r.rightLongest)} of ${multiple.length} select-all quizzes; a feature only right options carry in ${count(multiple, (r) => r.alone.length)}`);
+  }
+  for (const g of generated) {
+    const alone = FEATURES.map((f) => `${f} ${g.alone[f]}`).join(', ');
+    out.push(`generated ${g.id}: right option longest in ${g.rightLongest} of ${g.draws} draws; alone on the right option: ${alone}`);
+  }
+  return out.join('\n');
 }
