@@ -59,12 +59,15 @@ const T5_TABLE = seededUniform(505, T5_BUCKETS * HEADS, 2); // (numBuckets, head
 
 const embed = (word) => seededUniform(hashString(word), D_MODEL);
 
-// A shuffle of the words' seats 0..n-1 that differs from `avoid` and
-// changes the sentence: not the identity, nor one that only swaps copies of
-// the same word (n >= 2). Where there is none (two words already swapped, one
-// word repeated), the swap preset after 64 tries.
+// A shuffle of the words' seats 0..n-1 whose sentence differs from the
+// original and from `avoid` (the shuffled sentence shown now), so that every
+// press shows a new sentence: not the identity, nor one that only swaps
+// copies of the same word (n >= 2). Its copies of a repeated word are named in
+// reading order (inReadingOrder). Where there is none (two words already
+// swapped, one word repeated), the swap preset after 64 tries.
 function seededShuffle(words, seed, avoid) {
   const n = words.length;
+  const original = words.join(' ');
   for (let attempt = 0; attempt < 64; attempt++) {
     const random = seededRandom(seed + attempt * 7919);
     const p = [...Array(n).keys()];
@@ -72,9 +75,22 @@ function seededShuffle(words, seed, avoid) {
       const j = Math.floor(random() * (i + 1));
       [p[i], p[j]] = [p[j], p[i]];
     }
-    if (p.join(',') !== avoid && p.some((v, i) => words[v] !== words[i])) return p;
+    const sentence = p.map((i) => words[i]).join(' ');
+    if (sentence !== original && sentence !== avoid) return inReadingOrder(p, words);
   }
   return swapOrder(n);
+}
+
+// The same shuffled sentence with the copies of each word in reading order:
+// the k-th "the" of the shuffle is named as the k-th "the" of the original
+// (which copy is which is not in the layer's input, see pairCopies).
+function inReadingOrder(p, words) {
+  const unused = new Map(); // word -> its original seats not named yet
+  words.forEach((w, i) => {
+    if (!unused.has(w)) unused.set(w, []);
+    unused.get(w).push(i);
+  });
+  return p.map((i) => unused.get(words[i]).shift());
 }
 
 // The preset: swap the second and the last word ("the dog bit the man" -> "the man bit the dog").
@@ -135,6 +151,7 @@ class AttentionPermutation extends PeElement {
     .results .mark { color: var(--pe-accent); }
     .perword-title { font-size: .9em; margin: 10px 0 0; }
     .note { font-size: .88em; color: var(--pe-muted); }
+    .copies:empty { display: none; }
     /* the per-word table's box is the size container its rows query (not the
        host: text drawn on a canvas in a size container lays the container out) */
     .perword { container-type: inline-size; }
@@ -152,6 +169,7 @@ class AttentionPermutation extends PeElement {
     this.results = h('div', { class: 'table-wrap results' });
     this.lesson = h('p', { class: 'lesson', 'aria-live': 'polite' });
     this.perWordTitle = h('p', { class: 'perword-title' });
+    this.copiesNote = h('p', { class: 'note copies' });
     this.details = this.tableAlternative('Show the attention weights as numbers', { lazy: true });
     const controlRow = this.controls(['sentence', 'encoding', 'head']);
     // A new sentence starts again from the swap preset (an old order may not fit it).
@@ -171,6 +189,7 @@ class AttentionPermutation extends PeElement {
       this.lesson,
       this.maps,
       this.perWordTitle,
+      this.copiesNote,
       this.perWord,
       this.results,
       h('p', { class: 'note' },
@@ -188,7 +207,13 @@ class AttentionPermutation extends PeElement {
     const words = this._words();
     if (words.length < 2 || words.length > 12) return;
     const current = this.getAttribute('order') ?? '';
-    const p = seededShuffle(words, hashString(`${words.join(' ')}|${current}`), current || swapOrder(words.length).join(','));
+    let shown;
+    try {
+      shown = parseOrder(current, words.length);
+    } catch {
+      shown = swapOrder(words.length); // an order that does not fit: its error is on screen
+    }
+    const p = seededShuffle(words, hashString(`${words.join(' ')}|${current}`), shown.map((i) => words[i]).join(' '));
     this.setAttribute('order', p.join(','));
   }
 
@@ -205,8 +230,6 @@ class AttentionPermutation extends PeElement {
     const words = p.sentence.trim().split(/\s+/);
     const n = words.length;
     const order = parseOrder(p.order, n);
-    const inv = new Array(n);
-    order.forEach((orig, seat) => (inv[orig] = seat));
     const shuffled = order.map((i) => words[i]);
 
     // 1-2. the embeddings and every encoding on both orders. They depend on
@@ -215,6 +238,7 @@ class AttentionPermutation extends PeElement {
     const runsKey = `${words.join(' ')}|${order.join(',')}`;
     if (this._runsKey !== runsKey || this._runsCore !== pe) {
       this._runs = this._attentionRuns(pe, words, order);
+      this._copiesText = copiesNote(words);
       this._runsKey = runsKey;
       this._runsCore = pe;
     }
@@ -229,25 +253,19 @@ class AttentionPermutation extends PeElement {
       ['div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`],
     ]);
     const sel = runs[p.encoding];
-    const isIdentity = order.every((v, i) => v === i);
+    // the seat of the shuffle each original word is compared with (its own
+    // seat moved by the order, copies of a repeated word paired by pairCopies)
+    const pair = sel.pair;
     const sameWords = shuffled.every((w, i) => w === words[i]);
-    setText(this.lesson,
-      isIdentity || sameWords
-        ? 'This shuffle leaves the sentence as it was, so every encoding gives the same outputs: press Shuffle.'
-        : p.encoding === 'none'
-          ? `No position signal: each word’s output just moved with the word (largest difference ${formatDiff(sel.max)}). Attention alone cannot tell “${words.join(' ')}” from “${shuffled.join(' ')}”.`
-          : sel.max < ROUNDING
-            // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
-            ? `With ${p.encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(sel.max)}${sel.max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${p.encoding === 'alibi' && order.every((v, i) => v === n - 1 - i) ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance' : ''}.`
-            : `With ${p.encoding}, the same word in another seat gives another output (largest difference ${formatDiff(sel.max)}): the layer can tell the two orders apart.`);
+    setText(this.lesson, headline(words, order, p.encoding, sel.max));
 
     // 4. the attention weights of the selected encoding and head, both orders, in the original word order
     const head = Number(p.head) - 1;
     const scale = sequential(colors.zero, colors.accent);
     const wO = (a, b) => sel.o.weights[(head * n + a) * n + b];
-    const wS = (a, b) => sel.s.weights[(head * n + inv[a]) * n + inv[b]];
+    const wS = (a, b) => sel.s.weights[(head * n + pair[a]) * n + pair[b]];
     const labelsO = words.map((w, i) => `${w} (${i})`);
-    const labelsS = words.map((w, i) => `${w} (${inv[i]})`);
+    const labelsS = words.map((w, i) => `${w} (${pair[i]})`);
     this._mapSlots ??= [{}, {}];
     const figures = [
       heatmap(this._mapSlots[0], `Original order, head ${head + 1}`, labelsO, n, wO, scale, colors, widthCap,
@@ -262,14 +280,15 @@ class AttentionPermutation extends PeElement {
     const SHOWN = 4; // of the head's 8 output numbers
     const outRow = (run, seat) => Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) => fixed(v, 3).padStart(6)).join(' ') + ' …';
     setText(this.perWordTitle, `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`);
+    setText(this.copiesNote, this._copiesText);
     patchSpecs(this.perWord, [
       ['table', {}, [
         ['thead', {}, [['tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => ['th', { scope: 'col' }, t])]]],
         ['tbody', {}, words.map((w, i) => ['tr', {}, [
           ['th', { scope: 'row' }, `${w} (${i})`],
-          ['td', {}, String(inv[i])],
+          ['td', {}, String(pair[i])],
           ['td', { class: 'outrow' }, outRow(sel.o, i)],
-          ['td', { class: 'outrow' }, outRow(sel.s, inv[i])],
+          ['td', { class: 'outrow' }, outRow(sel.s, pair[i])],
           ['td', {}, formatDiff(sel.perWord[i])]]])],
       ]],
     ]);
@@ -291,7 +310,7 @@ class AttentionPermutation extends PeElement {
         ['thead', {}, [['tr', {}, [['th', { scope: 'col' }, 'encoding'], ['th', { scope: 'col' }, 'max |difference|'], ['th', { scope: 'col' }, 'what it means']]]]],
         ['tbody', {}, ENCODINGS.map((enc) => {
           const d = runs[enc].max;
-          const verdict = d === 0 ? 'identical: outputs only moved with the words' : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
+          const verdict = d === 0 ? (sameWords ? 'identical: the same sentence, the same outputs' : 'identical: outputs only moved with the words') : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
           return ['tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null }, [
             ['th', { scope: 'row' }, [['span', { class: 'mark' }, '▶ '], enc]],
             ['td', {}, formatDiff(d)],
@@ -310,7 +329,8 @@ class AttentionPermutation extends PeElement {
   }
 
   // Every encoding on both orders, the differences after un-permuting:
-  // { enc: { o, s, perWord, max } }.
+  // { enc: { o, s, pair, perWord, max } }; pair[i] = the seat of the shuffle
+  // original word i is compared with.
   _attentionRuns(pe, words, order) {
     const n = words.length;
     // 1. token embeddings x: (n, d_model), a seeded hash of each word; the shuffle's rows permuted
@@ -320,34 +340,167 @@ class AttentionPermutation extends PeElement {
     order.forEach((orig, j) => xS.set(xO.subarray(orig * D_MODEL, (orig + 1) * D_MODEL), j * D_MODEL));
     // 2. every encoding on both orders
     const positions = Float64Array.from({ length: n }, (_, i) => i);
+    const shuffled = order.map((i) => words[i]);
     const runs = {};
     for (const enc of ENCODINGS) {
       const o = selfAttention(pe, enc, xO, n, positions);
       const s = selfAttention(pe, enc, xS, n, positions);
-      // outputs: (heads, n, head_dim); seat j of the shuffle holds original word order[j]
-      const perWord = new Float64Array(n);
-      for (let hh = 0; hh < HEADS; hh++) {
-        for (let j = 0; j < n; j++) {
-          for (let d = 0; d < HEAD_DIM; d++) {
-            const diff = Math.abs(s.output[(hh * n + j) * HEAD_DIM + d] - o.output[(hh * n + order[j]) * HEAD_DIM + d]);
-            if (diff > perWord[order[j]]) perWord[order[j]] = diff;
-          }
+      // outputs: (heads, n, head_dim). cost(i, j): the largest |difference|
+      // over both heads between original word i's output row and seat j's
+      // of the shuffle
+      const cost = (i, j) => {
+        let m = 0;
+        for (let hh = 0; hh < HEADS; hh++) {
+          for (let d = 0; d < HEAD_DIM; d++) m = Math.max(m, Math.abs(s.output[(hh * n + j) * HEAD_DIM + d] - o.output[(hh * n + i) * HEAD_DIM + d]));
         }
-      }
-      runs[enc] = { o, s, perWord, max: Math.max(...perWord) };
+        return m;
+      };
+      const pair = pairCopies(words, shuffled, cost);
+      const perWord = Float64Array.from(pair, (j, i) => cost(i, j));
+      runs[enc] = { o, s, pair, perWord, max: Math.max(...perWord) };
     }
     return runs;
   }
 }
 
-// In words: which words the shuffle moved, and where to.
+// Which seat of the shuffle each original word is compared with: pair[i],
+// from cost(i, j), the difference between original word i's output and seat
+// j's. A word that occurs once has one seat to go to. Copies of a repeated
+// word look alike to the layer, so which copy went where is not in its input
+// (an order that swaps the two "the" gives the same sentence): the copies are
+// paired in reading order (the first "the" with the first "the"), unless
+// another pairing makes every output match (to float32 rounding), that is,
+// unless the layer cannot tell the two sentences apart. The verdict then
+// depends on the two sentences alone: a sentence shuffled into itself is
+// identical under every encoding, and a reversal is one for ALiBi however the
+// order names the copies. The pairing changes only where the verdict does, so
+// the rows and the maps keep their pairs while the encoding is switched.
+function pairCopies(words, shuffled, cost) {
+  const pair = new Array(words.length);
+  // word -> its seats in the original (from) and in the shuffle (to), in reading order
+  const groups = new Map();
+  words.forEach((w, i) => {
+    if (!groups.has(w)) groups.set(w, { from: [], to: [] });
+    groups.get(w).from.push(i);
+  });
+  shuffled.forEach((w, j) => groups.get(w).to.push(j));
+  // pass 1: the smallest largest difference any pairing can reach: over the
+  // words that occur once, and each repeated word's bottleneck (the smallest
+  // bound under which every copy has a partner, found by a binary search over
+  // the costs themselves)
+  let bound = 0;
+  for (const g of groups.values()) {
+    // costs: (copies, copies); row a = the a-th copy in the original, column b = the b-th in the shuffle
+    g.costs = g.from.map((i) => g.to.map((j) => cost(i, j)));
+    const bounds = [...new Set(g.costs.flat())].sort((a, b) => a - b);
+    let lo = 0;
+    let hi = bounds.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (matchUnder(g.costs, bounds[mid])) hi = mid;
+      else lo = mid + 1;
+    }
+    bound = Math.max(bound, bounds[lo]);
+  }
+  // pass 2: where some pairing makes every output match, the one closest to
+  // reading order under that bound; otherwise reading order
+  for (const { from, to, costs } of groups.values()) {
+    const col = bound < ROUNDING ? matchUnder(costs, bound) : from.map((_, a) => a);
+    col.forEach((b, a) => (pair[from[a]] = to[b]));
+  }
+  return pair;
+}
+
+// A pairing of every row with its own column using only costs <= bound
+// (col[a] = the column of row a), or null where there is none: augmenting
+// paths (Kuhn), from the reading order's pairs (the diagonal) that are allowed,
+// so that ties keep copies in order. At most 12 copies: no need for faster.
+function matchUnder(costs, bound) {
+  const c = costs.length;
+  const col = new Array(c).fill(-1);
+  const row = new Array(c).fill(-1);
+  for (let a = 0; a < c; a++) if (costs[a][a] <= bound) [col[a], row[a]] = [a, a];
+  const augment = (a, seen) => {
+    for (let b = 0; b < c; b++) {
+      if (costs[a][b] > bound || seen[b]) continue;
+      seen[b] = true;
+      if (row[b] < 0 || augment(row[b], seen)) {
+        [col[a], row[b]] = [b, a];
+        return true;
+      }
+    }
+    return false;
+  };
+  for (let a = 0; a < c; a++) if (col[a] < 0 && !augment(a, new Array(c).fill(false))) return null;
+  return col;
+}
+
+// The sentence above the maps: what the summary table's row of `encoding`
+// (its largest difference `max`) means for these two sentences.
+function headline(words, order, encoding, max) {
+  const n = words.length;
+  const shuffled = order.map((i) => words[i]);
+  // a sentence the shuffle left as it was is the same input: every
+  // encoding's outputs are the same, seat by seat (the table's zeros)
+  if (shuffled.every((w, i) => w === words[i])) {
+    if (words.every((w) => w === words[0])) {
+      return `Every word here is “${words[0]}”, so every shuffle leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. To see the order matter, type a sentence with two different words.`;
+    }
+    const swapped = [...new Set(order.filter((v, i) => v !== i).map((v) => words[v]))];
+    if (!swapped.length) return 'This order leaves every word in its seat, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
+    return `This shuffle only swaps copies of ${quoteList(swapped)}, so it leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. Press Shuffle.`;
+  }
+  if (encoding === 'none') {
+    return `No position signal: each word’s output just moved with the word (largest difference ${formatDiff(max)}). Attention alone cannot tell “${words.join(' ')}” from “${shuffled.join(' ')}”.`;
+  }
+  if (max < ROUNDING) {
+    // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
+    const why = encoding === 'alibi' && shuffled.every((w, i) => w === words[n - 1 - i])
+      ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance'
+      : '';
+    return `With ${encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(max)}${max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${why}.`;
+  }
+  return `With ${encoding}, the same word in another seat gives another output (largest difference ${formatDiff(max)}): the layer can tell the two orders apart.`;
+}
+
+// In words: which words the shuffle moved, and where to. The copies of a
+// repeated word move as one group (which copy went where is not in the
+// sentence): both copies of "the" from seats 0 and 3 to seats 1 and 4.
 function describeOrder(order, words) {
-  const moved = order.map((orig, seat) => [orig, seat]).filter(([orig, seat]) => orig !== seat);
-  if (!moved.length) return 'Every word stays in its seat.';
-  const parts = moved.map(([orig, seat]) => `“${words[orig]}” from seat ${orig} to seat ${seat}`);
-  const stay = order.length - moved.length;
+  const shuffled = order.map((i) => words[i]);
+  const seatsOf = (list, w) => list.flatMap((x, i) => (x === w ? [i] : []));
+  const parts = [];
+  let stay = 0;
+  for (const w of new Set(words)) {
+    const from = seatsOf(words, w);
+    const to = seatsOf(shuffled, w);
+    if (sameValues(from, to)) stay += from.length;
+    else if (from.length === 1) parts.push(`“${w}” from seat ${from[0]} to seat ${to[0]}`);
+    else parts.push(`${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from seats ${andList(from)} to seats ${andList(to)}`);
+  }
+  if (!parts.length) {
+    const swapped = [...new Set(order.filter((v, i) => v !== i).map((v) => words[v]))];
+    return swapped.length ? `Only copies of ${quoteList(swapped)} trade seats: every seat holds the word it held.` : 'Every word stays in its seat.';
+  }
   return `It moves ${parts.join(', ')}${stay ? `; the other ${stay === 1 ? 'word stays' : `${stay} words stay`}` : ''}.`;
 }
+
+// Under the per-word table, where a word repeats: how its copies are paired.
+function copiesNote(words) {
+  const counts = new Map();
+  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const repeated = [...counts].filter(([, c]) => c > 1);
+  if (!repeated.length) return '';
+  const which = repeated.length === 1 ? `“${repeated[0][0]}” comes ${repeated[0][1]} times` : `${quoteList(repeated.map(([w]) => w))} each come more than once`;
+  return `${which}, and the layer cannot tell copies of a word apart: the copies are compared in reading order (first with first), unless pairing them another way makes every output row match; then “new seat” shows that pairing, and the layer cannot tell the two orders apart.`;
+}
+
+// [0, 3] -> "0 and 3"; [0, 1, 2] -> "0, 1 and 2"
+function andList(items) {
+  return items.length === 1 ? String(items[0]) : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
+}
+
+const quoteList = (ws) => andList(ws.map((w) => `“${w}”`));
 
 // "0,4,2,3,1" -> [0, 4, 2, 3, 1], checked to be a rearrangement of 0..n-1; '' -> the swap preset.
 function parseOrder(text, n) {
@@ -412,8 +565,9 @@ function formatDiff(d) {
 }
 
 // An n x n heatmap of w(a, b) in [0, 1] on one canvas, labelled rows and
-// columns. `slot` keeps the figure between updates; only a new title, new
-// labels or a new caption make it anew. While the geometry and colours stay
+// columns. `slot` keeps the figure between updates; only a new title or a
+// new caption make it anew, new labels draw it whole. While the geometry,
+// the labels and the colours stay
 // the same (switching the encoding) only the cells are drawn again. A canvas,
 // not SVG: in SVG every changed number was text the browser had to shape and
 // lay out again, about half of the update's layout. A redraw makes little
@@ -429,11 +583,13 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const top = Math.ceil(slant + 8); // whole pixels: sharp row edges, whole-pixel clears
   const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
   const height = Math.ceil(top + n * cell + 2);
-  if (slot.title !== title || slot.caption !== caption || !sameValues(slot.labels, labels)) {
+  if (slot.title !== title || slot.caption !== caption) {
     slot.canvas = h('canvas', { role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` });
     slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), slot.canvas, h('figcaption', {}, caption));
-    Object.assign(slot, { title, caption, labels, look: null });
+    Object.assign(slot, { title, caption, look: null });
   }
+  // (a repeated word's copies may pair differently under another encoding)
+  if (!sameValues(slot.labels, labels)) Object.assign(slot, { labels, look: null });
   const look = slot.look;
   let ctx;
   if (look && look.width === width && look.height === height && look.cell === cell && look.colors === colors && look.dpr === window.devicePixelRatio) {

@@ -1,0 +1,95 @@
+// Three widgets a newcomer tripped on, checked as they read them:
+// - attention-permutation with repeated words: the headline, the summary
+//   table, the per-word rows and the maps tell one story, and it depends on
+//   the two sentences only, never on how an order names the copies of a word;
+// - rope-offset-check: a click, tap or Enter at an offset whose key would sit
+//   before the first token says so under the plot instead of doing nothing,
+//   and the widget says "position" (only the two printed lines of the
+//   lesson's exercise keep its "Seats");
+// - pe-wave-barcode at d_model 4: the slow wave is not dropped without a
+//   word; d_model 2 is refused in words and the widget goes on working.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, newPage } from './harness.mjs';
+
+const site = useSite();
+
+// One widget alone on the development page, rendered.
+async function widget(markup, viewport = { width: 1000, height: 900 }, options = {}) {
+  const page = await newPage(site.browser, { viewport, ...options });
+  const tag = markup.match(/<([a-z0-9-]+)/)[1];
+  await page.goto(`${site.url}/widgets/dev.html`);
+  await page.evaluate(async ([m, t]) => {
+    await import(`/widgets/${t}.js`);
+    document.body.insertAdjacentHTML('beforeend', m);
+  }, [markup, tag]);
+  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
+  return { page, el: page.locator(tag) };
+}
+
+// Sets attributes and waits for the update they cause.
+const set = (el, attrs) => el.evaluate((n, a) => {
+  for (const [k, v] of Object.entries(a)) n.setAttribute(k, v);
+  return n.updateNow();
+}, attrs);
+
+test('attention-permutation: repeated words tell one story in the headline, the table, the rows and the maps', async () => {
+  const { page, el } = await widget('<attention-permutation sentence="the the the" encoding="sinusoidal"></attention-permutation>');
+  const read = () => el.evaluate((n) => {
+    const r = n.shadowRoot;
+    const cells = (tr) => [...tr.cells].map((c) => c.textContent.trim());
+    return {
+      lesson: r.querySelector('.lesson').textContent,
+      perm: r.querySelector('.perm').textContent,
+      // [encoding, max |difference|, verdict]
+      table: [...r.querySelectorAll('.results tbody tr')].map((tr) => cells(tr).map((c) => c.replace(/^▶ /, ''))),
+      // [word (seat), new seat, row original, row shuffle, largest |diff.|]
+      rows: [...r.querySelectorAll('.perword tbody tr')].map(cells),
+      maps: [...r.querySelectorAll('.maps canvas')].map((c) => c.toDataURL()),
+    };
+  });
+  // "the the the": every shuffle is the same sentence, so the layer's input is
+  // the same and every encoding gives the same outputs, seat by seat
+  let r = await read();
+  for (const [enc, diff, verdict] of r.table) {
+    assert.equal(diff, '0', `${enc}: the same input gave other outputs`);
+    assert.match(verdict, /^identical/, enc);
+  }
+  assert.match(r.lesson, /leaves the sentence as it was/);
+  assert.doesNotMatch(r.lesson, /press Shuffle/i, 'no shuffle can change this sentence');
+  for (const encoding of ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']) {
+    await set(el, { encoding });
+    r = await read();
+    for (const [word, seat, before, after, diff] of r.rows) {
+      assert.equal(`the (${seat})`, word, `${encoding}: ${word} is compared with seat ${seat}`);
+      assert.equal(after, before, `${encoding}: ${word}`);
+      assert.equal(diff, '0', `${encoding}: ${word}`);
+    }
+    assert.equal(r.maps[1], r.maps[0], `${encoding}: the two weight maps differ`);
+  }
+  // a shuffle that only trades the two "the": the sentence as it was
+  await set(el, { sentence: 'the dog bit the man', order: '3,1,2,0,4', encoding: 'learned' });
+  r = await read();
+  assert.match(r.lesson, /only swaps copies of “the”.*leaves the sentence as it was/);
+  assert.deepEqual(r.table.map((row) => row[1]), ['0', '0', '0', '0', '0', '0']);
+  assert.match(r.perm, /Only copies of “the” trade seats/);
+  // the reversal, however the order names the two "the", is the same
+  // sentence: the same numbers, and ALiBi cannot tell it from the original
+  await set(el, { order: '4,3,2,1,0', encoding: 'alibi' });
+  const reversed = await read();
+  await set(el, { order: '4,0,2,1,3' });
+  r = await read();
+  assert.equal(r.perm.replace(/^.*?of the original\. /, ''), reversed.perm.replace(/^.*?of the original\. /, ''), 'the same move described two ways');
+  assert.match(r.perm, /both copies of “the” from seats 0 and 3 to seats 1 and 4/);
+  assert.deepEqual(r.table, reversed.table, 'the same two sentences gave other numbers');
+  assert.deepEqual(r.rows, reversed.rows);
+  assert.match(r.lesson, /^With alibi, each word’s output still just moved with the word .*cannot tell these two orders apart, since ALiBi’s bias/);
+  assert.match(r.table.find((row) => row[0] === 'alibi')[2], /^(identical|equal up to float32 rounding)/);
+  assert.match(r.rows.find((row) => row[0] === 'the (0)')[1], /^4$/, 'the first “the” is compared with the copy its output matches');
+  assert.match(await el.evaluate((n) => n.shadowRoot.querySelector('.copies').textContent), /“the” comes 2 times/);
+  // a sentence without repeated words has no such note
+  await set(el, { sentence: 'a dog bit my man', order: '' });
+  assert.equal(await el.evaluate((n) => n.shadowRoot.querySelector('.copies').textContent), '');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
