@@ -93,3 +93,46 @@ test('attention-permutation: repeated words tell one story in the headline, the 
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('rope-offset-check: an offset before the first token is refused in words, by click, tap and Enter; the widget says "position"', async () => {
+  const { page, el } = await widget('<rope-offset-check></rope-offset-check>', undefined, { hasTouch: true });
+  const svg = el.locator('svg[role=img]');
+  const note = () => el.evaluate((n) => n.shadowRoot.querySelector('.refused').textContent);
+  // the x of an offset on the plot, relative to the plot's box
+  const xOf = (d) => el.evaluate((n, o) => n._geom.X(o), d);
+  await svg.click({ position: { x: await xOf(-5), y: 100 } });
+  assert.equal(await el.getAttribute('n'), null, 'n changed');
+  assert.equal(await note(), 'Offset −5 would put the key at position −4, before the first token (position 0): n stays 3.');
+  // by keyboard: Home goes to the plot's left end, Enter tries it
+  await svg.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Enter');
+  assert.match(await note(), /^Offset −20 would put the key at position −19, before the first token .*n stays 3\.$/);
+  // an offset that exists: n follows, and the note goes
+  await svg.click({ position: { x: await xOf(4), y: 100 } });
+  await page.waitForFunction((n) => n.getAttribute('n') === '5', await el.elementHandle());
+  await el.evaluate((n) => n.updateNow());
+  assert.equal(await note(), '');
+  // "Seats" only in the two printed lines of the lesson's exercise (the
+  // table of scores open, the pointer on an offset without a key)
+  await el.locator('details.alt summary').click();
+  await svg.hover({ position: { x: await xOf(-3), y: 100 } });
+  const words = await el.evaluate((n) => {
+    const r = n.shadowRoot;
+    const printed = r.querySelector('pre').textContent;
+    const labels = [...r.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'));
+    return { printed, rest: [r.textContent.replace(printed, ''), ...labels].join('\n') };
+  });
+  assert.match(words.printed, /^Attention Score \(Seats 1 vs 5\): \S+\nAttention Score \(Seats 101 vs 105\): \S+$/);
+  assert.doesNotMatch(words.rest, /seat/i);
+  assert.match(words.rest, /position m \(q\)/);
+  // a phone: a tap says the same (m 2, so the key at −6 is at −4)
+  await set(el, { m: '2', n: '4' });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.waitForFunction((n) => n._geom.W < 375, await el.elementHandle());
+  await svg.tap({ position: { x: await xOf(-6), y: 100 } });
+  assert.equal(await note(), 'Offset −6 would put the key at position −4, before the first token (position 0): n stays 4.');
+  assert.equal(await el.getAttribute('n'), '4');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

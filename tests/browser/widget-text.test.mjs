@@ -46,7 +46,7 @@ test('a bad typed value is taken back with a note; a good one is applied as type
   await page.context().close();
 });
 
-test('the offset plot follows a seat as it is typed', async () => {
+test('the offset plot follows a position as it is typed (the exercise\'s printed lines keep its "Seats")', async () => {
   const { page, el } = await widget('<rope-offset-check></rope-offset-check>');
   await el.locator('#c-shift').fill('25');
   await page.waitForFunction((n) => n.shadowRoot.querySelector('pre').textContent.includes('Seats 26 vs 28'), await el.elementHandle());

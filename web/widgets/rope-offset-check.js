@@ -1,10 +1,13 @@
-// <rope-offset-check>: two 2-d vectors q and k rotated by RoPE at seats m and
-// n score the same after both seats move by `shift`, because the score only
-// sees n - m. An additive encoding (q + PE(m)) . (k + PE(n)) does not have
+// <rope-offset-check>: two 2-d vectors q and k rotated by RoPE at positions m
+// and n score the same after both positions move by `shift`, because the
+// score only sees n - m. An additive encoding (q + PE(m)) . (k + PE(n)) does not have
 // that property. The additive PE uses the same θ, PE(p) = (sin pθ, cos pθ),
 // so both curves share one period. Every rotation and every PE row comes
 // from the core (the PE row is the core's rotation of (0, 1) by pθ, with its
 // first coordinate negated).
+// The lesson's exercise calls positions "seats": its two printed lines keep
+// that word (the RoPE box prints exactly what its print(...) does); the rest
+// of the widget says "position".
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
@@ -12,10 +15,10 @@ import { thetaScaling } from '../samples/rope-seats.js';
 const PLOT_H = 230;
 const PAD = { l: 46, r: 12, t: 22, b: 34 };
 const SERIES = [
-  { key: 'rope', label: 'RoPE, q at seat m', cls: 's-rope', line: true },
-  { key: 'ropeShift', label: 'RoPE, q at seat m + shift', cls: 's-rope-shift', line: false },
-  { key: 'add', label: 'additive, q at seat m', cls: 's-add', line: true },
-  { key: 'addShift', label: 'additive, q at seat m + shift', cls: 's-add-shift', line: true },
+  { key: 'rope', label: 'RoPE, q at position m', cls: 's-rope', line: true },
+  { key: 'ropeShift', label: 'RoPE, q at position m + shift', cls: 's-rope-shift', line: false },
+  { key: 'add', label: 'additive, q at position m', cls: 's-add', line: true },
+  { key: 'addShift', label: 'additive, q at position m + shift', cls: 's-add-shift', line: true },
 ];
 
 // float32 dot product of two 2-vectors, as torch.dot on float32 tensors.
@@ -23,13 +26,13 @@ const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(
 
 class RopeOffsetCheck extends PeElement {
   static tag = 'rope-offset-check';
-  static description = 'RoPE scores depend only on n − m: q·k before and after both seats shift, beside an additive encoding.';
+  static description = 'RoPE scores depend only on n − m: q·k before and after both positions shift, beside an additive encoding.';
   static params = {
     q: { type: 'vector', length: 2, default: [1.0, 0.5], label: 'q', size: 9, live: true },
     k: { type: 'vector', length: 2, default: [0.8, 0.2], label: 'k', size: 9, live: true },
-    theta: { type: 'float', default: 0.5, min: 0.01, max: 6.28, step: 0.01, label: 'θ (rad per seat)' },
-    m: { type: 'int', default: 1, min: 0, max: 10000, control: 'number', live: true, label: 'seat m (q)' },
-    n: { type: 'int', default: 3, min: 0, max: 10000, control: 'number', live: true, label: 'seat n (k)' },
+    theta: { type: 'float', default: 0.5, min: 0.01, max: 6.28, step: 0.01, label: 'θ (rad per position)' },
+    m: { type: 'int', default: 1, min: 0, max: 10000, control: 'number', live: true, label: 'position m (q)' },
+    n: { type: 'int', default: 3, min: 0, max: 10000, control: 'number', live: true, label: 'position n (k)' },
     shift: { type: 'int', default: 100, min: 0, max: 100000, control: 'number', live: true, label: 'shift' },
   };
 
@@ -43,6 +46,9 @@ class RopeOffsetCheck extends PeElement {
     .out h4 { margin: 0 0 2px; font-size: .88em; color: var(--pe-muted); font-weight: 600; }
     .verdict { font-size: .92em; }
     .plot-note { font-size: .85em; color: var(--pe-muted); }
+    /* a click, tap or Enter that cannot set n says why, right under the plot */
+    .refused { font-size: .85em; color: var(--pe-bad); margin: 4px 0 0; }
+    .refused:empty { display: none; }
     .plot-wrap { margin-top: 10px; }
     svg { overflow: visible; }
     svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
@@ -70,6 +76,7 @@ class RopeOffsetCheck extends PeElement {
     this.plotNote = h('p', { class: 'plot-note' });
     this.svg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.refused = h('p', { class: 'refused', 'aria-live': 'polite' });
     this.plotWrap = h('div', { class: 'plot-wrap' }, this.svg);
     this.table = this.tableAlternative('Show the plotted scores as a table');
     // the table can hold thousands of rows: filled only while it is open
@@ -89,13 +96,14 @@ class RopeOffsetCheck extends PeElement {
     );
     root.append(
       h('h3', {}, 'RoPE scores depend only on the offset n − m'),
-      h('p', { class: 'hint' }, 'Move both seats with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).'),
+      h('p', { class: 'hint' }, 'Move both positions with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).'),
       this.controls(['q', 'k', 'theta', 'm', 'n', 'shift']),
       h('div', { class: 'out' },
         h('div', {}, h('h4', {}, 'RoPE: R(m)q · R(n)k'), this.ropeOut),
         h('div', {}, h('h4', {}, 'Additive: (q + PE(m)) · (k + PE(n)), PE(p) = (sin pθ, cos pθ), the same θ'), this.addOut)),
       this.verdict,
       this.plotWrap,
+      this.refused,
       legend,
       this.plotNote,
       this.readout,
@@ -128,7 +136,7 @@ class RopeOffsetCheck extends PeElement {
     if (hi - lo > 200) { lo = off - 40; hi = off + 40; }
     const count = hi - lo + 1;
     // 2-d RoPE has one pair whose inverse frequency is 1; linear scaling by
-    // 1/θ turns it into θ, so seat p rotates by f32(f32(p)·θ) as float32 code does.
+    // 1/θ turns it into θ, so position p rotates by f32(f32(p)·θ) as float32 code does.
     const scaling = this._scalingFor(pe, p.theta);
 
     // rows: q@m, k@n, q@m+s, k@n+s, then k at m+d and m+s+d for each offset d
@@ -142,12 +150,12 @@ class RopeOffsetCheck extends PeElement {
     pos.set([m, n, m + shift, n + shift]);
     for (let i = 0; i < count; i++) {
       const d = lo + i;
-      pos[4 + i] = Math.max(0, m + d); // seats below 0 do not exist; skipped when drawn
+      pos[4 + i] = Math.max(0, m + d); // positions below 0 do not exist; skipped when drawn
       pos[4 + count + i] = Math.max(0, m + shift + d);
     }
-    // each row's rotation depends on its vector and its seat alone, so the
-    // rotations are kept per seat (for this q, k and θ) and the core rotates
-    // only seats not seen before: a step of shift or n reuses most of them
+    // each row's rotation depends on its vector and its position alone, so the
+    // rotations are kept per position (for this q, k and θ) and the core
+    // rotates only positions not seen before: a step of shift or n reuses most
     const rot = this._rot;
     const rotated = this._rotations(pe, p.theta, scaling, [q0, q1, k0, k1], pos);
     for (let r = 0; r < rows; r++) {
@@ -156,7 +164,7 @@ class RopeOffsetCheck extends PeElement {
       rot[2 * r + 1] = v[1];
     }
 
-    // additive PE(p) = (sin pθ, cos pθ) at the same seats, same θ: the core
+    // additive PE(p) = (sin pθ, cos pθ) at the same positions, same θ: the core
     // turns (0, 1) by pθ into (−sin pθ, cos pθ)
     const peRow = this._peRot;
     for (let r = 0; r < rows; r++) {
@@ -164,7 +172,7 @@ class RopeOffsetCheck extends PeElement {
       peRow[2 * r] = v[0];
       peRow[2 * r + 1] = v[1];
     }
-    // score of q + PE(seat of row a) against k + PE(seat of row b)
+    // score of q + PE(position of row a) against k + PE(position of row b)
     const addScore = (a, b) => dot2(Math.fround(q0 - peRow[2 * a]), Math.fround(q1 + peRow[2 * a + 1]), Math.fround(k0 - peRow[2 * b]), Math.fround(k1 + peRow[2 * b + 1]));
 
     const rope = dot2(rot[0], rot[1], rot[2], rot[3]);
@@ -173,15 +181,15 @@ class RopeOffsetCheck extends PeElement {
     const addS = addScore(2, 3);
 
     setText(this.ropeOut, `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`);
-    setText(this.addOut, `Additive Score (Seats ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Seats ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`);
+    setText(this.addOut, `Additive Score (Positions ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Positions ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`);
     const dr = Math.abs(ropeS - rope);
     const da = Math.abs(addS - add);
     setText(this.verdict,
-      `Shifting both seats by ${shift} changes the RoPE score by ${dr === 0 ? '0 (bit for bit the same)' : `${dr.toExponential(1)} (float32 rounding of the larger angles)`}` +
+      `Shifting both positions by ${shift} changes the RoPE score by ${dr === 0 ? '0 (bit for bit the same)' : `${dr.toExponential(1)} (float32 rounding of the larger angles)`}` +
       ` and the additive score by ${fixed(da, 5)}.` +
       (this._scaling.exact ? '' : ` (θ = ${p.theta} is not exactly reachable as 1/factor in float32; the rotation uses θ = ${numpyScalar(this._scaling.used)}, one float32 step away.)`));
 
-    // series: offset d -> score (NaN where a seat would be negative)
+    // series: offset d -> score (NaN where a position would be negative)
     const series = this._series?.rope.length === count ? this._series : { rope: new Float64Array(count), ropeShift: new Float64Array(count), add: new Float64Array(count), addShift: new Float64Array(count) };
     this._series = series;
     const qm = [rot[0], rot[1]];
@@ -197,23 +205,24 @@ class RopeOffsetCheck extends PeElement {
       series.add[i] = ok1 ? addScore(0, r1) : NaN;
       series.addShift[i] = ok2 ? addScore(2, r2) : NaN;
     }
-    // why the q-at-m curves stop on the left: the key's seat m + offset would be negative
-    const neg = (v) => (v === 0 ? '0' : `−${v}`);
+    // why the q-at-m curves stop on the left: the key's position m + offset would be negative
     setText(this.plotNote, lo < -m
-      ? `The curves for q at seat m = ${m} start at offset ${neg(m)}: a key further left would sit at a seat below 0, which does not exist.` +
-        (shift === 0 ? '' : lo < -(m + shift) ? ` The curves for q at seat m + shift = ${m + shift} start at offset ${neg(m + shift)}.` : ` The curves for q at seat m + shift = ${m + shift} reach further left.`)
-      : 'Every plotted offset puts the key at a seat of 0 or more, so every curve spans the whole plot.');
+      ? `The curves for q at position m = ${m} start at offset ${signed(-m)}: a key further left would sit at a position below 0, before the first token.` +
+        (shift === 0 ? '' : lo < -(m + shift) ? ` The curves for q at position m + shift = ${m + shift} start at offset ${signed(-(m + shift))}.` : ` The curves for q at position m + shift = ${m + shift} reach further left.`)
+      : 'Every plotted offset puts the key at a position of 0 or more, so every curve spans the whole plot.');
     this._state = { lo, hi, count, off, rope, m, n, shift, series };
+    // a refusal holds until m or n change (its "n stays" would be wrong then)
+    if (this._refusedAt !== undefined && this._refusedAt !== `${m},${n}`) this._refuse(null);
     if (this.cursor !== null && (this.cursor < lo || this.cursor > hi)) this.cursor = null;
     this._draw(plotWidth);
     this._drawCursor();
     if (this.table.open) this._fillTable();
   }
 
-  // RoPE rotations of q, k and the unit vector (0, 1) by seat: { q, k, u }
-  // Maps seat -> [x, y], kept while q, k and θ stay the same (the core
-  // rotates each row by its own seat only: a row's bits do not depend on the
-  // other rows of the call). The seats `pos` needs that are not kept yet are
+  // RoPE rotations of q, k and the unit vector (0, 1) by position: { q, k, u }
+  // Maps position -> [x, y], kept while q, k and θ stay the same (the core
+  // rotates each row by its own position only: a row's bits do not depend on
+  // the other rows of the call). The positions `pos` needs that are not kept yet are
   // rotated in one call: row 0 and 2 hold q, the others k; every row a unit.
   _rotations(pe, theta, scaling, [q0, q1, k0, k1], pos) {
     const key = `${q0},${q1},${k0},${k1},${theta}`;
@@ -222,31 +231,31 @@ class RopeOffsetCheck extends PeElement {
       c = this._rotCache = { key, pe, size: 0, q: new Map(), k: new Map(), u: new Map() };
     }
     const kinds = [];
-    const seats = [];
-    const want = (kind, seat) => {
+    const todo = []; // positions to rotate, one per entry of kinds
+    const want = (kind, position) => {
       const map = c[kind];
-      if (map.has(seat)) return;
-      map.set(seat, null);
+      if (map.has(position)) return;
+      map.set(position, null);
       kinds.push(kind);
-      seats.push(seat);
+      todo.push(position);
     };
     for (let r = 0; r < pos.length; r++) {
       want(r === 0 || r === 2 ? 'q' : 'k', pos[r]);
       want('u', pos[r]);
     }
-    if (seats.length) {
+    if (todo.length) {
       const vec = { q: [q0, q1], k: [k0, k1], u: [0, 1] };
-      const x = new Float32Array(2 * seats.length);
+      const x = new Float32Array(2 * todo.length);
       kinds.forEach((kind, i) => x.set(vec[kind], 2 * i));
       let out;
       try {
-        out = pe.ropeApply(x, seats.length, 2, { positions: Float64Array.from(seats), scaling });
+        out = pe.ropeApply(x, todo.length, 2, { positions: Float64Array.from(todo), scaling });
       } catch (error) {
         this._rotCache = null; // its placeholders were never filled
         throw error;
       }
-      kinds.forEach((kind, i) => c[kind].set(seats[i], [out[2 * i], out[2 * i + 1]]));
-      c.size += seats.length;
+      kinds.forEach((kind, i) => c[kind].set(todo[i], [out[2 * i], out[2 * i + 1]]));
+      c.size += todo.length;
     }
     return c;
   }
@@ -294,7 +303,7 @@ class RopeOffsetCheck extends PeElement {
       kids.push(['svg:text', { x: X(d), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(d)]);
     }
     kids.push(['svg:g', { class: 'axis' }, [['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` }]]]);
-    kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (seats)']);
+    kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (positions)']);
     kids.push(['svg:text', { x: 4, y: PAD.t - 10, class: 'muted' }, 'score']);
     for (const s of SERIES) {
       const v = series[s.key];
@@ -325,7 +334,7 @@ class RopeOffsetCheck extends PeElement {
     const s = this._state;
     setAttr(svg,
       'aria-label',
-      `Line plot of the score against the offset n − m from ${lo} to ${hi}. RoPE at seat ${s.m} and at seat ${s.m + s.shift} give one curve; the two additive curves differ. Marker at offset ${off}, RoPE score ${fixed(rope, 5)}.`,
+      `Line plot of the score against the offset n − m from ${lo} to ${hi}. RoPE at position ${s.m} and at position ${s.m + s.shift} give one curve; the two additive curves differ. Marker at offset ${off}, RoPE score ${fixed(rope, 5)}.`,
     );
   }
 
@@ -356,10 +365,27 @@ class RopeOffsetCheck extends PeElement {
     this._drawCursor();
   }
 
+  // Sets n to put the key at the cursor's offset (a click, a tap, Enter). An
+  // offset whose key would sit before the first token (below −m) or past the
+  // largest n taken leaves n as it is, and says so under the plot.
   _commitCursor() {
     if (this.cursor === null || !this._state) return;
-    const n = this._state.m + this.cursor;
-    if (n >= 0 && n <= RopeOffsetCheck.params.n.max) this.setParam('n', n);
+    const c = this.cursor;
+    const { m, n } = this._state;
+    const key = m + c;
+    const max = RopeOffsetCheck.params.n.max;
+    if (key < 0) this._refuse(`Offset ${signed(c)} would put the key at position ${signed(key)}, before the first token (position 0): n stays ${n}.`);
+    else if (key > max) this._refuse(`Offset ${signed(c)} would put the key at position ${key}, past the largest position n can take (${max}): n stays ${n}.`);
+    else {
+      this._refuse(null);
+      this.setParam('n', key);
+    }
+  }
+
+  // The note under the plot: why a click set nothing (null: no note).
+  _refuse(text) {
+    setText(this.refused, text ?? '');
+    this._refusedAt = text === null ? undefined : `${this._state.m},${this._state.n}`;
   }
 
   _drawCursor() {
@@ -376,9 +402,11 @@ class RopeOffsetCheck extends PeElement {
     setAttr(this._cursorLine, 'x1', x);
     setAttr(this._cursorLine, 'x2', x);
     setAttr(this._cursorLine, 'visibility', 'visible');
-    const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : 'no seat');
+    // q at position `at`: its score, or where the key would be (before position 0)
+    const ropeAt = (v, at) => (Number.isFinite(v) ? `${fixed(v, 5)} (positions ${at} vs ${at + c})` : `none (the key would be at position ${signed(at + c)}, before the first token)`);
+    const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : '—');
     setText(this.readout,
-      `offset ${c}: RoPE ${f(series.rope[i])} (seats ${m} vs ${m + c}), ${f(series.ropeShift[i])} (seats ${m + shift} vs ${m + shift + c}); ` +
+      `offset ${signed(c)}: RoPE ${ropeAt(series.rope[i], m)}, ${ropeAt(series.ropeShift[i], m + shift)}; ` +
       `additive ${f(series.add[i])} / ${f(series.addShift[i])}`);
   }
 
@@ -389,12 +417,15 @@ class RopeOffsetCheck extends PeElement {
     for (let i = 0; i < count; i++) rows.push([String(lo + i), f(series.rope[i]), f(series.ropeShift[i]), f(series.add[i]), f(series.addShift[i])]);
     this.setTable(
       this.table,
-      `Score against offset n − m; q at seat ${m} or ${m + shift}, k at seat q's seat + offset (— : the seat would be negative).`,
+      `Score against offset n − m; q at position ${m} or ${m + shift}, k at q's position + offset (— : the key's position would be negative).`,
       ['n − m', `RoPE, m=${m}`, `RoPE, m=${m + shift}`, `additive, m=${m}`, `additive, m=${m + shift}`],
       rows,
     );
   }
 }
+
+// −5 with a minus sign, as the prose writes it
+const signed = (v) => (v < 0 ? `−${-v}` : String(v));
 
 function niceStep(raw) {
   const p = 10 ** Math.floor(Math.log10(raw));
