@@ -80,8 +80,10 @@ export function formatStats({ sections, totals }) {
 //   hedge    a word from HEDGES outside formulas
 //
 // A feature is a tell when only right options carry it ("alone"); length is
-// one when the right options are the longest (ties count: a learner who
-// picks the longest then guesses among two is still helped).
+// one when the right options are longer than every wrong one, and, the other
+// way round, when they are shorter than every wrong one: a rewrite that only
+// shortens right options teaches "pick the shortest" instead. Options of
+// equal length tell nothing.
 // tests/js/quiz-tells.test.mjs holds the lesson to it.
 
 /** The one list of words that make an option sound careful, and so right. */
@@ -112,10 +114,11 @@ export function optionFeatures(html) {
 }
 
 /**
- * One quiz's options ([{ html, correct }]) -> { right, wrong, rightLongest, alone }:
+ * One quiz's options ([{ html, correct }]) -> { right, wrong, shortest, rightLongest, rightShortest, alone }:
  * right and wrong are lengths (the right option's, or for a select-all quiz
- * the shortest right one's; the longest wrong one's), alone the features
- * that only right options carry.
+ * the shortest right one's; the longest wrong one's), shortest the shortest
+ * wrong one's (against the longest right one), alone the features that only
+ * right options carry.
  */
 export function optionTells(options) {
   const seen = options.map((o) => ({ ...optionFeatures(o.html), correct: o.correct }));
@@ -123,8 +126,10 @@ export function optionTells(options) {
   const wrongs = seen.filter((o) => !o.correct);
   const right = Math.min(...rights.map((o) => o.length));
   const wrong = Math.max(...wrongs.map((o) => o.length));
+  const shortest = Math.min(...wrongs.map((o) => o.length));
   const alone = FEATURES.filter((f) => seen.some((o) => o[f]) && seen.every((o) => !o[f] || o.correct));
-  return { right, wrong, rightLongest: right >= wrong, alone };
+  const rightShortest = Math.max(...rights.map((o) => o.length)) < shortest;
+  return { right, wrong, shortest, rightLongest: right > wrong, rightShortest, alone };
 }
 
 /**
@@ -132,7 +137,7 @@ export function optionTells(options) {
  * or { section, generator }); samples: generator name -> [options] drawn
  * from it (sampleGenerator). -> { single, multiple, generated }: rows of
  * { id, section, ...optionTells } for the written quizzes, and per generator
- * { id, generator, draws, rightLongest, alone: { formula, number, hedge } } counts.
+ * { id, generator, draws, rightLongest, rightShortest, alone: { formula, number, hedge } } counts.
  */
 export function quizTells(quizzes, samples = {}) {
   const single = [];
@@ -143,7 +148,8 @@ export function quizTells(quizzes, samples = {}) {
       const draws = samples[q.generator] ?? [];
       const tells = draws.map(optionTells);
       const alone = Object.fromEntries(FEATURES.map((f) => [f, tells.filter((t) => t.alone.includes(f)).length]));
-      generated.push({ id: q.id, section: q.section, generator: q.generator, draws: draws.length, rightLongest: tells.filter((t) => t.rightLongest).length, alone });
+      const count = (k) => tells.filter((t) => t[k]).length;
+      generated.push({ id: q.id, section: q.section, generator: q.generator, draws: draws.length, rightLongest: count('rightLongest'), rightShortest: count('rightShortest'), alone });
     } else (q.multiple ? multiple : single).push({ id: q.id, section: q.section, ...optionTells(q.options) });
   }
   return { single, multiple, generated };
@@ -161,26 +167,27 @@ export function sampleGenerator(generate, pe, draws = 200) {
 
 /** A plain-text table of quizTells' result, with the summary lines. */
 export function formatQuizTells({ single, multiple, generated }) {
-  const head = ['quiz', 'right', 'wrong', 'ratio', 'longest', 'alone'];
-  const line = (r) => [r.id, r.right, r.wrong, (r.right / r.wrong).toFixed(2), r.rightLongest ? 'yes' : '', r.alone.join(' ')].map(String);
+  const head = ['quiz', 'right', 'wrong', 'ratio', 'right is', 'alone'];
+  const extreme = (r) => (r.rightLongest ? 'longest' : r.rightShortest ? 'shortest' : '');
+  const line = (r) => [r.id, r.right, r.wrong, (r.right / r.wrong).toFixed(2), extreme(r), r.alone.join(' ')].map(String);
   const table = (rows) => {
     const cells = [head, ...rows.map(line)];
     const widths = head.map((_, c) => Math.max(...cells.map((r) => r[c].length)));
-    return cells.map((r) => r.map((cell, c) => (c === 0 || c === 5 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
+    return cells.map((r) => r.map((cell, c) => (c === 0 || c >= 4 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
   };
   const count = (rows, f) => rows.filter(f).length;
   const out = [
     'quiz tells: characters a learner reads in the right option and in the longest wrong one; "alone": a formula, number or hedge only the right option carries',
     table(single),
-    `right option longest in ${count(single, (r) => r.rightLongest)} of ${single.length} written single-answer quizzes; a feature alone on the right option in ${count(single, (r) => r.alone.length)}`,
+    `right option longest in ${count(single, (r) => r.rightLongest)} of ${single.length} written single-answer quizzes (shortest in ${count(single, (r) => r.rightShortest)}); a feature alone on the right option in ${count(single, (r) => r.alone.length)}`,
   ];
   if (multiple.length) {
     out.push('select-all quizzes (right: the shortest right option)', table(multiple));
-    out.push(`right options all longer than every wrong one in ${count(multiple, (r) => r.rightLongest)} of ${multiple.length} select-all quizzes; a feature only right options carry in ${count(multiple, (r) => r.alone.length)}`);
+    out.push(`right options all longer than every wrong one in ${count(multiple, (r) => r.rightLongest)} of ${multiple.length} select-all quizzes (all shorter in ${count(multiple, (r) => r.rightShortest)}); a feature only right options carry in ${count(multiple, (r) => r.alone.length)}`);
   }
   for (const g of generated) {
     const alone = FEATURES.map((f) => `${f} ${g.alone[f]}`).join(', ');
-    out.push(`generated ${g.id}: right option longest in ${g.rightLongest} of ${g.draws} draws; alone on the right option: ${alone}`);
+    out.push(`generated ${g.id}: right option longest in ${g.rightLongest} of ${g.draws} draws (shortest in ${g.rightShortest}); alone on the right option: ${alone}`);
   }
   return out.join('\n');
 }
