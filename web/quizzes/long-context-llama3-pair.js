@@ -1,7 +1,8 @@
-// 06-long-context.md: what Llama 3 scaling (HF rope_type "llama3") does to
-// one RoPE pair, decided by the core's scaled frequencies. Texts are
-// Markdown with $TeX$ (web/lib/quiz-text.js), in the lesson's notation:
-// pair i, frequency θ_i, wavelength λ_i, d_head, factor s.
+// lessons/positional-encoding/08-long-context.md: what Llama 3 scaling (HF
+// rope_type "llama3") does to one RoPE pair, decided by the core's scaled
+// frequencies. Texts are Markdown with $TeX$ (web/lib/quiz-text.js), in the
+// lesson's notation: pair i, frequency θ_i, wavelength λ_i, d_rot (the scaling
+// acts on the rotated part of a head), trained length L, factor s.
 import { pick } from '../lib/random.js';
 import { texNumber, quizNumber } from '../lib/quiz-text.js';
 import { grouped } from '../lib/pyformat.js';
@@ -33,22 +34,28 @@ export function generate(pe, random) {
   const newWave = (2 * Math.PI) / scaled[i];
   const high = orig / 4;
   const lambda = `\\lambda_{${i}} = ${n0(wave)}`;
+  const theta = `\\theta_{${i}}`;
+  const c = `c_{${i}}`;
+  // The options name only the divisor c_i (θ'_i = θ_i / c_i) with the factor
+  // as the letter s: the four formulas come in two pairs of equal length
+  // (c = 1 and c = s, 1 < c < s and c = 1/s), so no option's form or length
+  // tells which one is right.
   const text = {
-    kept: 'It is left unchanged.',
-    divided: `It is divided by $s = ${s}$.`,
-    blended: `It is divided by a factor between 1 and $s = ${s}$.`,
-    multiplied: `It is multiplied by $s = ${s}$.`,
+    kept: `$${c} = 1$`,
+    divided: `$${c} = s$`,
+    blended: `$1 < ${c} < s$`,
+    multiplied: `$${c} = 1/s$`,
   };
   const why = {
-    kept: `The wavelength, $${lambda}$ positions, is shorter than $${n0(orig)}/4 = ${n0(high)}$: such a pair turned many times within the trained length, so every angle it produces at long range was already seen. Llama 3 scaling keeps it.`,
-    divided: `The wavelength, $${lambda}$ positions, is longer than the trained length ${g(orig)}: in training this pair never completed a turn, so Llama 3 scaling interpolates it fully, to $\\theta_{${i}}/${s}$.`,
-    blended: `The wavelength, $${lambda}$ positions, lies between $${n0(orig)}/4 = ${n0(high)}$ and ${g(orig)}, so Llama 3 scaling blends the kept and the divided frequency with weight $\\text{smooth} = (${n0(orig)}/\\lambda_{${i}} - 1)/3$; the new wavelength is ${g(newWave)} positions.`,
+    kept: `The wavelength, $${lambda}$ positions, is shorter than $L/4 = ${n0(high)}$: such a pair turned many times within the trained length, so every angle it produces at long range was already seen. Llama 3 scaling keeps it: $${c} = 1$.`,
+    divided: `The wavelength, $${lambda}$ positions, is longer than the trained length $L = ${n0(orig)}$: in training this pair never completed a turn, so Llama 3 scaling interpolates it fully, to $${theta}/${s}$: $${c} = s$.`,
+    blended: `The wavelength, $${lambda}$ positions, lies between $L/4 = ${n0(high)}$ and $L = ${n0(orig)}$, so Llama 3 scaling blends the kept and the divided frequency with weight $\\text{smooth} = (L/\\lambda_{${i}} - 1)/3$: $${c}$ lies between 1 and $s$, and the new wavelength is ${g(newWave)} positions.`,
   };
   const wrong = {
-    kept: `Only pairs with a wavelength below $${n0(orig)}/4 = ${n0(high)}$ positions are kept, and this one's is $${lambda}$.`,
-    divided: `Only pairs with a wavelength above the trained length, ${g(orig)}, are divided by the full factor $s = ${s}$, and this one's is $${lambda}$.`,
-    blended: `The blend applies only to wavelengths between ${g(high)} and ${g(orig)} positions, and this one's is $${lambda}$.`,
-    multiplied: 'That would make the pair turn faster. Context extension only slows pairs down or leaves them alone.',
+    kept: `Only pairs with a wavelength below $L/4 = ${n0(high)}$ positions are kept, and this one's is $${lambda}$.`,
+    divided: `Only pairs with a wavelength above the trained length, $L = ${n0(orig)}$, are divided by the full factor $s = ${s}$, and this one's is $${lambda}$.`,
+    blended: `The blend applies only to wavelengths between $L/4 = ${n0(high)}$ and $L = ${n0(orig)}$ positions, and this one's is $${lambda}$.`,
+    multiplied: `Dividing by $1/s$ multiplies the frequency by $s$: the pair would turn ${s} times faster. Context extension only slows pairs down or leaves them alone.`,
   };
   const options = ['kept', 'divided', 'blended', 'multiplied'].map((r) => ({
     text: text[r],
@@ -56,9 +63,9 @@ export function generate(pe, random) {
     feedback: r === regime ? why[r] : wrong[r],
   }));
   return {
-    question: `Llama 3 scaling (factor $s = ${s}$, \`original_max_position_embeddings\` ${g(orig)}, \`low_freq_factor\` 1, \`high_freq_factor\` 4) is applied to a RoPE head with $d_{\\text{head}} = ${dim}$ and base ${g(base)}. Pair $i = ${i}$ has a wavelength of $${lambda}$ positions. What happens to its frequency $\\theta_{${i}}$?`,
+    question: `Llama 3 scaling (factor $s = ${s}$, trained length $L = ${n0(orig)}$, \`low_freq_factor\` 1, \`high_freq_factor\` 4) is applied to a RoPE head with $d_{\\text{rot}} = ${dim}$ and base ${g(base)}. It divides the frequency of pair $i$ by a factor $c_{i}$: $\\theta'_{i} = \\theta_{i}/c_{i}$. Pair $i = ${i}$ has a wavelength of $${lambda}$ positions. What is $${c}$?`,
     options,
-    explanation: `Llama 3 scaling sorts pairs by wavelength. Shorter than $${n0(orig)}/4 = ${n0(high)}$ positions: kept. Longer than ${g(orig)}: frequency divided by $s = ${s}$. In between: a blend whose weight moves smoothly from "kept" to "divided" as the wavelength grows. Pair ${i} ($${lambda}$) ends up with a wavelength of ${g(newWave)} positions.`,
+    explanation: `Llama 3 scaling sorts pairs by wavelength. Shorter than $L/4 = ${n0(high)}$ positions: kept. Longer than $L = ${n0(orig)}$: frequency divided by $s = ${s}$. In between: a blend whose weight moves smoothly from "kept" to "divided" as the wavelength grows. Pair ${i} ($${lambda}$) ends up with a wavelength of ${g(newWave)} positions.`,
   };
 }
 
