@@ -136,3 +136,33 @@ test('rope-offset-check: an offset before the first token is refused in words, b
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('pe-wave-barcode: d_model 4 says its second pair is both the medium and the slowest; 2 is refused, 6 shows three', async () => {
+  const { page, el } = await widget('<pe-wave-barcode sentence="the dog" d-model="4"></pe-wave-barcode>');
+  const read = () => el.evaluate((n) => {
+    const r = n.shadowRoot;
+    return {
+      pairs: [...r.querySelectorAll('.pairs li')].map((li) => li.textContent),
+      note: r.querySelector('.pairs-note').textContent,
+      waves: [...r.querySelectorAll('.card')].map((c) => [...c.querySelectorAll('.wave .lab span:first-child')].map((s) => s.textContent)),
+      error: r.querySelector('.error').textContent,
+    };
+  });
+  let r = await read();
+  assert.deepEqual(r.pairs.map((t) => t.match(/^(.*?) pair i = (\d+)/).slice(1).join(' ')), ['fast 0', 'slow 1']);
+  assert.equal(r.note, 'With d_model = 4 there are only 2 pairs: pair 1 is both the medium and the slowest, so each card shows 2 waves.');
+  assert.deepEqual(r.waves, [['fast i=0', 'slow i=1'], ['fast i=0', 'slow i=1']]);
+  // d_model 2 (one pair) is outside what the widget takes: said, not thrown
+  // (the base class names the attribute, d-model, not its label)
+  await set(el, { 'd-model': '2' });
+  r = await read();
+  assert.match(r.error, /^d.model must be an even integer from 4 to 128/);
+  await set(el, { 'd-model': '6' });
+  r = await read();
+  assert.equal(r.error, '');
+  assert.deepEqual(r.pairs.map((t) => t.match(/^(.*?) pair i = (\d+)/).slice(1).join(' ')), ['fast 0', 'medium 1', 'slow 2']);
+  assert.equal(r.note, '');
+  assert.deepEqual(r.waves[0], ['fast i=0', 'medium i=1', 'slow i=2']);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -5,6 +5,8 @@
 // slow waves on a y-axis zoomed to their own range, since on −1..1 they are
 // flat lines that look alike on every card), and the whole
 // sinusoidal vector as a barcode: one cell per dimension, colour = value.
+// d_model 4 has two pairs only: its pair 1 is both the middle and the slowest
+// pair, drawn once as "slow", and the widget says so.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
 import { PeElement, define, css, h, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
@@ -43,6 +45,8 @@ class PeWaveBarcode extends PeElement {
     .hint { color: var(--pe-muted); font-size: .92em; }
     .pairs { margin: 6px 0 10px; padding: 0; list-style: none; font-size: .9em; display: flex; flex-wrap: wrap; gap: 4px 18px; }
     .pairs b { font-weight: 600; }
+    .pairs-note { margin: -4px 0 10px; font-size: .9em; color: var(--pe-muted); }
+    .pairs-note:empty { display: none; }
     .cards { display: grid; grid-template-columns: repeat(auto-fill, minmax(150px, 1fr)); gap: 10px; }
     .card { border: 1px solid var(--pe-border); border-radius: 8px; padding: 8px; background: var(--pe-panel); min-width: 0; }
     .card .word { font-weight: 700; font-size: 1.1em; overflow-wrap: anywhere; }
@@ -65,6 +69,7 @@ class PeWaveBarcode extends PeElement {
 
   build(root) {
     this.pairList = h('ul', { class: 'pairs' });
+    this.pairsNote = h('p', { class: 'pairs-note' });
     this.cards = h('div', { class: 'cards' });
     this.legend = h('canvas', { width: 120, height: 1, role: 'img', 'aria-label': 'Barcode colours: −1 blue, 0 background colour, +1 red' });
     this.details = this.tableAlternative('Show every vector as numbers', { lazy: true });
@@ -91,6 +96,7 @@ class PeWaveBarcode extends PeElement {
         'Type your own sentence (up to 12 words) or change d_model.'),
       this.controls(['sentence', 'd-model']),
       this.pairList,
+      this.pairsNote,
       h('div', { class: 'key' },
         h('span', {}, keyLine('solid'), ' sin'),
         h('span', {}, keyLine('dashed'), ' cos'),
@@ -123,11 +129,10 @@ class PeWaveBarcode extends PeElement {
     if (this._tables.size > 4) this._tables.delete(this._tables.keys().next().value);
     const { table, freqs } = computed;
     const half = dModel / 2;
-    const picks = [
-      ['fast', 0],
-      ['medium', Math.floor(dModel / 4)],
-      ['slow', half - 1],
-    ].filter(([, i], k, all) => all.findIndex(([, j]) => j === i) === k);
+    // the fast, the middle and the slowest pair: three pairs from d_model 6
+    // on; d_model 4 (the least taken) has two, and its pair 1 is both the
+    // middle and the slowest, shown once as slow
+    const picks = half >= 3 ? [['fast', 0], ['medium', Math.floor(dModel / 4)], ['slow', half - 1]] : [['fast', 0], ['slow', half - 1]];
     const wavelength = (i) => (2 * Math.PI) / freqs[i];
 
     // 2. which pairs are fast and slow, with their wavelengths
@@ -141,6 +146,9 @@ class PeWaveBarcode extends PeElement {
       return li;
     });
     setChildren(this.pairList, items);
+    setText(this.pairsNote, picks.length < 3
+      ? `With d_model = ${dModel} there are only ${half} pairs: pair ${half - 1} is both the medium and the slowest, so each card shows ${picks.length} waves.`
+      : '');
 
     // 3. one card per word
     // theme() keeps one object until the colours change: the object itself
