@@ -126,6 +126,12 @@ test('rope-offset-check: an offset before the first token is refused in words, b
   assert.match(words.printed, /^Attention Score \(Seats 1 vs 5\): \S+\nAttention Score \(Seats 101 vs 105\): \S+$/);
   assert.doesNotMatch(words.rest, /seat/i);
   assert.match(words.rest, /position m \(q\)/);
+  // past the other end: n takes at most 10000
+  await set(el, { m: '10000', n: '10000' });
+  await svg.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  assert.equal(await note(), 'Offset 20 would put the key at position 10020, past the largest position n can take (10000): n stays 10000.');
   // a phone: a tap says the same (m 2, so the key at −6 is at −4)
   await set(el, { m: '2', n: '4' });
   await page.setViewportSize({ width: 375, height: 800 });
