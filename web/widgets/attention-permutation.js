@@ -446,7 +446,7 @@ function headline(words, order, encoding, max) {
     if (words.every((w) => w === words[0])) {
       return `Every word here is “${words[0]}”, so every shuffle leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. To see the order matter, type a sentence with two different words.`;
     }
-    const swapped = [...new Set(order.filter((v, i) => v !== i).map((v) => words[v]))];
+    const swapped = movedWords(order, words);
     if (!swapped.length) return 'This order leaves every word in its seat, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
     return `This shuffle only swaps copies of ${quoteList(swapped)}, so it leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. Press Shuffle.`;
   }
@@ -479,13 +479,17 @@ function describeOrder(order, words) {
     else parts.push(`${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from seats ${andList(from)} to seats ${andList(to)}`);
   }
   if (!parts.length) {
-    const swapped = [...new Set(order.filter((v, i) => v !== i).map((v) => words[v]))];
+    const swapped = movedWords(order, words);
     return swapped.length ? `Only copies of ${quoteList(swapped)} trade seats: every seat holds the word it held.` : 'Every word stays in its seat.';
   }
   return `It moves ${parts.join(', ')}${stay ? `; the other ${stay === 1 ? 'word stays' : `${stay} words stay`}` : ''}.`;
 }
 
-// Under the per-word table, where a word repeats: how its copies are paired.
+// The words the order moves, each once (for an order that keeps the
+// sentence: the words whose copies it swaps).
+const movedWords = (order, words) => [...new Set(order.filter((v, i) => v !== i).map((v) => words[v]))];
+
+// Above the per-word table, where a word repeats: how its copies are paired.
 function copiesNote(words) {
   const counts = new Map();
   for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
