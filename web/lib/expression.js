@@ -56,11 +56,12 @@ const OPERATORS = new Map([
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
 const GREEK = new Set(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'eta', 'theta', 'kappa', 'lambda', 'mu', 'nu', 'rho', 'sigma', 'tau', 'phi', 'omega']);
 
-// Sticky patterns, tried at the current position. A word is a name: a letter,
-// then letters, digits, subscript digits or _ (x0, x₀, x_0, θ).
+// Sticky patterns, tried at the current position. A name is a letter, then
+// letters, digits, subscript digits or _ (x0, x₀, x_0, θ); a word read from
+// the answer may also start with _, so __proto__ is one unknown name.
 const SPACE = /\s+/y;
 const NUMBER = /(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?/y;
-const WORD = /\p{L}[\p{L}\p{M}\d_₀-₉]*/uy;
+const WORD = /[\p{L}_][\p{L}\p{M}\d_₀-₉]*/uy;
 const SUPERSCRIPT = /⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+/y;
 const IS_WORD = /^\p{L}[\p{L}\p{M}\d_₀-₉]*$/u;
 
@@ -179,10 +180,10 @@ function tokenize(text, lex) {
 function readNumber(typed, text, start) {
   const value = Number(typed);
   const [mantissa, exponent] = typed.toLowerCase().split('e');
-  const where = `at character ${characterAt(text, start)}`;
+  const where = () => `at character ${characterAt(text, start)}`;
   const end = start + typed.length;
-  if (!Number.isFinite(value)) throw new Failure(`${shorten(typed)} is too large to be a number here (${where}).`, start, end);
-  if (value === 0 && /[1-9]/.test(mantissa)) throw new Failure(`${shorten(typed)} is too small to be a number here: it would be 0 (${where}).`, start, end);
+  if (!Number.isFinite(value)) throw new Failure(`${shorten(typed)} is too large to be a number here (${where()}).`, start, end);
+  if (value === 0 && /[1-9]/.test(mantissa)) throw new Failure(`${shorten(typed)} is too small to be a number here: it would be 0 (${where()}).`, start, end);
   let m = mantissa.replace(/\.$/, '');
   if (m.startsWith('.')) m = `0${m}`;
   return { value, text: exponent === undefined ? m : `${m}e${Number(exponent)}` };
@@ -198,13 +199,16 @@ function unknownName(word, text, start, end, lex) {
 
 // What a word that is not a name probably meant: the same name in other
 // case (Theta), a function without its brackets (sinx), known names run
-// together (mtheta), a name and a number run together (x2).
+// together (mtheta), names run into a function (x0cos), a name and a number
+// run together (x2).
 function suggestion(word, lex) {
   if (word.length > MAX_SUGGESTED) return '';
   for (const known of lex.words.keys()) if (known.toLowerCase() === word.toLowerCase()) return known;
   for (const f of FUNCTIONS.keys()) {
-    const parts = word.startsWith(f) && split(word.slice(f.length), lex);
-    if (parts) return `${f}(${parts.join('*')})`;
+    const after = word.startsWith(f) && split(word.slice(f.length), lex);
+    if (after) return `${f}(${after.join('*')})`;
+    const before = word.endsWith(f) && split(word.slice(0, -f.length), lex);
+    if (before) return `${before.join('*')}*${f}(…)`;
   }
   const parts = split(word, lex);
   if (parts) return parts.join('*');
