@@ -1,8 +1,7 @@
 // Typed answers read as formulas: a number or an expression such as
 // 2*pi*b^(2*i/d) becomes a tree, is shown back as TeX (so the learner sees how
 // it was read), is evaluated, and is judged against a reference by comparing
-// values at random points, as WeBWorK and STACK's numerical tests do, so every
-// equivalent form counts.
+// values at random points, as WeBWorK does, so every equivalent form counts.
 //
 // Nothing typed is ever run or becomes markup: there is no eval and no
 // new Function (the page runs under a strict CSP), names are looked up in a
@@ -19,7 +18,7 @@
 //   power      := atom ('^' signed | superscript)?      right-associative: a^b^c = a^(b^c)
 //   atom       := number | name | function '(' expression ')' | '(' expression ')'
 //   number     := (digits ('.' digits?)? | '.' digits) (('e' | 'E') ('+' | '-')? digits)?
-//   superscript:= '⁻'? ('⁰' … '⁹')+                  x² = x^2
+//   superscript := '⁻'? ('⁰' … '⁹')+                 x² = x^2
 // Also read: ** as ^; × · ⋅ ∗ as *; ÷ as /; − – as -.
 //
 // Implicit multiplication only where the reading is unambiguous: a number
@@ -65,11 +64,11 @@ const WORD = /[\p{L}_][\p{L}\p{M}\d_₀-₉]*/uy;
 const SUPERSCRIPT = /⁻?[⁰¹²³⁴⁵⁶⁷⁸⁹]+/y;
 const IS_WORD = /^\p{L}[\p{L}\p{M}\d_₀-₉]*$/u;
 
-const HINTS = {
-  '[': ' Use round brackets ( ).', ']': ' Use round brackets ( ).', '{': ' Use round brackets ( ).', '}': ' Use round brackets ( ).',
-  '|': ' For an absolute value write abs(…).', '√': ' Write sqrt(…).', '=': ' Type only the formula, without "=".',
-  ',': ' Write decimals with a point (0.5), and numbers without separators.',
-};
+const HINTS = new Map([
+  ...Array.from('[]{}', (c) => [c, ' Use round brackets ( ).']),
+  ['|', ' For an absolute value write abs(…).'], ['√', ' Write sqrt(…).'], ['=', ' Type only the formula, without "=".'],
+  [',', ' Write decimals with a point (0.5), and numbers without separators.'],
+]);
 
 // A parse error on its way out; never escapes this module.
 class Failure {
@@ -78,8 +77,8 @@ class Failure {
   }
 }
 
-// learner text quoted in a message: long runs shortened, invisible characters by code
-const shorten = (s) => (s.length > 24 ? `${s.slice(0, 20)}…` : s);
+// learner text quoted in a message: long runs shortened (never inside an emoji), invisible characters by code
+const shorten = (s) => (s.length > 24 ? `${Array.from(s.slice(0, 40)).slice(0, 20).join('')}…` : s);
 const codeOf = (cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`;
 // 1-based, counting characters as a person does (an emoji is one)
 const characterAt = (text, index) => Array.from(text.slice(0, index)).length + 1;
@@ -169,7 +168,7 @@ function tokenize(text, lex) {
       const cp = text.codePointAt(i);
       const c = String.fromCodePoint(cp);
       const shown = /[\p{C}\p{Z}\p{M}]/u.test(c) ? `${codeOf(cp)} (an invisible or combining character)` : `"${c}"`;
-      throw new Failure(`Unknown character ${shown} at character ${characterAt(text, i)}.${HINTS[c] ?? ''}`, i, i + c.length);
+      throw new Failure(`Unknown character ${shown} at character ${characterAt(text, i)}.${HINTS.get(c) ?? ''}`, i, i + c.length);
     }
     space = false;
   }
