@@ -688,7 +688,7 @@ export function sameFunction(learner, reference, domains, random, { points = 12,
   for (const name of reference.variables) if (!Object.hasOwn(domains, name)) throw new TypeError(`sameFunction: no domain for ${name}`);
   const stray = learner.variables.find((name) => !Object.hasOwn(domains, name));
   if (stray) return { same: false, at: {}, learnerValue: NaN, referenceValue: NaN, message: `This answer does not depend on ${stray}.` };
-  const tries = points * 20;
+  const tries = Math.max(1, points) * 20;
   let compared = 0;
   for (let t = 0; t < tries && compared < points; t++) {
     const at = {};
