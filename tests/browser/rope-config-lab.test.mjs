@@ -46,7 +46,7 @@ test('every preset renders with its source, a summary and no error', async () =>
   await el.evaluate((e) => e.setAttribute('preset', 'llama-2-7b'));
   await el.evaluate((e) => e.setAttribute('target', '16384'));
   await el.evaluate((e) => e.updateNow());
-  assert.match(await summary(el), /At 16,384 tokens, \d+ of 64 pairs turn through angles never seen in training \(pairs \d+–63\)/);
+  assert.match(await summary(el), /up to max_position_embeddings = 4,096: at 16,384 tokens, \d+ of 64 pairs turn through angles never seen in training \(pairs \d+–63\)/);
   assert.ok(await el.locator('svg circle.new').count() > 0, 'marked pairs are drawn');
   assert.deepEqual(errors, []);
 });
@@ -120,5 +120,26 @@ test('embed URL: embed.html?widget=rope-config-lab&preset=... opens that model',
   await page.waitForSelector('rope-config-lab[data-ready]', { state: 'attached' });
   const el = page.locator('rope-config-lab');
   assert.match(await summary(el), /Phi-3 mini 128k .*claims 131,072/s);
-  assert.match(await summary(el), /At 65,536 tokens/);
+  assert.match(await summary(el), /at 65,536 tokens, 14 of 48 pairs would turn/);
+});
+
+test('Llama 3.1: the verdict names the training it assumes, what the factor alone covers, and the model\'s long training', async () => {
+  const { el, errors } = await lab('<rope-config-lab preset="llama-3.1-8b"></rope-config-lab>');
+  const text = await summary(el);
+  assert.match(text, /Assuming training saw positions up to rope_scaling\.original_max_position_embeddings = 8,192 with the unscaled frequencies: at 131,072 tokens, 29 of 64 pairs would turn through angles never seen in training without scaling; with this llama3 scaling 29 still do \(pairs 35–63\)\./);
+  assert.match(text, /slowed ×8, so it turns as far at 65,536 tokens \(8 × 8,192\) as it did at 8,192: the scaling alone covers 65,536 of the 131,072 tokens\./);
+  assert.match(text, /Llama 3 paper.*§3\.4\.2.*six stages from 8K.*800B tokens.*8B and 70B/s);
+  assert.match(text, /not angles this model never saw/);
+  // the training length the verdict assumes is a control of its own
+  const trained = el.locator('#c-trained');
+  await trained.fill('131072');
+  await trained.press('Enter');
+  await el.evaluate((e) => e.updateNow());
+  assert.match(await summary(el), /At 131,072 tokens, within the assumed training length of 131,072, no pair turns further than in training\./);
+  assert.doesNotMatch(await summary(el), /not angles this model never saw/);
+  // a model with no long training of record gets no such line
+  await el.evaluate((e) => { e.removeAttribute('trained'); e.setAttribute('preset', 'llama-7b-pi-16x'); return e.updateNow(); });
+  assert.doesNotMatch(await summary(el), /Llama 3 paper/);
+  assert.match(await summary(el), /slowed ×16, so it turns as far at 32,768 tokens \(16 × 2,048\) as it did at 2,048: enough for 32,768\./);
+  assert.deepEqual(errors, []);
 });

@@ -5,7 +5,9 @@
 //
 //   parseRopeConfig(textOrObject) -> {
 //     type, headDim, rotaryDim, base, maxPositions,
-//     trainedLength,  // L: the context the model was pre-trained on
+//     trainedLength,  // L: the context the model was pre-trained on, as the
+//                     // config gives it (the length its scaling starts from)
+//     trainedFrom,    // the field L was read from, as the lab names it
 //     claimedLength,  // what the config says it handles after scaling
 //     read,           // [[field, value], ...] what was read, for display
 //     scalingAt(seqLen) -> the posenc scaling option at that length (null: none)
@@ -144,6 +146,7 @@ export function parseRopeConfig(input) {
   const note = (k, v, why = '') => read.push([field(k), v, why]);
 
   let trainedLength = maxPositions;
+  let trainedFrom = 'max_position_embeddings';
   let claimedLength = maxPositions;
   let scalingAt = () => null;
   const claimFrom = (factor) => (maxPositions > trainedLength ? maxPositions : Math.min(MAX_POSITION, Math.round(trainedLength * factor)));
@@ -154,6 +157,7 @@ export function parseRopeConfig(input) {
     // dynamic NTK scales from max_position_embeddings (HF); linear has no length of its own
     if (rsf('original_max_position_embeddings') !== undefined) {
       trainedLength = length(field('original_max_position_embeddings'), rs.original_max_position_embeddings);
+      trainedFrom = field('original_max_position_embeddings');
       note('original_max_position_embeddings', trainedLength, type === 'dynamic' ? 'read, but Hugging Face’s dynamic NTK scales from max_position_embeddings' : '');
     }
     claimedLength = claimFrom(factor);
@@ -164,6 +168,7 @@ export function parseRopeConfig(input) {
     const factor = factorOf();
     note('factor', factor);
     trainedLength = rsf('original_max_position_embeddings') === undefined ? maxPositions : length(field('original_max_position_embeddings'), rs.original_max_position_embeddings);
+    if (rsf('original_max_position_embeddings') !== undefined) trainedFrom = field('original_max_position_embeddings');
     note('original_max_position_embeddings', trainedLength, rsf('original_max_position_embeddings') === undefined ? 'absent: max_position_embeddings' : '');
     const s = { type, factor, originalMaxPositions: trainedLength };
     // HF: beta_fast or 32, beta_slow or 1 (a 0 counts as unset)
@@ -190,6 +195,7 @@ export function parseRopeConfig(input) {
   } else if (type === 'llama3') {
     const factor = factorOf();
     trainedLength = length(field('original_max_position_embeddings'), need('original_max_position_embeddings'));
+    trainedFrom = field('original_max_position_embeddings');
     const low = num(field('low_freq_factor'), need('low_freq_factor'), { lo: 0, above: true, hi: 1e6 });
     const high = num(field('high_freq_factor'), need('high_freq_factor'), { lo: 0, above: true, hi: 1e6 });
     if (!(low < high)) throw new RangeError(`${FN}: ${field('low_freq_factor')} (${low}) must be less than ${field('high_freq_factor')} (${high})`);
@@ -207,6 +213,7 @@ export function parseRopeConfig(input) {
     const origKey = rsf('original_max_position_embeddings') !== undefined ? field('original_max_position_embeddings')
       : own(config, 'original_max_position_embeddings') !== undefined ? 'original_max_position_embeddings' : null;
     trainedLength = origKey ? length(origKey, rsf('original_max_position_embeddings') ?? config.original_max_position_embeddings) : maxPositions;
+    if (origKey) trainedFrom = origKey;
     read.push([origKey ?? 'original_max_position_embeddings', trainedLength, origKey ? '' : 'absent: max_position_embeddings']);
     const s = { type, shortFactor, longFactor, originalMaxPositions: trainedLength, maxPositions };
     const factor = optional('factor', { lo: 0, above: true, hi: MAX_FACTOR });
@@ -218,5 +225,26 @@ export function parseRopeConfig(input) {
     claimedLength = maxPositions > trainedLength ? maxPositions : factor ? claimFrom(factor) : maxPositions;
     scalingAt = (seqLen) => ({ ...s, seqLen });
   }
-  return { type, headDim, rotaryDim, base, maxPositions, trainedLength, claimedLength, read, scalingAt };
+  return { type, headDim, rotaryDim, base, maxPositions, trainedLength, trainedFrom, claimedLength, read, scalingAt };
+}
+
+// A scaled frequency within this (relative) of the unscaled one differs
+// only by float32 rounding: a blend such as YaRN's θ/s·(1 − r) + θ·r at
+// s = 1 lands up to a rounding step away from θ (measured in the core: at
+// most 0.94 of a float32 step, 1.1e-7, over dims 4–512, bases 2–10⁸ and
+// original lengths 16–4M), while a factor of 1.5 changes θ by a third.
+// 2⁻²² is two float32 steps at the bottom of a binade.
+const F32_ROUNDING = 2 ** -22;
+
+/**
+ * Whether the scaling changed a pair's frequency (`before`, `after` from the
+ * core's ropeInvFreq): equal up to float32 rounding counts as unchanged, as
+ * the RoPE labs count "pairs changed".
+ */
+export function pairChanged(before, after) {
+  return Math.abs(after - before) > F32_ROUNDING * Math.abs(before);
+}
+/** Whether the two differ at all, but only by float32 rounding. */
+export function onlyRounding(before, after) {
+  return after !== before && !pairChanged(before, after);
 }

@@ -27,7 +27,13 @@ const PHI3_SHORT = [
   3.049999999999997,
 ];
 
-/** [{ id, name, type, source, config }]: config is the config.json subset, as published. */
+/**
+ * [{ id, name, source, config, longTraining? }]: config is the config.json
+ * subset, as published. longTraining, for a model whose maker says it went
+ * on training at lengths beyond the config's original length: { length (the
+ * longest, in tokens, as the config counts them), text (what the maker
+ * says, with where) }.
+ */
 export const ROPE_PRESETS = [
   {
     id: 'llama-2-7b',
@@ -60,6 +66,19 @@ export const ROPE_PRESETS = [
     config: {
       hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000,
       rope_scaling: { factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+    },
+    // Grattafiori et al. 2024 (arXiv 2407.21783), §3.4: "We use similar
+    // recipes to pre-train the 8B and 70B models"; §3.4.2: "In Llama 3 405B
+    // pre-training, we increased context length gradually in six stages,
+    // starting from the original 8K context window and ending in the final
+    // 128K context window. This long-context pre-training stage was
+    // performed using approximately 800B training tokens." §3.4.3: the final
+    // 40M tokens keep "a context length of 128K tokens". Which RoPE
+    // frequencies those stages used is not among what is quoted here, and
+    // the lab says nothing about it.
+    longTraining: {
+      length: 131072,
+      text: 'Meta trained Llama 3.1 further: in the final stages of pre-training it lengthened the training sequences step by step up to 128K tokens (Llama 3 paper, Grattafiori et al. 2024, §3.4.2: six stages from 8K for the 405B, on about 800B tokens; the 8B and 70B with similar recipes, §3.4).',
     },
   },
   {

@@ -1,14 +1,18 @@
 // <rope-config-lab>: a model's own RoPE, from its Hugging Face config.json
 // (pasted, or one of the published presets in lib/rope-presets.js). For every
 // rotated pair: the wavelength 2π/θᵢ before and after the config's scaling,
-// the trained and the claimed context, and the largest angle the pair turns
-// through in training (offsets up to L − 1) against the largest at a target
-// length; pairs that would turn through angles never seen in training are
-// marked. Frequencies and the attention factor come from the core
-// (ropeInvFreq, ropeAttentionFactor); lib/rope-config.js only reads the file.
+// the original and the claimed context, and the largest angle the pair turns
+// through in training (offsets up to the training length − 1) against the
+// largest at a target length; pairs that would turn through angles never
+// seen in training are marked. What the model saw in training is an
+// assumption, and the verdict says which: by default positions up to the
+// config's original length L with the unscaled frequencies (a control sets
+// another length, as for a model its maker trained on longer sequences).
+// Frequencies and the attention factor come from the core (ropeInvFreq,
+// ropeAttentionFactor); lib/rope-config.js only reads the file.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
-import { parseRopeConfig, MAX_POSITION } from '../lib/rope-config.js';
+import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
 import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
 
@@ -24,6 +28,8 @@ function fmt(x) {
   return exponential(x, 2);
 }
 const count = (n) => n.toLocaleString('en-US');
+// a stretch as a learner reads it: ×8, ×1.07 (two decimals, no trailing zeros)
+const times = (x) => fixed(x, 2).replace(/\.?0+$/, '');
 
 // [a, b, c, e] -> "a–c, e": the marked pairs as ranges
 function ranges(idx) {
@@ -51,6 +57,7 @@ class RopeConfigLab extends PeElement {
   static params = {
     preset: { type: 'enum', options: presetOptions, optionLabels: presetLabels, default: 'llama-3.1-8b', label: 'model' },
     target: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'target length (0: the claimed one)' },
+    trained: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'training length (0: the config’s L)' },
   };
 
   static styles = css`
@@ -104,16 +111,16 @@ class RopeConfigLab extends PeElement {
     this.wlSvg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
     this.angSvg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
     this.plotWrap = h('div', {}, h('h4', {}, 'Wavelength of every pair, before and after the scaling'), this.wlSvg,
-      legend([['s-before', 'before (the pre-trained RoPE)'], ['s-after', 'after the config’s scaling'], ['ref', 'trained context L'], ['ref2', 'claimed context']]),
+      legend([['s-before', 'before (the pre-trained RoPE)'], ['s-after', 'after the config’s scaling'], ['ref', 'original context L'], ['ref2', 'claimed context']]),
       h('h4', {}, 'Largest angle each pair turns through: in training and at the target'), this.angSvg,
-      legend([['s-before', 'in training: (L − 1)·θᵢ'], ['s-after', 'at the target: (target − 1)·θᵢ after scaling'], ['ref2', 'one full turn, 2π'], ['dot', 'angles never seen in training']]));
+      legend([['s-before', 'in training: (training length − 1)·θᵢ'], ['s-after', 'at the target: (target − 1)·θᵢ after scaling'], ['ref2', 'one full turn, 2π'], ['dot', 'angles never seen in training']]));
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.table = this.tableAlternative('Show every pair as a table');
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
     root.append(
       h('h3', {}, 'Your model’s RoPE: what its config.json does to every pair'),
       h('p', { class: 'hint' }, 'Pick a published model or paste a config.json. The lab reads rope_theta, rope_scaling and the head size, computes each pair’s frequency as Hugging Face does, and marks the pairs that would turn through angles they never reached in training.'),
-      this.controls(['preset', 'target']),
+      this.controls(['preset', 'target', 'trained']),
       this.source,
       this.summary,
       this.paste,
@@ -153,6 +160,7 @@ class RopeConfigLab extends PeElement {
     let cfg;
     let name;
     let source;
+    let longTraining = null;
     if (p.preset === 'custom') {
       if (!this._custom) {
         this.paste.open = true;
@@ -166,13 +174,18 @@ class RopeConfigLab extends PeElement {
       cfg = parseRopeConfig(preset.config);
       name = preset.name;
       source = `Source: ${preset.source}.`;
+      longTraining = preset.longTraining ?? null;
       if (this._filled !== p.preset) {
         this.textarea.value = pretty(preset.config);
         this._filled = p.preset;
         this.pasteError.textContent = '';
       }
     }
+    // L: the config's original length, from which its scaling is computed;
+    // Lt: the length training is assumed to have reached, with the
+    // unscaled frequencies (the verdict's assumption, L unless set)
     const L = cfg.trainedLength;
+    const Lt = p.trained || L;
     const T = p.target || cfg.claimedLength;
     const pairs = cfg.rotaryDim / 2;
     const before = pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base });
@@ -181,7 +194,7 @@ class RopeConfigLab extends PeElement {
     const attn = scaling ? pe.ropeAttentionFactor(scaling) : 1;
     const rows = [];
     for (let i = 0; i < pairs; i++) {
-      const trained = (L - 1) * before[i];
+      const trained = (Lt - 1) * before[i];
       const reached = (T - 1) * after[i];
       const unscaled = (T - 1) * before[i];
       rows.push({
@@ -195,7 +208,7 @@ class RopeConfigLab extends PeElement {
         freshUnscaled: trained < TWO_PI && unscaled - trained > before[i],
       });
     }
-    this._state = { cfg, rows, L, T, attn, name, pairs };
+    this._state = { cfg, rows, L, Lt, assumed: p.trained > 0, T, attn, name, pairs, longTraining };
     this.source.textContent = source;
     this._summarize();
     this._draw();
@@ -208,13 +221,14 @@ class RopeConfigLab extends PeElement {
   }
 
   _summarize() {
-    const { cfg, rows, L, T, attn, name, pairs } = this._state;
-    const changed = rows.filter((r) => r.after !== r.before);
+    const { cfg, rows, L, Lt, assumed, T, attn, name, pairs, longTraining } = this._state;
+    const changed = rows.filter((r) => pairChanged(r.before, r.after));
     const fresh = rows.filter((r) => r.fresh).map((r) => r.i);
     const freshUnscaled = rows.filter((r) => r.freshUnscaled).map((r) => r.i);
     const lines = [];
     const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
-    lines.push(`${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}, was trained on L = ${count(L)} tokens and claims ${count(cfg.claimedLength)}.`);
+    const from = cfg.claimedLength === L ? '' : ` and computes its scaling from an original context of L = ${count(L)}`;
+    lines.push(`${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}; its config claims ${count(cfg.claimedLength)} tokens${from}.`);
     if (cfg.type === 'default') lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
     else {
       const most = Math.max(...changed.map((r) => r.ratio), 1);
@@ -222,11 +236,24 @@ class RopeConfigLab extends PeElement {
       const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
       lines.push(`Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`);
     }
-    const at = `At ${count(T)} tokens`;
     const list = (idx) => (idx.length ? ` (pairs ${ranges(idx)})` : '');
-    if (T <= L) lines.push(`${at}, within the trained length, no pair turns further than in training.`);
-    else if (cfg.type === 'default') lines.push(`${at}, ${freshUnscaled.length} of ${pairs} pairs turn through angles never seen in training${list(freshUnscaled)}.`);
-    else lines.push(`${at}, ${freshUnscaled.length} of ${pairs} pairs would turn through angles never seen in training without scaling; with this ${cfg.type} scaling ${fresh.length === 0 ? 'none do' : `${fresh.length} do${list(fresh)}`}.`);
+    if (T <= Lt) lines.push(`At ${count(T)} tokens, within the ${assumed ? 'assumed ' : ''}training length of ${count(Lt)}, no pair turns further than in training.`);
+    else {
+      // the verdict names what it assumes the model saw
+      const upTo = assumed ? `${count(Lt)}, the training length set above,` : `${cfg.trainedFrom} = ${count(Lt)}`;
+      const at = `Assuming training saw positions up to ${upTo}${cfg.type === 'default' ? '' : ' with the unscaled frequencies'}: at ${count(T)} tokens,`;
+      if (cfg.type === 'default') lines.push(`${at} ${freshUnscaled.length} of ${pairs} pairs turn through angles never seen in training${list(freshUnscaled)}.`);
+      else {
+        lines.push(`${at} ${freshUnscaled.length} of ${pairs} pairs would turn through angles never seen in training without scaling; with this ${cfg.type} scaling ${fresh.length === 0 ? 'none do' : `${fresh.length} still do${list(fresh)}`}.`);
+        const covers = this._covers();
+        if (covers) lines.push(covers);
+      }
+    }
+    if (longTraining) {
+      lines.push(Lt < longTraining.length
+        ? `${longTraining.text} So its arcs were trained out to that length: the marked pairs describe the ${cfg.type} scaling alone, not angles this model never saw (set the training length to ${count(longTraining.length)} to assume the long training).`
+        : longTraining.text);
+    }
     lines.push(attn === 1
       ? 'Attention factor: 1 (cos and sin are not rescaled).'
       : `Attention factor: ${fixed(attn, 4)}: cos and sin are multiplied by it, so every attention logit by its square, ${fixed(attn * attn, 4)}.`);
@@ -235,17 +262,39 @@ class RopeConfigLab extends PeElement {
     this.summary.replaceChildren(...lines.map((t) => h('p', {}, t)));
   }
 
+  // What the scaling alone covers. Only pairs that never completed a turn in
+  // training can meet new angles; one slowed ×r turns as far at r·Lt tokens
+  // as it did at Lt (offsets up to r·Lt − 1 at θᵢ/r stay within one trained
+  // step θᵢ of (Lt − 1)·θᵢ, the tolerance of the verdict), so the least
+  // slowed of them sets the length the scaling covers.
+  _covers() {
+    const { rows, Lt, T } = this._state;
+    const slow = rows.filter((r) => r.trained < TWO_PI);
+    if (!slow.length) return null;
+    const least = slow.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    const r = times(least.ratio);
+    const covered = Math.floor(Lt * least.ratio);
+    const same = slow.every((x) => !pairChanged(x.ratio, least.ratio));
+    // (a pasted list of factors may speed a pair up)
+    const how = least.ratio >= 1 ? `slowed ×${r}` : `sped up ×${times(1 / least.ratio)}`;
+    const who = same
+      ? `${slow.length === 1 ? 'The one pair' : `Each of the ${slow.length} pairs`} that never completed a turn in training is ${how}, so it`
+      : `Of the ${slow.length} pairs that never completed a turn in training, pair ${least.i} is ${least.ratio >= 1 ? `slowed least, ×${r}` : how}, so it`;
+    const enough = covered >= T ? `enough for ${count(T)}` : `the scaling alone covers ${count(covered)} of the ${count(T)} tokens`;
+    return `${who} turns as far at ${count(covered)} tokens (${r} × ${count(Lt)}) as it did at ${count(Lt)}: ${enough}.`;
+  }
+
   _draw() {
     const { rows, L, T, cfg, pairs } = this._state;
     this._width = this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
     this._geom = logPlot(this.wlSvg, W, rows.map((r) => r.wlBefore), rows.map((r) => r.wlAfter), null,
-      [{ v: L, cls: 'ref', label: `trained L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
+      [{ v: L, cls: 'ref', label: `original L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
       'wavelength (tokens, log scale)');
     logPlot(this.angSvg, W, rows.map((r) => Math.max(r.trained, 1e-9)), rows.map((r) => Math.max(r.reached, 1e-9)), rows.map((r) => r.fresh),
       [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }], 'largest angle (radians, log scale)');
     const fresh = rows.filter((r) => r.fresh).length;
-    this.wlSvg.setAttribute('aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the trained context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows[pairs - 1].wlBefore)} before, ${fmt(rows[pairs - 1].wlAfter)} after. Focus and use the arrow keys to read a pair.`);
+    this.wlSvg.setAttribute('aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows[pairs - 1].wlBefore)} before, ${fmt(rows[pairs - 1].wlAfter)} after. Focus and use the arrow keys to read a pair.`);
     this.angSvg.setAttribute('aria-label', `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`);
     this._cursorLines = [this.wlSvg, this.angSvg].map((svg) => {
       const line = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
@@ -288,8 +337,8 @@ class RopeConfigLab extends PeElement {
   }
 
   _fillTable() {
-    const { rows, L, T } = this._state;
-    this.setTable(this.table, `Every pair: θᵢ and wavelength λᵢ = 2π/θᵢ before and after scaling; largest angle at offsets up to L − 1 = ${count(L - 1)} and up to ${count(T - 1)}`,
+    const { rows, Lt, T } = this._state;
+    this.setTable(this.table, `Every pair: θᵢ and wavelength λᵢ = 2π/θᵢ before and after scaling; largest angle at offsets up to ${count(Lt - 1)} (in training) and up to ${count(T - 1)}`,
       ['pair i', 'θᵢ before', 'λᵢ before', 'λᵢ after', 'stretch', 'angle in training', 'angle at target', 'new angles?'],
       rows.map((r) => [String(r.i), exponential(r.before, 3), fmt(r.wlBefore), fmt(r.wlAfter), `×${fixed(r.ratio, 3)}`, fmt(r.trained), fmt(r.reached), r.fresh ? 'yes' : '—']));
   }
