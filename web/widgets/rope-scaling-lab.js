@@ -1,11 +1,19 @@
 // <rope-scaling-lab>: what each RoPE context-extension method does to the
 // frequencies. For every pair i the wavelength 2π/θ_i (seats per full turn)
 // under no scaling, linear interpolation, dynamic NTK, YaRN and Llama 3,
-// side by side on a log scale. Frequencies and YaRN's attention factor come
-// from the core (ropeInvFreq, ropeAttentionFactor).
+// side by side on a log scale, and a table of what each method changes.
+// Frequencies and YaRN's attention factor come from the core (ropeInvFreq,
+// ropeAttentionFactor).
+//
+// The factor sits between the plot and the table it changes, in a bar that
+// stays on screen while either is (on a phone the two never fit on one
+// screen): it sticks to the bottom of the screen while the plot is read, to
+// the top while the table is. A host page whose own bar covers the top of
+// the screen sets --pe-sticky-top to that bar's height.
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
+import { pairChanged, onlyRounding } from '../lib/rope-config.js';
 
 const PLOT_H = 300;
 const PAD = { l: 50, r: 14, t: 14, b: 38 };
@@ -25,6 +33,9 @@ function fmtLen(x) {
   if (x >= 100) return grouped(String(Math.round(x)));
   return fixed(x, 2);
 }
+// a stretch as a learner reads it: ×13, ×8.5 (two decimals, no trailing zeros)
+const times = (x) => fixed(x, 2).replace(/\.?0+$/, '');
+const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 class RopeScalingLab extends PeElement {
   static tag = 'rope-scaling-lab';
@@ -58,11 +69,29 @@ class RopeScalingLab extends PeElement {
     .legend { display: flex; flex-wrap: wrap; gap: 4px 16px; font-size: .85em; margin: 4px 0 0; padding: 0; list-style: none; }
     .legend li { display: inline-flex; align-items: center; gap: 6px; }
     .legend svg { display: inline-block; }
-    .note { font-size: .88em; color: var(--pe-muted); }
+    .note, .dynamic-note, .rounding { font-size: .88em; color: var(--pe-muted); }
+    .rounding:empty { display: none; }
+    .factor-bar {
+      position: sticky; top: var(--pe-sticky-top, 0px); bottom: 0; z-index: 1;
+      margin: 8px 0; padding: 6px 10px; background: var(--pe-panel); border: 1px solid var(--pe-border); border-radius: 8px;
+    }
+    /* the widget's main control: a longer slider, finer steps */
+    @media (min-width: 600px) { .factor-bar input[type=range] { width: 20em; } }
+    .summary { margin-top: 4px; container-type: inline-size; }
+    .summary table { margin: 0; }
     .summary th:first-child { text-align: left; }
     .summary td, .summary tbody th { white-space: nowrap; }
     .summary th { overflow-wrap: normal; }
     .summary caption { font-family: system-ui, sans-serif; }
+    /* a number is never broken across lines (the host breaks words
+       anywhere): a table wider than the widget scrolls, with its cue */
+    table { overflow-wrap: normal; }
+    /* in a phone's width the table fits without scrolling sideways (its
+       caption with it): smaller cells, the headers wrapped at their spaces */
+    @container (max-width: 340px) {
+      .summary table { font-size: .8em; }
+      .summary th, .summary td { padding: 2px 4px; }
+    }
   `;
 
   build(root) {
@@ -70,7 +99,12 @@ class RopeScalingLab extends PeElement {
     this.plotWrap = h('div', { class: 'plot-wrap' }, this.svg);
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.summary = h('div', { class: 'table-wrap summary' });
+    // dynamic NTK's stretch, explained beside the number in the table
+    this.dynamicNote = h('p', { class: 'dynamic-note' });
+    this.rounding = h('p', { class: 'rounding' });
     this.note = h('p', { class: 'note' });
+    const factorBar = this.controls(['factor']);
+    factorBar.classList.add('factor-bar');
     this.table = this.tableAlternative('Show every pair’s wavelength as a table');
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
     const legend = h(
@@ -86,13 +120,16 @@ class RopeScalingLab extends PeElement {
     );
     root.append(
       h('h3', {}, 'RoPE scaling: the wavelength of every pair under five methods'),
-      h('p', { class: 'hint' }, 'Drag the factor: linear stretches every pair, dynamic NTK raises the base so fast pairs barely move, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.'),
-      this.controls(['factor', 'dim', 'base', 'original-max-positions', 'seq-len']),
+      h('p', { class: 'hint' }, 'Drag the factor under the plot: linear stretches every pair, dynamic NTK raises the base so fast pairs barely move, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.'),
       this.plotWrap,
       legend,
       this.readout,
+      factorBar,
       this.summary,
+      this.dynamicNote,
+      this.rounding,
       this.note,
+      this.controls(['dim', 'base', 'original-max-positions', 'seq-len']),
       this.table,
     );
     this.cursor = null; // pair under the pointer / keyboard cursor (transient)
@@ -148,26 +185,55 @@ class RopeScalingLab extends PeElement {
     this._draw(plotWidth);
     this._drawCursor();
 
-    // summary table
+    // summary table; a pair whose frequency differs only by float32
+    // rounding (YaRN's and Llama 3's blends at factor 1) is not a change
+    const rounded = [];
     const rows = METHODS.map((m) => {
       let changed = 0;
-      for (let i = 0; i < pairs; i++) if (inv[m.key][i] !== inv.none[i]) changed++;
+      let rounding = 0;
+      for (let i = 0; i < pairs; i++) {
+        if (pairChanged(inv.none[i], inv[m.key][i])) changed++;
+        else if (onlyRounding(inv.none[i], inv[m.key][i])) rounding++;
+      }
+      if (rounding) rounded.push(`${m.short} ${plural(rounding, 'pair')}`);
       let lo = Infinity;
       let hi = 0;
       for (const v of wl[m.key]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-      return [m.short, fmtLen(lo), fmtLen(hi), `${changed}/${pairs}`, fixed(attn[m.key], 4)];
+      return [m.short, fmtLen(lo), fmtLen(hi), `${changed}/${pairs}`];
     });
     patchSpecs(this.summary, [
       ['table', {}, [
-        ['caption', {}, `Wavelength λ = 2π/θᵢ in seats per full turn, head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${orig}`],
-        ['thead', {}, [['tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed', 'attention factor'].map((x) => ['th', { scope: 'col' }, x])]]],
+        ['caption', {}, `Wavelength λ = 2π/θᵢ in seats per full turn; head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${grouped(String(orig))}`],
+        ['thead', {}, [['tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed'].map((x) => ['th', { scope: 'col' }, x])]]],
         ['tbody', {}, rows.map((r) => ['tr', {}, r.map((x, i) => (i === 0 ? ['th', { scope: 'row' }, x] : ['td', {}, x]))])],
       ]],
     ]);
+    setText(this.dynamicNote, this._dynamicWhy(p));
+    setText(this.rounding, rounded.length
+      ? `Equal to the unscaled frequency up to float32 rounding, so counted as unchanged: ${rounded.join(', ')}.`
+      : '');
+    // only YaRN has an attention factor: a sentence, not a column of ones
+    const others = METHODS.filter((m) => m.key !== 'yarn' && attn[m.key] !== 1).map((m) => `${m.short} ${fixed(attn[m.key], 4)}`);
     setText(this.note,
-      `Dynamic NTK is shown at a current length of ${p.seqLen} (it only changes anything once the length passes ${orig}). ` +
-      `YaRN uses β_fast 32 and β_slow 1 and multiplies cos and sin by its attention factor; Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${orig} are divided by the factor and those below ${orig / 4} are kept.`);
+      `YaRN uses β_fast 32 and β_slow 1 and multiplies cos and sin by its attention factor 0.1 ln s + 1 = ${fixed(attn.yarn, 4)}, so every attention logit by ${fixed(attn.yarn ** 2, 4)}` +
+      `${others.length ? `; attention factors of the others: ${others.join(', ')}` : '; the other methods leave them as they are'}. Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${grouped(String(orig))} are divided by the factor and those below ${fmtLen(orig / 4)} are kept.`);
     if (this.table.open) this._fillTable();
+  }
+
+  // Why dynamic NTK stretches more than s: Hugging Face's dynamic NTK raises
+  // the base as NTK-aware scaling does with s replaced by sℓ/L − (s − 1) at
+  // the current length ℓ (s² − s + 1 at ℓ = sL), and NTK's exponent
+  // d/(d − 2) slows the last pair by exactly that factor. The factor shown is
+  // the last pair's stretch from the core's frequencies.
+  _dynamicWhy(p) {
+    const { pairs, wl, orig, f } = this._state;
+    const len = grouped(String(p.seqLen));
+    const L = grouped(String(orig));
+    if (p.seqLen <= orig) return `Dynamic NTK at the current length ℓ = ${len}, not past the original context L = ${L}, keeps the trained frequencies.`;
+    const stretch = times(wl.dynamic[pairs - 1] / wl.none[pairs - 1]);
+    const square = p.seqLen === f * orig ? ', which is s² − s + 1 at ℓ = sL' : '';
+    const not = stretch === times(f) ? 'as much as s' : `not ${times(f)}×`;
+    return `Dynamic NTK’s longest λ is ${stretch}× the unscaled one, ${not}: at the current length ℓ = ${len} Hugging Face uses the factor sℓ/L − (s − 1) = ${times(f)} · ${len}/${L} − ${times(f - 1)} = ${stretch}${square}.`;
   }
 
   _draw(width = this.plotWrap.clientWidth) {
