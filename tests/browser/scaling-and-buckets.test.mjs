@@ -1,9 +1,12 @@
-// A widget a newcomer tripped on. <rope-scaling-lab>: a pair whose
+// Two widgets a newcomer tripped on. <rope-scaling-lab>: a pair whose
 // frequency differs from the unscaled one only by float32 rounding is not
 // counted as changed (factor 1, every method); dynamic NTK's larger stretch
 // is explained beside the table with the core's numbers; on a 375 px phone
 // the factor stays on screen with the plot and the table it changes, and
-// every box that scrolls sideways shows it.
+// every box that scrolls sideways shows it. <t5-buckets>: a combination the
+// core refuses is explained beside the control that made it, in the
+// learner's words, the last valid combination is kept, and every control
+// keeps working; the same for a host page's bad attributes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage } from './harness.mjs';
@@ -31,6 +34,7 @@ const set = (el, attrs) => el.evaluate((n, a) => {
   for (const [k, v] of Object.entries(a)) n.setAttribute(k, v);
   return n.updateNow();
 }, attrs);
+const shadowText = (el) => el.evaluate((n) => n.shadowRoot.textContent);
 
 test('rope-scaling-lab at factor 1: no method changes a pair beyond float32 rounding, and the table says so', async () => {
   const { page, el } = await widget('<rope-scaling-lab factor="1" seq-len="8192"></rope-scaling-lab>');
@@ -112,6 +116,86 @@ test('rope-scaling-lab on a 375 px phone: the factor is on screen with the plot 
   assert.deepEqual(cut, [], 'text past the widget\'s right edge');
   const summaryWide = await el.evaluate((n) => { const w = n.shadowRoot.querySelector('.summary'); return w.scrollWidth - w.clientWidth; });
   assert.ok(summaryWide <= 1, `the summary table is ${summaryWide} px wider than the widget`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// <t5-buckets>: the learner's note beside a control, the error box (at the widget's end) empty.
+const note = (el, name) => el.locator(`#note-${name}`).textContent();
+const errorBox = (el) => el.locator('p.error[role=alert]').textContent();
+
+test('t5-buckets: a max distance the core refuses is explained beside its box, the last valid one kept, and every control keeps working', async () => {
+  const { page, el } = await widget('<t5-buckets bidirectional></t5-buckets>');
+  const handle = await el.elementHandle();
+  await el.locator('#c-num-buckets').fill('64');
+  await page.waitForFunction((n) => n.getAttribute('num-buckets') === '64', handle);
+  const box = el.locator('#c-max-distance');
+  await box.fill('16');
+  await box.press('Enter');
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#note-max-distance').textContent !== '', handle);
+  const said = await note(el, 'max-distance');
+  assert.match(said, /^max distance must be more than 16: with 64 buckets, 32 for each direction, offsets 0–15 each have a bucket of their own and the logarithmic buckets start at 16; kept 128$/);
+  assert.equal(await box.inputValue(), '128', 'the box shows the max distance in use');
+  assert.equal(await el.getAttribute('max-distance'), '128');
+  assert.equal(await errorBox(el), '', 'the message went to the end of the widget');
+  // beside the box, not 900 px below it
+  const gap = await el.evaluate((n) => n.shadowRoot.querySelector('#note-max-distance').getBoundingClientRect().top - n.shadowRoot.querySelector('#c-max-distance').getBoundingClientRect().bottom);
+  assert.ok(gap < 40, `the note is ${gap} px below the box`);
+  // every other control still works: unidirectional, then fewer buckets
+  await el.locator('#c-bidirectional').uncheck();
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('Unidirectional'), handle);
+  await el.locator('#c-num-buckets').fill('36');
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('of the 36 buckets'), handle);
+  assert.equal(await note(el, 'max-distance'), '', 'the note outlived the combination it was about');
+  // unidirectional: 64 buckets give offsets 0–31 a bucket each; a slider step that the max distance refuses is taken back
+  await box.fill('20');
+  await box.press('Enter');
+  await page.waitForFunction((n) => n.getAttribute('max-distance') === '20' && n.shadowRoot.textContent.includes('|n − m| < 20'), handle);
+  await el.locator('#c-num-buckets').fill('64');
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#note-num-buckets').textContent !== '', handle);
+  assert.match(await note(el, 'num-buckets'), /^with max distance 20, 64 buckets are too many: offsets 0–31 would each have a bucket of their own, so max distance must be more than 32; kept 36$/);
+  assert.equal(await el.getAttribute('num-buckets'), '36');
+  assert.equal(await errorBox(el), '');
+  // while bidirectional, the slider steps through even numbers only
+  await el.locator('#c-bidirectional').check();
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('Keys at or before'), handle);
+  assert.equal(await el.locator('#c-num-buckets').getAttribute('step'), '2');
+  // 64 buckets split in two take max distance 20; all of them on one side do not
+  await el.locator('#c-num-buckets').fill('64');
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('of the 64 buckets'), handle);
+  await el.locator('#c-bidirectional').click();
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#note-bidirectional').textContent !== '', handle);
+  assert.match(await note(el, 'bidirectional'), /^without bidirectional all 64 buckets serve the keys at or before the query: offsets 0–31 would each have a bucket of their own, so max distance 20 must be more than 32; kept on$/);
+  assert.equal(await el.locator('#c-bidirectional').isChecked(), true);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('t5-buckets: a host page\'s bad combination gets the same note, and the widget draws and keeps working', async () => {
+  const { page, el } = await widget('<t5-buckets num-buckets="64" max-distance="16" bidirectional></t5-buckets>');
+  const handle = await el.elementHandle();
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#note-max-distance').textContent !== '', handle);
+  assert.match(await note(el, 'max-distance'), /^max distance must be more than 16: .*; kept 128$/);
+  assert.equal(await el.getAttribute('max-distance'), '128');
+  assert.equal(await errorBox(el), '');
+  assert.match(await shadowText(el), /of the 64 buckets/);
+  // an odd number of buckets cannot be split in two
+  await el.evaluate((n) => n.setAttribute('num-buckets', '33'));
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#note-num-buckets').textContent !== '', handle);
+  assert.match(await note(el, 'num-buckets'), /^bidirectional splits the buckets in two halves, so their number must be even; kept 64$/);
+  assert.equal(await el.getAttribute('num-buckets'), '64');
+  // and the checkbox that would split 33 buckets is taken back the same way
+  await el.evaluate((n) => { n.removeAttribute('bidirectional'); n.setAttribute('num-buckets', '33'); });
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('of the 33 buckets'), handle);
+  // (click, not check: the widget unchecks it again at once)
+  await el.locator('#c-bidirectional').click();
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#note-bidirectional').textContent !== '', handle);
+  assert.match(await note(el, 'bidirectional'), /^bidirectional splits the buckets in two halves, so their number must be even, not 33; kept off$/);
+  assert.equal(await el.locator('#c-bidirectional').isChecked(), false);
+  assert.equal(await errorBox(el), '');
+  // still responding
+  await el.locator('#c-num-buckets').fill('12');
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('of the 12 buckets'), handle);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -2,12 +2,22 @@
 // gets the bucket of its offset n − m: one bucket per offset near zero, then
 // logarithmically wider buckets up to max-distance, where they saturate.
 // The buckets come from the core (t5Buckets); this file only draws them.
+//
+// Some combinations have no buckets: the core refuses a max distance not
+// past the last exact offset, and an odd count split in two. The widget then
+// keeps the last combination it drew, puts back the control that made the
+// refused one, and says why beside it, in the learner's words, from the
+// numbers the core's error carries (error.names, error.values); every
+// control keeps working.
 import { PeElement, define, css, h, canvasContext, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 
 const STRIP_H = 150;
 const PAD = { l: 34, r: 10, t: 16, b: 40 };
+// the parameters whose combination the core may refuse, and the attribute of each core name
+const COMBINED = ['num-buckets', 'max-distance', 'bidirectional'];
+const ATTR_OF = { num_buckets: 'num-buckets', max_distance: 'max-distance' };
 
 class T5Buckets extends PeElement {
   static tag = 't5-buckets';
@@ -61,6 +71,61 @@ class T5Buckets extends PeElement {
     this._width = 0;
     this._ro = new ResizeObserver(() => this.gridWrap.clientWidth !== this._width && this.schedule());
     this._ro.observe(this.gridWrap);
+    this._drawn = null; // the last combination drawn: { 'num-buckets', 'max-distance', bidirectional }
+    this._lastSet = null; // the combined parameter set last, by a control or the host page
+    this._takenBack = null; // { name, combination } of the note left beside a control
+  }
+
+  attributeChangedCallback(name, oldValue, newValue) {
+    if (COMBINED.includes(name) && oldValue !== newValue && !this._puttingBack) this._lastSet = name;
+    super.attributeChangedCallback(name, oldValue, newValue);
+  }
+
+  // A combination the core refused (error: its RangeError) goes back to the
+  // last one drawn: the parameter that made it (the one set last among those
+  // that changed, else the one the core names) returns to its value there,
+  // or to its default when nothing was drawn yet, and the note beside its
+  // control says why. Returns whether it did (false: show the error as is).
+  _putBack(error, p) {
+    const names = error?.names ?? [];
+    // the core's two rules (t5_bias.cpp): max_distance > max_exact, whose
+    // values are [max_distance, max_exact, cap]; and, bidirectional, an
+    // even num_buckets, whose only value is num_buckets
+    const rule = names[0] === 'max_distance' ? 'distance' : names[0] === 'num_buckets' && error.values?.length === 1 ? 'even' : null;
+    if (!rule) return false;
+    const now = { 'num-buckets': p.numBuckets, 'max-distance': p.maxDistance, bidirectional: p.bidirectional };
+    const relevant = rule === 'even' ? ['num-buckets', 'bidirectional'] : COMBINED;
+    const moved = this._drawn ? relevant.filter((k) => now[k] !== this._drawn[k]) : [];
+    const name = moved.includes(this._lastSet) ? this._lastSet
+      : moved.includes(ATTR_OF[names[0]]) ? ATTR_OF[names[0]]
+        : moved[0] ?? ATTR_OF[names[0]];
+    const spec = this.constructor.params[name];
+    const keep = this._drawn ? this._drawn[name] : spec.default;
+    if (keep === now[name]) return false;
+    const nb = p.numBuckets;
+    const split = p.bidirectional ? `, ${nb / 2} for each direction` : '';
+    let why;
+    if (rule === 'even') {
+      why = `bidirectional splits the buckets in two halves, so their number must be even${name === 'bidirectional' ? `, not ${nb}` : ''}`;
+    } else {
+      const exact = error.values[1]; // max_exact: offsets below it each have a bucket
+      const own = `offsets 0–${exact - 1}`;
+      if (name === 'max-distance') why = `max distance must be more than ${exact}: with ${nb} buckets${split}, ${own} each have a bucket of their own and the logarithmic buckets start at ${exact}`;
+      else if (name === 'num-buckets') why = `with max distance ${p.maxDistance}, ${nb} buckets${split ? ` (${nb / 2} for each direction)` : ''} are too many: ${own} would each have a bucket of their own, so max distance must be more than ${exact}`;
+      else why = `without bidirectional all ${nb} buckets serve the keys at or before the query: ${own} would each have a bucket of their own, so max distance ${p.maxDistance} must be more than ${exact}`;
+    }
+    // put back without counting it as the learner's change
+    this._puttingBack = true;
+    try {
+      this.setParam(name, keep);
+    } finally {
+      this._puttingBack = false;
+    }
+    // after setParam: a value set from outside clears the note of its control
+    const { note } = this._controls.get(name);
+    note.textContent = `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`;
+    this._takenBack = { name, combination: JSON.stringify({ ...now, [name]: keep }) };
+    return true;
   }
 
   update(pe, p) {
@@ -73,7 +138,23 @@ class T5Buckets extends PeElement {
     const D = p.maxDistance;
     const opts = { bidirectional: p.bidirectional, numBuckets: p.numBuckets, maxDistance: D };
     if (!this._map || this._map.length !== Q * K) this._map = new Int32Array(Q * K);
-    const map = pe.t5Buckets(Q, K, { ...opts, out: this._map });
+    let map;
+    try {
+      map = pe.t5Buckets(Q, K, { ...opts, out: this._map });
+    } catch (error) {
+      // put back: the update the changed attribute asks for draws the kept combination
+      if (this._putBack(error, p)) return false;
+      throw error;
+    }
+    const combination = { 'num-buckets': p.numBuckets, 'max-distance': D, bidirectional: p.bidirectional };
+    this._drawn = combination;
+    // a note about a refused combination stays until the combination changes
+    if (this._takenBack && this._takenBack.combination !== JSON.stringify(combination)) {
+      this._controls.get(this._takenBack.name).note.textContent = '';
+      this._takenBack = null;
+    }
+    // bidirectional splits the buckets in two: the slider steps through even counts
+    setAttr(this._controls.get('num-buckets').input, 'step', p.bidirectional ? 2 : 1);
     // the strip: offsets 0..D from one query row, offsets 0..−D from one key column
     if (!this._pos || this._pos.length !== D + 1) {
       this._pos = new Int32Array(D + 1);
