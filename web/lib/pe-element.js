@@ -170,15 +170,38 @@ const BASE_CSS = css`
   h3, h4 { margin: 0 0 .4em; font-size: 1em; }
   p { margin: .4em 0; }
   .controls { display: flex; flex-wrap: wrap; gap: 8px 18px; align-items: center; margin: 0 0 10px; }
-  .controls label { display: inline-flex; align-items: center; gap: 6px; font-size: .92em; }
-  .controls input[type=range] { width: 9em; max-width: 40vw; accent-color: var(--pe-accent); }
+  /* a label never wider than its row: a menu of long names shrinks instead (a phone) */
+  .controls label { display: inline-flex; align-items: center; gap: 6px; font-size: .92em; max-width: 100%; }
+  .controls select { min-width: 0; }
+  .controls input[type=range] { width: 9em; max-width: 40vw; }
   .controls input[type=number], .controls input[type=text], .controls select {
     font: inherit; color: inherit; background: var(--pe-panel); border: 1px solid var(--pe-border);
     border-radius: 6px; padding: 2px 6px; max-width: 100%;
   }
+  /* Every control is a target of at least 24 x 24 CSS px, WCAG 2.2's
+     minimum (2.5.8 Target Size): a phone draws a slider 16 px tall and a
+     checkbox 13 px, too small to hit with a finger. Boxes and menus get a
+     little more, so a slider and the box beside it line up. */
+  input[type=range] { block-size: 24px; margin-block: 0; accent-color: var(--pe-accent); }
+  input[type=checkbox], input[type=radio] { inline-size: 24px; block-size: 24px; margin: 0; flex: none; accent-color: var(--pe-accent); }
+  input:not([type=range], [type=checkbox], [type=radio]), select, button { min-block-size: 28px; }
+  summary { min-block-size: 24px; padding-block: 2px; }
   .controls input[type=number] { width: 6.5em; }
   .controls output { font-family: var(--pe-mono); min-width: 3ch; }
   .controls .pair { display: inline-flex; align-items: center; gap: 6px; }
+  /* On a phone each slider takes a row of its own and grows to fill it,
+     its value or number box at the row's end: a longer slider is finer
+     under a finger, and the boxes line up. (A media query, not a container
+     query: a size container has no width of its own, and would collapse
+     where a host page lays a widget out by its content's width.) */
+  @media (max-width: 560px) {
+    .controls .pair, .controls label:has(> input[type=range]) { flex: 1 1 100%; }
+    /* name | slider | value, the names in a column of their own */
+    .controls label:has(> input[type=range]) { display: grid; grid-template-columns: 7em minmax(5em, 1fr); grid-auto-flow: column; }
+    .controls .pair > label { flex: 1; }
+    .controls .pair > input { flex: none; }
+    .controls input[type=range] { width: auto; max-width: none; }
+  }
   .controls input[aria-invalid=true] { border-color: var(--pe-bad); outline: 2px solid var(--pe-bad); outline-offset: 0; }
   .field-note { color: var(--pe-bad); font-size: .85em; flex-basis: 100%; }
   .field-note:empty { display: none; }
@@ -195,7 +218,7 @@ const BASE_CSS = css`
   .status { color: var(--pe-muted); font-size: .9em; }
   .readout { font-family: var(--pe-mono); font-size: .9em; min-height: 1.5em; color: var(--pe-muted); }
   pre, code, .mono { font-family: var(--pe-mono); font-size: .9em; }
-  pre { background: var(--pe-panel); border-radius: 6px; padding: 8px 10px; overflow-x: auto; margin: .5em 0; }
+  pre { --pe-scroll-bg: var(--pe-panel); border-radius: 6px; padding: 8px 10px; overflow-x: auto; margin: .5em 0; }
   canvas, svg { display: block; max-width: 100%; }
   details.alt { margin-top: 8px; font-size: .92em; }
   details.alt summary { cursor: pointer; color: var(--pe-muted); }
@@ -203,8 +226,10 @@ const BASE_CSS = css`
   /* A box that scrolls sideways shows a shadow at each edge with more behind
      it (no hover, so touch screens show it too): shadows fixed at the edges,
      covers in the box's colour (--pe-scroll-bg) that move with the content
-     and hide a shadow at the content's end. Opt in with class scroll-cue. */
-  .scroll-cue, .table-wrap {
+     and hide a shadow at the content's end. Every pre and .table-wrap has
+     it (a printout or table that fits today may not at another setting);
+     anything else that scrolls sideways opts in with class scroll-cue. */
+  pre, .scroll-cue, .table-wrap {
     --pe-scroll-shadow: color-mix(in srgb, var(--pe-fg) 34%, transparent);
     background:
       linear-gradient(to right, var(--pe-scroll-bg, var(--pe-bg)) 1.1rem, transparent) left center / 2.2rem 100% no-repeat local,
@@ -349,6 +374,42 @@ function patchNode(a, b) {
     return;
   }
   patchChildren(a, [...b.childNodes]);
+}
+
+/**
+ * Binds a typed box to a value it sets: a valid text is applied (as it is
+ * typed when `live`, else on Enter or leaving the box); an invalid one marks
+ * the box while it is typed, and on Enter or leaving the box the box goes
+ * back to the value in use, with a note beside it saying why. So a typed
+ * value is never left standing beside a picture that ignores it.
+ * parse(text) -> { value } or { error } (the error ends "; got ..."),
+ * apply(value), kept() -> the text of the value in use.
+ */
+export function bindEntryBox(box, note, { parse, apply, kept, live = false }) {
+  const check = () => {
+    const r = parse(box.value);
+    if (r.error) box.setAttribute('aria-invalid', 'true');
+    else box.removeAttribute('aria-invalid');
+    return r;
+  };
+  box.addEventListener('input', () => {
+    const r = check();
+    if (!r.error) note.textContent = '';
+    if (live && !r.error) apply(r.value);
+  });
+  box.addEventListener('change', () => {
+    const r = check();
+    if (!r.error) {
+      note.textContent = '';
+      apply(r.value);
+      return;
+    }
+    // rejected: the box goes back to the value the widget shows
+    const text = kept();
+    box.value = text;
+    box.removeAttribute('aria-invalid');
+    note.textContent = `${r.error.replace(/; got .*$/, '')}; kept ${text}`;
+  });
 }
 
 // Parses one attribute by its spec; returns { value } or { error }.
@@ -714,33 +775,16 @@ export class PeElement extends HTMLElement {
     return row;
   }
 
-  // A typed box: valid values are applied (as typed when `live`), invalid
-  // ones marked; on Enter or leaving the box an invalid one is taken back.
+  // A typed box bound to parameter `name` (bindEntryBox).
   _bindBox(name, spec, box, note, live) {
-    const check = () => {
-      const r = parseParam(name, spec, box.value);
-      if (r.error) box.setAttribute('aria-invalid', 'true');
-      else box.removeAttribute('aria-invalid');
-      return r;
-    };
-    box.addEventListener('input', () => {
-      const r = check();
-      if (!r.error) note.textContent = '';
-      if (live && !r.error) this.setAttribute(name, formatAttr(spec, r.value));
-    });
-    box.addEventListener('change', () => {
-      const r = check();
-      if (!r.error) {
-        note.textContent = '';
-        this.setAttribute(name, formatAttr(spec, r.value));
-        return;
-      }
-      // rejected: the box goes back to the value the widget shows
-      const current = parseParam(name, spec, this.getAttribute(name));
-      const kept = formatAttr(spec, current.error ? spec.default : current.value);
-      box.value = kept;
-      box.removeAttribute('aria-invalid');
-      note.textContent = `${r.error.replace(/; got .*$/, '')}; kept ${kept}`;
+    bindEntryBox(box, note, {
+      live,
+      parse: (text) => parseParam(name, spec, text),
+      apply: (value) => this.setAttribute(name, formatAttr(spec, value)),
+      kept: () => {
+        const current = parseParam(name, spec, this.getAttribute(name));
+        return formatAttr(spec, current.error ? spec.default : current.value);
+      },
     });
   }
 

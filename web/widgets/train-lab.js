@@ -87,7 +87,6 @@ class TrainLab extends PeElement {
     legend { font-size: .92em; padding: 0 4px; }
     .checks { display: flex; flex-wrap: wrap; gap: 4px 16px; }
     .checks label { display: inline-flex; align-items: center; gap: 6px; font-size: .92em; }
-    .checks input { accent-color: var(--pe-accent); width: 1.05em; height: 1.05em; }
     details.more { margin: 0 0 10px; font-size: .92em; }
     details.more summary { cursor: pointer; color: var(--pe-muted); }
     details.more .controls { margin: 6px 0 0; }
