@@ -8,7 +8,7 @@
 // as attributes named like the parameters (`<pe-live-output sample="rope-seats"
 // theta="0.7">`). The tests hold every runner against what real PyTorch
 // prints for the same code.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, bindEntryBox } from '../lib/pe-element.js';
 import { samples, sampleRunners } from '../gen/lesson-data.js';
 import { pyLiteral } from '../lib/pyformat.js';
 
@@ -19,6 +19,15 @@ function trustedFragment(html) {
   return t.content;
 }
 
+// The grid min + k·step a typed value must lie on, as the slider's values do
+// (the samples' code needs an even d_model, rope-seats a theta whose linear
+// factor is exact in float32); 0: any value of the type.
+const gridStep = (spec) => (spec.step > 0 && !(spec.type === 'int' && spec.step === 1) ? spec.step : 0);
+function onGrid(spec, v) {
+  const k = (v - (spec.min ?? 0)) / gridStep(spec);
+  return !gridStep(spec) || Math.abs(k - Math.round(k)) < 1e-6;
+}
+
 // Parses one control's text by its parameter spec: { value } or { error }.
 function parseValue(name, spec, raw) {
   const text = String(raw).trim();
@@ -27,9 +36,10 @@ function parseValue(name, spec, raw) {
     case 'float': {
       const v = text === '' ? NaN : Number(text);
       const ok = spec.type === 'int' ? Number.isInteger(v) : Number.isFinite(v);
-      if (!ok || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max) || (spec.even && v % 2 !== 0)) {
+      if (!ok || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max) || (spec.even && v % 2 !== 0) || !onGrid(spec, v)) {
         const kind = spec.type === 'int' ? (spec.even ? 'an even integer' : 'an integer') : 'a number';
-        return { error: `${name} must be ${kind} from ${spec.min} to ${spec.max}; got "${text.slice(0, 30)}"` };
+        const steps = gridStep(spec) ? ` in steps of ${spec.step}` : '';
+        return { error: `${name} must be ${kind} from ${spec.min} to ${spec.max}${steps}; got "${text.slice(0, 30)}"` };
       }
       return { value: v };
     }
@@ -170,11 +180,17 @@ class PeLiveOutput extends PeElement {
       return false;
     }
     this.errorBox.textContent = '';
-    this.values[name] = r.value;
+    this._setValue(name, spec, r.value);
+    return true;
+  }
+
+  // A checked value: shown in its controls, printed in the next frame, and
+  // told to the page (which keeps it in the URL).
+  _setValue(name, spec, value) {
+    this.values[name] = value;
     this.syncControl(name);
     this.schedule();
-    this.dispatchEvent(new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: pyText(spec, r.value) } }));
-    return true;
+    this.dispatchEvent(new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: pyText(spec, value) } }));
   }
 
   // The sample's parameters travel in URLs as attributes of their own names
@@ -206,18 +222,26 @@ class PeLiveOutput extends PeElement {
     return { ...this.values };
   }
 
+  // Moves a parameter's controls to its value. A box being typed in keeps
+  // its text while it means that value ("0.50" for 0.5, "1,0.5" for [1, 0.5]),
+  // and loses a mark or note an earlier text left.
   syncControl(name) {
     const c = this.sampleControls?.get(name);
     if (!c) return;
     const v = this.values[name];
     if (c.spec.type === 'bool') c.input.checked = !!v;
-    else if (c.spec.type === 'vector') {
-      const text = v.join(', ');
-      if (c.input.value.split(',').map(Number).join() !== v.join()) c.input.value = text;
-    } else if (String(c.input.value) !== String(v)) c.input.value = String(v);
-    if (c.out) c.out.textContent = String(v);
+    else if (c.input !== c.box && c.input.value !== String(v)) c.input.value = String(v); // a slider or a menu
+    if (c.box) {
+      const typed = parseValue(name, c.spec, c.box.value);
+      if (typed.error || pyText(c.spec, typed.value) !== pyText(c.spec, v)) c.box.value = boxText(c.spec, v);
+      c.box.removeAttribute('aria-invalid');
+    }
+    c.note.textContent = '';
   }
 
+  // One control per parameter the sample shows: a checkbox, a menu, a
+  // slider with a number box beside it (a long range is set exactly by
+  // typing, which a finger on a 120 px slider cannot do), or a box.
   buildControls(params) {
     const row = [];
     this.sampleControls = new Map();
@@ -226,33 +250,50 @@ class PeLiveOutput extends PeElement {
       const id = `p-${name}`;
       const label = spec.label ?? name;
       const current = this.values[name];
-      const commit = (raw) => this.setSampleValue(name, raw);
       let input;
-      let out = null;
+      let box = null; // the box a value is typed into: beside a slider, or the control itself
+      const note = h('span', { class: 'field-note', id: `note-${name}`, 'aria-live': 'polite' });
+      // a typed value applies as it is typed, once valid; an invalid one is
+      // marked, and taken back with a note on Enter or leaving the box
+      const bind = (el) => bindEntryBox(el, note, {
+        live: true,
+        parse: (text) => parseValue(name, spec, text),
+        apply: (value) => {
+          this.errorBox.textContent = '';
+          this._setValue(name, spec, value);
+        },
+        kept: () => boxText(spec, this.values[name]),
+      });
       if (spec.type === 'bool') {
         input = h('input', { type: 'checkbox', id, checked: !!current });
-        input.addEventListener('change', () => commit(input.checked));
+        input.addEventListener('change', () => this.setSampleValue(name, input.checked));
         row.push(h('label', { for: id }, input, label));
       } else if (spec.type === 'choice' || spec.type === 'enum') {
         input = h('select', { id }, spec.options.map((o) => h('option', { value: o, selected: o === current }, o)));
-        input.addEventListener('change', () => commit(input.value));
+        input.addEventListener('change', () => this.setSampleValue(name, input.value));
         row.push(h('label', { for: id }, label, input));
       } else if ((spec.type === 'int' || spec.type === 'float') && spec.max !== undefined && spec.control !== 'number') {
         const step = spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any');
         input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step, value: current });
-        out = h('output', { for: id }, String(current));
-        input.addEventListener('input', () => commit(input.value));
-        row.push(h('label', { for: id }, label, input, out));
+        input.addEventListener('input', () => this.setSampleValue(name, input.value));
+        box = h('input', { type: 'number', id: `${id}-box`, min: spec.min, max: spec.max, step, value: boxText(spec, current), 'aria-label': `${label}, exact value`, 'aria-describedby': note.id });
+        bind(box);
+        row.push(h('span', { class: 'pair' }, h('label', { for: id }, label, input), box));
       } else {
-        const text = spec.type === 'vector' ? current.join(', ') : String(current);
-        input = h('input', { type: spec.type === 'vector' || spec.type === 'string' ? 'text' : 'number', id, value: text, min: spec.min, max: spec.max, step: spec.step ?? 'any', size: 12, spellcheck: 'false' });
-        input.addEventListener('change', () => commit(input.value));
+        const isText = spec.type === 'vector' || spec.type === 'string';
+        input = h('input', { type: isText ? 'text' : 'number', id, value: boxText(spec, current), min: spec.min, max: spec.max, step: spec.step ?? 'any', size: 12, spellcheck: 'false', 'aria-describedby': note.id });
+        box = input;
+        bind(box);
         row.push(h('label', { for: id }, label, input));
       }
-      this.sampleControls.set(name, { input, out, spec });
+      row.push(note);
+      this.sampleControls.set(name, { input, box, note, spec });
     }
     this.controlsBox.replaceChildren(...row);
   }
 }
+
+// A value as its box shows it: vectors as "1, 0.5".
+const boxText = (spec, v) => (spec.type === 'vector' ? v.join(', ') : String(v));
 
 define(PeLiveOutput);
