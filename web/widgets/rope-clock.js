@@ -46,7 +46,8 @@ class RopeClock extends PeElement {
     second: { type: 'string', default: 'man', maxLength: 40, size: 8, pattern: /^\S+$/, patternMessage: 'must be one word', label: 'word 2' },
     'd-model': { type: 'int', default: 8, min: 2, max: 64, even: true, label: 'd_model' },
     base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
-    phase: { type: 'float', default: 0, min: 0, max: 6.28, step: 0.01, label: 'phase φ (rad)' },
+    // entry: a number box beside the slider (on a phone's slider a finger cannot hit one of 629 values)
+    phase: { type: 'float', default: 0, min: 0, max: 6.28, step: 0.01, entry: true, label: 'phase φ (rad)' },
   };
 
   static styles = css`
@@ -56,6 +57,14 @@ class RopeClock extends PeElement {
     .seats li.a { border: 2px solid var(--pe-pos); }
     .seats li.b { border: 2px dashed var(--pe-neg); }
     .swap-row { display: flex; flex-wrap: wrap; gap: 6px 12px; align-items: center; margin: 6px 0; }
+    /* The phase slider, the swap and the score they change stay on screen
+       together while the dials scroll by under them (on a 375 px phone two
+       dials make a row, and d_model 64 makes 16 rows): sticky inside .stage,
+       so they leave with the last dial. A host page with a bar of its own
+       at the top of the screen says how tall it is in --pe-sticky-top. */
+    .tune { position: sticky; top: var(--pe-sticky-top, 0px); z-index: 1; background: var(--pe-bg);
+      border-bottom: 1px solid var(--pe-border); padding: 6px 0 2px; }
+    .tune .controls, .tune .swap-row { margin: 0 0 6px; }
     .dials { display: grid; grid-template-columns: repeat(auto-fill, minmax(136px, 1fr)); gap: 8px; margin: 8px 0; }
     figure { margin: 0; border: 1px solid var(--pe-border); border-radius: 8px; padding: 5px; background: var(--pe-panel); min-width: 0; }
     figure svg { margin: 0 auto; overflow: visible; width: 100%; height: auto; max-width: ${DIAL}px; }
@@ -96,15 +105,16 @@ class RopeClock extends PeElement {
     root.append(
       h('h3', {}, 'RoPE as clock dials: one dial per frequency pair'),
       h('p', { class: 'hint' }, 'Each word turns every dial’s hand to seat × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.'),
-      this.controls(['sentence', 'first', 'second', 'd-model', 'base', 'phase']),
+      this.controls(['sentence', 'first', 'second', 'd-model', 'base']),
       this.seats,
       this.summary,
       h('p', { class: 'key' }, 'Angles are measured counter-clockwise from 3 o’clock, as the rotation matrix turns a vector. Long solid hand, round tip: word 1 (the query); short dashed hand, square tip: word 2 (the key); the arrow runs from word 1 to word 2, the angle Δ·θᵢ. Under each dial: its score in this sentence / swapped.'),
-      // the button sits right above what it changes (on a phone too)
-      h('div', { class: 'swap-row' }, this.swapButton, this.swapText),
-      this.scores,
-      this.dials,
-      this.verdict,
+      // the two controls of the experiment sit right above what they change (on a phone too)
+      h('div', { class: 'stage' },
+        h('div', { class: 'tune' }, this.controls(['phase']), h('div', { class: 'swap-row' }, this.swapButton, this.swapText), this.scores),
+        this.dials,
+        this.verdict,
+      ),
       this.table,
     );
     this._cards = [];
