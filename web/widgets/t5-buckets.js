@@ -74,6 +74,7 @@ class T5Buckets extends PeElement {
     this._drawn = null; // the last combination drawn: { 'num-buckets', 'max-distance', bidirectional }
     this._lastSet = null; // the combined parameter set last, by a control or the host page
     this._takenBack = null; // { name, combination } of the note left beside a control
+    this._puttingBack = false; // while the widget itself sets a parameter back
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -122,6 +123,7 @@ class T5Buckets extends PeElement {
       this._puttingBack = false;
     }
     // after setParam: a value set from outside clears the note of its control
+    if (this._takenBack && this._takenBack.name !== name) this._controls.get(this._takenBack.name).note.textContent = '';
     const { note } = this._controls.get(name);
     note.textContent = `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`;
     this._takenBack = { name, combination: JSON.stringify({ ...now, [name]: keep }) };
