@@ -101,8 +101,8 @@ export async function scoHtml({ version, mastery }) {
     const out = path.join(tmp, SCO);
     const prelude = `
     import { startScorm } from './lib/scorm.js';
-    import { quizzes as scormQuizzes } from './gen/lesson-data.js';
-    startScorm({ version: ${JSON.stringify(version)}, quizIds: Object.keys(scormQuizzes), mastery: ${mastery / 100}, log: (m) => console.info(m) });`;
+    import { questionIds } from './gen/lesson-data.js';
+    startScorm({ version: ${JSON.stringify(version)}, questionIds, mastery: ${mastery / 100}, log: (m) => console.info(m) });`;
     await exportLesson({ out, prelude });
     return readFileSync(out);
   } finally {

@@ -62,7 +62,7 @@ export function containerPlugin(md, ctx) {
     },
   });
 
-  // After block parsing: quizzes are main path (refused inside an aside), and a
+  // After block parsing: quizzes and exercises are main path (refused inside an aside), and a
   // ::: line no container took (a misspelt kind, a missing closing :::) is an
   // error instead of text on the page.
   md.core.ruler.after('block', 'lesson_containers', (state) => {
@@ -70,9 +70,10 @@ export function containerPlugin(md, ctx) {
     for (const t of state.tokens) {
       if (t.type === 'container_aside_open') asideDepth += 1;
       else if (t.type === 'container_aside_close') asideDepth -= 1;
-      else if (t.type === 'fence' && asideDepth > 0 && t.info.trim() === 'quiz') {
+      else if (t.type === 'fence' && asideDepth > 0 && ['quiz', 'exercise'].includes(t.info.trim())) {
         const id = t.content.match(/^id:\s*(\S+)/m)?.[1] ?? '(no id)';
-        fail(ctx.where(), `quiz ${id} is inside an aside: quizzes belong to the main path, move it out of the "::: aside"`);
+        const kind = t.info.trim();
+        fail(ctx.where(), `${kind} ${id} is inside an aside: ${kind === 'quiz' ? 'quizzes' : 'exercises'} belong to the main path, move it out of the "::: aside"`);
       } else if (t.type === 'inline' && /^:{3,}/.test(t.content)) {
         fail(ctx.where(), `"${t.content.split('\n')[0]}" is not a container: write "::: aside Title" or "::: note Title", close it with ":::", and give an outer container more colons than the one it holds`);
       }

@@ -1,11 +1,13 @@
 // The lesson's size, per section, from the rendered HTML. `npm run lesson:stats`
 // (node scripts/build-lesson.mjs --check) prints it, as every lesson build does:
 //
-//   main words   prose on the main path: text outside asides, quizzes, live
-//                samples (<pe-live-output>) and code blocks (<pre>); tables and
-//                note boxes count; each formula (<math>) is one word
+//   main words   prose on the main path: text outside asides, quizzes,
+//                exercises, live samples (<pe-live-output>) and code blocks
+//                (<pre>); tables and note boxes count; each formula (<math>)
+//                is one word
 //   aside words  the same count inside <details class="aside">
 //   quizzes      <pe-quiz> elements
+//   exercises    <pe-exercise> elements (typed answers)
 //   widgets      other custom elements (a tag with a dash), live samples apart
 //   samples      <pe-live-output> elements
 //
@@ -17,13 +19,13 @@ import { quizTextToHtml } from '../web/lib/quiz-text.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’.,-][\p{L}\p{N}]+)*/gu;
 const SKIPPED = new Set(['pre', 'script', 'style', 'template']);
-const NOT_WIDGETS = new Set(['pe-quiz', 'pe-live-output', 'pe-quiz-score']);
+const NOT_WIDGETS = new Set(['pe-quiz', 'pe-exercise', 'pe-live-output', 'pe-quiz-score']);
 
 const isAside = (node) => node.tagName === 'details' && node.attrs.some((a) => a.name === 'class' && a.value.split(/\s+/).includes('aside'));
 
-/** Counts for one section's HTML: { mainWords, asideWords, quizzes, widgets, samples }. */
+/** Counts for one section's HTML: { mainWords, asideWords, quizzes, exercises, widgets, samples }. */
 export function sectionStats(html) {
-  const stats = { mainWords: 0, asideWords: 0, quizzes: 0, widgets: 0, samples: 0 };
+  const stats = { mainWords: 0, asideWords: 0, quizzes: 0, exercises: 0, widgets: 0, samples: 0 };
   const walk = (node, inAside) => {
     if (node.nodeName === '#text') {
       const n = node.value.match(WORD)?.length ?? 0;
@@ -39,6 +41,7 @@ export function sectionStats(html) {
       return;
     }
     if (tag === 'pe-quiz') return void (stats.quizzes += 1);
+    if (tag === 'pe-exercise') return void (stats.exercises += 1);
     if (tag === 'pe-live-output') return void (stats.samples += 1);
     if (tag?.includes('-') && !NOT_WIDGETS.has(tag)) stats.widgets += 1; // its fallback text still counts
     if (SKIPPED.has(tag)) return;
@@ -51,15 +54,15 @@ export function sectionStats(html) {
 /** sections: [{ id, title, html }] (as buildLesson returns them) -> { sections: [{ id, title, ...counts }], totals }. */
 export function lessonStats(sections) {
   const rows = sections.map((s) => ({ id: s.id, title: s.title, ...sectionStats(s.html) }));
-  const totals = { mainWords: 0, asideWords: 0, quizzes: 0, widgets: 0, samples: 0 };
+  const totals = { mainWords: 0, asideWords: 0, quizzes: 0, exercises: 0, widgets: 0, samples: 0 };
   for (const r of rows) for (const k of Object.keys(totals)) totals[k] += r[k];
   return { sections: rows, totals };
 }
 
 /** A plain-text table of lessonStats' result. */
 export function formatStats({ sections, totals }) {
-  const head = ['section', 'main words', 'aside words', 'quizzes', 'widgets', 'samples'];
-  const line = (r, name) => [name, r.mainWords, r.asideWords, r.quizzes, r.widgets, r.samples].map(String);
+  const head = ['section', 'main words', 'aside words', 'quizzes', 'exercises', 'widgets', 'samples'];
+  const line = (r, name) => [name, r.mainWords, r.asideWords, r.quizzes, r.exercises, r.widgets, r.samples].map(String);
   const rows = [head, ...sections.map((r) => line(r, r.id)), line(totals, 'total')];
   const widths = head.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');

@@ -9,20 +9,26 @@
 //                                   hello is sent again (1 s, then every 5 s)
 //                                   until the parent answers, for a parent
 //                                   whose script loads after the iframe
-// To the parent, after each answer checked in a quiz:
-//   { type: 'posenc:answered', version: 2, widget, quizId, response, choices,
-//     correct, score, maxScore, attempts, revealed, statement }
-//                                   response: the chosen options' texts;
-//                                   choices: their ids (authored indices);
-//                                   correct: the response is right; revealed:
-//                                   the solution had been shown first, so
-//                                   score is 0; statement: an xAPI statement
-//                                   without actor, shaped like H5P's
-//                                   (web/lib/xapi.js), whose success and score
-//                                   are the credit
-//   and when that answer was the last quiz of the lesson without one (progress
-//   is shared by the embeds of one origin):
-//   { type: 'posenc:completed', version: 2, widget, correct, total, statement }
+// To the parent, after each answer checked in a quiz or an exercise:
+//   { type: 'posenc:answered', version: 3, widget, quizId, kind, response,
+//     choices, correct, score, credit, maxScore, attempts, revealed, statement }
+//                                   kind: 'choice' (a quiz), 'numeric' or
+//                                   'fill-in' (an exercise); response: the
+//                                   chosen options' texts, or what was typed;
+//                                   choices: the options' ids (authored
+//                                   indices; empty for an exercise); correct:
+//                                   the response is right; score: the credit
+//                                   this answer earned (1 at the first try, a
+//                                   third less per earlier miss, 0 when wrong
+//                                   or after the solution was shown:
+//                                   revealed); credit: the question's best so
+//                                   far; statement: an xAPI statement without
+//                                   actor, shaped like H5P's (web/lib/xapi.js),
+//                                   whose success and score are the credit
+//   and when that answer was the last question of the lesson without one
+//   (progress is shared by the embeds of one origin):
+//   { type: 'posenc:completed', version: 3, widget, points, total, statement }
+//                                   points: the sum of the questions' credit
 // From the parent (anything else is ignored):
 //   { type: 'posenc:get-height' }               answered by a posenc:resize
 //   { type: 'posenc:set', params: { name: 'text', ... } }
@@ -37,11 +43,13 @@
 import './widgets.js';
 import { bindUrlState } from './lib/url-state.js';
 import { loadProgress } from './lib/progress.js';
-import { quizzes } from './gen/lesson-data.js';
+import { questionIds } from './gen/lesson-data.js';
 import { statementTracker } from './lib/xapi.js';
 
 const VERSION = 1;
-const ANSWER_VERSION = 2; // 2: statement is valid xAPI (choice ids in result.response); choices; posenc:completed
+// 2: statement is valid xAPI (choice ids in result.response); choices; posenc:completed
+// 3: exercises (kind), credit that falls with each miss (score, credit), completed's points
+const ANSWER_VERSION = 3;
 const params = new URLSearchParams(location.search);
 const host = document.getElementById('widget');
 const inFrame = window.parent !== window;
@@ -116,7 +124,7 @@ postHeight(true);
 
 // --------------------------------------------------------------- answers
 let made = [];
-const statements = statementTracker({ quizIds: Object.keys(quizzes), progress: loadProgress, send: (statement) => made.push(statement) });
+const statements = statementTracker({ questionIds, progress: loadProgress, send: (statement) => made.push(statement) });
 
 document.addEventListener('pe-quiz-answered', (event) => {
   const d = event.detail;
@@ -128,18 +136,20 @@ document.addEventListener('pe-quiz-answered', (event) => {
     version: ANSWER_VERSION,
     widget: tag,
     quizId: d.quizId,
-    response: d.response,
-    choices: d.choices.map(String),
+    kind: d.kind ?? 'choice',
+    response: d.kind === 'choice' || !d.kind ? d.response : d.texts,
+    choices: (d.choices ?? []).map(String),
     correct: d.correct,
     score: d.score,
+    credit: d.credit,
     maxScore: 1,
     attempts: d.attempts,
     revealed: d.revealed === true,
     statement: answered,
   });
   if (completed) {
-    const { raw: correct, max: total } = completed.result.score;
-    post({ type: 'posenc:completed', version: ANSWER_VERSION, widget: tag, correct, total, statement: completed });
+    const { raw: points, max: total } = completed.result.score;
+    post({ type: 'posenc:completed', version: ANSWER_VERSION, widget: tag, points, total, statement: completed });
   }
 });
 

@@ -162,10 +162,10 @@ test('a quiz can be answered with the keyboard alone, and its score persists acr
   const result = () => quiz.evaluate((n) => n.shadowRoot.querySelector('.result').textContent);
   assert.match(await result(), /^Correct/);
   const score = () => page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.textContent);
-  await page.waitForFunction(() => /Quizzes: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent));
+  await page.waitForFunction(() => /Score: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent));
   await page.reload();
   await renderAllWidgets(page, [`pe-quiz[quiz="${id}"]`, 'pe-quiz-score']);
-  assert.match(await score(), /Quizzes: 1 of \d+ answered correctly/);
+  assert.match(await score(), /Score: 1 of \d+ points/);
   assert.match(await quiz.evaluate((n) => n.shadowRoot.querySelector('.result').textContent), /^Correct/);
   assert.deepEqual(page.errors, []);
   await page.context().close();

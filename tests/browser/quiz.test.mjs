@@ -85,7 +85,8 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
   const page = await openLesson(99);
   await page.evaluate(() => localStorage.removeItem('posenc-course:quiz-progress:v1'));
   const data = await quizData(page);
-  const total = Object.keys(data).length;
+  // the board counts every question: quizzes and exercises
+  const total = await page.evaluate(async () => (await import('/gen/lesson-data.js')).questionIds.length);
   const id = Object.keys(data).find((q) => !data[q].generator && !data[q].multiple);
   const right = data[id].correct[0];
   const wrong = right === 0 ? 1 : 0;
@@ -125,14 +126,16 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
   assert.equal(answers[0].revealed, false);
   const board = () => page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
   await page.waitForFunction(() => /revealed/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent));
-  assert.equal(await board(), `Quizzes: 0 of ${total} answered correctly, 1 revealed (1 attempted)`);
+  assert.equal(await board(), `Score: 0 of ${total} points (1 of ${total} questions answered, 1 revealed)`);
   const stored = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), PROGRESS_KEY);
-  assert.equal(stored[id].correct, false);
+  // answered right (correct), but after the solution: no credit
+  assert.equal(stored[id].correct, true);
+  assert.equal(stored[id].credit, 0);
   assert.equal(stored[id].solutionShown, true);
   await page.reload();
   await renderAllWidgets(page, [`pe-quiz[quiz="${id}"]`, 'pe-quiz-score']);
   assert.match(await result(), /^Revealed/);
-  assert.equal(await board(), `Quizzes: 0 of ${total} answered correctly, 1 revealed (1 attempted)`);
+  assert.equal(await board(), `Score: 0 of ${total} points (1 of ${total} questions answered, 1 revealed)`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -266,8 +266,8 @@ test('progress of quizzes the lesson no longer has is removed on load and not co
   await page.goto(`${site.url}/index.html`);
   const key = await page.evaluate(async () => (await import('./lib/progress.js')).progressKey);
   const { quizId, total } = await page.evaluate(async () => {
-    const { quizzes } = await import('./gen/lesson-data.js');
-    return { quizId: Object.keys(quizzes).find((id) => !quizzes[id].generator), total: Object.keys(quizzes).length };
+    const { quizzes, questionIds } = await import('./gen/lesson-data.js');
+    return { quizId: Object.keys(quizzes).find((id) => !quizzes[id].generator), total: questionIds.length };
   });
   const entry = { correct: true, solutionShown: false, attempts: 1, response: [0] };
   const stored = { [quizId]: entry, 'a-quiz-that-was-removed': entry, 'renamed-since': { ...entry, attempts: 4 } };
@@ -275,7 +275,7 @@ test('progress of quizzes the lesson no longer has is removed on load and not co
   await page.reload();
   await renderAllWidgets(page, ['pe-quiz-score']);
   const score = await page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
-  assert.equal(score, `Quizzes: 1 of ${total} answered correctly (1 attempted)`);
+  assert.equal(score, `Score: 1 of ${total} points (1 of ${total} questions answered)`);
   assert.deepEqual(await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key), { [quizId]: entry });
   assert.deepEqual(page.errors, []);
   await page.context().close();

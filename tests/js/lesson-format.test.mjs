@@ -150,7 +150,7 @@ test("the lesson's references.yaml parses and every entry has an https address",
   for (const key of ['vaswani2017', 'su2021', 'press2022', 'peng2023', 'hf-rope-utils']) assert.ok(refs[key], key);
 });
 
-test('lesson stats: main path and aside words, formulas as one word, quizzes, widgets and samples', () => {
+test('lesson stats: main path and aside words, formulas as one word, quizzes, exercises, widgets and samples', () => {
   const html =
     '<h3 id="x">Two words <a class="anchor" href="#x">#</a></h3>' +
     '<p>One <math><semantics><mi>x</mi><annotation encoding="application/x-tex">x + y</annotation></semantics></math> three.</p>' +
@@ -159,7 +159,8 @@ test('lesson stats: main path and aside words, formulas as one word, quizzes, wi
     '<details class="aside"><summary>Aside title</summary><div class="aside-body"><p>four more <math><mi>y</mi></math></p><rope-clock></rope-clock></div></details>' +
     '<pre>not counted at all</pre>' +
     '<pe-quiz quiz="q"><p>Check yourself: ignored</p></pe-quiz>' +
+    '<pe-exercise exercise="e"><p>Exercise: ignored too</p></pe-exercise>' +
     '<pe-live-output sample="s"><pre>code</pre></pe-live-output>' +
     '<pe-heatmap d-model="8"></pe-heatmap>';
-  assert.deepEqual(sectionStats(html), { mainWords: 2 + 3 + 2 + 2, asideWords: 2 + 3, quizzes: 1, widgets: 2, samples: 1 });
+  assert.deepEqual(sectionStats(html), { mainWords: 2 + 3 + 2 + 2, asideWords: 2 + 3, quizzes: 1, exercises: 1, widgets: 2, samples: 1 });
 });

@@ -5,9 +5,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
-import { loadProgress, forgetUnknownQuizzes, progressKey } from '../../web/lib/progress.js';
+import { loadProgress, forgetUnknownQuizzes, progressKey, afterCheck, afterSolution, afterNewDraw, creditAfter, tally, formatPoints, validEntry } from '../../web/lib/progress.js';
 
-const entry = (correct) => ({ correct, solutionShown: false, attempts: 1, response: [0] });
+const entry = (correct) => ({ correct, solutionShown: false, attempts: 1, response: [0], credit: correct ? 1 : 0, misses: 0 });
 
 test('stored progress of quizzes the lesson no longer has is removed; current quizzes keep theirs', () => {
   const s = new MemoryStorage({ [progressKey]: JSON.stringify({ 'kept-quiz': entry(true), 'removed-quiz': entry(true), 'renamed-quiz': entry(false) }), other: 'untouched' });
@@ -45,4 +45,68 @@ test('corrupted, absent or throwing storage: no exception', () => {
   assert.doesNotThrow(() => forgetUnknownQuizzes(['a-quiz']));
   Object.defineProperty(globalThis, 'localStorage', { get: () => { throw new Error('SecurityError'); }, configurable: true });
   assert.doesNotThrow(() => forgetUnknownQuizzes(['a-quiz']));
+});
+
+test('credit: 1 at the first check, a third less per miss, never below 0; a right answer after the solution earns nothing', () => {
+  assert.deepEqual([0, 1, 2, 3, 4].map(creditAfter), [1, 0.6667, 0.3333, 0, 0]);
+  // right at once
+  let { entry: e, earned } = afterCheck(undefined, { right: true, response: [1], seed: 5 });
+  assert.equal(earned, 1);
+  assert.deepEqual(e, { credit: 1, misses: 0, attempts: 1, correct: true, solutionShown: false, response: [1], view: 'check', seed: 5 });
+  // wrong, wrong, right: a third of a point
+  ({ entry: e } = afterCheck(undefined, { right: false, response: [0] }));
+  ({ entry: e } = afterCheck(e, { right: false, response: [2] }));
+  ({ entry: e, earned } = afterCheck(e, { right: true, response: [1] }));
+  assert.equal(earned, 0.3333);
+  assert.equal(e.credit, 0.3333);
+  assert.equal(e.misses, 2);
+  assert.equal(e.attempts, 3);
+  // the solution first: a miss, and a right answer after it earns nothing
+  let s = afterSolution(undefined, { response: [] });
+  assert.equal(s.misses, 1);
+  ({ entry: e, earned } = afterCheck(s, { right: true, response: [1] }));
+  assert.equal(earned, 0);
+  assert.equal(e.credit, 0);
+  // a solution shown after a right answer costs nothing
+  ({ entry: e } = afterCheck(undefined, { right: true, response: [1] }));
+  s = afterSolution(e, { response: [1] });
+  assert.equal(s.misses, 0);
+  assert.equal(s.credit, 1);
+  for (const x of [e, s]) assert.ok(validEntry(x));
+});
+
+test('new numbers are practice: credit, misses and attempts stay; the draw starts afresh; a later right answer can raise but never lower credit', () => {
+  let { entry: e } = afterCheck(undefined, { right: false, response: ['1'] });
+  ({ entry: e } = afterCheck(e, { right: true, response: ['2'] }));
+  assert.equal(e.credit, 0.6667);
+  const fresh = afterNewDraw(e, { seed: 9 });
+  assert.deepEqual(fresh, { credit: 0.6667, misses: 1, attempts: 2, correct: false, solutionShown: false, response: [], seed: 9 });
+  // wrong on the new numbers: the credit earned stays
+  let { entry: w } = afterCheck(fresh, { right: false, response: ['3'] });
+  assert.equal(w.credit, 0.6667);
+  assert.equal(w.misses, 2);
+  // right on the new numbers after that miss earns a third: the best stays
+  const { entry: r, earned } = afterCheck(w, { right: true, response: ['4'] });
+  assert.equal(earned, 0.3333);
+  assert.equal(r.credit, 0.6667);
+  assert.equal(afterNewDraw(undefined, { seed: 1 }), null);
+});
+
+test('tally and points: the sum of credit over the questions, revealed where the solution came first', () => {
+  const progress = {
+    a: { ...entry(true) },
+    b: { correct: true, solutionShown: false, attempts: 2, response: [1], credit: 0.6667, misses: 1 },
+    c: { correct: false, solutionShown: true, attempts: 0, response: [], credit: 0, misses: 1 },
+    gone: { ...entry(true) },
+  };
+  assert.deepEqual(tally(['a', 'b', 'c', 'd'], progress), { answered: 3, points: 1.6667, full: 1, revealed: 1, total: 4 });
+  assert.deepEqual([0, 0.3333, 0.6667, 1, 1.6667, 12.3333, 0.5].map(formatPoints), ['0', '⅓', '⅔', '1', '1⅔', '12⅓', '0.5']);
+});
+
+test("typed answers are kept as strings (an exercise's parts), within their length", () => {
+  assert.ok(validEntry({ correct: false, solutionShown: false, attempts: 1, response: ['2*pi*b^(2*i/d)', '12.5'] }));
+  assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: ['x'.repeat(301)] }));
+  assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: [1, 'mixed'] }));
+  assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: [], credit: 1.5 }));
+  assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: [], misses: -1 }));
 });

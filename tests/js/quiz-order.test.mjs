@@ -83,5 +83,6 @@ test('entries keep their seed and view; old entries (no view, authored indices) 
     'bad-seed': { correct: false, solutionShown: false, attempts: 1, response: [1], seed: -3 },
   };
   withStorage(new MemoryStorage({ [progressKey]: JSON.stringify(entries) }));
-  assert.deepEqual(loadProgress(), { 'old-entry': entries['old-entry'], 'new-entry': entries['new-entry'] });
+  // entries from before credit existed get it: 1 where correct meant "credit earned", no misses
+  assert.deepEqual(loadProgress(), { 'old-entry': { ...entries['old-entry'], credit: 1, misses: 0 }, 'new-entry': { ...entries['new-entry'], credit: 0, misses: 0 } });
 });

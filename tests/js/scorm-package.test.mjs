@@ -4,7 +4,8 @@
 // right), the compact suspend_data (every quiz answered fits SCORM 1.2's 4,096
 // characters; damaged or foreign data restores what it can and never throws),
 // and the xAPI statements (validated by @learninglocker/xapi-validation with a
-// placeholder actor, for single- and multi-answer quizzes and the lesson).
+// placeholder actor, for single- and multi-answer quizzes, exercises and the
+// lesson).
 // The browser side, with a real SCORM runtime, is tests/browser/scorm.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -19,12 +20,12 @@ import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
 import { answeredStatement, completedStatement, quizIri, LESSON_IRI } from '../../web/lib/xapi.js';
 import { formatSessionTime } from '../../web/lib/scorm.js';
 import { deriveSeed } from '../../web/lib/random.js';
-import { quizzes } from '../../web/gen/lesson-data.js';
+import { quizzes, exercises, questionIds } from '../../web/gen/lesson-data.js';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
 const ACTOR = { objectType: 'Agent', name: 'Test Learner', mbox: 'mailto:learner@example.com' };
-const ids = Object.keys(quizzes);
+const ids = questionIds;
 
 let tmp;
 const zips = {};
@@ -94,46 +95,68 @@ test('the mastery option reaches both manifests', () => {
 });
 
 // ------------------------------------------------------------------ suspend_data
-const worst = () => {
-  // every quiz answered, many attempts, every option picked, the solution shown, seeds that are not derivable
+const worst = ({ typed = 'x'.repeat(300) } = {}) => {
+  // every question answered, many attempts and misses, every option picked or the longest text typed
+  // into every part (with characters that must be escaped), the solution shown, seeds that are not derivable
   const progress = {};
-  for (const id of ids) progress[id] = { correct: true, solutionShown: true, attempts: 999, response: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15], seed: 4294967295, view: 'solution' };
+  for (const id of ids) {
+    const response = exercises[id] ? [typed, `~.,%${typed}`.slice(0, 300)] : [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    progress[id] = { credit: 0.3333, misses: 99, correct: true, solutionShown: true, attempts: 999, response, seed: 4294967295, view: 'solution' };
+  }
   return progress;
 };
 
-test('suspend_data: every quiz answered fits SCORM 1.2 (4,096 characters), even in the worst case, and round-trips', () => {
+test('suspend_data: every question answered fits SCORM 1.2 (4,096 characters), even in the worst case, and round-trips', () => {
   const seed = 123456789;
   const typical = {};
+  const thirds = [0, 0.3333, 0.6667, 1];
   for (const [k, id] of ids.entries()) {
-    const generated = !!quizzes[id].generator;
-    typical[id] = { correct: k % 3 !== 2, solutionShown: k === 1, attempts: 1 + (k % 2), response: quizzes[id].multiple ? [0, 2] : [k % 4], seed: generated ? 3000000000 + k : deriveSeed(seed, id), view: 'check' };
+    const generated = !!(quizzes[id]?.generator || exercises[id]);
+    const response = exercises[id] ? ['2*pi*b^(2*i/d)', `${k}.25`] : quizzes[id].multiple ? [0, 2] : [k % 4];
+    typical[id] = { credit: thirds[k % 4], misses: k % 3, attempts: 1 + (k % 2), correct: k % 3 !== 2, solutionShown: k === 1, response, view: 'check', seed: generated ? 3000000000 + k : deriveSeed(seed, id) };
   }
   const text = encodeProgress(typical, seed);
   assert.ok(text.length <= 4096, `${text.length} characters`);
-  console.log(`# suspend_data with all ${ids.length} quizzes answered: ${text.length} characters (worst case ${encodeProgress(worst(), seed).length})`);
+  console.log(`# suspend_data with all ${ids.length} questions answered: ${text.length} characters (worst case ${encodeProgress(worst(), seed).length})`);
   assert.deepEqual(decodeProgress(text, { knownIds: ids }), { progress: typical, learnerSeed: seed, foreign: false });
-  const w = encodeProgress(worst(), seed);
+  // short typed answers: everything round-trips
+  const shortWorst = worst({ typed: 'x0*cos(m*theta) - x1*sin(m*theta)' });
+  const w = encodeProgress(shortWorst, seed);
   assert.ok(w.length <= 4096, `worst case ${w.length} characters`);
-  assert.deepEqual(decodeProgress(w, { knownIds: ids }).progress, worst());
+  assert.deepEqual(decodeProgress(w, { knownIds: ids }).progress, shortWorst);
+  // the longest typed answers everywhere: the responses go, the credit and misses stay
+  const longest = encodeProgress(worst(), seed);
+  assert.ok(longest.length <= 4096, `${longest.length} characters`);
+  const kept = decodeProgress(longest, { knownIds: ids }).progress;
+  assert.deepEqual(Object.keys(kept).sort(), [...ids].sort());
+  assert.ok(Object.values(kept).every((e) => e.credit === 0.3333 && e.misses === 99 && e.attempts === 999 && e.response.length === 0));
   // a lesson four times as long still fits: the responses go before the credit does
   const many = {};
   for (let i = 0; i < 4; i++) for (const [id, e] of Object.entries(worst())) many[`${id}-${i}`] = e;
   const squeezed = encodeProgress(many, seed);
   assert.ok(squeezed.length <= 4096);
   const back = decodeProgress(squeezed).progress;
-  assert.ok(Object.values(back).every((e) => e.correct && e.attempts === 999));
+  assert.ok(Object.values(back).every((e) => e.correct && e.attempts === 999 && e.credit === 0.3333));
+});
+
+test('suspend_data: strings of the first version (pe1, before credit) still restore, as credit 1 where correct meant credit', () => {
+  const r = decodeProgress(`pe1~2s~${ids[0]}.12.1~${ids[1]}.31.0.zz`, { knownIds: ids });
+  assert.deepEqual(r.progress[ids[0]], { correct: true, solutionShown: false, attempts: 2, response: [1], view: 'check', credit: 1, misses: 0, seed: deriveSeed(parseInt('2s', 36), ids[0]) });
+  assert.equal(r.progress[ids[1]].credit, 1);
+  assert.equal(r.progress[ids[1]].solutionShown, true);
+  assert.equal(r.progress[ids[1]].seed, parseInt('zz', 36));
 });
 
 test('suspend_data: damaged, foreign or hostile data never throws and restores only what is sound', () => {
   const seed = 42;
-  const good = encodeProgress({ [ids[0]]: { correct: true, solutionShown: false, attempts: 1, response: [2], seed: deriveSeed(seed, ids[0]), view: 'check' } }, seed);
-  for (const bad of ['', 'garbage', '{"a":1}', 'pe2~1~x', 'pe1', 'pe1~', `${good.slice(0, -3)}`, 'x'.repeat(70000), null, undefined, 42, {}, '\u0000pe1~~', 'pe1~zzzzzzzzzz~a.1.0']) {
+  const good = encodeProgress({ [ids[0]]: { credit: 1, misses: 0, correct: true, solutionShown: false, attempts: 1, response: [2], seed: deriveSeed(seed, ids[0]), view: 'check' } }, seed);
+  for (const bad of ['', 'garbage', '{"a":1}', 'pe3~1~x', 'pe2~1~x', 'pe2~1~a.1.0.9.', 'pe2~1~a.11.0.1._%E0%A4%A', 'pe1', 'pe1~', `${good.slice(0, -3)}`, 'x'.repeat(70000), null, undefined, 42, {}, '\u0000pe1~~', 'pe1~zzzzzzzzzz~a.1.0']) {
     const r = decodeProgress(bad, { knownIds: ids });
     assert.equal(typeof r.progress, 'object');
   }
   assert.equal(decodeProgress('cmi-data-from-another-course', { knownIds: ids }).foreign, true);
   // one damaged entry among good ones: the good ones restore
-  const mixed = `${good}~${ids[1]}.9zz.xyz~not-a-quiz.11.0~${ids[2]}.11.`;
+  const mixed = `${good}~${ids[1]}.9zz.xyz~not-a-quiz.11.0.3.0~${ids[2]}.11.0.3.`;
   const r = decodeProgress(mixed, { knownIds: ids });
   assert.deepEqual(Object.keys(r.progress).sort(), [ids[0], ids[2]].sort());
   assert.deepEqual(r.progress[ids[0]].response, [2]);
@@ -152,16 +175,16 @@ test('session time in each version\'s format', () => {
 
 // ------------------------------------------------------------------ xAPI
 const text = (html) => html.replace(/<annotation[\s\S]*?<\/annotation>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
-function detailFor(id, choices, { revealed = false } = {}) {
+function detailFor(id, choices, { revealed = false, score = 1 } = {}) {
   const q = quizzes[id];
   const correctChoices = q.options.flatMap((o, i) => (o.correct ? [i] : []));
   const correct = correctChoices.length === choices.length && correctChoices.every((i) => choices.includes(i));
-  return { quizId: id, question: text(q.question), options: q.options.map((o) => text(o.html)), choices, correctChoices, multiple: q.multiple, correct, revealed, score: correct && !revealed ? 1 : 0 };
+  return { quizId: id, kind: 'choice', question: text(q.question), options: q.options.map((o) => text(o.html)), choices, correctChoices, multiple: q.multiple, correct, revealed, score: correct && !revealed ? score : 0 };
 }
 
 test('xAPI: answered statements for single- and multi-answer quizzes, and the completed statement, validate', () => {
-  const single = ids.find((id) => quizzes[id].options && !quizzes[id].multiple);
-  const multi = ids.find((id) => quizzes[id].multiple);
+  const single = ids.find((id) => quizzes[id]?.options && !quizzes[id].multiple);
+  const multi = ids.find((id) => quizzes[id]?.multiple);
   assert.ok(single && multi);
   const right = (id) => quizzes[id].options.flatMap((o, i) => (o.correct ? [i] : []));
   const cases = [
@@ -170,6 +193,7 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
     detailFor(single, right(single), { revealed: true }),
     detailFor(multi, right(multi)),
     detailFor(multi, [right(multi)[0]]),
+    detailFor(single, right(single), { score: 0.6667 }),
   ];
   for (const d of cases) {
     const s = answeredStatement(d);
@@ -182,16 +206,31 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
     assert.deepEqual(s.object.definition.correctResponsesPattern, [d.correctChoices.join('[,]')]);
     assert.equal(s.result.response, d.choices.join('[,]'));
     assert.equal(s.result.success, d.correct && !d.revealed);
-    assert.equal(s.result.score.scaled, d.correct && !d.revealed ? 1 : 0);
+    assert.equal(s.result.score.scaled, d.score);
+  }
+  // exercises: a number (numeric) and formulas or several parts (fill-in), with the typed response
+  const exerciseId = ids.find((id) => exercises[id]);
+  for (const d of [
+    { quizId: exerciseId, kind: 'numeric', question: 'How many?', response: '12.5', correctPattern: '12.4[:]12.6', correct: true, revealed: false, score: 0.3333 },
+    { quizId: exerciseId, kind: 'fill-in', question: 'Which formula?', response: '2*pi*b^(2*i/d)[,]12', correctPattern: '2*pi*b^(2*i/d)[,]12', correct: false, revealed: false, score: 0 },
+  ]) {
+    const s = answeredStatement(d);
+    assert.deepEqual(validateStatement({ actor: ACTOR, ...s }), [], JSON.stringify(s).slice(0, 400));
+    assert.equal(s.object.definition.interactionType, d.kind);
+    assert.equal(s.object.definition.choices, undefined);
+    assert.deepEqual(s.object.definition.correctResponsesPattern, [d.correctPattern]);
+    assert.equal(s.result.response, d.response);
+    assert.equal(s.result.success, d.correct);
+    assert.equal(s.result.score.scaled, d.score);
   }
   assert.match(answeredStatement(cases[3]).object.definition.correctResponsesPattern[0], /\[,\]/, 'multi-answer pattern');
-  const done = completedStatement({ correct: 17, total: 28, mastery: 0.8 });
+  const done = completedStatement({ points: 17.3333, total: 28, mastery: 0.8 });
   assert.deepEqual(validateStatement({ actor: ACTOR, ...done }), []);
   assert.equal(done.object.id, LESSON_IRI);
-  assert.deepEqual(done.result, { completion: true, success: false, score: { raw: 17, min: 0, max: 28, scaled: 0.6071 } });
+  assert.deepEqual(done.result, { completion: true, success: false, score: { raw: 17.3333, min: 0, max: 28, scaled: 0.619 } });
   // the validator is not a rubber stamp: it rejects a broken statement
   assert.notDeepEqual(validateStatement({ actor: ACTOR, ...answeredStatement(cases[0]), verb: { id: 'not an iri' } }), []);
-  assert.notDeepEqual(validateStatement({ actor: ACTOR, ...completedStatement({ correct: 30, total: 28 }), result: { score: { scaled: 2 } } }), []);
+  assert.notDeepEqual(validateStatement({ actor: ACTOR, ...completedStatement({ points: 30, total: 28 }), result: { score: { scaled: 2 } } }), []);
   // IRIs are the same wherever the lesson runs
   assert.equal(quizIri('rope-what-rotates'), `${LESSON_IRI}/quiz/rope-what-rotates`);
 });

@@ -1,31 +1,124 @@
-// Quiz progress in localStorage, under one key, so it survives a reload and
-// one "reset" clears it. Whatever is stored is checked before use: data that
-// is corrupted, from an older version, or written by someone else is
-// discarded and the page carries on with a clean slate.
+// Progress of the lesson's questions (quizzes and exercises) in
+// localStorage, under one key, so it survives a reload and one "reset" clears
+// it. Whatever is stored is checked before use: data that is corrupted, from
+// an older version, or written by someone else is discarded and the page
+// carries on with a clean slate.
+//
+// Credit (the one rule, said to the learner above the score): a question
+// earns 1 point when its first check is right; each wrong check, and each
+// solution shown before a right answer, takes CREDIT_STEP (a third) off what
+// a later right answer can earn, never below 0 (Moodle's "interactive with
+// multiple tries" works this way). A right answer after "Show solution" earns
+// nothing for those numbers. "New numbers" is practice: it never takes away
+// credit already earned, and the misses so far still count.
 const KEY = 'posenc-course:quiz-progress:v1';
 const SEED_KEY = 'posenc-course:learner-seed:v1';
 const EVENT = 'pe-progress';
 
-// entry: { correct: boolean, solutionShown: boolean, attempts: int, response: int[], seed?: int, view?: 'check' | 'solution' }
-//   correct        earned credit: answered right before any "Show solution"
-//   solutionShown  the solution was shown once; it stays set, and a later right answer is "revealed"
-//   response       the learner's last picks, as indices in the authored (generated) option order
-//   seed           written quizzes: the seed of the displayed option order; generated ones: of the question (and order)
-//   view           what the quiz showed last: the checked answer or the solution (older entries: solution if solutionShown)
+export const CREDIT_STEP = 1 / 3;
+const round4 = (x) => Math.round(x * 10000) / 10000;
+/** What a right answer earns after `misses` wrong checks or shown solutions: 1, 2/3, 1/3, then 0. */
+export const creditAfter = (misses) => Math.max(0, round4(1 - misses * CREDIT_STEP));
+
+// entry: { credit, misses, attempts, correct, solutionShown, response, seed?, view? }
+//   credit         the best credit earned on this question, 0 to 1
+//   misses         wrong checks, and solutions shown before a right answer, on every draw of it
+//   attempts       checks, on every draw
+//   correct        the current draw's last check was right (with credit or not)
+//   solutionShown  the current draw's solution was shown; a right answer after it earns nothing
+//   response       the current draw's last answer: a quiz's picks as indices in the authored
+//                  (generated) option order, or an exercise's typed text, one string per part
+//   seed           written quizzes: the seed of the displayed option order; generated
+//                  quizzes and exercises: of the question's numbers (and order)
+//   view           what the question showed last: the checked answer or the solution
+// Entries written before credit existed ({ correct, solutionShown, attempts, response }, where
+// correct meant "credit earned") are read as credit 1 or 0 with no misses.
 export function validEntry(e) {
+  if (e === null || typeof e !== 'object' || Array.isArray(e)) return false;
+  const responseOk =
+    Array.isArray(e.response) &&
+    e.response.length <= 16 &&
+    (e.response.every((i) => Number.isInteger(i) && i >= 0 && i < 16) || e.response.every((t) => typeof t === 'string' && t.length <= MAX_TYPED));
   return (
-    e !== null &&
-    typeof e === 'object' &&
     typeof e.correct === 'boolean' &&
     typeof e.solutionShown === 'boolean' &&
     Number.isInteger(e.attempts) &&
     e.attempts >= 0 &&
-    Array.isArray(e.response) &&
-    e.response.length <= 16 &&
-    e.response.every((i) => Number.isInteger(i) && i >= 0 && i < 16) &&
+    responseOk &&
+    (e.credit === undefined || (typeof e.credit === 'number' && e.credit >= 0 && e.credit <= 1)) &&
+    (e.misses === undefined || (Number.isInteger(e.misses) && e.misses >= 0)) &&
     (e.seed === undefined || isSeed(e.seed)) &&
     (e.view === undefined || e.view === 'check' || e.view === 'solution')
   );
+}
+
+/** Longest typed answer (per part) that progress keeps. */
+export const MAX_TYPED = 300;
+
+/** A valid entry in today's shape (an older entry gets credit and misses). */
+export function normalEntry(e) {
+  if (e.credit !== undefined && e.misses !== undefined) return e;
+  // before credit existed, correct meant "credit earned" (and stayed set)
+  return { ...e, credit: e.credit ?? (e.correct ? 1 : 0), misses: e.misses ?? 0 };
+}
+
+const EMPTY = { credit: 0, misses: 0, attempts: 0, correct: false, solutionShown: false, response: [] };
+
+/**
+ * The entry after one check of the current draw; `earned` is what this check
+ * earned (0 unless right before the solution was shown).
+ */
+export function afterCheck(before, { right, response, seed }) {
+  const e = before ? normalEntry(before) : EMPTY;
+  const earned = right && !e.solutionShown ? creditAfter(e.misses) : 0;
+  const entry = {
+    credit: Math.max(e.credit, earned),
+    misses: right || e.solutionShown ? e.misses : e.misses + 1,
+    attempts: e.attempts + 1,
+    correct: right,
+    solutionShown: e.solutionShown,
+    response,
+    view: 'check',
+  };
+  if (seed !== undefined) entry.seed = seed;
+  return { entry, earned };
+}
+
+/** The entry after "Show solution" on the current draw: a miss, unless it was answered right already. */
+export function afterSolution(before, { response, seed }) {
+  const e = before ? normalEntry(before) : EMPTY;
+  const entry = { ...e, misses: e.correct || e.solutionShown ? e.misses : e.misses + 1, solutionShown: true, response, view: 'solution' };
+  if (seed !== undefined) entry.seed = seed;
+  return entry;
+}
+
+/** The entry after "New numbers": credit, misses and attempts stay; the draw starts afresh. */
+export function afterNewDraw(before, { seed }) {
+  if (!before) return null;
+  const e = normalEntry(before);
+  return { credit: e.credit, misses: e.misses, attempts: e.attempts, correct: false, solutionShown: false, response: [], seed };
+}
+
+/**
+ * Counts over the lesson's questions: answered (checked or solution shown),
+ * points (the sum of credit), full (earned 1), revealed (solution shown, no
+ * credit), total.
+ */
+export function tally(ids, progress) {
+  let answered = 0;
+  let points = 0;
+  let full = 0;
+  let revealed = 0;
+  for (const id of ids) {
+    const e = progress[id];
+    if (!e) continue;
+    if (e.attempts > 0 || e.solutionShown) answered += 1;
+    const credit = normalEntry(e).credit;
+    points += credit;
+    if (credit === 1) full += 1;
+    if (e.solutionShown && credit === 0) revealed += 1;
+  }
+  return { answered, points: round4(points), full, revealed, total: ids.length };
 }
 
 function isSeed(x) {
@@ -50,7 +143,7 @@ function storage() {
   }
 }
 
-/** All stored entries, { quizId: entry }; invalid data is dropped. */
+/** All stored entries, { questionId: entry }, in today's shape; invalid data is dropped. */
 export function loadProgress() {
   const s = storage();
   if (!s) return {};
@@ -66,7 +159,7 @@ export function loadProgress() {
     return {};
   }
   const clean = {};
-  for (const [id, e] of Object.entries(parsed)) if (/^[a-z0-9-]{1,80}$/.test(id) && validEntry(e)) clean[id] = e;
+  for (const [id, e] of Object.entries(parsed)) if (/^[a-z0-9-]{1,80}$/.test(id) && validEntry(e)) clean[id] = normalEntry(e);
   return clean;
 }
 
@@ -146,3 +239,23 @@ export function onProgress(listener) {
 
 export const progressKey = KEY;
 export const learnerSeedKey = SEED_KEY;
+
+/** Points as a learner reads them: thirds as ⅓ and ⅔ ("12⅔", "⅓", "0"), anything else to two decimals. */
+export function formatPoints(x) {
+  const thirds = Math.round(x * 3);
+  // credit is kept to 4 decimals, so ⅔ arrives as 0.6667
+  if (Math.abs(x * 3 - thirds) > 1e-3) return (Math.round(x * 100) / 100).toString();
+  const whole = Math.floor(thirds / 3);
+  const frac = ['', '⅓', '⅔'][thirds % 3];
+  return whole === 0 && frac ? frac : `${whole}${frac}`;
+}
+
+/** The credit rule in one sentence, shown above the score (and in the README). */
+export const CREDIT_RULE =
+  'Each question earns 1 point when your first check is right; each wrong check, and each solution you show before answering right, takes ⅓ off what it can still earn. New numbers never take away points you have earned.';
+
+/** What a right answer earned, in a sentence: "1 point.", "⅔ point, after earlier misses.", with the best kept when it is higher. */
+export function earnedText(earned, best) {
+  const got = earned === 1 ? '1 point.' : earned > 0 ? `${formatPoints(earned)} point, after earlier misses.` : 'No point: it came after three misses.';
+  return best > earned ? `${got} Your best on this question stays ${formatPoints(best)}.` : got;
+}

@@ -6,9 +6,12 @@
 //     then up the opener's, as the specs' discovery algorithms do
 //   - initialises; restores progress from suspend_data on a resumed attempt
 //   - after each change (an answer checked, a solution shown, a reset):
-//     writes the score (quizzes answered correctly out of all), the status,
-//     the session time, the compact suspend_data and, for an answer, an
-//     interaction; then commits
+//     writes the score (the sum of the questions' credit out of their
+//     number; web/lib/progress.js says how credit falls with each miss), the
+//     status, the session time, the compact suspend_data and, for an answer,
+//     an interaction (type choice, numeric or fill-in; the learner's
+//     response; the result as the credit it earned; the latency); then
+//     commits
 //   - on pagehide: the session time, exit "suspend" (so the next launch
 //     resumes), a last commit and finish
 //
@@ -16,9 +19,9 @@
 // and the page is the plain offline lesson. Every call is guarded: a runtime
 // that returns errors, throws or disappears costs the LMS record, never the
 // page; answers stay on the page, and nothing is shown to the learner.
-import { useStorage, loadProgress, onProgress, progressKey, learnerSeedKey } from './progress.js';
+import { useStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
 import { encodeProgress, decodeProgress } from './suspend-data.js';
-import { quizIri, statementTracker, tally } from './xapi.js';
+import { quizIri, statementTracker } from './xapi.js';
 
 const SUSPEND_LIMIT = { '1.2': 4096, '2004': 64000 };
 const INTERACTION_LIMIT = 250; // 2004's smallest permitted maximum; 1.2 journals one per answer
@@ -101,11 +104,11 @@ export function formatSessionTime(version, seconds) {
 }
 
 /**
- * Connects the page to the LMS, if there is one. `quizIds`: the lesson's
- * quizzes (the score is out of these); `mastery`: the passing fraction if the
- * LMS gives none. Returns the session, or null (plain page).
+ * Connects the page to the LMS, if there is one. `questionIds`: the lesson's
+ * quizzes and exercises (the score is out of these); `mastery`: the passing
+ * fraction if the LMS gives none. Returns the session, or null (plain page).
  */
-export function startScorm({ version, quizIds, mastery = 0.8, window: win = globalThis.window, log = () => {} }) {
+export function startScorm({ version, questionIds, mastery = 0.8, window: win = globalThis.window, log = () => {} }) {
   const names = NAMES[version];
   if (!names || !win) return null;
   const api = findApi(version, win);
@@ -147,7 +150,7 @@ export function startScorm({ version, quizIds, mastery = 0.8, window: win = glob
   const entry = get(names.entry);
   // 2004 errs on reading an unset suspend_data: read it only for a resumed or unknown entry
   const stored = entry === 'ab-initio' ? '' : (get(names.suspend) ?? '');
-  const { progress, learnerSeed } = decodeProgress(stored, { knownIds: quizIds });
+  const { progress, learnerSeed } = decodeProgress(stored, { knownIds: questionIds });
   const memory = new Map();
   memory.set(progressKey, JSON.stringify(progress));
   if (learnerSeed !== null) memory.set(learnerSeedKey, String(learnerSeed));
@@ -186,7 +189,13 @@ export function startScorm({ version, quizIds, mastery = 0.8, window: win = glob
         }
       }
     }
-    const credit = d.correct && !d.revealed;
+    const kind = d.kind ?? 'choice';
+    const earned = d.correct && !d.revealed ? Math.max(0, Math.min(1, Number(d.score) || 0)) : 0;
+    // the result is the credit this answer earned: correct (1), a real number
+    // between (a right answer after misses), neutral (right after the
+    // solution was shown: no credit), or incorrect
+    const result = (wrong) => (!d.correct ? wrong : d.revealed ? 'neutral' : earned === 1 ? 'correct' : String(Math.round(earned * 10000) / 10000));
+    const seconds = Math.max(0, Number(d.latencyMs) || 0) / 1000;
     const fields = [];
     if (version === '2004') {
       const id = quizIri(d.quizId);
@@ -199,27 +208,31 @@ export function startScorm({ version, quizIds, mastery = 0.8, window: win = glob
       const p = `cmi.interactions.${n}`;
       fields.push(
         [`${p}.id`, id],
-        [`${p}.type`, 'choice'],
+        [`${p}.type`, kind],
         [`${p}.description`, (d.question ?? '').slice(0, 250)],
         [`${p}.timestamp`, new Date().toISOString().replace(/\.(\d\d)\d*Z$/, '.$1Z')],
         [`${p}.weighting`, '1'],
-        [`${p}.learner_response`, d.choices.join('[,]')],
-        [`${p}.result`, credit ? 'correct' : d.correct ? 'neutral' : 'incorrect'],
-        [`${p}.correct_responses.0.pattern`, d.correctChoices.join('[,]')],
+        [`${p}.learner_response`, kind === 'choice' ? d.choices.join('[,]') : String(d.response ?? '').slice(0, 250)],
+        [`${p}.result`, result('incorrect')],
+        [`${p}.latency`, formatSessionTime('2004', seconds)],
+        [`${p}.correct_responses.0.pattern`, kind === 'choice' ? d.correctChoices.join('[,]') : String(d.correctPattern ?? '').slice(0, 250)],
       );
     } else {
       // 1.2's interactions are a journal (write-only): one record per answer
       if (interactionCount >= INTERACTION_LIMIT) return;
       const p = `cmi.interactions.${interactionCount++}`;
       const time = new Date().toTimeString().slice(0, 8);
+      // 1.2's numeric pattern is one number; a range of accepted answers is a fill-in's text
+      const pattern = kind === 'choice' ? d.correctChoices.map((i) => i.toString(36)).join(',') : String(d.correctValue ?? d.correctPattern ?? '');
       fields.push(
         [`${p}.id`, d.quizId],
-        [`${p}.type`, 'choice'],
+        [`${p}.type`, kind],
         [`${p}.time`, time],
         [`${p}.weighting`, '1'],
-        [`${p}.student_response`, d.choices.map((i) => i.toString(36)).join(',')],
-        [`${p}.result`, credit ? 'correct' : d.correct ? 'neutral' : 'wrong'],
-        [`${p}.correct_responses.0.pattern`, d.correctChoices.map((i) => i.toString(36)).join(',')],
+        [`${p}.student_response`, kind === 'choice' ? d.choices.map((i) => i.toString(36)).join(',') : String(d.response ?? '').slice(0, 255)],
+        [`${p}.result`, result('wrong')],
+        [`${p}.latency`, formatSessionTime('1.2', seconds)],
+        [`${p}.correct_responses.0.pattern`, pattern.slice(0, 255)],
       );
     }
     for (const [el, value] of fields) {
@@ -233,13 +246,13 @@ export function startScorm({ version, quizIds, mastery = 0.8, window: win = glob
 
   function writeState() {
     const all = loadProgress();
-    const t = tally(quizIds, all);
-    const scaled = t.total ? t.correct / t.total : 0;
+    const t = tally(questionIds, all);
+    const scaled = t.total ? t.points / t.total : 0;
     const complete = t.answered === t.total;
     const seed = Number(memory.get(learnerSeedKey));
     const suspend = encodeProgress(all, Number.isInteger(seed) ? seed : null, { limit: SUSPEND_LIMIT[version] });
     if (version === '2004') {
-      set('cmi.score.raw', t.correct);
+      set('cmi.score.raw', Math.round(t.points * 100) / 100);
       set('cmi.score.min', 0);
       set('cmi.score.max', t.total);
       set('cmi.score.scaled', Math.round(scaled * 10000) / 10000);
@@ -273,7 +286,7 @@ export function startScorm({ version, quizIds, mastery = 0.8, window: win = glob
   onProgress(schedule);
 
   const statements = statementTracker({
-    quizIds,
+    questionIds,
     progress: loadProgress,
     mastery: () => passing,
     send: (statement) => {
@@ -282,7 +295,8 @@ export function startScorm({ version, quizIds, mastery = 0.8, window: win = glob
   });
   win.document?.addEventListener('pe-quiz-answered', (e) => {
     const d = e.detail;
-    if (!d || !Array.isArray(d.choices)) return;
+    // a quiz's answer carries its choices; an exercise's, its typed response
+    if (!d || typeof d.quizId !== 'string' || ((d.kind ?? 'choice') === 'choice' && !Array.isArray(d.choices))) return;
     try {
       statements(d);
     } catch (error) {

@@ -10,17 +10,21 @@
 // Options are shown in an order of their own for each learner and quiz
 // (seeded, kept with the progress, the same after a reload), so the place of
 // the right answer tells nothing. Stored responses are indices in the
-// authored order. A right answer given after "Show solution" earns no credit:
-// it is recorded as revealed.
+// authored order. Credit falls with each miss (web/lib/progress.js: 1 at the
+// first check, a third less for each wrong check or shown solution before);
+// a right answer given after "Show solution" earns no credit: it is recorded
+// as revealed. "New question" keeps the credit earned.
 //
 // Events: `pe-quiz-answered` (bubbles, composed) after each check, with
-// detail { quizId, response (option texts), correct (the response is right),
-// score (1 only if right and not revealed), attempts, revealed (the solution
-// had been shown), choices (the response as authored indices), correctChoices,
-// multiple, question and options (plain texts, authored order) }.
+// detail { quizId, kind: 'choice', response (option texts), correct (the
+// response is right), score (the credit this check earned, 0 to 1), credit
+// (the question's credit so far), attempts, revealed (the solution had been
+// shown), latencyMs (since the question or the last try was shown), choices
+// (the response as authored indices), correctChoices, multiple, question and
+// options (plain texts, authored order) }.
 import { PeElement, define, css, h, core } from '../lib/pe-element.js';
-import { quizzes, quizGenerators } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed } from '../lib/progress.js';
+import { quizzes, quizGenerators, questionIds } from '../gen/lesson-data.js';
+import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
 
@@ -68,7 +72,8 @@ class PeQuiz extends PeElement {
     .option { display: grid; grid-template-columns: auto 1fr; gap: 2px 8px; align-items: start;
       padding: 6px 10px; border: 1px solid var(--pe-border); border-radius: 8px; cursor: pointer; }
     .option:hover { border-color: var(--pe-accent); }
-    .option input { margin: 4px 0 0; accent-color: var(--pe-accent); }
+    /* 24 px: WCAG 2.2's smallest target (2.5.8); a phone's default radio is 13 px */
+    .option input { inline-size: 24px; block-size: 24px; margin: 0; accent-color: var(--pe-accent); }
     .option.correct { border-color: var(--pe-good); border-width: 2px; }
     .option.wrong { border-color: var(--pe-bad); border-width: 2px; }
     .option.missed { border-color: var(--pe-good); border-width: 2px; border-style: dashed; }
@@ -90,7 +95,7 @@ class PeQuiz extends PeElement {
 
   build(root) {
     // a page may hold quizzes without the score board: drop stale progress here too
-    forgetUnknownQuizzes(Object.keys(quizzes));
+    forgetUnknownQuizzes(questionIds);
     this.kicker = h('p', { class: 'kicker' }, 'Check yourself');
     this.legend = h('legend');
     this.optionsBox = h('div', { class: 'options' });
@@ -168,6 +173,7 @@ class PeQuiz extends PeElement {
       this._order = seededOrder(this._seed, data.options.length);
     }
     this._questionFor = p.quiz;
+    this._shownAt = performance.now();
     this.render(saved);
   }
 
@@ -247,43 +253,43 @@ class PeQuiz extends PeElement {
     const correct = correctSet.length === chosen.length && correctSet.every((i) => chosen.includes(i));
     const missed = q.multiple && !correct && chosen.every((i) => q.options[i].correct);
     const revealed = this._solutionShown;
+    const before = loadProgress()[this.quizId];
+    // a restored view says what the stored answer earned; a new check is scored now
+    const { entry, earned } = save ? afterCheck(before, { right: correct, response: chosen, seed: this._seed }) : { entry: before, earned: before?.credit ?? 0 };
     this.result.className = `result ${correct ? (revealed ? 'revealed' : 'good') : 'bad'}`;
     this.result.textContent = correct
       ? revealed
         ? 'Revealed: right, but after Show solution, so it earns no credit.'
-        : 'Correct.'
-      : missed
-        ? 'Partly: every answer you chose is right, but the ones marked "Missed" are right too.'
-        : q.multiple
-          ? 'Not quite: read the feedback under the marked answers, then try again or show the solution.'
-          : 'Not quite: read the feedback under your answer, then try again or show the solution.';
+        : `Correct. ${earnedText(earned, entry.credit)}`
+      : `${
+          missed
+            ? 'Partly: every answer you chose is right, but the ones marked "Missed" are right too.'
+            : q.multiple
+              ? 'Not quite: read the feedback under the marked answers, then try again or show the solution.'
+              : 'Not quite: read the feedback under your answer, then try again or show the solution.'
+        }${!revealed && entry.credit < 1 ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.` : ''}`;
     this.explanation.hidden = !correct;
     this.setInputsDisabled(true);
     this.retryButton.hidden = false;
     // the Check button is now disabled: keep keyboard focus inside the quiz
     if (save) this.retryButton.focus();
-    const before = loadProgress()[this.quizId];
-    const attempts = save ? (before?.attempts ?? 0) + 1 : (before?.attempts ?? 1);
     if (save) {
-      saveEntry(this.quizId, {
-        correct: (correct && !revealed) || (before?.correct ?? false),
-        solutionShown: revealed || (before?.solutionShown ?? false),
-        attempts,
-        response: chosen,
-        seed: this._seed,
-        view: 'check',
-      });
+      saveEntry(this.quizId, entry);
+      const latencyMs = performance.now() - this._shownAt;
       this.dispatchEvent(
         new CustomEvent('pe-quiz-answered', {
           bubbles: true,
           composed: true,
           detail: {
             quizId: this.quizId,
+            kind: 'choice',
             response: chosen.map((i) => this.optionText(i)),
             correct,
-            score: correct && !revealed ? 1 : 0,
-            attempts,
+            score: earned,
+            credit: entry.credit,
+            attempts: entry.attempts,
             revealed,
+            latencyMs,
             // for xAPI statements and LMS interactions (web/lib/xapi.js): authored indices and plain texts
             choices: chosen,
             correctChoices: correctSet,
@@ -302,6 +308,7 @@ class PeQuiz extends PeElement {
   }
 
   retry() {
+    this._shownAt = performance.now();
     this.clearMarks();
     for (const label of this.labels) label.querySelector('input').checked = false;
     this.setInputsDisabled(false);
@@ -328,20 +335,13 @@ class PeQuiz extends PeElement {
     this._solutionShown = true;
     if (save) {
       this.retryButton.focus();
-      const before = loadProgress()[this.quizId];
-      saveEntry(this.quizId, {
-        correct: before?.correct ?? false,
-        solutionShown: true,
-        attempts: before?.attempts ?? 0,
-        response: picks,
-        seed: this._seed,
-        view: 'solution',
-      });
+      saveEntry(this.quizId, afterSolution(loadProgress()[this.quizId], { response: picks, seed: this._seed }));
     }
   }
 
   newQuestion() {
-    saveEntry(this.quizId, null);
+    // new numbers are practice: the credit earned stays, and so do the misses
+    saveEntry(this.quizId, afterNewDraw(loadProgress()[this.quizId], { seed: newSeed() }));
     this._question = null;
     this.schedule();
     this.updateNow().then(() => this.optionsBox.querySelector('input')?.focus());

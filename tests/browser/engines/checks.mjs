@@ -355,10 +355,10 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.equal(await page.evaluate((q) => document.querySelector(q).shadowRoot.activeElement?.textContent, quiz), 'Check');
     await page.press('Enter');
     await waitFor(page, `/^Correct/.test(document.querySelector(${JSON.stringify(quiz)}).shadowRoot.querySelector('.result').textContent)`);
-    await waitFor(page, `/Quizzes: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent)`);
+    await waitFor(page, `/Score: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent)`);
     await page.reload();
     await renderAll(page, `${quiz}, pe-quiz-score`);
-    assert.match(await page.evaluate(() => document.querySelector('pe-quiz-score').shadowRoot.textContent), /Quizzes: 1 of \d+ answered correctly/);
+    assert.match(await page.evaluate(() => document.querySelector('pe-quiz-score').shadowRoot.textContent), /Score: 1 of \d+ points/);
     assert.match(await page.evaluate((q) => document.querySelector(q).shadowRoot.querySelector('.result').textContent, quiz), /^Correct/);
     await page.close();
     assert.deepEqual(page.errors, []);
