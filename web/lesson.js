@@ -232,8 +232,8 @@ for (const aside of document.querySelectorAll('details.aside')) {
 
 // Widget parameters in the URL: `?pe-heatmap-1.d-model=128` opens the page
 // with the first heatmap at d_model 128, and moving a control updates the
-// address, so a view can be shared as a link. Quizzes keep their progress in
-// localStorage instead.
+// address, so a view can be shared as a link. Quizzes and exercises keep
+// their progress in localStorage instead.
 // The widgets are defined one tag per task (lib/define-later.js): bind once
 // every tag on the page is. A link with widget state in it is applied at
 // once, as the page loads (all tags defined now), so nothing shows the
@@ -241,7 +241,7 @@ for (const aside of document.querySelectorAll('details.aside')) {
 if (deferred && location.search.length > 1) defineDeferredNow();
 const tagsOnPage = [...new Set([...document.querySelectorAll('main :not(:defined)')].map((el) => el.localName))];
 Promise.all(tagsOnPage.map((t) => customElements.whenDefined(t))).then(() => {
-  const shareable = [...document.querySelectorAll('main *')].filter((el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz');
+  const shareable = [...document.querySelectorAll('main *')].filter((el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz' && el.localName !== 'pe-exercise');
   const counts = new Map();
   bindUrlState(
     shareable.map((el) => {

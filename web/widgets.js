@@ -19,6 +19,7 @@ import './widgets/rope-scaling-lab.js';
 import './widgets/rope-config-lab.js';
 import './widgets/train-lab.js';
 import './widgets/pe-quiz.js';
+import './widgets/pe-exercise.js';
 import './widgets/pe-quiz-score.js';
 import './widgets/pe-live-output.js';
 

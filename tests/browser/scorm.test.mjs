@@ -137,6 +137,48 @@ async function openLms(version, { data = launchData(version), mode = 'normal', s
 }
 
 const quizIdsOf = (frame) => frame.locator('pe-quiz').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('quiz')));
+const exerciseIdsOf = (frame) => frame.locator('pe-exercise').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('exercise')));
+
+/** Waits until the exercise shows its boxes; returns what the learner typed and the answers the worked solution gives. */
+async function exerciseState(frame, id) {
+  const el = frame.locator(`pe-exercise[exercise="${id}"]`);
+  await renderAllWidgets(frame, [`pe-exercise[exercise="${id}"]`]);
+  await el.evaluate(
+    (n) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        const poll = () => (n._draw && n.shadowRoot.querySelector('.parts input') ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`exercise ${n.getAttribute('exercise')} did not render`)) : setTimeout(poll, 50));
+        poll();
+      }),
+  );
+  return el.evaluate((n) => ({
+    // the answers as the worked solution writes them (what part="solution-value" shows)
+    solution: n._draw.parts.map((p) => p.solutionValue),
+    typed: [...n.shadowRoot.querySelectorAll('.parts input')].map((i) => i.value),
+    result: n.shadowRoot.querySelector('.result').textContent,
+  }));
+}
+
+/** Types `texts` into the exercise's boxes with the keyboard and presses Enter (which checks). */
+async function typeAnswer(page, frame, id, texts) {
+  const el = frame.locator(`pe-exercise[exercise="${id}"]`);
+  await exerciseState(frame, id);
+  const inputs = el.locator('.parts input');
+  for (let i = 0; i < texts.length; i++) {
+    await inputs.nth(i).focus();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(texts[i]);
+  }
+  await page.keyboard.press('Enter');
+  await el.evaluate((n) => new Promise((resolve, reject) => {
+    const t0 = Date.now();
+    (function poll() {
+      if (n.shadowRoot.querySelector('.result').textContent) resolve();
+      else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('exercise')}: no result after Enter`));
+      else setTimeout(poll, 20);
+    })();
+  }));
+}
 
 /** Waits until the quiz shows its question; returns its state: multiple, displayed order (authored indices), which are right. */
 async function quizState(frame, id) {
@@ -197,9 +239,32 @@ const wrongPick = (s) => [s.order.find((i) => !s.right.includes(i))];
 
 /**
  * One full attempt: every quiz answered, a third of them wrong, one right
- * answer after Show solution (revealed, no credit). Returns the expected tally.
+ * answer after Show solution (revealed, no credit); every exercise typed in,
+ * the first wrong then right (two thirds of a point), the second after Show
+ * solution (revealed), the others right. Returns the expected tally.
  */
 async function answerEverything(page, frame) {
+  const { ids, correct: quizPoints, revealedId } = await answerQuizzes(page, frame);
+  const exerciseIds = await exerciseIdsOf(frame);
+  let points = quizPoints;
+  for (const [k, id] of exerciseIds.entries()) {
+    const { solution } = await exerciseState(frame, id);
+    if (k === 0) {
+      await typeAnswer(page, frame, id, solution.map((v) => `${v}+1000`));
+      await typeAnswer(page, frame, id, solution);
+      points += 2 / 3;
+    } else if (k === 1) {
+      await frame.locator(`pe-exercise[exercise="${id}"]`).getByRole('button', { name: 'Show solution' }).press('Enter');
+      await typeAnswer(page, frame, id, solution);
+    } else {
+      await typeAnswer(page, frame, id, solution);
+      points += 1;
+    }
+  }
+  return { ids: [...ids, ...exerciseIds], quizIds: ids, exerciseIds, points, revealedId, partialId: exerciseIds[0], revealedExerciseId: exerciseIds[1] };
+}
+
+async function answerQuizzes(page, frame) {
   const ids = await quizIdsOf(frame);
   let correct = 0;
   let revealedId = null;
@@ -237,16 +302,18 @@ function summarise(log) {
 for (const version of ['1.2', '2004']) {
   test(`SCORM ${version}: a full attempt with the keyboard reports score, status, session time and compact suspend_data; a relaunch restores every answer`, async () => {
     const { page, frame } = await openLms(version);
-    const { ids, correct, revealedId } = await answerEverything(page, frame);
+    const { ids, quizIds, exerciseIds, points, revealedId, partialId, revealedExerciseId } = await answerEverything(page, frame);
     const total = ids.length;
+    const correct = Math.round(points * 10000) / 10000;
     const say = (m) => process.env.POSENC_TEST_VERBOSE && console.log(`# ${m}`);
     say('answered');
     // one commit after each answer
     await page.waitForFunction((n) => window.scormLog.filter((c) => /Commit/.test(c.m)).length >= n, total);
     say('committed');
-    // what each quiz shows now, to compare after the relaunch
+    // what each question shows now, to compare after the relaunch
     const shown = {};
-    for (const id of ids) shown[id] = await quizState(frame, id);
+    for (const id of quizIds) shown[id] = await quizState(frame, id);
+    for (const id of exerciseIds) shown[id] = await exerciseState(frame, id);
     const statements = await frame.locator('body').evaluate(() => window.statements);
     say('statements');
     await closeSco(page);
@@ -261,10 +328,10 @@ for (const version of ['1.2', '2004']) {
     const sets = Object.fromEntries(log.filter((c) => /SetValue/.test(c.m)).map((c) => [c.args[0], c.args[1]]));
     const suspend = data.suspend_data;
     assert.ok(suspend.length <= 4096, `suspend_data is ${suspend.length} characters`);
-    assert.match(suspend, /^pe1~/);
-    const scaled = correct / total;
+    assert.match(suspend, /^pe2~/);
+    const scaled = points / total;
     if (version === '2004') {
-      assert.equal(Number(data.score.raw), correct);
+      assert.ok(Math.abs(Number(data.score.raw) - points) < 0.01, `score.raw ${data.score.raw}, expected ${points}`);
       assert.equal(Number(data.score.max), total);
       assert.equal(Number(data.score.min), 0);
       assert.ok(Math.abs(Number(data.score.scaled) - scaled) < 1e-4);
@@ -272,7 +339,7 @@ for (const version of ['1.2', '2004']) {
       assert.equal(data.success_status, scaled >= 0.8 ? 'passed' : 'failed');
       assert.match(sets['cmi.session_time'], /^PT\d+H\d+M\d+(\.\d{1,2})?S$/);
       assert.equal(data.exit, 'suspend');
-      assert.equal(Number(data.interactions._count ?? data.interactions.childArray?.length ?? Object.keys(data.interactions).length), total, 'one interaction per quiz');
+      assert.equal(Number(data.interactions._count ?? data.interactions.childArray?.length ?? Object.keys(data.interactions).length), total, 'one interaction per question');
     } else {
       assert.equal(Number(data.core.score.raw), Math.round(scaled * 10000) / 100);
       assert.equal(data.core.score.max, '100');
@@ -281,16 +348,33 @@ for (const version of ['1.2', '2004']) {
       assert.equal(data.core.exit, 'suspend');
       assert.ok(Object.keys(sets).some((k) => /^cmi\.interactions\.\d+\.student_response$/.test(k)), 'interactions are journaled');
     }
-    // the revealed quiz is not credited in the interactions either
-    const revealedResult = Object.entries(sets).find(([k, v]) => k.endsWith('.id') && (v === revealedId || v.endsWith(`/quiz/${revealedId}`)));
-    assert.ok(revealedResult, 'the revealed quiz has an interaction');
-    assert.equal(sets[revealedResult[0].replace(/\.id$/, '.result')], 'neutral');
+    // the revealed quiz and exercise are not credited in the interactions either
+    const interactionOf = (id) => Object.entries(sets).filter(([k, v]) => k.endsWith('.id') && (v === id || v.endsWith(`/quiz/${id}`))).map(([k]) => k.replace(/\.id$/, ''));
+    for (const id of [revealedId, revealedExerciseId]) {
+      const [n] = interactionOf(id).slice(-1);
+      assert.ok(n, `the revealed question ${id} has an interaction`);
+      assert.equal(sets[`${n}.result`], 'neutral', `${id} is revealed`);
+    }
+    // exercises: their type, the learner's response, the credit as the result, and the latency
+    const exerciseFields = exerciseIds.map((id) => interactionOf(id).slice(-1)[0]);
+    const responseKey = version === '2004' ? 'learner_response' : 'student_response';
+    for (const n of exerciseFields) {
+      assert.match(sets[`${n}.type`], /^(numeric|fill-in)$/);
+      assert.ok(sets[`${n}.${responseKey}`] !== undefined && sets[`${n}.${responseKey}`] !== '', `${n}: no response`);
+      assert.match(sets[`${n}.latency`], version === '2004' ? /^PT\d+H\d+M[\d.]+S$/ : /^\d{2,4}:\d\d:\d\d\.\d\d$/);
+    }
+    const [partial] = interactionOf(partialId).slice(-1);
+    assert.equal(sets[`${partial}.result`], '0.6667', 'a right answer after one miss is reported as two thirds');
+    assert.ok(exerciseFields.some((n) => sets[`${n}.type`] === 'numeric') && exerciseFields.some((n) => sets[`${n}.type`] === 'fill-in'), 'both kinds of exercise');
 
     // statements: an answered one per answer and one completed with the total, all valid xAPI
-    assert.equal(statements.filter((s) => s.verb.id.endsWith('/answered')).length, total);
+    // one per check: every question once, and the exercise answered wrong first once more
+    assert.equal(statements.filter((s) => s.verb.id.endsWith('/answered')).length, total + 1);
     const done = statements.filter((s) => s.verb.id.endsWith('/completed'));
     assert.equal(done.length, 1);
-    assert.deepEqual(done[0].result.score, { raw: correct, min: 0, max: total, scaled: Math.round(scaled * 10000) / 10000 });
+    assert.ok(Math.abs(done[0].result.score.raw - points) < 1e-3 && done[0].result.score.max === total, JSON.stringify(done[0].result.score));
+    assert.ok(Math.abs(done[0].result.score.scaled - scaled) < 1e-3);
+    assert.ok(statements.some((s) => s.object.definition.interactionType === 'numeric') && statements.some((s) => s.object.definition.interactionType === 'fill-in'), 'exercise statements');
     for (const s of statements) assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...s }), [], JSON.stringify(s).slice(0, 300));
     assert.ok(statements.some((s) => s.object.definition.correctResponsesPattern?.[0]?.includes('[,]')), 'a multi-answer quiz among them');
 
@@ -298,23 +382,28 @@ for (const version of ['1.2', '2004']) {
     await page.context().close();
 
     // ---- relaunch: the runtime loaded from the first attempt's data
-    console.log(`# SCORM ${version}: ${total} quizzes, ${correct} correct, suspend_data ${suspend.length} characters, zip ${packages[version].zipBytes} bytes, ${log.length} calls`);
+    console.log(`# SCORM ${version}: ${quizIds.length} quizzes and ${exerciseIds.length} exercises, ${correct} points, suspend_data ${suspend.length} characters, zip ${packages[version].zipBytes} bytes, ${log.length} calls`);
     console.log(summarise(log.filter((c, i) => i < 12 || i > log.length - 12)).map((l) => `#   ${l}`).join('\n'));
     const again = await openLms(version, { data: launchData(version, { resume: data }) });
-    for (const id of ids) {
+    for (const id of quizIds) {
       const s = await quizState(again.frame, id);
       assert.deepEqual(s.checked, shown[id].checked, `${id}: the same picks`);
       assert.deepEqual(s.order, shown[id].order, `${id}: the same option order`);
       assert.equal(s.result, shown[id].result, `${id}: the same verdict`);
     }
-    const first = await quizState(again.frame, ids[0]);
-    assert.equal(first.result, 'Correct.');
-    const board = await again.frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.textContent);
-    assert.match(board, new RegExp(`Quizzes: ${correct} of ${total} answered correctly, 1 revealed \\(${total} attempted\\)`));
+    for (const id of exerciseIds) {
+      const s = await exerciseState(again.frame, id);
+      assert.deepEqual(s.typed, shown[id].typed, `${id}: the same typed answer`);
+      assert.deepEqual(s.solution, shown[id].solution, `${id}: the same numbers`);
+    }
+    const first = await quizState(again.frame, quizIds[0]);
+    assert.equal(first.result, 'Correct. 1 point.');
+    const board = await again.frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+    assert.match(board, new RegExp(`^Score: [0-9⅓⅔]+ of ${total} points \\(${total} of ${total} questions answered, 2 revealed\\)$`));
     // the relaunch reports the same score at once
     await again.page.waitForFunction(() => window.scormLog.some((c) => /Commit/.test(c.m)));
     const relaunched = await again.page.evaluate(() => JSON.parse(JSON.stringify(window.runtime.cmi)));
-    if (version === '2004') assert.equal(Number(relaunched.score.raw), correct);
+    if (version === '2004') assert.ok(Math.abs(Number(relaunched.score.raw) - points) < 0.01);
     else assert.equal(Number(relaunched.core.score.raw), Math.round(scaled * 10000) / 100);
     assert.deepEqual(errorsAfterCalls(await again.page.evaluate(() => window.scormLog)), []);
     assert.deepEqual(again.page.errors, []);
@@ -332,8 +421,8 @@ async function answerSome(page, frame, n) {
 }
 
 async function assertCalm(page, frame, correct) {
-  const board = await frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.textContent);
-  assert.match(board, new RegExp(`Quizzes: ${correct} of \\d+ answered correctly`));
+  const board = await frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+  assert.match(board, new RegExp(`^Score: ${correct} of \\d+ points`));
   // nothing about the LMS reaches the learner
   const shown = await frame.locator('body').evaluate(() => document.body.innerText + [...document.querySelectorAll('*')].map((n) => n.shadowRoot?.textContent ?? '').join(' '));
   assert.doesNotMatch(shown, /SCORM|LMS|LMSInitialize|API_1484_11|unavailable/);
@@ -361,7 +450,7 @@ test('the SCO opened as a plain file, with no LMS, keeps progress in localStorag
   const [id] = await answerSome(page, page, 1);
   assert.ok(await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('posenc-course:quiz-progress'))));
   await page.reload();
-  assert.equal((await quizState(page, id)).result, 'Correct.');
+  assert.equal((await quizState(page, id)).result, 'Correct. 1 point.');
   await assertCalm(page, page, 1);
   await page.context().close();
 });
@@ -408,7 +497,7 @@ for (const [kind, suspend] of [
     else assert.deepEqual(first.checked, [], 'nothing foreign is restored');
     const free = ids.find((id, k) => k > 2);
     await answerWithKeyboard(page, frame, free, (await quizState(frame, free)).right);
-    await page.waitForFunction(() => window.scormLog.some((c) => c.m === 'LMSCommit') && /^pe1~/.test(window.runtime.cmi.suspend_data));
+    await page.waitForFunction(() => window.scormLog.some((c) => c.m === 'LMSCommit') && /^pe2~/.test(window.runtime.cmi.suspend_data));
     const stored = await page.evaluate(() => window.runtime.cmi.suspend_data);
     assert.ok(stored.includes(`~${free}.`));
     if (kind === 'corrupt') assert.ok(stored.includes(`~${ids[0]}.`), 'the restored answer is kept');

@@ -220,3 +220,23 @@ export function withoutLabel(feedback) {
   // "Right." and nothing else: keep it rather than print an empty feedback
   return rest === '' ? String(feedback).trim() : rest.charAt(0).toUpperCase() + rest.slice(1);
 }
+
+/**
+ * HTML for a longer generated text (an exercise's prompt, hint or worked
+ * solution): blocks separated by a blank line, each a paragraph, or a list
+ * when every line of it starts with "- " (or "1. " for a numbered one); the
+ * text of each is quizTextToHtml's.
+ */
+export function blocksToHtml(text) {
+  return String(text)
+    .split(/\n\s*\n/)
+    .map((block) => block.trim())
+    .filter(Boolean)
+    .map((block) => {
+      const lines = block.split('\n').map((l) => l.trim());
+      if (lines.every((l) => l.startsWith('- '))) return `<ul>${lines.map((l) => `<li>${quizTextToHtml(l.slice(2))}</li>`).join('')}</ul>`;
+      if (lines.every((l) => /^\d+\. /.test(l))) return `<ol>${lines.map((l) => `<li>${quizTextToHtml(l.replace(/^\d+\. /, ''))}</li>`).join('')}</ol>`;
+      return `<p>${quizTextToHtml(lines.join(' '))}</p>`;
+    })
+    .join('');
+}

@@ -1,0 +1,105 @@
+// Every exercise of the lesson (web/exercises/*.js), over many draws, against
+// the core (SIMD build): the numbers it draws give a question whose answer,
+// typed as the worked solution writes it (part="solution-value"), is judged
+// right; every slip it names is judged wrong, with its message; its texts
+// render (no raw TeX, nothing unescaped); its live reveal asks a sample for
+// values inside that sample's ranges; and hostile typing gets a message and
+// never throws. The browser side is tests/browser/exercise.test.mjs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { loadPosenc } from '../../web/posenc.js';
+import { seededRandom, deriveSeed } from '../../web/lib/random.js';
+import { judgePart, readAnswer, interactionOf, drawExercise } from '../../web/lib/answers.js';
+import { blocksToHtml, quizTextToHtml } from '../../web/lib/quiz-text.js';
+
+const pe = await loadPosenc();
+const dir = new URL('../../web/exercises/', import.meta.url);
+const generators = Object.fromEntries(
+  await Promise.all(
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .map(async (f) => [f.slice(0, -3), (await import(new URL(f, dir))).default]),
+  ),
+);
+const DRAWS = 60;
+
+const HOSTILE = ['<img src=x onerror=alert(1)>', 'constructor', '__proto__', 'x.constructor.constructor("alert(1)")()', '1e999', '('.repeat(500), 'a'.repeat(20000), '1/0', ')', '', '   ', '$\\frac{1}{0}$', 'pi^pi^pi^pi^pi', '9'.repeat(400)];
+
+for (const [name, gen] of Object.entries(generators)) {
+  test(`${name}: ${DRAWS} draws, the solution's value is right and each slip is caught`, async () => {
+    const samples = {};
+    for (let seed = 1; seed <= DRAWS; seed++) {
+      const x = drawExercise(gen, pe, seededRandom(seed * 7919));
+      assert.ok(x.prompt && x.hint && x.solution, `${name}: prompt, hint and solution`);
+      assert.ok(Array.isArray(x.parts) && x.parts.length >= 1);
+      for (const text of [x.prompt, x.hint, x.solution]) {
+        const html = blocksToHtml(text);
+        assert.doesNotMatch(html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>/g, ''), /\$|\\(frac|theta|text|lambda)\b/, `${name}: raw TeX in ${text.slice(0, 80)}`);
+      }
+      x.parts.forEach((part, i) => {
+        quizTextToHtml(part.label ?? '');
+        const random = () => seededRandom(deriveSeed(seed, `judge-${i}`));
+        const right = judgePart(part, part.solutionValue, random());
+        assert.equal(right.right, true, `${name} seed ${seed} part ${i}: the solution value ${part.solutionValue} is judged wrong (${right.message})`);
+        for (const slip of part.slips ?? []) {
+          const typed = slip.expression ?? String(slip.value);
+          const j = judgePart(part, typed, random());
+          assert.equal(j.right, false, `${name} seed ${seed} part ${i}: the slip ${typed} is judged right`);
+          assert.equal(j.slip, true, `${name} seed ${seed} part ${i}: the slip ${typed} is not recognised (${j.message})`);
+          quizTextToHtml(slip.message);
+        }
+        for (const h of HOSTILE) {
+          const j = judgePart(part, h, random());
+          assert.equal(j.right, false, `${name}: ${h.slice(0, 30)} judged right`);
+          assert.ok(typeof j.message === 'string' || j.message === undefined);
+          const r = readAnswer(part.answer, h);
+          if (!r.ok) assert.ok(r.message && !/<|>/.test(r.message.replace(/"[^"]*"/g, '')), `${name}: message for ${h.slice(0, 30)}: ${r.message}`);
+        }
+      });
+      const inter = interactionOf(x.parts, x.parts.map((p) => p.solutionValue), x.parts.map((p) => judgePart(p, p.solutionValue, seededRandom(1))));
+      assert.ok(['numeric', 'fill-in'].includes(inter.kind));
+      if (x.reveal) {
+        const { default: sample } = await (samples[x.reveal.sample] ??= import(`../../web/samples/${x.reveal.sample}.js`));
+        for (const [k, v] of Object.entries(x.reveal.params)) {
+          const spec = sample.params[k];
+          assert.ok(spec, `${name}: the sample ${x.reveal.sample} has no parameter ${k}`);
+          if (spec.type === 'int' || spec.type === 'float') assert.ok(v >= spec.min && v <= spec.max, `${name}: ${k} = ${v} outside ${spec.min}..${spec.max}`);
+          if (spec.type === 'int') assert.ok(Number.isInteger(v));
+          if (spec.options) assert.ok(spec.options.includes(v));
+        }
+        assert.equal(typeof sample.run(pe, { ...Object.fromEntries(Object.entries(sample.params).map(([k, s]) => [k, s.default])), ...x.reveal.params }), 'string');
+      }
+    }
+  });
+}
+
+test('two learners see different numbers in most exercises; one learner the same numbers twice', () => {
+  let differ = 0;
+  for (const gen of Object.values(generators)) {
+    const a = JSON.stringify(gen.generate(pe, seededRandom(deriveSeed(11, 'x'))));
+    const again = JSON.stringify(gen.generate(pe, seededRandom(deriveSeed(11, 'x'))));
+    const b = JSON.stringify(gen.generate(pe, seededRandom(deriveSeed(12, 'x'))));
+    assert.equal(a, again, 'the same seed must give the same exercise');
+    if (a !== b) differ += 1;
+  }
+  assert.ok(differ >= Object.keys(generators).length - 1, `only ${differ} of ${Object.keys(generators).length} exercises differ between two learners`);
+});
+
+test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3 for a prediction a live sample then shows, 1 for a bug', async () => {
+  const { buildLesson } = await import('../../scripts/build-lesson.mjs');
+  const { exercises } = await buildLesson();
+  const list = Object.values(exercises);
+  const sections = new Set(list.map((x) => x.section));
+  assert.ok(list.length >= 10, `${list.length} exercises`);
+  assert.ok(sections.size >= 7, `exercises in ${sections.size} sections`);
+  const kinds = {};
+  for (const x of list) kinds[generators[x.generator].asks] = (kinds[generators[x.generator].asks] ?? 0) + 1;
+  assert.ok(kinds.formula >= 3, `${kinds.formula} formula exercises`);
+  assert.ok(kinds.prediction >= 3, `${kinds.prediction} prediction exercises`);
+  assert.ok(kinds.bug >= 1, 'no find-the-bug exercise');
+  // a prediction is shown by a live sample once answered
+  for (const x of list.filter((e) => generators[e.generator].asks === 'prediction')) {
+    assert.ok(drawExercise(generators[x.generator], pe, seededRandom(5)).reveal, `${x.id}: a prediction with nothing to show it`);
+  }
+});

@@ -1,0 +1,381 @@
+// <pe-exercise exercise="sinusoidal-wavelength">: one exercise of the lesson,
+// by id, in which the learner types the answer: a number, a whole number or a
+// formula, with numbers drawn for this learner and the right answer computed
+// by the compute core (web/exercises/<generator>.js), never typed into the
+// lesson. Like STACK and WeBWorK:
+//
+// - fresh numbers per learner: the first draw comes from the learner's seed
+//   (stable across reloads, different for another learner); "New numbers"
+//   draws again (practice: credit already earned stays);
+// - a formula is parsed without eval (web/lib/expression.js), shown typeset
+//   as it was read while it is typed, and judged by evaluating it and the
+//   reference at random points (web/lib/answers.js), so every equivalent
+//   form counts; a typo gets a message saying which, and runs nothing;
+// - a wrong answer that matches a known slip (degrees for radians, one
+//   position off, i for 2i, a missing 2π) is named, and a hint is offered;
+//   "Show solution" gives the worked solution and the answer as a learner
+//   would type it (part="solution-value"); an answer after it earns nothing;
+// - scored like a quiz (web/lib/progress.js: 1 at the first check, a third
+//   less per miss), kept in the learner's progress and counted by
+//   <pe-quiz-score>, SCORM and xAPI (event `pe-quiz-answered`, kind
+//   'numeric' or 'fill-in');
+// - where the exercise asks for a prediction, the live PyTorch sample that
+//   prints the number appears once the learner has answered (or shown the
+//   solution), with the learner's numbers.
+//
+// Events: `pe-quiz-answered` (bubbles, composed) after each check, with
+// detail { quizId, kind ('numeric' | 'fill-in'), response (the number, or the
+// typed texts joined with "[,]"), texts (as typed, per part), correct, score
+// (the credit this check earned), credit (the question's so far), attempts,
+// revealed, latencyMs, question (plain text), correctPattern, correctValue }.
+import { PeElement, define, css, h, setText } from '../lib/pe-element.js';
+import { exercises, exerciseGenerators, questionIds } from '../gen/lesson-data.js';
+import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
+import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
+import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
+// the answer reader (and the expression parser under it) load with the first exercise on screen
+let answersModule = null;
+const loadAnswers = () => (answersModule ??= import('../lib/answers.js'));
+
+// HTML made here from generated text by quizTextToHtml/blocksToHtml (which
+// escape every character they do not build themselves); what the learner
+// types only ever becomes text nodes or parsed, escaped TeX.
+function trustedFragment(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return t.content;
+}
+
+function plainText(node) {
+  const copy = node.cloneNode(true);
+  for (const a of copy.querySelectorAll('annotation')) a.remove();
+  return copy.textContent.replace(/\s+/g, ' ').trim();
+}
+
+class PeExercise extends PeElement {
+  static tag = 'pe-exercise';
+  static description = 'One exercise of the lesson, by id: the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.';
+  static events = {
+    'pe-quiz-answered': "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",
+  };
+  static params = {
+    exercise: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be an exercise id (lowercase letters, digits and dashes)' },
+  };
+  static styles = css`
+    .kicker { font-size: .8em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); margin: 0 0 4px; }
+    .title { font-weight: 600; margin: 0 0 6px; }
+    .prompt p, .solution p, .hint p { margin: .45em 0; }
+    .prompt ul, .solution ul, .solution ol { margin: .4em 0; padding-left: 1.4em; }
+    .code { counter-reset: line; padding-left: 0; }
+    .code .line { display: block; padding-left: 3.2em; text-indent: -2.6em; white-space: pre; }
+    .code .line::before { counter-increment: line; content: counter(line); display: inline-block; width: 2em; margin-right: .6em; text-align: right; color: var(--pe-muted); }
+    .parts { display: grid; gap: 12px; margin: 10px 0; }
+    .part { display: grid; gap: 4px; }
+    .entry { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 8px; }
+    .entry label { font-weight: 600; }
+    .entry input {
+      font: inherit; font-family: var(--pe-mono); color: inherit; background: var(--pe-panel);
+      border: 1px solid var(--pe-border); border-radius: 6px; padding: 4px 8px; min-height: 32px;
+      inline-size: min(22em, 100%);
+    }
+    .entry input[aria-invalid=true] { border-color: var(--pe-bad); }
+    .part.right .entry input { border-color: var(--pe-good); border-width: 2px; }
+    .part.wrong .entry input { border-color: var(--pe-bad); border-width: 2px; }
+    .unit { color: var(--pe-muted); }
+    .rule { font-size: .85em; color: var(--pe-muted); margin: 0; }
+    .read { font-size: .92em; min-height: 1.5em; margin: 0; }
+    .read .says { color: var(--pe-muted); }
+    .read.problem { color: var(--pe-bad); }
+    .feedback { font-size: .92em; margin: 0; }
+    .feedback:empty { display: none; }
+    .part.right .feedback { color: var(--pe-good); }
+    .part.wrong .feedback { color: var(--pe-bad); }
+    .buttons { display: flex; flex-wrap: wrap; gap: 8px; }
+    button { min-height: 32px; }
+    .result { margin: 8px 0 0; font-weight: 600; }
+    .result.good { color: var(--pe-good); }
+    .result.bad { color: var(--pe-bad); }
+    .result.revealed { font-style: italic; }
+    .box { margin-top: 8px; padding: 8px 10px; border-left: 3px solid var(--pe-accent); background: var(--pe-panel); }
+    .box[hidden] { display: none; }
+    .box h4 { margin: 0 0 4px; font-size: .95em; }
+    [part~="solution-value"] { font-family: var(--pe-mono); background: var(--pe-bg); border: 1px solid var(--pe-border); border-radius: 4px; padding: 0 4px; }
+    .reveal:empty { display: none; }
+    .reveal pe-live-output { margin: 8px 0 0; }
+    math { font-size: 1.05em; }
+  `;
+
+  build(root) {
+    forgetUnknownQuizzes(questionIds);
+    this.kicker = h('p', { class: 'kicker' }, 'Exercise: your own numbers, checked by the compute core');
+    this.titleBox = h('p', { class: 'title' });
+    this.prompt = h('div', { class: 'prompt' });
+    this.code = h('pre', { class: 'code scroll-cue', tabindex: '0', 'data-keep-tabindex': '', hidden: true });
+    this.partsBox = h('div', { class: 'parts' });
+    this.checkButton = h('button', { type: 'submit' }, 'Check');
+    this.hintButton = h('button', { type: 'button', 'aria-expanded': 'false', onclick: () => this.toggleHint() }, 'Hint');
+    this.solutionButton = h('button', { type: 'button', onclick: () => this.showSolution() }, 'Show solution');
+    this.newButton = h('button', { type: 'button', onclick: () => this.newNumbers() }, 'New numbers');
+    this.form = h('form', { novalidate: true, onsubmit: (e) => (e.preventDefault(), this.check()) }, this.partsBox, h('div', { class: 'buttons' }, this.checkButton, this.hintButton, this.solutionButton, this.newButton));
+    this.result = h('p', { class: 'result', role: 'status', 'aria-live': 'polite' });
+    this.hint = h('div', { class: 'box hint', id: 'hint', hidden: true });
+    this.hintButton.setAttribute('aria-controls', 'hint');
+    this.solution = h('div', { class: 'box solution', hidden: true });
+    this.reveal = h('div', { class: 'reveal' });
+    root.append(this.kicker, this.titleBox, this.prompt, this.code, this.form, this.result, this.hint, this.solution, this.reveal);
+    this._unsubscribe = null;
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    // a reset elsewhere on the page (the score board) starts this exercise afresh
+    this._unsubscribe ??= onProgress((e) => {
+      if (e.detail?.reset) {
+        this._draw = null;
+        this.schedule();
+      }
+    });
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._unsubscribe?.();
+    this._unsubscribe = null;
+  }
+
+  get exerciseId() {
+    return this.getAttribute('exercise') ?? '';
+  }
+
+  update(pe, p) {
+    const data = exercises[p.exercise];
+    if (!data) throw new Error(`pe-exercise: there is no exercise with id "${p.exercise}"`);
+    if (this._draw && this._drawFor === p.exercise) return; // already shown; its state lives in the DOM
+    if (!this._generator || this._generatorFor !== data.generator) {
+      this.titleBox.replaceChildren(trustedFragment(data.title));
+      this.prompt.textContent = 'Drawing your numbers…';
+      Promise.all([exerciseGenerators[data.generator](), loadAnswers()]).then(
+        ([m, answers]) => {
+          this._generator = m.default ?? m;
+          this._generatorFor = data.generator;
+          this.answers = answers;
+          this.schedule();
+        },
+        (error) => {
+          this.errorBox.textContent = `This exercise could not be loaded: ${error.message}`;
+        },
+      );
+      return false;
+    }
+    const saved = loadProgress()[p.exercise];
+    // the learner's own numbers: from their seed until they ask for new ones
+    const seed = saved?.seed ?? deriveSeed(learnerSeed(newSeed), `exercise:${p.exercise}`);
+    this._seed = seed;
+    this._pe = pe;
+    this._draw = this.answers.drawExercise(this._generator, pe, seededRandom(seed));
+    this._drawFor = p.exercise;
+    this._shownAt = performance.now();
+    this.render(data, saved);
+  }
+
+  // the random points at which formulas are compared: the same for the same numbers
+  judgeRandom() {
+    return seededRandom(deriveSeed(this._seed, 'judge'));
+  }
+
+  render(data, saved) {
+    const x = this._draw;
+    this.titleBox.replaceChildren(trustedFragment(data.title));
+    this.prompt.replaceChildren(trustedFragment(blocksToHtml(x.prompt)));
+    if (x.code) {
+      this.code.hidden = false;
+      this.code.setAttribute('aria-label', 'Code, with line numbers');
+      this.code.replaceChildren(h('code', {}, x.code.split('\n').map((line) => h('span', { class: 'line' }, line || ' '))));
+    } else {
+      this.code.hidden = true;
+      this.code.replaceChildren();
+    }
+    this.parts = x.parts.map((part, i) => this.buildPart(part, i, x.parts.length));
+    this.partsBox.replaceChildren(...this.parts.map((p) => p.box));
+    this.hint.hidden = true;
+    this.hintButton.setAttribute('aria-expanded', 'false');
+    this.hint.replaceChildren(h('h4', {}, 'Hint'), trustedFragment(blocksToHtml(x.hint)));
+    this.solution.hidden = true;
+    this.solution.replaceChildren();
+    this.reveal.replaceChildren();
+    this.result.textContent = '';
+    this.result.className = 'result';
+    this._solutionShown = !!saved?.solutionShown;
+    this._revealed = false;
+    if (saved && Array.isArray(saved.response) && saved.response.every((t) => typeof t === 'string')) {
+      saved.response.forEach((text, i) => {
+        if (this.parts[i]) {
+          this.parts[i].input.value = text;
+          this.showReading(i);
+        }
+      });
+    }
+    if (saved && (saved.attempts > 0 || saved.solutionShown)) {
+      if (saved.view === 'solution' || saved.solutionShown) this.showSolution({ save: false });
+      if (saved.view !== 'solution' && saved.response?.length) this.check({ save: false });
+    }
+  }
+
+  buildPart(part, i, count) {
+    const id = `answer-${i}`;
+    const input = h('input', {
+      id,
+      type: 'text',
+      autocomplete: 'off',
+      autocapitalize: 'off',
+      spellcheck: 'false',
+      // a number may be negative or arithmetic (2*pi): a text keyboard, not a number pad
+      inputmode: 'text',
+      maxlength: String(this.answers.MAX_INPUT + 1),
+      'aria-describedby': `rule-${i} read-${i} feedback-${i}`,
+    });
+    const label = h('label', { for: id }, trustedFragment(quizTextToHtml(part.label ?? (count > 1 ? `Part ${i + 1}` : 'Your answer'))));
+    const unit = part.answer.unit ? h('span', { class: 'unit' }, part.answer.unit) : null;
+    const rule = h('p', { class: 'rule', id: `rule-${i}` }, `Type ${this.answers.answerRule(part.answer)}.${part.answer.digits !== undefined ? ` The answer has ${part.answer.digits} decimal place${part.answer.digits === 1 ? '' : 's'}.` : ''}`);
+    const read = h('p', { class: 'read', id: `read-${i}`, 'aria-live': 'polite' });
+    const feedback = h('p', { class: 'feedback', id: `feedback-${i}` });
+    const box = h('div', { class: 'part' }, h('div', { class: 'entry' }, label, input, unit), rule, read, feedback);
+    // the reading follows the typing, at most once a frame
+    input.addEventListener('input', () => {
+      box.classList.remove('right', 'wrong');
+      setText(feedback, '');
+      if (this._readFrame) return;
+      this._readFrame = requestAnimationFrame(() => {
+        this._readFrame = 0;
+        this.parts?.forEach((_, j) => this.showReading(j));
+      });
+    });
+    return { part, input, read, feedback, box };
+  }
+
+  // "Read as: <formula>" under the box, or what is wrong with the text
+  showReading(i) {
+    const p = this.parts[i];
+    const r = this.answers.readAnswer(p.part.answer, p.input.value);
+    p.read.classList.toggle('problem', !r.ok && !r.empty);
+    if (r.ok) {
+      p.input.removeAttribute('aria-invalid');
+      p.read.replaceChildren(h('span', { class: 'says' }, 'Read as: '), trustedFragment(texToMathML(r.tex)));
+    } else {
+      if (r.empty) p.input.removeAttribute('aria-invalid');
+      else p.input.setAttribute('aria-invalid', 'true');
+      p.read.textContent = r.empty ? '' : r.message;
+    }
+    return r;
+  }
+
+  check({ save = true } = {}) {
+    const x = this._draw;
+    if (!x) return;
+    const texts = this.parts.map((p) => p.input.value);
+    // text that cannot be read is not an attempt: say what is wrong, count nothing
+    const readings = this.parts.map((_, i) => this.showReading(i));
+    const unreadable = readings.findIndex((r) => !r.ok);
+    if (unreadable >= 0) {
+      this.result.className = 'result bad';
+      this.result.textContent = readings[unreadable].empty
+        ? this.parts.length > 1 ? `Part ${unreadable + 1} has no answer yet.` : 'Type an answer first.'
+        : `${this.parts.length > 1 ? `Part ${unreadable + 1}: ` : ''}${readings[unreadable].message}`;
+      if (save) this.parts[unreadable].input.focus();
+      return;
+    }
+    const random = this.judgeRandom();
+    const judged = this.parts.map((p, i) => this.answers.judgePart(p.part, texts[i], random));
+    const right = judged.every((j) => j.right);
+    judged.forEach((j, i) => {
+      const p = this.parts[i];
+      p.box.classList.toggle('right', j.right);
+      p.box.classList.toggle('wrong', !j.right);
+      // a slip's message is the exercise's own text (with $TeX$); the parser's is plain text
+      if (j.slip) p.feedback.replaceChildren(trustedFragment(quizTextToHtml(j.message)));
+      else setText(p.feedback, j.right ? (this.parts.length > 1 ? 'Right.' : '') : j.message || 'Not this.');
+    });
+    const revealed = this._solutionShown;
+    const before = loadProgress()[this.exerciseId];
+    // a restored view says what the stored answer earned; a new check is scored now
+    const { entry, earned } = save ? afterCheck(before, { right, response: texts.map((t) => t.slice(0, 300)), seed: this._seed }) : { entry: before, earned: before?.credit ?? 0 };
+    this.result.className = `result ${right ? (revealed ? 'revealed' : 'good') : 'bad'}`;
+    this.result.textContent = right
+      ? revealed
+        ? 'Revealed: right, but after Show solution, so it earns no credit.'
+        : `Correct. ${earnedText(earned, entry.credit)}`
+      : `Not right yet${this.parts.length > 1 ? `: ${judged.filter((j) => !j.right).length} of ${this.parts.length} parts` : ''}. Read the note under the box, use the hint, or show the solution.${
+          !revealed && entry.credit < 1 ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.` : ''
+        }`;
+    if (right || revealed) this.showReveal();
+    if (!save) return;
+    saveEntry(this.exerciseId, entry);
+    const interaction = this.answers.interactionOf(x.parts, texts, judged);
+    const latencyMs = performance.now() - this._shownAt;
+    this._shownAt = performance.now();
+    this.dispatchEvent(
+      new CustomEvent('pe-quiz-answered', {
+        bubbles: true,
+        composed: true,
+        detail: {
+          quizId: this.exerciseId,
+          kind: interaction.kind,
+          response: interaction.response,
+          texts: texts.map((t) => t.slice(0, 300)),
+          correct: right,
+          score: earned,
+          credit: entry.credit,
+          attempts: entry.attempts,
+          revealed,
+          latencyMs,
+          question: plainText(this.prompt),
+          correctPattern: interaction.correctPattern,
+          correctValue: interaction.correctValue,
+        },
+      }),
+    );
+  }
+
+  toggleHint() {
+    this.hint.hidden = !this.hint.hidden;
+    this.hintButton.setAttribute('aria-expanded', String(!this.hint.hidden));
+  }
+
+  showSolution({ save = true } = {}) {
+    const x = this._draw;
+    if (!x) return;
+    const values = x.parts.map((part, i) =>
+      h('p', {}, trustedFragment(quizTextToHtml(`${x.parts.length > 1 ? `${part.label ?? `Part ${i + 1}`}: ` : 'Answer: '}`)), h('code', { part: 'solution-value', 'data-part': String(i) }, part.solutionValue)),
+    );
+    this.solution.replaceChildren(h('h4', {}, 'Worked solution'), trustedFragment(blocksToHtml(x.solution)), ...values);
+    this.solution.hidden = false;
+    this._solutionShown = true;
+    this.showReveal();
+    if (!save) return;
+    this.result.className = 'result';
+    this.result.textContent = 'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.';
+    saveEntry(this.exerciseId, afterSolution(loadProgress()[this.exerciseId], { response: this.parts.map((p) => p.input.value.slice(0, 300)), seed: this._seed }));
+  }
+
+  // the live sample that prints what the learner predicted, with their numbers
+  showReveal() {
+    const r = this._draw?.reveal;
+    if (!r || this._revealed) return;
+    this._revealed = true;
+    const attrs = { sample: r.sample };
+    for (const [k, v] of Object.entries(r.params ?? {})) attrs[k] = Array.isArray(v) ? v.join(',') : String(v);
+    this.reveal.replaceChildren(h('p', { class: 'kicker' }, r.caption ?? 'The same numbers in PyTorch, printed live'), h('pe-live-output', attrs));
+    if (!customElements.get('pe-live-output')) import('./pe-live-output.js');
+  }
+
+  newNumbers() {
+    const before = loadProgress()[this.exerciseId];
+    // new numbers are practice: credit and misses stay with the question
+    saveEntry(this.exerciseId, afterNewDraw(before, { seed: newSeed() }) ?? { credit: 0, misses: 0, attempts: 0, correct: false, solutionShown: false, response: [], seed: newSeed() });
+    this._draw = null;
+    this.schedule();
+    this.updateNow().then(() => this.parts?.[0]?.input.focus());
+  }
+}
+
+define(PeExercise);
