@@ -1,6 +1,6 @@
 // Nothing is cut off without a cue, on a 375 px phone and a 1280 px desktop:
 // with every widget rendered and every aside open, each element of the page
-// (and each box inside a live output's shadow root) whose content is wider
+// (and each box inside a widget's shadow root) whose content is wider
 // than its box must scroll sideways, show the scroll cue (lesson.css: the
 // shadows at the edges, background-attachment scroll, and the covers that
 // move with the content, local) in the colour of what is behind it, and be
@@ -66,9 +66,11 @@ function findUncuedOverflow() {
     return null;
   };
   const boxes = [...document.querySelectorAll('body *')];
-  for (const lo of document.querySelectorAll('pe-live-output')) boxes.push(...lo.shadowRoot.querySelectorAll('*'));
+  for (const el of document.querySelectorAll('*')) if (el.shadowRoot) boxes.push(...el.shadowRoot.querySelectorAll('*'));
   const problems = [];
   for (const el of boxes) {
+    // an SVG element has no scroll box (its clientWidth is 0): its <svg> is checked
+    if (el instanceof SVGElement && el.localName !== 'svg') continue;
     if (el.scrollWidth <= el.clientWidth + 1) continue;
     const style = getComputedStyle(el);
     if (style.display === 'none' || style.visibility === 'hidden') continue;

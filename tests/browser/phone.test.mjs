@@ -1,0 +1,158 @@
+// The lesson on a 375 px phone (touch, dark): every control is a target a
+// finger can hit (WCAG 2.2, 2.5.8 Target Size: at least 24 x 24 CSS px);
+// everything that scrolls sideways shows the scroll cue; a live sample's
+// values can be typed, not only dragged on a short slider; and the RoPE
+// clock's phase slider stays on screen with the score and dials it turns.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { useSite, newPage, renderAllWidgets } from './harness.mjs';
+import { tags } from './widget-tags.mjs';
+
+const site = useSite();
+
+const phone = { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true, colorScheme: 'dark' };
+
+// Runs in the page: the controls smaller than 24 x 24 px, and the boxes that
+// scroll (or, inside a widget, may scroll) sideways without the scroll cue.
+function findSmallTargetsAndBareScrollers() {
+  const roots = [document];
+  for (const el of document.querySelectorAll('*')) if (el.shadowRoot) roots.push(el.shadowRoot);
+  const where = (el) => {
+    const host = el.getRootNode().host;
+    const outer = host ?? el;
+    const section = outer.closest('section[id]') ? `#${outer.closest('section[id]').id}` : (outer.closest('nav, header, footer')?.localName ?? 'body');
+    const name = `${el.localName}${el.id ? `#${el.id}` : ''}${el.type && el.localName === 'input' ? `[type=${el.type}]` : ''}`;
+    const text = (el.textContent || el.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 40);
+    return `${host ? `${host.localName} > ` : ''}${name}${text ? ` "${text}"` : ''} in ${section}`;
+  };
+  // WCAG's inline exception: a link inside a sentence is as tall as its line
+  const inSentence = (a) => {
+    if (a.localName !== 'a' || getComputedStyle(a).display !== 'inline') return false;
+    const inline = (n) => n && (n.nodeType === Node.TEXT_NODE ? n.data.trim() !== '' : getComputedStyle(n).display.startsWith('inline'));
+    return inline(a.previousSibling) || inline(a.nextSibling);
+  };
+  const targets = 'input:not([type=hidden]), select, textarea, button, summary, a[href], [role=button], [role=slider], [role=checkbox], [role=radio], [role=tab]';
+  const small = [];
+  const bare = [];
+  for (const root of roots) {
+    const inWidget = root !== document;
+    for (const el of root.querySelectorAll(targets)) {
+      const r = el.getBoundingClientRect();
+      if (!r.width && !r.height) continue; // not shown (in a closed part)
+      if (getComputedStyle(el).visibility === 'hidden' || inSentence(el)) continue;
+      if (r.width < 24 - 0.01 || r.height < 24 - 0.01) small.push(`${where(el)}: ${r.width.toFixed(1)} x ${r.height.toFixed(1)} px`);
+    }
+    for (const el of root.querySelectorAll('*')) {
+      const style = getComputedStyle(el);
+      if (!/auto|scroll/.test(style.overflowX) || style.display === 'none' || /^(textarea|input|select)$/.test(el.localName)) continue;
+      // the page's own boxes that fit are left alone (an inline formula takes
+      // its cue only once it is wider than its line); a widget's may scroll
+      // at another setting, so each has its cue all the time
+      const scrolls = el.scrollWidth > el.clientWidth + 1;
+      if (!scrolls && !inWidget) continue;
+      // the 1 px boxes that hide text from the eye but not from screen readers
+      if (el.clientWidth <= 1) continue;
+      const attach = style.backgroundAttachment;
+      if (!/gradient/.test(style.backgroundImage) || !attach.includes('local') || !attach.includes('scroll')) {
+        bare.push(`${where(el)}${scrolls ? ` (${el.scrollWidth} px in ${el.clientWidth})` : ' (may scroll)'}`);
+      }
+    }
+  }
+  return { small, bare };
+}
+
+test('375 px phone, touch, dark: every control is at least 24 x 24 px, and whatever scrolls sideways shows the scroll cue', async () => {
+  const page = await newPage(site.browser, phone);
+  await page.goto(`${site.url}/`);
+  await renderAllWidgets(page, tags);
+  // every part a learner can open, open: the asides, the contents, each widget's tables
+  await page.evaluate(async () => {
+    for (const d of document.querySelectorAll('details')) d.open = true;
+    for (const el of document.querySelectorAll('*')) for (const d of el.shadowRoot?.querySelectorAll('details') ?? []) d.open = true;
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  });
+  const { small, bare } = await page.evaluate(findSmallTargetsAndBareScrollers);
+  assert.deepEqual(small, [], `targets smaller than 24 x 24 px:\n${small.join('\n')}`);
+  assert.deepEqual(bare, [], `sideways scrollers without a scroll cue:\n${bare.join('\n')}`);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('375 px phone: a sample value typed into its number box changes the printout and the URL; a bad one is marked, then taken back with a note', async () => {
+  const page = await newPage(site.browser, phone);
+  await page.goto(`${site.url}/`);
+  const sample = page.locator('pe-live-output[sample="rope-seats"]');
+  await renderAllWidgets(page, ['pe-live-output[sample="rope-seats"]']);
+  const printout = () => sample.evaluate((n) => n.shadowRoot.querySelector('pre.output').textContent);
+  const box = sample.locator('#p-shift-box');
+  const slider = sample.locator('#p-shift');
+  assert.match(await printout(), /Seats 101 vs 103/);
+  assert.equal(await box.count(), 1, 'the shift slider has no number box beside it');
+  // a value a 120 px slider over 0 to 10000 cannot hit by touch, typed
+  await box.tap();
+  await box.fill('250');
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('pre.output').textContent.includes('Seats 251 vs 253'), await sample.elementHandle());
+  assert.equal(await slider.inputValue(), '250', 'the slider follows the box');
+  assert.match(await sample.evaluate((n) => n.shadowRoot.querySelector('pre.code').textContent), /shift = 1, 3, 250/);
+  await page.waitForFunction(() => /\.shift=250(&|$)/.test(location.search));
+  // out of range: marked while typed, the printout unchanged; on Enter, back with a note
+  await box.fill('20000');
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  await box.press('Enter');
+  assert.equal(await box.inputValue(), '250');
+  assert.equal(await box.getAttribute('aria-invalid'), null);
+  assert.equal(await sample.locator('#note-shift').textContent(), 'shift must be an integer from 0 to 10000; kept 250');
+  assert.match(await printout(), /Seats 251 vs 253/);
+  // off the slider's grid (rope-seats needs a theta whose factor is exact), on leaving the box
+  const theta = sample.locator('#p-theta-box');
+  await theta.fill('0.33');
+  await theta.blur();
+  assert.equal(await theta.inputValue(), '0.5');
+  assert.equal(await sample.locator('#note-theta').textContent(), 'theta must be a number from 0.05 to 1.5 in steps of 0.05; kept 0.5');
+  // the slider moves the box, and clears the note
+  await sample.locator('#p-theta').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((n) => n.shadowRoot.querySelector('#p-theta-box').value === '0.55', await sample.elementHandle());
+  assert.equal(await sample.locator('#note-theta').textContent(), '');
+  // the URL brings the typed value back
+  await page.waitForFunction(() => /\.theta=0\.55(&|$)/.test(location.search));
+  await page.reload();
+  await renderAllWidgets(page, ['pe-live-output[sample="rope-seats"]']);
+  assert.equal(await box.inputValue(), '250');
+  assert.match(await printout(), /Seats 251 vs 253/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('375 px phone: the RoPE clock\'s phase slider shares the screen with the score and the dials it turns, and stays there as the dials scroll by', async () => {
+  const page = await newPage(site.browser, phone);
+  await page.goto(`${site.url}/`);
+  const clock = page.locator('rope-clock').first();
+  await renderAllWidgets(page, ['rope-clock']);
+  const boxes = () => clock.evaluate((n) => {
+    const r = n.shadowRoot;
+    const box = (el) => { const b = el.getBoundingClientRect(); return { top: b.top, bottom: b.bottom }; };
+    const dials = [...r.querySelectorAll('.dials figure')].map(box);
+    return { phase: box(r.querySelector('#c-phase')), phaseBox: box(r.querySelector('#c-phase-box')), score: box(r.querySelector('.scores')), dials, bar: document.querySelector('.toc').getBoundingClientRect().bottom };
+  });
+  const b = await boxes();
+  const all = [b.phase, b.phaseBox, b.score, ...b.dials];
+  const span = Math.max(...all.map((x) => x.bottom)) - Math.min(...all.map((x) => x.top));
+  assert.ok(span <= 800 - b.bar, `the phase slider, the score and the ${b.dials.length} dials span ${span.toFixed(0)} px: more than the ${800 - b.bar} px the phone shows below the contents bar`);
+  // 32 dials: scrolled to the last one, the slider and the score are still on screen, below the contents bar
+  await clock.evaluate((n) => { n.setAttribute('d-model', '64'); return n.updateNow(); });
+  await clock.evaluate((n) => n.shadowRoot.querySelector('.dials figure:last-child').scrollIntoView({ block: 'end', behavior: 'instant' }));
+  await page.waitForTimeout(50);
+  const s = await boxes();
+  assert.equal(s.dials.length, 32);
+  assert.ok(s.dials.at(-1).bottom <= 800 + 1, 'the last dial is on screen');
+  for (const [name, x] of [['phase slider', s.phase], ['phase box', s.phaseBox], ['score', s.score]]) {
+    assert.ok(x.top >= s.bar - 1 && x.bottom <= 800, `${name} is off screen (${x.top.toFixed(0)} to ${x.bottom.toFixed(0)} px, contents bar to ${s.bar.toFixed(0)}) beside the last dial`);
+  }
+  // the slider still turns the score there
+  const before = await clock.evaluate((n) => n.shadowRoot.querySelector('.scores').textContent);
+  await clock.locator('#c-phase-box').fill('1');
+  await page.waitForFunction(([n, t]) => n.shadowRoot.querySelector('.scores').textContent !== t, [await clock.elementHandle(), before]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
