@@ -78,7 +78,7 @@ export const ROPE_PRESETS = [
     // the lab says nothing about it.
     longTraining: {
       length: 131072,
-      text: 'Meta trained Llama 3.1 further: in the final stages of pre-training it lengthened the training sequences step by step up to 128K tokens (Llama 3 paper, Grattafiori et al. 2024, §3.4.2: six stages from 8K for the 405B, on about 800B tokens; the 8B and 70B with similar recipes, §3.4).',
+      text: 'Meta went on pre-training Llama 3.1 on sequences lengthened step by step to 128K tokens (Llama 3 paper, Grattafiori et al. 2024, §3.4.2: six stages from 8K for the 405B, about 800B tokens; similar recipes for the 8B and 70B).',
     },
   },
   {

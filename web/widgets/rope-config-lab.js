@@ -57,7 +57,7 @@ class RopeConfigLab extends PeElement {
   static params = {
     preset: { type: 'enum', options: presetOptions, optionLabels: presetLabels, default: 'llama-3.1-8b', label: 'model' },
     target: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'target length (0: the claimed one)' },
-    trained: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'training length (0: the config’s L)' },
+    trained: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'training length (0: L)' },
   };
 
   static styles = css`
@@ -251,7 +251,7 @@ class RopeConfigLab extends PeElement {
     }
     if (longTraining) {
       lines.push(Lt < longTraining.length
-        ? `${longTraining.text} So its arcs were trained out to that length: the marked pairs describe the ${cfg.type} scaling alone, not angles this model never saw (set the training length to ${count(longTraining.length)} to assume the long training).`
+        ? `${longTraining.text} Its arcs were trained out to that length, so the marks describe the ${cfg.type} scaling alone, not angles this model never saw (a training length of ${count(longTraining.length)} assumes the long training).`
         : longTraining.text);
     }
     lines.push(attn === 1
@@ -278,10 +278,10 @@ class RopeConfigLab extends PeElement {
     // (a pasted list of factors may speed a pair up)
     const how = least.ratio >= 1 ? `slowed ×${r}` : `sped up ×${times(1 / least.ratio)}`;
     const who = same
-      ? `${slow.length === 1 ? 'The one pair' : `Each of the ${slow.length} pairs`} that never completed a turn in training is ${how}, so it`
+      ? `${slow.length === 1 ? 'The pair' : `Each of the ${slow.length} pairs`} that never completed a turn in training is ${how}, so it`
       : `Of the ${slow.length} pairs that never completed a turn in training, pair ${least.i} is ${least.ratio >= 1 ? `slowed least, ×${r}` : how}, so it`;
-    const enough = covered >= T ? `enough for ${count(T)}` : `the scaling alone covers ${count(covered)} of the ${count(T)} tokens`;
-    return `${who} turns as far at ${count(covered)} tokens (${r} × ${count(Lt)}) as it did at ${count(Lt)}: ${enough}.`;
+    const enough = covered >= T ? `enough for ${count(T)}` : `the scaling alone covers ${count(covered)} of the ${count(T)}`;
+    return `${who} turns as far at ${count(covered)} tokens (${r} × ${count(Lt)}) as at ${count(Lt)}: ${enough}.`;
   }
 
   _draw() {
