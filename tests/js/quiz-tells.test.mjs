@@ -74,11 +74,7 @@ test('in no select-all quiz are the right options the longest ones, or the short
 });
 
 for (const g of tells.generated) {
-  // rope-same-offset: its right placement moves both positions by 10 to 99,
-  // so it has the most digits in most draws; the fix is in that generator
-  // (its wrong placements should move as far), which this change does not own.
-  const todo = g.generator === 'rope-same-offset' ? 'web/quizzes/rope-same-offset.js: the right option is the longest in most draws' : undefined;
-  test(`generated ${g.id}: no tell over ${g.draws} draws`, { todo }, () => {
+  test(`generated ${g.id}: no tell over ${g.draws} draws`, () => {
     assert.ok(g.draws >= 100, report);
     assert.ok(g.rightLongest <= g.draws / 3, `right option longest in ${g.rightLongest} of ${g.draws} draws${report}`);
     assert.ok(g.rightShortest <= g.draws / 3, `right option shortest in ${g.rightShortest} of ${g.draws} draws${report}`);

@@ -19,11 +19,12 @@ export function generate(pe, random) {
     // never "-0.000": a score that rounds to zero is 0.000, whatever its sign
     const score = (i, j) => quizNumber(rotatedScore(pe, q, k, i, j, scaling), 3);
     const base = score(m, n);
+    // every placement moves by s, so no option stands out by its bigger numbers
     const cand = [
       { seats: [m + s, n + s], correct: true },
-      { seats: [n, m] },
-      { seats: [m + s, n] },
-      { seats: [2 * m, 2 * n] },
+      { seats: [n + s, m + s] },
+      { seats: [m + s, n + 2 * s] },
+      { seats: [2 * m + s, 2 * n + s] },
     ].map((c) => ({ ...c, score: score(...c.seats) }));
     // Every wrong placement must give a visibly different score.
     if (cand[0].score !== base || cand.slice(1).some((c) => c.score === base)) continue;
@@ -31,9 +32,9 @@ export function generate(pe, random) {
     const say = ([i, j]) => `$q$ at position ${i}, $k$ at position ${j}`;
     const why = [
       `Both moved by ${s}, so the offset is still $n - m = ${offset}$ and the score is $${cand[0].score}$.`,
-      `The offset is now $${m - n}$ instead of $${offset}$: same distance, other direction. The score is $${cand[1].score}$, because RoPE tells before from after.`,
-      `Only $q$ moved, so the offset changed to $${n - m - s}$. The score is $${cand[2].score}$.`,
-      `Doubling both positions doubles the offset to $${2 * offset}$. The score is $${cand[3].score}$.`,
+      `The positions swapped places, so the offset is $${m - n}$ instead of $${offset}$: same distance, other direction. The score is $${cand[1].score}$, because RoPE tells before from after.`,
+      `$k$ moved ${s} further than $q$, so the offset changed to $${n - m + s}$. The score is $${cand[2].score}$.`,
+      `Doubling both positions (then moving both by ${s}) doubles the offset to $${2 * offset}$. The score is $${cand[3].score}$.`,
     ];
     const options = shuffle(
       random,
@@ -42,7 +43,7 @@ export function generate(pe, random) {
     return {
       question: `RoPE with a single pair turning $\\theta = ${theta}$ radians per position. With $q = ${texVector(q)}$ at position $m = ${m}$ and $k = ${texVector(k)}$ at position $n = ${n}$, the score $q^\\top R_{n-m}\\, k$ is $${base}$. Which placement gives the same score?`,
       options,
-      explanation: `The score is $q^\\top R_{n-m}\\, k$, where $R_{n-m}$ turns by $(n - m)\\theta$, so any placement with the same offset $n - m = ${offset}$ gives $${base}$. Moving both positions by the same amount keeps the offset; swapping them flips its sign, and moving one or scaling both changes it.`,
+      explanation: `The score is $q^\\top R_{n-m}\\, k$, where $R_{n-m}$ turns by $(n - m)\\theta$, so any placement with the same offset $n - m = ${offset}$ gives $${base}$. Moving both positions by the same amount keeps the offset; swapping them flips its sign, and moving one further than the other or scaling both changes it.`,
     };
   }
 }
