@@ -180,8 +180,8 @@ const BASE_CSS = css`
   }
   /* Every control is a target of at least 24 x 24 CSS px, WCAG 2.2's
      minimum (2.5.8 Target Size): a phone draws a slider 16 px tall and a
-     checkbox 13 px, too small to hit with a finger. Boxes and menus get a
-     little more, so a slider and the box beside it line up. */
+     checkbox 13 px, too small to hit with a finger. Boxes, menus and
+     buttons get 28 px: their text and its padding. */
   input[type=range] { block-size: 24px; margin-block: 0; accent-color: var(--pe-accent); }
   input[type=checkbox], input[type=radio] { inline-size: 24px; block-size: 24px; margin: 0; flex: none; accent-color: var(--pe-accent); }
   input:not([type=range], [type=checkbox], [type=radio]), select, button { min-block-size: 28px; }
