@@ -24,12 +24,12 @@ import { build } from 'esbuild';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const EXERCISE_LINES = [
-  'Seat #0 Wave Vector: [0. 1. 0. 1.]',
-  'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+  'position 0: [0. 1. 0. 1.]',
+  'position 1: [0.841 0.54  0.01  1.   ]',
   'Attention Score (Seats 1 vs 3): 0.65457',
   'Attention Score (Seats 101 vs 103): 0.65457',
 ];
-// every tag with the attributes a course page would write (a quiz and a sample need an id)
+// every tag with the attributes a course page would write (a quiz, an exercise and a sample need an id)
 const TAGS = [
   'pe-heatmap', 'pe-wave-barcode', 'attention-permutation', 'learned-overflow', 'rope-clock', 'alibi-bias',
   't5-buckets', 'rope-scaling-lab', 'rope-config-lab', 'pe-quiz-score',
@@ -38,6 +38,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 <script type="module" src="posenc-widgets.js"></script></head><body>
 ${TAGS.map((t) => `<${t}></${t}>`).join('\n')}
 <pe-quiz quiz="sinusoidal-fastest-pair"></pe-quiz>
+<pe-exercise exercise="sinusoidal-wavelength"></pe-exercise>
 <pe-live-output sample="seat-vectors"></pe-live-output>
 <rope-offset-check q="1.0,0.5" k="0.8,0.2" theta="0.5" m="1" n="3" shift="100"></rope-offset-check>
 </body></html>`;
@@ -119,14 +120,14 @@ after(async () => {
 });
 
 test('the bundle holds every lesson tag but the ones it leaves out', () => {
-  const all = [...new Set([...TAGS, 'pe-quiz', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED])].sort();
+  const all = [...new Set([...TAGS, 'pe-quiz', 'pe-exercise', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED])].sort();
   assert.deepEqual(all, [...new Set(lessonTags)].sort());
 });
 
 test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the exercise lines are exact, no other request', async () => {
   const page = await strictPage(browser);
   await page.goto(`${url}/`);
-  const tags = [...TAGS, 'pe-quiz', 'pe-live-output', 'rope-offset-check'];
+  const tags = [...TAGS, 'pe-quiz', 'pe-exercise', 'pe-live-output', 'rope-offset-check'];
   assert.equal(await renderAllWidgets(page, tags), tags.length);
   const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
   for (const line of EXERCISE_LINES) assert.ok(texts.includes(line), `missing: ${line}`);

@@ -15,8 +15,8 @@ import { tags } from './widget-tags.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const LINES = [
-  'Seat #0 Wave Vector: [0. 1. 0. 1.]',
-  'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+  'position 0: [0. 1. 0. 1.]',
+  'position 1: [0.841 0.54  0.01  1.   ]',
   'Attention Score (Seats 1 vs 3): 0.65457',
   'Attention Score (Seats 101 vs 103): 0.65457',
 ];

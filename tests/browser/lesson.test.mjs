@@ -80,7 +80,7 @@ test('text, code and default outputs show before the wasm arrives, and written q
   const sample = page.locator('pe-live-output[sample="seat-vectors"]');
   await sample.scrollIntoViewIfNeeded();
   const shown = await sample.evaluate((n) => n.shadowRoot.textContent);
-  assert.ok(shown.includes('Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]'), 'default output missing before the core');
+  assert.ok(shown.includes('position 1: [0.841 0.54  0.01  1.   ]'), 'default output missing before the core');
   assert.ok(shown.includes('import'), 'code missing before the core');
   // a written quiz is interactive without the core
   const quiz = page.locator('pe-quiz[quiz="why-position-shuffle-outputs"]');
@@ -101,8 +101,8 @@ test('the exercise lines appear exactly', async () => {
   await renderAllWidgets(page, ['pe-live-output', 'rope-offset-check']);
   const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
   for (const line of [
-    'Seat #0 Wave Vector: [0. 1. 0. 1.]',
-    'Seat #1 Wave Vector: [0.841 0.54  0.01  1.   ]',
+    'position 0: [0. 1. 0. 1.]',
+    'position 1: [0.841 0.54  0.01  1.   ]',
     'Attention Score (Seats 1 vs 3): 0.65457',
     'Attention Score (Seats 101 vs 103): 0.65457',
   ]) {

@@ -72,7 +72,7 @@ test('attention-permutation: repeated words tell one story in the headline, the 
   r = await read();
   assert.match(r.lesson, /only swaps copies of “the”.*leaves the sentence as it was/);
   assert.deepEqual(r.table.map((row) => row[1]), ['0', '0', '0', '0', '0', '0']);
-  assert.match(r.perm, /Only copies of “the” trade seats/);
+  assert.match(r.perm, /Only copies of “the” trade places/);
   // the reversal, however the order names the two "the", is the same
   // sentence: the same numbers, and ALiBi cannot tell it from the original
   await set(el, { order: '4,3,2,1,0', encoding: 'alibi' });
@@ -80,7 +80,7 @@ test('attention-permutation: repeated words tell one story in the headline, the 
   await set(el, { order: '4,0,2,1,3' });
   r = await read();
   assert.equal(r.perm.replace(/^.*?of the original\. /, ''), reversed.perm.replace(/^.*?of the original\. /, ''), 'the same move described two ways');
-  assert.match(r.perm, /both copies of “the” from seats 0 and 3 to seats 1 and 4/);
+  assert.match(r.perm, /both copies of “the” from positions 0 and 3 to positions 1 and 4/);
   assert.deepEqual(r.table, reversed.table, 'the same two sentences gave other numbers');
   assert.deepEqual(r.rows, reversed.rows);
   assert.match(r.lesson, /^With alibi, each word’s output still just moved with the word .*cannot tell these two orders apart, since ALiBi’s bias/);

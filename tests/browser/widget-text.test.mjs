@@ -135,7 +135,7 @@ test('the permutation experiment says what its table says, ALiBi on a reversed s
   const set = (attrs) => el.evaluate((n, a) => { for (const [k, v] of Object.entries(a)) n.setAttribute(k, v); return n.updateNow(); }, attrs);
   // the swap preset: ALiBi sees it
   let r = await read();
-  assert.match(r.lesson, /^With alibi, the same word in another seat gives another output .*can tell the two orders apart/);
+  assert.match(r.lesson, /^With alibi, the same word at another position gives another output .*can tell the two orders apart/);
   assert.deepEqual(r.rows.find((row) => row[2] === 'true'), ['▶ alibi', 'different: the layer sees the order', 'true']);
   assert.equal(r.rows.filter((row) => row[0].startsWith('▶')).length, 1, 'one row is marked');
   // reversed: every distance |i - j| is kept, so ALiBi's outputs only move with the words
@@ -152,7 +152,7 @@ test('the permutation experiment says what its table says, ALiBi on a reversed s
   assert.equal(r.rows.find((row) => row[0] === '▶ alibi')[1], 'identical: outputs only moved with the words');
   await set({ encoding: 'rope' });
   r = await read();
-  assert.match(r.lesson, /^With rope, the same word in another seat gives another output/);
+  assert.match(r.lesson, /^With rope, the same word at another position gives another output/);
   assert.deepEqual(r.rows.filter((row) => row[0].startsWith('▶')).map((row) => row[0]), ['▶ rope']);
   assert.deepEqual(page.errors, []);
   await page.context().close();

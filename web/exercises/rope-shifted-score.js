@@ -44,10 +44,10 @@ Predict the score in two other placements.`,
           solutionValue: f(swapped),
         },
       ],
-      hint: `The score is $q^\\top R((n - m)\\theta)\\,k = \\cos(\\Delta\\theta)\\,(q_0 k_0 + q_1 k_1) + \\sin(\\Delta\\theta)\\,(q_1 k_0 - q_0 k_1)$ with $\\Delta = n - m$. What is $\\Delta$ in each placement?`,
-      solution: `- The score depends on the offset $\\Delta = n - m$ only: $q^\\top R(\\Delta\\theta)\\,k = \\cos(\\Delta\\theta)\\,(q_0 k_0 + q_1 k_1) + \\sin(\\Delta\\theta)\\,(q_1 k_0 - q_0 k_1)$.
+      hint: `The score is $q^\\top R(\\Delta\\theta)\\,k = A\\cos \\Delta\\theta + B\\sin \\Delta\\theta$, with $\\Delta = n - m$, $A = q_0 k_0 + q_1 k_1$ and $B = q_1 k_0 - q_0 k_1$. What is $\\Delta$ in each placement?`,
+      solution: `- The score depends on the offset $\\Delta = n - m$ only: $q^\\top R(\\Delta\\theta)\\,k = A\\cos \\Delta\\theta + B\\sin \\Delta\\theta$, with $A = q_0 k_0 + q_1 k_1$ and $B = q_1 k_0 - q_0 k_1$.
 - Moved by ${shift}: $\\Delta$ is still $${n - m}$, so the score is $${f(here)}$ again (the core gives $${f(moved)}$ in float32).
-- Swapped: $\\Delta = ${m - n}$ flips the sign of the $\\sin$ term, and the score becomes $${f(swapped)}$. RoPE tells before from after.`,
+- Swapped: $\\Delta = ${m - n}$ flips the sign of the $B\\sin \\Delta\\theta$ term, and the score becomes $${f(swapped)}$. RoPE tells before from after.`,
       reveal: { sample: 'rope-seats', params: { q, k, theta, m, n, shift }, caption: 'The source exercise in PyTorch, with your numbers, printed live' },
     };
   }

@@ -1,8 +1,12 @@
-// The same shift applied to both seats: an added sinusoidal vector changes the
-// score, a rotation by the same angle does not. As printed by the
-// rope-vs-additive sample of lessons/positional-encoding/04-rope.md. Both
-// come from one sinusoidal table computed by the core (torch's bits).
+// The same shift applied to both positions: an added (sin, cos) vector
+// changes the score, a turn by the same angle does not. As printed by the
+// rope-vs-additive sample of lessons/positional-encoding/04-rope.md, with the
+// θ of the rope-offset-check plot beside it, so the two show the same
+// numbers. Each position's cos and sin come from the core's RoPE of one pair
+// (ropeApply, with θ set exactly by linear scaling, as in rope-seats): the
+// same 0-d tensor sin/cos the Python takes, bit for bit.
 import { fixed } from '../lib/pyformat.js';
+import { linearFactorFor, rotatedScore } from './rope-seats.js';
 
 const f32 = Math.fround;
 
@@ -10,34 +14,34 @@ export default {
   params: {
     q: { type: 'vector', default: [1.0, 0.5], length: 2, min: -1, max: 1, step: 0.1, label: 'q' },
     k: { type: 'vector', default: [0.8, 0.2], length: 2, min: -1, max: 1, step: 0.1, label: 'k' },
-    m: { type: 'int', default: 1, min: 0, max: 50, step: 1, label: 'seat m of q' },
-    n: { type: 'int', default: 3, min: 0, max: 50, step: 1, label: 'seat n of k' },
+    theta: { type: 'float', default: 0.5, min: 0.05, max: 1.5, step: 0.05, label: 'theta (radians per position)' },
+    m: { type: 'int', default: 1, min: 0, max: 50, step: 1, label: 'position m of q' },
+    n: { type: 'int', default: 3, min: 0, max: 50, step: 1, label: 'position n of k' },
     shift: { type: 'int', default: 100, min: 0, max: 10000, step: 1, label: 'shift' },
   },
   cases: [
-    { q: [-0.8, 0.6], k: [0.2, -1.0], m: 40, n: 3, shift: 10000 },
-    { m: 0, n: 0, shift: 1 },
+    { q: [-0.8, 0.6], k: [0.2, -1.0], theta: 1.35, m: 40, n: 3, shift: 10000 },
+    { theta: 1, m: 0, n: 0, shift: 1 },
   ],
   run(pe, p) {
     const { m, n, shift } = p;
+    const scaling = linearFactorFor(pe, p.theta);
     const q = p.q.map(f32);
     const k = p.k.map(f32);
-    // d_model = 2: one (sin, cos) pair at 1 radian per seat.
-    const table = pe.sinusoidal(Math.max(m, n) + shift + 1, 2);
-    const row = (seat) => [table[2 * seat], table[2 * seat + 1]];
-    // torch's .sum() starts from +0, so a -0 total prints as 0.0000.
+    // turning (1, 0) by pos·θ gives (cos, sin) as float32, exactly
+    const sinCos = (pos) => {
+      const [c, s] = pe.ropeApply([1, 0], 1, 2, { positions: [pos], scaling });
+      return [s, c];
+    };
+    // torch's .sum() starts from +0, so a -0 total prints as 0.00000
     const dot2 = (a, b) => f32(f32(a[0] * b[0]) + f32(a[1] * b[1])) + 0;
     const lines = [];
     for (const [i, j] of [[m, n], [m + shift, n + shift]]) {
-      const pi = row(i);
-      const pj = row(j);
+      const pi = sinCos(i);
+      const pj = sinCos(j);
       const added = dot2([f32(q[0] + pi[0]), f32(q[1] + pi[1])], [f32(k[0] + pj[0]), f32(k[1] + pj[1])]);
-      // rotated(x, seat): s, c = table[seat], as the Python takes them. Not
-      // ropeApply: torch computes these sines over the whole table, so a
-      // seat's value depends on its 8-lane group there (cpp/core/sleef.h).
-      const turn = (x, [s, c]) => [f32(f32(x[0] * c) - f32(x[1] * s)), f32(f32(x[0] * s) + f32(x[1] * c))];
-      const rotated = dot2(turn(q, pi), turn(k, pj));
-      lines.push(`seats ${i} vs ${j}: added ${fixed(added, 4)}, rotated ${fixed(rotated, 4)}`);
+      const rotated = rotatedScore(pe, q, k, i, j, scaling);
+      lines.push(`positions ${i} vs ${j}: added ${fixed(added, 5)}, rotated ${fixed(rotated, 5)}`);
     }
     return `${lines.join('\n')}\n`;
   },

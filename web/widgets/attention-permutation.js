@@ -250,7 +250,7 @@ class AttentionPermutation extends PeElement {
     patchSpecs(this.sentencesBox, [
       ['div', {}, [['span', { class: 'tag' }, 'original'], words.join(' ')]],
       ['div', {}, [['span', { class: 'tag' }, 'shuffled'], shuffled.join(' ')]],
-      ['div', { class: 'perm' }, `order = [${order.join(', ')}]: seat j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`],
+      ['div', { class: 'perm' }, `order = [${order.join(', ')}]: position j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`],
     ]);
     const sel = runs[p.encoding];
     // the seat of the shuffle each original word is compared with (its own
@@ -269,9 +269,9 @@ class AttentionPermutation extends PeElement {
     this._mapSlots ??= [{}, {}];
     const figures = [
       heatmap(this._mapSlots[0], `Original order, head ${head + 1}`, labelsO, n, wO, scale, colors, widthCap,
-        'Rows: each word as a query; columns: the words it attends to (seat in brackets). Darker = more weight; each row sums to 1.'),
+        'Rows: each word as a query; columns: the words it attends to (position in brackets). Darker = more weight; each row sums to 1.'),
       heatmap(this._mapSlots[1], `Shuffled order, head ${head + 1}, put back in the original word order`, labelsS, n, wS, scale, colors, widthCap,
-        'Same layout as the left map; brackets give each word’s seat in the shuffled sentence. Identical maps mean attention saw no difference.'),
+        'Same layout as the left map; brackets give each word’s position in the shuffled sentence. Identical maps mean attention saw no difference.'),
     ];
     // kept figures stay in place; a figure made anew replaces the old one
     if (figures.some((f, i) => this.maps.children[i] !== f) || this.maps.children.length !== 2) this.maps.replaceChildren(...figures);
@@ -283,7 +283,7 @@ class AttentionPermutation extends PeElement {
     setText(this.copiesNote, this._copiesText);
     patchSpecs(this.perWord, [
       ['table', {}, [
-        ['thead', {}, [['tr', {}, ['word (seat)', 'new seat', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => ['th', { scope: 'col' }, t])]]],
+        ['thead', {}, [['tr', {}, ['word (position)', 'new position', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => ['th', { scope: 'col' }, t])]]],
         ['tbody', {}, words.map((w, i) => ['tr', {}, [
           ['th', { scope: 'row' }, `${w} (${i})`],
           ['td', {}, String(pair[i])],
@@ -447,7 +447,7 @@ function headline(words, order, encoding, max) {
       return `Every word here is “${words[0]}”, so every shuffle leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. To see the order matter, type a sentence with two different words.`;
     }
     const swapped = movedWords(order, words);
-    if (!swapped.length) return 'This order leaves every word in its seat, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
+    if (!swapped.length) return 'This order leaves every word in its place, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
     return `This shuffle only swaps copies of ${quoteList(swapped)}, so it leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. Press Shuffle.`;
   }
   if (encoding === 'none') {
@@ -460,7 +460,7 @@ function headline(words, order, encoding, max) {
       : '';
     return `With ${encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(max)}${max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${why}.`;
   }
-  return `With ${encoding}, the same word in another seat gives another output (largest difference ${formatDiff(max)}): the layer can tell the two orders apart.`;
+  return `With ${encoding}, the same word at another position gives another output (largest difference ${formatDiff(max)}): the layer can tell the two orders apart.`;
 }
 
 // In words: which words the shuffle moved, and where to. The copies of a
@@ -475,12 +475,12 @@ function describeOrder(order, words) {
     const from = seatsOf(words, w);
     const to = seatsOf(shuffled, w);
     if (sameValues(from, to)) stay += from.length;
-    else if (from.length === 1) parts.push(`“${w}” from seat ${from[0]} to seat ${to[0]}`);
-    else parts.push(`${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from seats ${andList(from)} to seats ${andList(to)}`);
+    else if (from.length === 1) parts.push(`“${w}” from position ${from[0]} to position ${to[0]}`);
+    else parts.push(`${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from positions ${andList(from)} to positions ${andList(to)}`);
   }
   if (!parts.length) {
     const swapped = movedWords(order, words);
-    return swapped.length ? `Only copies of ${quoteList(swapped)} trade seats: every seat holds the word it held.` : 'Every word stays in its seat.';
+    return swapped.length ? `Only copies of ${quoteList(swapped)} trade places: every position holds the word it held.` : 'Every word stays in its place.';
   }
   return `It moves ${parts.join(', ')}${stay ? `; the other ${stay === 1 ? 'word stays' : `${stay} words stay`}` : ''}.`;
 }
@@ -496,7 +496,7 @@ function copiesNote(words) {
   const repeated = [...counts].filter(([, c]) => c > 1);
   if (!repeated.length) return '';
   const which = repeated.length === 1 ? `“${repeated[0][0]}” comes ${repeated[0][1]} times` : `${quoteList(repeated.map(([w]) => w))} each come more than once`;
-  return `${which}, and the layer cannot tell copies of a word apart: the copies are compared in reading order (first with first), unless pairing them another way makes every output row match; then “new seat” shows that pairing, and the layer cannot tell the two orders apart.`;
+  return `${which}, and the layer cannot tell copies of a word apart: the copies are compared in reading order (first with first), unless pairing them another way makes every output row match; then “new position” shows that pairing, and the layer cannot tell the two orders apart.`;
 }
 
 // [0, 3] -> "0 and 3"; [0, 1, 2] -> "0, 1 and 2"

@@ -345,7 +345,8 @@ class PeExercise extends PeElement {
     const x = this._draw;
     if (!x) return;
     const values = x.parts.map((part, i) =>
-      h('p', {}, trustedFragment(quizTextToHtml(`${x.parts.length > 1 ? `${part.label ?? `Part ${i + 1}`}: ` : 'Answer: '}`)), h('code', { part: 'solution-value', 'data-part': String(i) }, part.solutionValue)),
+      // the part's label without its own closing "=" or ":", then the answer as a learner would type it
+      h('p', {}, trustedFragment(quizTextToHtml(`${x.parts.length > 1 ? `${(part.label ?? `Part ${i + 1}`).replace(/\s*[=:]\s*$/, '')}: ` : 'Answer: '}`)), h('code', { part: 'solution-value', 'data-part': String(i) }, part.solutionValue)),
     );
     this.solution.replaceChildren(h('h4', {}, 'Worked solution'), trustedFragment(blocksToHtml(x.solution)), ...values);
     this.solution.hidden = false;

@@ -46,6 +46,13 @@ function plainText(node) {
   return copy.textContent.replace(/\s+/g, ' ').trim();
 }
 
+// the words of a node, its formulas left out
+function textOutsideMath(node) {
+  const copy = node.cloneNode(true);
+  for (const m of copy.querySelectorAll('math')) m.remove();
+  return copy.textContent.trim();
+}
+
 const MARKS = {
   correct: 'Right: ',
   wrong: 'Not this one: ',
@@ -188,6 +195,9 @@ class PeQuiz extends PeElement {
       const input = h('input', { type: q.multiple ? 'checkbox' : 'radio', name, id, value: String(i), 'aria-describedby': `${id}-fb` });
       input.addEventListener('change', () => this.clearMarks());
       const text = h('span', { class: 'text' }, trustedFragment(o.html));
+      // an option that is only a formula gets its text as a name too: not every
+      // accessibility checker (axe) names a control from MathML
+      if (!textOutsideMath(text)) input.setAttribute('aria-label', plainText(text).replace(/\s*([=<>])\s*/g, ' $1 '));
       const feedback = h('span', { class: 'feedback', id: `${id}-fb` });
       return h('label', { class: 'option', for: id }, input, text, feedback);
     });

@@ -27,7 +27,7 @@ const BAR_PX = 1024;
 
 class PeWaveBarcode extends PeElement {
   static tag = 'pe-wave-barcode';
-  static description = 'One seat card per word: the sin/cos values of a fast, a medium and a slow frequency pair at its position.';
+  static description = 'One card per word: the sin/cos values of a fast, a medium and a slow frequency pair at its position.';
   static params = {
     sentence: {
       type: 'string',
@@ -92,7 +92,7 @@ class PeWaveBarcode extends PeElement {
     root.append(
       h('h3', {}, 'Seat cards: what each word gets added for its position'),
       h('p', { class: 'hint' },
-        'Every word gets the vector of its seat, whatever the word is. Compare the two cards of "the": same word, different barcodes. ',
+        'Every word gets the vector of its position, whatever the word is. Compare the two cards of "the": same word, different barcodes. ',
         'Type your own sentence (up to 12 words) or change d_model.'),
       this.controls(['sentence', 'd-model']),
       this.pairList,
@@ -101,7 +101,7 @@ class PeWaveBarcode extends PeElement {
         h('span', {}, keyLine('solid'), ' sin'),
         h('span', {}, keyLine('dashed'), ' cos'),
         h('span', {}, 'small dots: positions 0–11'),
-        h('span', {}, 'ring (sin) and filled dot (cos): this word’s seat'),
+        h('span', {}, 'ring (sin) and filled dot (cos): this word’s position'),
         h('span', { class: 'wrap' }, 'y-axis: the value; medium and slow waves zoomed to their own range'),
         h('span', {}, 'barcode: −1 ', this.legend, ' +1')),
       this.cards,

@@ -203,7 +203,7 @@ class RopeScalingLab extends PeElement {
     });
     patchSpecs(this.summary, [
       ['table', {}, [
-        ['caption', {}, `Wavelength λ = 2π/θᵢ in seats per full turn; head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${grouped(String(orig))}`],
+        ['caption', {}, `Wavelength λ = 2π/θᵢ in positions per full turn; head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${grouped(String(orig))}`],
         ['thead', {}, [['tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed'].map((x) => ['th', { scope: 'col' }, x])]]],
         ['tbody', {}, rows.map((r) => ['tr', {}, r.map((x, i) => (i === 0 ? ['th', { scope: 'row' }, x] : ['td', {}, x]))])],
       ]],
@@ -267,7 +267,7 @@ class RopeScalingLab extends PeElement {
     }
     kids.push(['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}`, class: 'axis' }]);
     kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 3, 'text-anchor': 'middle', class: 'muted' }, 'pair index i (fast → slow)']);
-    kids.push(['svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, 'wavelength (seats, log scale)']);
+    kids.push(['svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, 'wavelength (positions, log scale)']);
     // reference lines
     kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig), y2: Y(orig), class: 'ref' }]);
     kids.push(['svg:text', { x: PAD.l + 4, y: Y(orig) - 4, class: 'reflabel' }, `original context ${grouped(String(orig))}`]);
@@ -338,7 +338,7 @@ class RopeScalingLab extends PeElement {
     for (let i = 0; i < pairs; i++) {
       rows.push([String(i), exponential(inv.none[i], 3), ...METHODS.map((m) => fmtLen(wl[m.key][i]))]);
     }
-    this.setTable(this.table, 'Wavelength 2π/θᵢ of every pair (seats per full turn)', ['pair i', 'θᵢ unscaled', ...METHODS.map((m) => m.short)], rows);
+    this.setTable(this.table, 'Wavelength 2π/θᵢ of every pair (positions per full turn)', ['pair i', 'θᵢ unscaled', ...METHODS.map((m) => m.short)], rows);
   }
 }
 
