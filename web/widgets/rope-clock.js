@@ -93,7 +93,7 @@ class RopeClock extends PeElement {
   `;
 
   build(root) {
-    this.seats = h('ul', { class: 'seats', 'aria-label': 'Seats of the sentence' });
+    this.seats = h('ul', { class: 'seats', 'aria-label': 'Positions of the sentence' });
     this.swapButton = h('button', { type: 'button' }, 'Swap the two words');
     this.swapButton.addEventListener('click', () => this._swap());
     this.swapText = h('span', { class: 'key' });
@@ -104,7 +104,7 @@ class RopeClock extends PeElement {
     this.table = this.tableAlternative(undefined, { lazy: true });
     root.append(
       h('h3', {}, 'RoPE as clock dials: one dial per frequency pair'),
-      h('p', { class: 'hint' }, 'Each word turns every dial’s hand to seat × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.'),
+      h('p', { class: 'hint' }, 'Each word turns every dial’s hand to position × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.'),
       this.controls(['sentence', 'first', 'second', 'd-model', 'base']),
       this.seats,
       this.summary,
@@ -139,7 +139,7 @@ class RopeClock extends PeElement {
     let b = words.findIndex((w, i) => w === norm(second) && i !== a);
     if (b < 0) b = words.indexOf(norm(second)) === a ? -2 : -1;
     if (b === -1) throw new Error(`word 2 “${second}” is not in the sentence`);
-    if (b === -2) throw new Error(`word 2 “${second}” must sit at another seat than word 1`);
+    if (b === -2) throw new Error(`word 2 “${second}” must be at another position than word 1`);
     return [a, b];
   }
 
@@ -173,7 +173,7 @@ class RopeClock extends PeElement {
     const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
     if (seatsKey !== this._seatsKey) {
       patchChildren(this.seats,
-        tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `seat ${i}`))),
+        tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `position ${i}`))),
       );
       this._seatsKey = seatsKey;
     }
@@ -181,7 +181,7 @@ class RopeClock extends PeElement {
     const off = n - m;
     const sgn = (v) => (v < 0 ? `−${Math.abs(v)}` : `+${v}`);
     setText(this.summary,
-      `“${wa}” (word 1, the query) sits at seat ${m} and “${wb}” (word 2, the key) at seat ${n}: the offset is Δ = ${n} − ${m} = ${sgn(off)}, so on dial i the angle from ${wa} to ${wb} is ${sgn(off)}·θᵢ. ` +
+      `“${wa}” (word 1, the query) is at position ${m} and “${wb}” (word 2, the key) at position ${n}: the offset is Δ = ${n} − ${m} = ${sgn(off)}, so on dial i the angle from ${wa} to ${wb} is ${sgn(off)}·θᵢ. ` +
       `In “${swappedText}” the offset is ${sgn(-off)}: every angle keeps its size and flips its sign. ` +
       `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle of the query’s pair minus that of the key’s before rotation (set by W_Q and W_K; the same for every pair here).`);
 
@@ -236,8 +236,8 @@ class RopeClock extends PeElement {
     ];
     this.setTable(
       this.table,
-      `RoPE angles and scores, d_model ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at seat ${m}, “${wb}” at seat ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
-      ['pair i', 'θᵢ (rad/seat)', `${wa} angle (rad, mod 2π)`, `${wb} angle (rad, mod 2π)`, 'Δ·θᵢ this sentence (rad)', 'Δ·θᵢ swapped (rad)', 'score this sentence', 'score swapped'],
+      `RoPE angles and scores, d_model ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at position ${m}, “${wb}” at position ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
+      ['pair i', 'θᵢ (rad/position)', `${wa} angle (rad, mod 2π)`, `${wb} angle (rad, mod 2π)`, 'Δ·θᵢ this sentence (rad)', 'Δ·θᵢ swapped (rad)', 'score this sentence', 'score swapped'],
       rows,
     );
     requestAnimationFrame(() => this._fitText());
