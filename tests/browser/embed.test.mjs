@@ -200,7 +200,7 @@ test('the lesson and embed.html run under a strict CSP with no violation and no 
   await renderAllWidgets(page, tags);
   assert.deepEqual(page.violations, [], 'lesson');
   assert.deepEqual(page.errors, [], 'lesson');
-  for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'pe-quiz&quiz=rope-what-rotates', 'pe-live-output&sample=seat-vectors']) {
+  for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'pe-quiz&quiz=rope-what-rotates', 'pe-exercise&exercise=sinusoidal-wavelength', 'pe-live-output&sample=seat-vectors']) {
     await page.goto(`${strict.url}/embed.html?widget=${widget}`);
     await renderAllWidgets(page, [widget.split('&')[0]]);
   }
