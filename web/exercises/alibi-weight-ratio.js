@@ -31,7 +31,7 @@ export function generate(pe, random) {
           solutionValue: sig4(ratio),
         },
       ],
-      hint: 'First the slope $\\alpha_j = 2^{-8j/h}$. The older key\'s bias is $\\alpha_j \\cdot (-\\Delta)$ lower; what does the softmax do to a score that is lower by $b$?',
+      hint: `First the slope $\\alpha_j = 2^{-8j/h}$. The key ${delta} tokens back has a bias $\\alpha_j \\cdot ${delta}$ lower than the newest key's; what does the softmax do to a score that is lower by some amount?`,
       solution: `- Head $j = ${j}$ of $h = ${heads}$: $\\alpha_{${j}} = 2^{-8 \\cdot ${j}/${heads}} = ${quizNumber(alpha, 6)}$.
 - The older key's score is lower by $\\alpha_{${j}} \\cdot ${delta} = ${quizNumber(alpha * delta, 4)}$; everything else is equal.
 - The softmax divides both weights by the same sum, so their ratio is $e^{${quizNumber(alpha * delta, 4)}} = ${sig4(ratio)}$.

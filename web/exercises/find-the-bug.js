@@ -40,10 +40,14 @@ function cacheBug(random) {
     valueSlips: [
       { value: past + 1, message: `The cached keys sit at positions 0 to ${past - 1}; the next free position is ${past}.` },
       { value: past - 1, message: `Position ${past - 1} is the last cached token's.` },
-      { value: 0, message: 'That is the bug: a new token rotated at 0 looks as if it came before every cached one.' },
+      { value: 0, message: 'Position 0 is taken by the first cached token: a new token rotated there looks as if it came before every cached one.' },
     ],
     lineSlips: [
       { value: lines.findIndex((l) => l.startsWith('k_cache = rope')) + 1, message: `That line rotates the cached keys at 0 to ${past - 1}, as they were when they were new: right.` },
+      ...['k_cache = torch.cat', 'weights = '].map((start) => ({
+        value: lines.findIndex((l) => l.startsWith(start)) + 1,
+        message: 'That line only uses pos_new; the wrong position is set where pos_new is made.',
+      })),
     ],
     explain: `The cache holds keys rotated at positions 0 to ${past - 1}, so the new token is at position ${past} (\`pos_new = torch.tensor([past])\`). Rotated at ${wrong} instead, its offset to every cached key is off by ${Math.abs(past - wrong)}, and no error says so.`,
     reveal: { sample: 'review-kv-cache-offset', params: { past_len: past, head_dim: 8 }, caption: 'The same check in PyTorch: a cached step against a full pass, printed live' },

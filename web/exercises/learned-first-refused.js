@@ -30,10 +30,9 @@ Counting the generated tokens from 1, which one is the first whose position look
         label: 'Generated token number',
         answer: { type: 'integer', value: k },
         slips: [
-          { value: k - 1, message: `One too early: generated token 1 sits at position ${g(prompt)}, right after the prompt, so token $k$ sits at position ${g(prompt)} + k − 1.` },
           { value: k + 1, message: `One too late: the table's rows are 0 to ${g(rows - 1)}, so position ${g(rows)} is already missing.` },
           { value: rows, message: `That counts from the start of the prompt: the first ${g(prompt)} positions are taken by the prompt.` },
-          { value: rows - prompt, message: `Close: that is how many tokens still fit, so the next one, number ${g(rows - prompt + 1)}, is the first refused.` },
+          { value: rows - prompt, message: `One too early: ${g(rows - prompt)} tokens still fit after the prompt (generated token 1 sits at position ${g(prompt)}), so the next one, number ${g(rows - prompt + 1)}, is the first refused.` },
         ],
         solutionValue: String(k),
       },

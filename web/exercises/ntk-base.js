@@ -6,8 +6,8 @@
 import { pick } from '../lib/random.js';
 import { quizNumber } from '../lib/quiz-text.js';
 
-const NAMES = { b: { tex: 'b' }, s: { tex: 's' }, d: { tex: 'd' } };
-const DOMAINS = { b: { min: 1000, max: 1000000 }, s: { min: 1.5, max: 32 }, d: { min: 16, max: 256, even: true, integer: true } };
+const NAMES = { base: { tex: '\\text{base}' }, s: { tex: 's' }, d: { tex: 'd' } };
+const DOMAINS = { base: { min: 1000, max: 1000000 }, s: { min: 1.5, max: 32 }, d: { min: 16, max: 256, even: true, integer: true } };
 
 export function generate(pe, random) {
   const dim = pick(random, [32, 64, 128]);
@@ -19,33 +19,33 @@ export function generate(pe, random) {
   const ntk = pe.ropeInvFreq(dim, { base, scaling: { type: 'dynamic', factor: 1, maxPositions: 2, seqLen: 2 * s } });
   const slowdown = plain[i] / ntk[i];
   return {
-    prompt: `NTK-aware scaling keeps RoPE's formula $\\theta_i = b'^{-2i/d}$ (here $d = d_{\\text{rot}}$) but replaces the base $b$ by a larger $b'$, chosen so that pair 0 keeps its frequency and the last pair, $i = d/2 - 1$, is slowed by exactly the factor $s$.`,
+    prompt: `NTK-aware scaling keeps RoPE's formula $\\theta_i = \\text{base}'^{-2i/d}$ (here $d = d_{\\text{rot}}$) but replaces the base by a larger $\\text{base}'$, chosen so that pair 0 keeps its frequency and the last pair, $i = d/2 - 1$, is slowed by exactly the factor $s$.`,
     parts: [
       {
-        label: "$b'$ =",
-        answer: { type: 'expression', reference: 'b*s^(d/(d-2))', names: NAMES, domains: DOMAINS },
+        label: "$\\text{base}'$ =",
+        answer: { type: 'expression', reference: 'base*s^(d/(d-2))', names: NAMES, domains: DOMAINS },
         slips: [
-          { expression: 'b*s', message: "With $b' = bs$ the last pair is slowed by $s^{(d-2)/d}$, a little less than $s$: its exponent is $2i/d = (d - 2)/d$, not 1." },
-          { expression: 'b*s^((d-2)/d)', message: 'The exponent is upside down: solve $(b\'/b)^{(d-2)/d} = s$ for $b\'$.' },
-          { expression: 'b^s', message: 'Scaling acts on the base by a factor, not a power: the frequency ratio is $(b\'/b)^{2i/d}$.' },
+          { expression: 'base*s', message: "With $\\text{base}' = \\text{base} \\cdot s$ the last pair is slowed by $s^{(d-2)/d}$, a little less than $s$: its exponent is $2i/d = (d - 2)/d$, not 1." },
+          { expression: 'base*s^((d-2)/d)', message: 'The exponent is upside down: solve $(\\text{base}\'/\\text{base})^{(d-2)/d} = s$ for $\\text{base}\'$.' },
+          { expression: 'base^s', message: 'Scaling acts on the base by a factor, not a power: the frequency ratio is $(\\text{base}\'/\\text{base})^{2i/d}$.' },
         ],
-        solutionValue: 'b*s^(d/(d-2))',
+        solutionValue: 'base*s^(d/(d-2))',
       },
       {
         label: `By what factor is pair $i = ${i}$ slowed, for $d = ${dim}$, $s = ${s}$? (4 significant figures)`,
         answer: { type: 'number', value: slowdown, tolerance: { rel: 1e-3 } },
         slips: [
           { value: s, message: `Only the last pair is slowed by the whole factor $s$; pair $i$ by $s^{2i/(d-2)}$.` },
-          { value: s ** ((2 * i) / dim), message: `That uses $b' = bs$. With the exponent $d/(d-2)$ the slowdown is $s^{2i/(d-2)}$.` },
+          { value: s ** ((2 * i) / dim), message: `That uses $\\text{base}' = \\text{base} \\cdot s$. With the exponent $d/(d-2)$ the slowdown is $s^{2i/(d-2)}$.` },
           { value: 1 / slowdown, message: 'That is the new frequency over the old one; the question asks how much slower.' },
         ],
         solutionValue: Number(slowdown.toPrecision(5)).toString(),
       },
     ],
-    hint: "Pair $i$'s frequency changes by the factor $(b'/b)^{-2i/d}$. Pair 0 is kept whatever $b'$ is; what must $(b'/b)^{-2(d/2-1)/d}$ be?",
-    solution: `- The last pair has exponent $2(d/2 - 1)/d = (d - 2)/d$, so it is slowed by $(b'/b)^{(d-2)/d}$.
-- Setting that to $s$: $b'/b = s^{d/(d-2)}$, so $b' = b\\, s^{d/(d-2)}$ (Hugging Face's \`base * factor ** (dim / (dim - 2))\`).
-- Pair $i$ is then slowed by $(b'/b)^{2i/d} = s^{2i/(d-2)}$: for $i = ${i}$, $d = ${dim}$, $s = ${s}$ that is $${s}^{${2 * i}/${dim - 2}} = ${quizNumber(slowdown, 4)}$.`,
+    hint: "Pair $i$'s frequency changes by the factor $(\\text{base}'/\\text{base})^{-2i/d}$. Pair 0 is kept whatever $\\text{base}'$ is; what must $(\\text{base}'/\\text{base})^{-2(d/2-1)/d}$ be?",
+    solution: `- The last pair has exponent $2(d/2 - 1)/d = (d - 2)/d$, so it is slowed by $(\\text{base}'/\\text{base})^{(d-2)/d}$.
+- Setting that to $s$: $\\text{base}'/\\text{base} = s^{d/(d-2)}$, so $\\text{base}' = \\text{base} \\cdot s^{d/(d-2)}$ (Hugging Face's \`base * factor ** (dim / (dim - 2))\`).
+- Pair $i$ is then slowed by $(\\text{base}'/\\text{base})^{2i/d} = s^{2i/(d-2)}$: for $i = ${i}$, $d = ${dim}$, $s = ${s}$ that is $${s}^{${2 * i}/${dim - 2}} = ${quizNumber(slowdown, 4)}$.`,
   };
 }
 

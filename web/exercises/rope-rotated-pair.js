@@ -48,7 +48,7 @@ export function generate(pe, random) {
         solutionValue: quizNumber(r[0], 4),
       },
     ],
-    hint: 'Write the pair as the complex number $x_0 + \\mathrm{i}x_1$ and multiply by $\\cos m\\theta + \\mathrm{i}\\sin m\\theta$; or apply $R(m\\theta)$ from the Notation box.',
+    hint: 'Write the pair as the complex number $x_0 + \\mathrm{i}x_1$ and multiply by $\\cos m\\theta + \\mathrm{i}\\sin m\\theta$; or apply the turn $R(m\\theta)$ of the sinusoidal section.',
     solution: `- $R(m\\theta)$ applied to $(x_0, x_1)$: $x_0' = x_0 \\cos m\\theta - x_1 \\sin m\\theta$ and $x_1' = x_0 \\sin m\\theta + x_1 \\cos m\\theta$.
 - With $m\\theta = ${quizNumber(m * theta, 2)}$ radians: $x_0' = ${quizNumber(r[0], 4)}$ and $x_1' = ${quizNumber(r[1], 4)}$, the values the core's RoPE gives in float32.
 - The length stays $\\sqrt{x_0^2 + x_1^2}$: a turn never changes it.`,

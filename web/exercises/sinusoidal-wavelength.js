@@ -5,8 +5,8 @@ import { pick } from '../lib/random.js';
 import { quizNumber, texNumber } from '../lib/quiz-text.js';
 import { grouped } from '../lib/pyformat.js';
 
-const NAMES = { i: { tex: 'i' }, d: { tex: 'd' }, b: { tex: 'b' } };
-const DOMAINS = { i: { min: 0, max: 60, integer: true }, d: { min: 128, max: 512, even: true, integer: true }, b: { min: 100, max: 100000 } };
+const NAMES = { i: { tex: 'i' }, d: { tex: 'd' }, base: { tex: '\\text{base}' } };
+const DOMAINS = { i: { min: 0, max: 60, integer: true }, d: { min: 128, max: 512, even: true, integer: true }, base: { min: 100, max: 100000 } };
 
 // four significant figures, as a learner would type them
 const sig4 = (x) => Number(x.toPrecision(4)).toString();
@@ -17,21 +17,21 @@ export function generate(pe, random) {
   const theta = pe.sinusoidalFrequencies(d)[i];
   const wavelength = (2 * Math.PI) / theta;
   return {
-    prompt: `A sinusoidal table of width $d$ with base $b$ gives pair $i$ the frequency $\\theta_i = b^{-2i/d}$ radians per position. Its wavelength $\\lambda_i$ is the number of positions the pair takes for one full turn.`,
+    prompt: `A sinusoidal table of width $d$ gives pair $i$ the frequency $\\theta_i = \\text{base}^{-2i/d}$ radians per position. Its wavelength $\\lambda_i$ is the number of positions the pair takes for one full turn.`,
     parts: [
       {
         label: '$\\lambda_i$ =',
-        answer: { type: 'expression', reference: '2*pi*b^(2*i/d)', names: NAMES, domains: DOMAINS },
+        answer: { type: 'expression', reference: '2*pi*base^(2*i/d)', names: NAMES, domains: DOMAINS },
         slips: [
-          { expression: 'b^(2*i/d)', message: 'That is $1/\\theta_i$, positions per radian. A full turn is $2\\pi$ radians.' },
-          { expression: '2*pi*b^(i/d)', message: 'Pair $i$ holds coordinates $2i$ and $2i + 1$, and its exponent is $2i/d$, not $i/d$.' },
-          { expression: '2*pi*b^(-2*i/d)', message: 'That is $2\\pi\\theta_i$. The wavelength is $2\\pi$ divided by the frequency, so the exponent changes sign.' },
-          { expression: 'b^(-2*i/d)', message: 'That is the frequency $\\theta_i$ itself, in radians per position.' },
+          { expression: 'base^(2*i/d)', message: 'That is $1/\\theta_i$, positions per radian. A full turn is $2\\pi$ radians.' },
+          { expression: '2*pi*base^(i/d)', message: 'Pair $i$ holds coordinates $2i$ and $2i + 1$, and its exponent is $2i/d$, not $i/d$.' },
+          { expression: '2*pi*base^(-2*i/d)', message: 'That is $2\\pi\\theta_i$. The wavelength is $2\\pi$ divided by the frequency, so the exponent changes sign.' },
+          { expression: 'base^(-2*i/d)', message: 'That is the frequency $\\theta_i$ itself, in radians per position.' },
         ],
-        solutionValue: '2*pi*b^(2*i/d)',
+        solutionValue: '2*pi*base^(2*i/d)',
       },
       {
-        label: `$\\lambda_{${i}}$ for $d = ${d}$, $b = 10000$ (4 significant figures) =`,
+        label: `$\\lambda_{${i}}$ for $d = ${d}$ and base 10000 (4 significant figures) =`,
         answer: { type: 'number', value: wavelength, tolerance: { rel: 1e-3 }, unit: 'positions' },
         slips: [
           { value: wavelength / (2 * Math.PI), message: 'That is positions per radian; multiply by $2\\pi$ for a full turn.' },
@@ -42,9 +42,9 @@ export function generate(pe, random) {
       },
     ],
     hint: 'How many radians is one full turn? The pair gains $\\theta_i$ radians per position.',
-    solution: `- One turn is $2\\pi$ radians and the pair gains $\\theta_i = b^{-2i/d}$ per position, so $\\lambda_i = 2\\pi/\\theta_i = 2\\pi\\, b^{2i/d}$.
-- With $d = ${d}$, $b = 10000$ and $i = ${i}$: $2\\pi \\cdot 10000^{${2 * i}/${d}} \\approx ${texNumber(wavelength, 1)}$ positions (${grouped(quizNumber(wavelength, 1))} from the float32 frequency the code computes).
-- Pair 0 always has $\\lambda_0 = 2\\pi$; each later pair's wavelength is $b^{2/d}$ times the one before.`,
+    solution: `- One turn is $2\\pi$ radians and the pair gains $\\theta_i = \\text{base}^{-2i/d}$ per position, so $\\lambda_i = 2\\pi/\\theta_i = 2\\pi \\cdot \\text{base}^{2i/d}$.
+- With $d = ${d}$, base 10000 and $i = ${i}$: $2\\pi \\cdot 10000^{${2 * i}/${d}} \\approx ${texNumber(wavelength, 1)}$ positions (${grouped(quizNumber(wavelength, 1))} from the float32 frequency the code computes).
+- Pair 0 always has $\\lambda_0 = 2\\pi$; each later pair's wavelength is $\\text{base}^{2/d}$ times the one before.`,
   };
 }
 

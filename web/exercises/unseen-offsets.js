@@ -4,6 +4,7 @@
 // only, no encoding: (N' − N)(N' − N + 1) of the N'² pairs.
 import { pick } from '../lib/random.js';
 import { quizNumber } from '../lib/quiz-text.js';
+import { LAB_OPTIONS } from '../lib/train-session.js';
 
 export function generate(pe, random) {
   const trained = pick(random, [8, 12, 16, 20, 24, 32]);
@@ -36,7 +37,7 @@ export function generate(pe, random) {
     hint: `Draw the ${test} × ${test} grid of (query, key) pairs. The pairs with $|n - m| \\le ${trained - 1}$ form a band around the diagonal; count the two triangles outside it.`,
     solution: `- Positions 0 to ${trained - 1} give offsets from $-${trained - 1}$ to ${trained - 1}.
 - In a ${test}-token input, the pairs with $|n - m| \\ge ${trained}$ fill two triangles with ${(test - trained) * (test - trained + 1) / 2} pairs each: ${unseen} of the ${test * test} pairs.
-- That is ${quizNumber(share, 4)} of all pairs. A relative encoding meets each of those offsets for the first time; the lab's models, trained on 16 digits, met them at 32 and 64.`,
+- That is ${quizNumber(share, 4)} of all pairs. A relative encoding meets each of those offsets for the first time; the lab's models, trained on ${LAB_OPTIONS.trainLen.default} digits, met them at ${2 * LAB_OPTIONS.trainLen.default} and ${4 * LAB_OPTIONS.trainLen.default}.`,
   };
 }
 

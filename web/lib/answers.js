@@ -64,7 +64,7 @@ export function judgePart(part, text, random) {
     const slip = (part.slips ?? []).find((s) => s.value !== undefined && closeEnough(answer, read.value, s.value));
     if (slip) return { right: false, slip: true, message: slip.message, value: read.value };
     if (answer.type === 'integer' && !Number.isInteger(read.value)) return { right: false, message: 'The answer is a whole number.', value: read.value };
-    return { right: false, value: read.value };
+    return { right: false, value: read.value, message: answer.type === 'integer' ? `${short(read.value)} is not it.` : `${short(read.value)} is not within ${toleranceText(answer)} of the answer.` };
   }
   const reference = referenceOf(answer);
   const verdict = sameFunction(read.expr, reference, answer.domains, random);
@@ -95,14 +95,15 @@ function differsAt({ at, learnerValue, referenceValue }) {
   return `At ${where}, your formula gives ${short(learnerValue)}, the right one ${short(referenceValue)}.`;
 }
 
+const toleranceText = (answer) => {
+  const t = answer.tolerance ?? { rel: 1e-6 };
+  return t.abs !== undefined ? `±${short(t.abs)}` : `${short(t.rel * 100)}%`;
+};
+
 /** How an answer is judged, for the learner: "a number; answers within ±0.005 count". */
 export function answerRule(answer) {
   if (answer.type === 'integer') return 'a whole number';
-  if (answer.type === 'number') {
-    const t = answer.tolerance ?? { rel: 1e-6 };
-    const within = t.abs !== undefined ? `±${short(t.abs)}` : `${short(t.rel * 100)}%`;
-    return `a number (or arithmetic that gives it); answers within ${within} count`;
-  }
+  if (answer.type === 'number') return `a number (or arithmetic that gives it); answers within ${toleranceText(answer)} count`;
   const names = Object.keys(answer.names ?? {});
   return `a formula in ${names.join(', ')}; any equivalent form counts`;
 }
