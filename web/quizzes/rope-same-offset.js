@@ -22,7 +22,8 @@ export function generate(pe, random) {
     // every placement moves by s, so no option stands out by its bigger numbers
     const cand = [
       { seats: [m + s, n + s], correct: true },
-      { seats: [n + s, m + s] },
+      // the swap moves one position further, so its numbers are not the right option's two
+      { seats: [n + s + 1, m + s + 1] },
       { seats: [m + s, n + 2 * s] },
       { seats: [2 * m + s, 2 * n + s] },
     ].map((c) => ({ ...c, score: score(...c.seats) }));
@@ -32,7 +33,7 @@ export function generate(pe, random) {
     const say = ([i, j]) => `$q$ at position ${i}, $k$ at position ${j}`;
     const why = [
       `Both moved by ${s}, so the offset is still $n - m = ${offset}$ and the score is $${cand[0].score}$.`,
-      `The positions swapped places, so the offset is $${m - n}$ instead of $${offset}$: same distance, other direction. The score is $${cand[1].score}$, because RoPE tells before from after.`,
+      `The two positions are swapped (and both moved one further), so the offset is $${m - n}$ instead of $${offset}$: same distance, other direction. The score is $${cand[1].score}$, because RoPE tells before from after.`,
       `$k$ moved ${s} further than $q$, so the offset changed to $${n - m + s}$. The score is $${cand[2].score}$.`,
       `Doubling both positions (then moving both by ${s}) doubles the offset to $${2 * offset}$. The score is $${cand[3].score}$.`,
     ];
