@@ -153,3 +153,37 @@ test('keyboard only: Tab to the box, type, Enter checks; Show solution by keyboa
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('in the iframe embed: an exercise answered with the solution value posts posenc:answered with its kind, typed text and credit', async () => {
+  const page = await newPage(site.browser, { viewport: { width: 900, height: 900 } });
+  await page.goto(`${site.url}/examples/course-page.html`);
+  await page.evaluate((src) => {
+    window.messages = [];
+    addEventListener('message', (e) => window.messages.push(e.data));
+    const frame = document.createElement('iframe');
+    frame.src = src;
+    frame.style.width = '800px';
+    frame.style.height = '800px';
+    document.body.replaceChildren(frame);
+  }, `${site.url}/embed.html?widget=pe-exercise&exercise=long-context-unturned-pairs`);
+  const frame = page.frameLocator('iframe');
+  const el = frame.locator('pe-exercise');
+  await el.locator('.parts input').first().waitFor();
+  const solution = await el.evaluate((n) => n._draw.parts.map((p) => p.solutionValue));
+  const inputs = el.locator('.parts input');
+  for (let i = 0; i < solution.length; i++) await inputs.nth(i).fill(solution[i]);
+  await el.getByRole('button', { name: 'Check' }).click();
+  await page.waitForFunction(() => window.messages.some((m) => m?.type === 'posenc:answered'));
+  const m = await page.evaluate(() => window.messages.find((x) => x?.type === 'posenc:answered'));
+  assert.equal(m.version, 3);
+  assert.equal(m.quizId, 'long-context-unturned-pairs');
+  assert.equal(m.kind, 'numeric');
+  assert.deepEqual(m.response, solution);
+  assert.equal(m.correct, true);
+  assert.equal(m.score, 1);
+  assert.deepEqual(m.choices, []);
+  assert.equal(m.statement.object.definition.interactionType, 'numeric');
+  assert.equal(m.statement.result.response, solution[0]);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

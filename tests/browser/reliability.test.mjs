@@ -276,7 +276,8 @@ test('progress of quizzes the lesson no longer has is removed on load and not co
   await renderAllWidgets(page, ['pe-quiz-score']);
   const score = await page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
   assert.equal(score, `Score: 1 of ${total} points (1 of ${total} questions answered)`);
-  assert.deepEqual(await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key), { [quizId]: entry });
+  // kept, in today's shape: an entry from before credit existed reads as credit 1, no misses
+  assert.deepEqual(await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key), { [quizId]: { ...entry, credit: 1, misses: 0 } });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

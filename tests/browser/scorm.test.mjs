@@ -535,7 +535,10 @@ test('embed.html: H5P hello is said again until a late parent answers; posenc:an
     await answerWithKeyboard(page, frame, 'ablation-identical-curves', s.right);
     await page.waitForFunction(() => window.late.some((m) => m?.type === 'posenc:answered'));
     const answered = await page.evaluate(() => window.late.find((m) => m?.type === 'posenc:answered'));
-    assert.equal(answered.version, 2);
+    assert.equal(answered.version, 3);
+    assert.equal(answered.kind, 'choice');
+    assert.equal(answered.score, 1);
+    assert.equal(answered.credit, 1);
     assert.deepEqual(answered.choices, s.right.map(String));
     assert.equal(answered.statement.result.response, s.right.join('[,]'));
     assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...answered.statement }), []);
