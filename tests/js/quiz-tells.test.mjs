@@ -81,3 +81,23 @@ for (const g of tells.generated) {
     assert.deepEqual(g.alone, { formula: 0, number: 0, hedge: 0 }, report);
   });
 }
+
+// Rewriting right options shorter left another pattern: in 13 of 24 quizzes
+// the right option was the second shortest, so "drop the longest and the
+// shortest, pick the shorter of the two left" beat chance by half again. No
+// rank by length may hold more than 40% of the right options (a tie counts
+// as the higher rank: indistinguishable lengths give nothing away).
+test('written single-answer quizzes: the right option sits at no one rank by length in more than 40% of them', async () => {
+  const { quizzes } = await buildLesson();
+  const ranks = [0, 0, 0, 0, 0, 0];
+  let n = 0;
+  for (const q of Object.values(quizzes)) {
+    if (q.generator || q.multiple) continue;
+    const lengths = q.options.map((o) => optionFeatures(o.html).length);
+    const right = lengths[q.options.findIndex((o) => o.correct)];
+    ranks[lengths.filter((l) => l > right).length] += 1; // 0: longest (or tied for it)
+    n += 1;
+  }
+  const worst = Math.max(...ranks);
+  assert.ok(worst <= 0.4 * n, `right options by length rank (longest first): ${ranks.slice(0, 4).join(', ')} of ${n}${report}`);
+});
