@@ -127,3 +127,20 @@ export async function renderAllWidgets(page, tags) {
 export async function shadowTexts(page, selector) {
   return page.$$eval(selector, (nodes) => nodes.map((n) => n.shadowRoot?.textContent ?? ''));
 }
+
+/**
+ * One widget alone on the development page (/widgets/dev.html), rendered:
+ * { page, el }. `options` are more of the browser context's (isMobile,
+ * deviceScaleFactor, colorScheme, ...).
+ */
+export async function openWidget(site, markup, viewport = { width: 1000, height: 900 }, options = {}) {
+  const page = await newPage(site.browser, { viewport, ...options });
+  const tag = markup.match(/<([a-z0-9-]+)/)[1];
+  await page.goto(`${site.url}/widgets/dev.html`);
+  await page.evaluate(async ([m, t]) => {
+    await import(`/widgets/${t}.js`);
+    document.body.insertAdjacentHTML('beforeend', m);
+  }, [markup, tag]);
+  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
+  return { page, el: page.locator(tag) };
+}

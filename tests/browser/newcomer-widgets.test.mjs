@@ -10,22 +10,12 @@
 //   word; d_model 2 is refused in words and the widget goes on working.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage } from './harness.mjs';
+import { useSite, openWidget } from './harness.mjs';
 
 const site = useSite();
 
-// One widget alone on the development page, rendered.
-async function widget(markup, viewport = { width: 1000, height: 900 }, options = {}) {
-  const page = await newPage(site.browser, { viewport, ...options });
-  const tag = markup.match(/<([a-z0-9-]+)/)[1];
-  await page.goto(`${site.url}/widgets/dev.html`);
-  await page.evaluate(async ([m, t]) => {
-    await import(`/widgets/${t}.js`);
-    document.body.insertAdjacentHTML('beforeend', m);
-  }, [markup, tag]);
-  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
-  return { page, el: page.locator(tag) };
-}
+// One widget alone on the development page, rendered (tests/browser/harness.mjs).
+const widget = (markup, viewport, options) => openWidget(site, markup, viewport, options);
 
 // Sets attributes and waits for the update they cause.
 const set = (el, attrs) => el.evaluate((n, a) => {

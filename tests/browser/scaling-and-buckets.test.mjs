@@ -9,23 +9,12 @@
 // keeps working; the same for a host page's bad attributes.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage } from './harness.mjs';
+import { useSite, openWidget } from './harness.mjs';
 
 const site = useSite();
 
-// One widget alone on the development page, rendered (options: more of the
-// browser context's, such as isMobile).
-async function widget(markup, viewport = { width: 1000, height: 900 }, options = {}) {
-  const page = await newPage(site.browser, { viewport, ...options });
-  const tag = markup.match(/<([a-z0-9-]+)/)[1];
-  await page.goto(`${site.url}/widgets/dev.html`);
-  await page.evaluate(async ([m, t]) => {
-    await import(`/widgets/${t}.js`);
-    document.body.insertAdjacentHTML('beforeend', m);
-  }, [markup, tag]);
-  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
-  return { page, el: page.locator(tag) };
-}
+// One widget alone on the development page, rendered (tests/browser/harness.mjs).
+const widget = (markup, viewport, options) => openWidget(site, markup, viewport, options);
 
 // The summary table of <rope-scaling-lab>: { method: [cells] }.
 const summaryRows = (el) => el.evaluate((n) => Object.fromEntries(

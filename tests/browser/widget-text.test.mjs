@@ -7,23 +7,12 @@
 // widget draws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage } from './harness.mjs';
+import { useSite, openWidget } from './harness.mjs';
 
 const site = useSite();
 
-// One widget alone on the development page, rendered (options: more of the
-// browser context's, such as deviceScaleFactor).
-async function widget(markup, viewport = { width: 1000, height: 900 }, options = {}) {
-  const page = await newPage(site.browser, { viewport, ...options });
-  const tag = markup.match(/<([a-z0-9-]+)/)[1];
-  await page.goto(`${site.url}/widgets/dev.html`);
-  await page.evaluate(async ([m, t]) => {
-    await import(`/widgets/${t}.js`);
-    document.body.insertAdjacentHTML('beforeend', m);
-  }, [markup, tag]);
-  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
-  return { page, el: page.locator(tag) };
-}
+// One widget alone on the development page, rendered (tests/browser/harness.mjs).
+const widget = (markup, viewport, options) => openWidget(site, markup, viewport, options);
 
 test('a bad typed value is taken back with a note; a good one is applied as typed', async () => {
   const { page, el } = await widget('<pe-heatmap></pe-heatmap>');

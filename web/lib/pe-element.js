@@ -265,6 +265,24 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * A fragment from HTML this page's own code made: the build's lesson HTML,
+ * or web/lib/quiz-text.js's output (which escapes every character it does not
+ * build itself). Never the learner's text, which only becomes text nodes.
+ */
+export function trustedFragment(html) {
+  const t = document.createElement('template');
+  t.innerHTML = html;
+  return t.content;
+}
+
+/** A node's text as read: without the TeX annotations of its formulas, spaces collapsed. */
+export function plainText(node) {
+  const copy = node.cloneNode(true);
+  for (const a of copy.querySelectorAll('annotation')) a.remove();
+  return copy.textContent.replace(/\s+/g, ' ').trim();
+}
+
 /** Whether two arrays (plain or typed) hold the same values in the same order; a missing one: no. */
 export function sameValues(a, b) {
   if (!a || !b || a.length !== b.length) return false;

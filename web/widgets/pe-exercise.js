@@ -28,7 +28,9 @@
 // typed texts joined with "[,]"), texts (as typed, per part), correct, score
 // (the credit this check earned), credit (the question's so far), attempts,
 // revealed, latencyMs, question (plain text), correctPattern, correctValue }.
-import { PeElement, define, css, h, setText } from '../lib/pe-element.js';
+// HTML comes only from quizTextToHtml/blocksToHtml (trustedFragment); what the
+// learner types only ever becomes text nodes or parsed, escaped TeX.
+import { PeElement, define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
 import { exercises, exerciseGenerators, questionIds } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
@@ -36,21 +38,6 @@ import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
 // the answer reader (and the expression parser under it) load with the first exercise on screen
 let answersModule = null;
 const loadAnswers = () => (answersModule ??= import('../lib/answers.js'));
-
-// HTML made here from generated text by quizTextToHtml/blocksToHtml (which
-// escape every character they do not build themselves); what the learner
-// types only ever becomes text nodes or parsed, escaped TeX.
-function trustedFragment(html) {
-  const t = document.createElement('template');
-  t.innerHTML = html;
-  return t.content;
-}
-
-function plainText(node) {
-  const copy = node.cloneNode(true);
-  for (const a of copy.querySelectorAll('annotation')) a.remove();
-  return copy.textContent.replace(/\s+/g, ' ').trim();
-}
 
 class PeExercise extends PeElement {
   static tag = 'pe-exercise';

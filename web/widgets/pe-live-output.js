@@ -8,16 +8,11 @@
 // as attributes named like the parameters (`<pe-live-output sample="rope-seats"
 // theta="0.7">`). The tests hold every runner against what real PyTorch
 // prints for the same code.
-import { PeElement, define, css, h, bindEntryBox } from '../lib/pe-element.js';
+// the code's HTML is the build's (highlighted by it): trustedFragment
+import { PeElement, define, css, h, bindEntryBox, trustedFragment } from '../lib/pe-element.js';
 import { samples, sampleRunners } from '../gen/lesson-data.js';
 import { pyLiteral } from '../lib/pyformat.js';
 
-function trustedFragment(html) {
-  // build-time HTML of our own code sample (highlighted by the build)
-  const t = document.createElement('template');
-  t.innerHTML = html;
-  return t.content;
-}
 
 // The grid min + k·step a typed value must lie on, as the slider's values do
 // (the samples' code needs an even d_model, rope-seats a theta whose linear

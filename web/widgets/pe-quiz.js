@@ -22,29 +22,11 @@
 // shown), latencyMs (since the question or the last try was shown), choices
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
-import { PeElement, define, css, h, core } from '../lib/pe-element.js';
+import { PeElement, define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
 import { quizzes, quizGenerators, questionIds } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
-
-// Build-time HTML (our own lesson text: Markdown and MathML rendered by
-// scripts/build-lesson.mjs) and generated text turned into HTML by
-// quizTextToHtml (which escapes every character it does not build itself)
-// go in through a template; text from the learner only ever becomes text
-// nodes.
-function trustedFragment(html) {
-  const t = document.createElement('template');
-  t.innerHTML = html;
-  return t.content;
-}
-
-// a node's text as read, without the TeX annotations of its formulas
-function plainText(node) {
-  const copy = node.cloneNode(true);
-  for (const a of copy.querySelectorAll('annotation')) a.remove();
-  return copy.textContent.replace(/\s+/g, ' ').trim();
-}
 
 // the words of a node, its formulas left out
 function textOutsideMath(node) {
