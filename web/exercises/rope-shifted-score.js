@@ -2,16 +2,12 @@
 // the RoPE score after both positions move, and after they swap. Every score
 // is the core's (rotatedScore: ropeApply, then the float32 sum torch makes);
 // the rope-seats sample prints the first two once answered.
-import { pick } from '../lib/random.js';
 import { quizNumber, texVector } from '../lib/quiz-text.js';
-import { EXACT_THETAS, randomVector, rotatedScore } from '../samples/rope-seats.js';
+import { randomQueryKey, rotatedScore } from '../samples/rope-seats.js';
 
 export function generate(pe, random) {
   for (;;) {
-    const q = randomVector(random);
-    const k = randomVector(random);
-    const [theta, factor] = pick(random, EXACT_THETAS);
-    const scaling = { type: 'linear', factor };
+    const { q, k, theta, scaling } = randomQueryKey(random);
     const m = Math.floor(random() * 10);
     let n = Math.floor(random() * 10);
     if (n === m) n = m + 3;

@@ -2,16 +2,13 @@
 // Every score comes from the core (ropeApply via the rope-seats helpers).
 // Texts are Markdown with $TeX$ (web/lib/quiz-text.js), in the lesson's
 // notation: q at position m, k at position n, offset n − m.
-import { EXACT_THETAS, randomVector, rotatedScore } from '../samples/rope-seats.js';
-import { pick, shuffle } from '../lib/random.js';
+import { randomQueryKey, rotatedScore } from '../samples/rope-seats.js';
+import { shuffle } from '../lib/random.js';
 import { quizNumber, texVector } from '../lib/quiz-text.js';
 
 export function generate(pe, random) {
   for (;;) {
-    const q = randomVector(random);
-    const k = randomVector(random);
-    const [theta, factor] = pick(random, EXACT_THETAS);
-    const scaling = { type: 'linear', factor };
+    const { q, k, theta, scaling } = randomQueryKey(random);
     const m = 1 + Math.floor(random() * 8);
     let n = 1 + Math.floor(random() * 8);
     if (n === m) n = m + 2;

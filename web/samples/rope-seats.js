@@ -2,6 +2,7 @@
 // n + shift: the score depends only on the offset. As printed by the
 // rope-seats sample of lessons/positional-encoding/04-rope.md.
 import { fixed } from '../lib/pyformat.js';
+import { pick } from '../lib/random.js';
 
 const f32 = Math.fround;
 
@@ -46,6 +47,15 @@ export function randomVector(random) {
     const v = [component(), component()];
     if (v[0] !== 0 || v[1] !== 0) return v;
   }
+}
+
+// A query, a key and a θ with its exact linear scaling, drawn in this order
+// (the RoPE quiz and exercise draw their positions after it).
+export function randomQueryKey(random) {
+  const q = randomVector(random);
+  const k = randomVector(random);
+  const [theta, factor] = pick(random, EXACT_THETAS);
+  return { q, k, theta, scaling: { type: 'linear', factor } };
 }
 
 // Score of q at seat i and k at seat j, both rotated by the core; the 2-term
