@@ -338,16 +338,21 @@ for (const version of ['1.2', '2004']) {
       assert.equal(data.completion_status, 'completed');
       assert.equal(data.success_status, scaled >= 0.8 ? 'passed' : 'failed');
       assert.match(sets['cmi.session_time'], /^PT\d+H\d+M\d+(\.\d{1,2})?S$/);
-      assert.equal(data.exit, 'suspend');
+      assert.equal(data.exit, 'normal', 'every question answered: a normal exit, the LMS closes the attempt');
       assert.equal(Number(data.interactions._count ?? data.interactions.childArray?.length ?? Object.keys(data.interactions).length), total, 'one interaction per question');
     } else {
       assert.equal(Number(data.core.score.raw), Math.round(scaled * 10000) / 100);
       assert.equal(data.core.score.max, '100');
       assert.equal(data.core.lesson_status, scaled >= 0.8 ? 'passed' : 'failed');
       assert.match(sets['cmi.core.session_time'], /^\d{2,4}:\d\d:\d\d\.\d\d$/);
-      assert.equal(data.core.exit, 'suspend');
+      assert.equal(data.core.exit, '', 'every question answered: 1.2\'s normal exit ""');
       assert.ok(Object.keys(sets).some((k) => /^cmi\.interactions\.\d+\.student_response$/.test(k)), 'interactions are journaled');
     }
+    // mid-way the exit was "suspend" (a leaving learner resumes), normal from the last answer on
+    const exits = log.filter((c) => /SetValue/.test(c.m) && c.args[0] === (version === '2004' ? 'cmi.exit' : 'cmi.core.exit')).map((c) => c.args[1]);
+    assert.equal(exits[0], 'suspend');
+    assert.equal(exits.at(-1), version === '2004' ? 'normal' : '');
+    assert.equal(exits.indexOf(exits.at(-1)), exits.length - exits.slice().reverse().indexOf('suspend'), 'suspend until complete, then normal');
     // the revealed quiz and exercise are not credited in the interactions either
     const interactionOf = (id) => Object.entries(sets).filter(([k, v]) => k.endsWith('.id') && (v === id || v.endsWith(`/quiz/${id}`))).map(([k]) => k.replace(/\.id$/, ''));
     for (const id of [revealedId, revealedExerciseId]) {
@@ -384,6 +389,7 @@ for (const version of ['1.2', '2004']) {
     // ---- relaunch: the runtime loaded from the first attempt's data
     console.log(`# SCORM ${version}: ${quizIds.length} quizzes and ${exerciseIds.length} exercises, ${correct} points, suspend_data ${suspend.length} characters, zip ${packages[version].zipBytes} bytes, ${log.length} calls`);
     console.log(summarise(log.filter((c, i) => i < 12 || i > log.length - 12)).map((l) => `#   ${l}`).join('\n'));
+    // (the suspend_data is the same whatever the exit: this is the relaunch a learner who had left mid-way gets)
     const again = await openLms(version, { data: launchData(version, { resume: data }) });
     for (const id of quizIds) {
       const s = await quizState(again.frame, id);
@@ -408,6 +414,37 @@ for (const version of ['1.2', '2004']) {
     assert.deepEqual(errorsAfterCalls(await again.page.evaluate(() => window.scormLog)), []);
     assert.deepEqual(again.page.errors, []);
     await again.page.context().close();
+
+    // ---- after the normal exit the LMS opens a new attempt: no suspend_data
+    // (1.2's entry "" rather than ab-initio, so the adapter reads the empty suspend_data)
+    const freshData = launchData(version);
+    if (version === '2004') freshData.entry = 'ab-initio';
+    else freshData.core.entry = '';
+    const fresh = await openLms(version, { data: freshData });
+    const start = await quizState(fresh.frame, quizIds[0]);
+    assert.deepEqual(start.checked, [], 'a new attempt starts with nothing picked');
+    assert.equal(start.result, '');
+    await fresh.page.waitForFunction(() => window.scormLog.some((c) => /Commit/.test(c.m)));
+    const freshBoard = await fresh.frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+    assert.match(freshBoard, new RegExp(`^Score: 0 of ${total} points`));
+    // one answer, then the learner leaves mid-way: suspend, so the next launch resumes
+    await answerWithKeyboard(fresh.page, fresh.frame, quizIds[0], start.right);
+    await fresh.page.waitForFunction(() => window.scormLog.filter((c) => /Commit/.test(c.m)).length >= 2);
+    await closeSco(fresh.page);
+    const left = await fresh.page.evaluate(() => JSON.parse(JSON.stringify(window.runtime.cmi)));
+    if (version === '2004') {
+      assert.equal(left.exit, 'suspend', 'mid-way: suspend');
+      assert.equal(left.completion_status, 'incomplete');
+      assert.ok(Math.abs(Number(left.score.raw) - 1) < 0.01, `score.raw ${left.score.raw}`);
+    } else {
+      assert.equal(left.core.exit, 'suspend', 'mid-way: suspend');
+      assert.equal(left.core.lesson_status, 'incomplete');
+    }
+    assert.match(left.suspend_data, /^pe2~/);
+    assert.ok(left.suspend_data.includes(`~${quizIds[0]}.`), 'the answer is kept for the resume');
+    assert.deepEqual(errorsAfterCalls(await fresh.page.evaluate(() => window.scormLog)), []);
+    assert.deepEqual(fresh.page.errors, []);
+    await fresh.page.context().close();
   });
 }
 

@@ -12,8 +12,12 @@
 //     an interaction (type choice, numeric or fill-in; the learner's
 //     response; the result as the credit it earned; the latency); then
 //     commits
-//   - on pagehide: the session time, exit "suspend" (so the next launch
-//     resumes), a last commit and finish
+//   - on pagehide: the session time, the exit, a last commit and finish.
+//     The exit is "suspend" while the learner is mid-way (so the next launch
+//     resumes) and normal once they have passed or answered every question
+//     (1.2: cmi.core.exit ""; 2004: cmi.exit "normal"), so the LMS closes the
+//     attempt; a new attempt starts with no suspend_data, and the lesson
+//     starts fresh
 //
 // Without a runtime, or if the runtime refuses to initialise, it does nothing
 // and the page is the plain offline lesson. Every call is guarded: a runtime
@@ -215,8 +219,13 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
         [`${p}.learner_response`, kind === 'choice' ? d.choices.join('[,]') : String(d.response ?? '').slice(0, 250)],
         [`${p}.result`, result('incorrect')],
         [`${p}.latency`, formatSessionTime('2004', seconds)],
-        [`${p}.correct_responses.0.pattern`, kind === 'choice' ? d.correctChoices.join('[,]') : String(d.correctPattern ?? '').slice(0, 250)],
       );
+      // a fill-in's pattern whose blanks share an answer ("12[,]12") is refused
+      // (scorm-again 3.4.3: error 406, no repeats in a fill-in pattern); the
+      // pattern is optional, so such an interaction goes without it
+      const pattern = kind === 'choice' ? d.correctChoices.join('[,]') : String(d.correctPattern ?? '').slice(0, 250);
+      const parts = pattern.split('[,]');
+      if (kind !== 'fill-in' || new Set(parts).size === parts.length) fields.push([`${p}.correct_responses.0.pattern`, pattern]);
     } else {
       // 1.2's interactions are a journal (write-only): one record per answer
       if (interactionCount >= INTERACTION_LIMIT) return;
@@ -268,7 +277,10 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
     }
     set(names.suspend, suspend);
     set(names.sessionTime, formatSessionTime(version, (Date.now() - started) / 1000));
-    set(names.exit, 'suspend');
+    // passed or every question answered: a normal exit, so the LMS closes the
+    // attempt (1.2's normal exit is ""; "logout" is not it); mid-way: suspend,
+    // so the next launch resumes
+    set(names.exit, scaled >= passing || complete ? (version === '2004' ? 'normal' : '') : 'suspend');
   }
 
   let pending = false;
