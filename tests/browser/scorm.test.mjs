@@ -4,7 +4,10 @@
 // keyboard, some right, some wrong, one after Show solution. Checked: the
 // score, the status, the session time, suspend_data within SCORM 1.2's 4,096
 // characters, the runtime's last error "0" after every call, finish on
-// pagehide, a relaunch from the first attempt's data restoring every answer,
+// pagehide, the exit ("suspend" mid-way; normal once every question is
+// answered: "" in 1.2, "normal" in 2004), a relaunch from the first attempt's
+// data restoring every answer, the new attempt an LMS opens after a normal exit
+// (no suspend_data: a fresh start, and suspend when left mid-way),
 // the xAPI statements the SCO makes (validated), the package opened without an
 // LMS (as dist/lesson.html), and runtimes that err, throw or vanish, and
 // suspend_data that is corrupt or foreign.
