@@ -6,6 +6,9 @@
 //
 //   node scripts/export-scorm.mjs [--mastery 80] [--out dist]
 //
+// Both manifests carry the lesson's title and description (lesson.yaml) as
+// inline LOM metadata: IMS MD 1.2.1 for 1.2, IEEE LOM for 2004.
+//
 // --mastery: the passing score in percent of the quizzes answered correctly
 // (1.2: adlcp:masteryscore; 2004: imsss:minNormalizedMeasure, and the
 // adapter's own fallback when the LMS passes none).
@@ -14,6 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
+import yaml from 'js-yaml';
 import { exportLesson } from './export.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -22,9 +26,15 @@ const SCO = 'lesson.html';
 // fixed times in the zip, so the same lesson gives the same bytes
 const MTIME = new Date('2025-01-01T00:00:00Z');
 
+/** The lesson's title and description (lesson.yaml), for the manifests' LOM metadata. */
+export function lessonMeta(lessonDir = path.join(root, 'lessons', 'positional-encoding')) {
+  const lesson = yaml.load(readFileSync(path.join(lessonDir, 'lesson.yaml'), 'utf8'));
+  return { title: String(lesson.title ?? TITLE).trim(), description: String(lesson.description ?? '').trim() };
+}
+
 const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 
-export function manifest12({ mastery }) {
+export function manifest12({ mastery, meta = lessonMeta() }) {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="posenc-course-scorm12" version="1.0"
           xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
@@ -32,6 +42,17 @@ export function manifest12({ mastery }) {
   <metadata>
     <schema>ADL SCORM</schema>
     <schemaversion>1.2</schemaversion>
+    <imsmd:lom xmlns:imsmd="http://www.imsglobal.org/xsd/imsmd_rootv1p2p1">
+      <imsmd:general>
+        <imsmd:title>
+          <imsmd:langstring xml:lang="en">${escapeXml(meta.title)}</imsmd:langstring>
+        </imsmd:title>
+        <imsmd:language>en</imsmd:language>
+        <imsmd:description>
+          <imsmd:langstring xml:lang="en">${escapeXml(meta.description)}</imsmd:langstring>
+        </imsmd:description>
+      </imsmd:general>
+    </imsmd:lom>
   </metadata>
   <organizations default="posenc-org">
     <organization identifier="posenc-org">
@@ -51,7 +72,7 @@ export function manifest12({ mastery }) {
 `;
 }
 
-export function manifest2004({ mastery }) {
+export function manifest2004({ mastery, meta = lessonMeta() }) {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="posenc-course-scorm2004" version="1"
           xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
@@ -62,6 +83,17 @@ export function manifest2004({ mastery }) {
   <metadata>
     <schema>ADL SCORM</schema>
     <schemaversion>2004 4th Edition</schemaversion>
+    <lom xmlns="http://ltsc.ieee.org/xsd/LOM">
+      <general>
+        <title>
+          <string language="en">${escapeXml(meta.title)}</string>
+        </title>
+        <language>en</language>
+        <description>
+          <string language="en">${escapeXml(meta.description)}</string>
+        </description>
+      </general>
+    </lom>
   </metadata>
   <organizations default="posenc-org">
     <organization identifier="posenc-org">

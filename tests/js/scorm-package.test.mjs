@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { XMLParser } from 'fast-xml-parser';
+import yaml from 'js-yaml';
 import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
 import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
 import { answeredStatement, completedStatement, quizIri, LESSON_IRI } from '../../web/lib/xapi.js';
@@ -87,6 +88,38 @@ for (const [version, expect] of [
     }
   });
 }
+
+// the LOM metadata: the lesson's title and description, as each version's LOM spells them
+const lessonYaml = yaml.load(readFileSync(new URL('../../lessons/positional-encoding/lesson.yaml', import.meta.url), 'utf8'));
+const lomText = (node) => (node && typeof node === 'object' ? node['#text'] : node);
+function lomOf(version, xml) {
+  const md = parser.parse(xml).manifest.metadata;
+  if (version === '1.2') {
+    const lom = md['imsmd:lom'];
+    assert.equal(lom['@xmlns:imsmd'], 'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1');
+    const g = lom['imsmd:general'];
+    for (const f of ['imsmd:title', 'imsmd:description']) assert.equal(g[f]['imsmd:langstring']['@xml:lang'], 'en');
+    return { title: lomText(g['imsmd:title']['imsmd:langstring']), description: lomText(g['imsmd:description']['imsmd:langstring']) };
+  }
+  const lom = md.lom;
+  assert.equal(lom['@xmlns'], 'http://ltsc.ieee.org/xsd/LOM');
+  const g = lom.general;
+  for (const f of ['title', 'description']) assert.equal(g[f].string['@language'], 'en');
+  return { title: lomText(g.title.string), description: lomText(g.description.string) };
+}
+
+test('both manifests carry the lesson\'s title and description (lesson.yaml) as LOM metadata, escaped', () => {
+  assert.ok(lessonYaml.title && lessonYaml.description);
+  for (const version of ['1.2', '2004']) {
+    const lom = lomOf(version, strFromU8(zips[version].files['imsmanifest.xml']));
+    assert.equal(lom.title, lessonYaml.title.trim(), `${version} title`);
+    assert.equal(lom.description, lessonYaml.description.trim(), `${version} description`);
+    // markup in them is escaped, and reads back as written
+    const meta = { title: 'Sines & <cosines> "quoted"', description: "RoPE's angles & ALiBi's <slopes>" };
+    const xml = (version === '1.2' ? manifest12 : manifest2004)({ mastery: 80, meta });
+    assert.deepEqual(lomOf(version, xml), meta);
+  }
+});
 
 test('the mastery option reaches both manifests', () => {
   const p = (xml) => parser.parse(xml).manifest.organizations.organization[0].item[0];
