@@ -19,7 +19,8 @@ import yaml from 'js-yaml';
 import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
 import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
 import { answeredStatement, completedStatement, quizIri, LESSON_IRI } from '../../web/lib/xapi.js';
-import { formatSessionTime } from '../../web/lib/scorm.js';
+import { formatSessionTime, startScorm } from '../../web/lib/scorm.js';
+import { Scorm2004API } from 'scorm-again/scorm2004';
 import { deriveSeed } from '../../web/lib/random.js';
 import { quizzes, exercises, questionIds } from '../../web/gen/lesson-data.js';
 
@@ -266,4 +267,37 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
   assert.notDeepEqual(validateStatement({ actor: ACTOR, ...completedStatement({ points: 30, total: 28 }), result: { score: { scaled: 2 } } }), []);
   // IRIs are the same wherever the lesson runs
   assert.equal(quizIri('rope-what-rotates'), `${LESSON_IRI}/quiz/rope-what-rotates`);
+});
+
+test('SCORM 2004 with scorm-again: a fill-in whose parts share an answer ("12[,]12") is recorded without the correct pattern scorm-again refuses (error 406); other patterns are written', async () => {
+  const api = new Scorm2004API({ logLevel: 5, autocommit: false });
+  api.loadFromJSON({ entry: 'ab-initio', scaled_passing_score: '0.8' });
+  const errors = [];
+  const calls = {};
+  // a window with the runtime on it, each call's error recorded
+  const proxy = {};
+  for (const m of ['Initialize', 'Terminate', 'GetValue', 'SetValue', 'Commit', 'GetLastError']) {
+    proxy[m] = (...args) => {
+      const r = api[m](...args);
+      if (m !== 'GetLastError' && String(api.GetLastError()) !== '0') errors.push(`${m}(${args.join(', ')}) -> ${api.GetLastError()}`);
+      if (m === 'SetValue') calls[args[0]] = args[1];
+      return r;
+    };
+  }
+  const win = new EventTarget();
+  win.document = new EventTarget();
+  win.parent = win;
+  win.API_1484_11 = proxy;
+  const session = startScorm({ version: '2004', questionIds, window: win });
+  assert.ok(session?.connected);
+  const [a, b] = Object.keys(exercises);
+  const answer = (quizId, pattern) => win.document.dispatchEvent(new CustomEvent('pe-quiz-answered', { detail: { quizId, kind: 'fill-in', response: pattern, correctPattern: pattern, correct: true, score: 1, latencyMs: 1200, question: 'Type both parts' } }));
+  answer(a, '12[,]12');
+  answer(b, '12[,]13');
+  await new Promise((resolve) => setTimeout(resolve, 10));
+  assert.deepEqual(errors, []);
+  assert.equal(calls['cmi.interactions.0.learner_response'], '12[,]12');
+  assert.equal(calls['cmi.interactions.0.result'], 'correct');
+  assert.equal(calls['cmi.interactions.0.correct_responses.0.pattern'], undefined);
+  assert.equal(calls['cmi.interactions.1.correct_responses.0.pattern'], '12[,]13');
 });
