@@ -1,11 +1,12 @@
 // The LMS packages of `npm run export:scorm` read as an LMS reads them
 // (imsmanifest.xml parsed with fast-xml-parser: every href and file is in the
 // zip, identifiers are unique and resolve, the schema version and mastery are
-// right), the compact suspend_data (every quiz answered fits SCORM 1.2's 4,096
+// right, the LOM title and description are lesson.yaml's), the compact suspend_data (every quiz answered fits SCORM 1.2's 4,096
 // characters; damaged or foreign data restores what it can and never throws),
 // and the xAPI statements (validated by @learninglocker/xapi-validation with a
 // placeholder actor, for single- and multi-answer quizzes, exercises and the
-// lesson).
+// lesson), and the 2004 adapter against scorm-again in Node for a fill-in
+// pattern scorm-again refuses.
 // The browser side, with a real SCORM runtime, is tests/browser/scorm.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
