@@ -23,10 +23,21 @@ const web = path.join(root, 'web');
 /**
  * How every one-file build of the page is bundled (the export, and the
  * widget bundles of scripts/bundles.mjs): one minified ES module, in memory.
- * posenc.js's fetch path (`import(`${base}.js`)`) is never taken once the
- * builds are registered; Node-only imports are behind isNode.
+ * core/load.js's fetch paths are never taken once the builds are registered
+ * (NO_GLUE_IMPORTS keeps its glue imports out); Node-only imports are behind isNode.
  */
-export const ESBUILD_OPTIONS = { bundle: true, format: 'esm', target: 'es2022', minify: true, write: false, logLevel: 'silent', external: ['node:fs/promises'] };
+// core/load.js names each build's glue with import('../wasm/posenc-<variant>.js')
+// for site bundlers; these bundles register their builds with
+// registerEmbeddedBuild instead, so those imports become a stub rather than a
+// second copy of every glue module.
+const NO_GLUE_IMPORTS = {
+  name: 'posenc-no-glue-imports',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/wasm\/posenc-[a-z-]+\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'posenc-no-glue' } : undefined));
+    b.onLoad({ filter: /.*/, namespace: 'posenc-no-glue' }, (args) => ({ contents: `export default () => { throw new Error('${args.path} is not in this bundle'); };`, loader: 'js' }));
+  },
+};
+export const ESBUILD_OPTIONS = { bundle: true, format: 'esm', target: 'es2022', minify: true, write: false, logLevel: 'silent', external: ['node:fs/promises'], plugins: [NO_GLUE_IMPORTS] };
 
 /**
  * Module source (resolved from web/) that hands the given wasm builds to

@@ -201,8 +201,12 @@ export interface TrainerOptions {
   seed?: number;
 }
 
-/** Loads (once) and returns the core; SIMD build where supported unless `simd` says otherwise. */
-export function loadPosenc(options?: { simd?: boolean; trainer?: boolean }): Promise<Posenc>;
+/**
+ * Loads (once) and returns the core; SIMD build where supported unless `simd` says otherwise.
+ * `wasmBase`: a folder (resolved against document.baseURI) holding a copy of web/wasm/ to load
+ * the builds from instead of the package's own files.
+ */
+export function loadPosenc(options?: { simd?: boolean; trainer?: boolean; wasmBase?: string | URL }): Promise<Posenc>;
 /** True when this engine can run the SIMD build. */
 export function simdSupported(): boolean;
 /**

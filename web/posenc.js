@@ -21,6 +21,10 @@
 // argument; the core's own checks come back the same way. After an error the
 // module keeps working.
 
+import { simdSupported, registerEmbeddedBuild, instantiate, resolveWasmBase } from './core/load.js';
+
+export { simdSupported, registerEmbeddedBuild };
+
 const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope'];
 const EMPTY_F32 = new Float32Array(0);
 const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxDim/2
@@ -29,87 +33,47 @@ const CONVENTIONS = ['half', 'interleaved'];
 export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift']);
 export const TRAIN_ENCODINGS = Object.freeze(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']);
 
-// The smallest module that uses a v128 instruction: validates only where
-// WebAssembly SIMD is supported (same probe as wasm-feature-detect).
-const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253,
-  15, 253, 98, 11,
-]);
-
-/** True when this engine can run the SIMD build. */
-export function simdSupported() {
-  try {
-    return typeof WebAssembly === 'object' && WebAssembly.validate(SIMD_PROBE);
-  } catch {
-    return false;
-  }
-}
-
-const isNode = typeof process === 'object' && !!process.versions && !!process.versions.node;
 /**
  * The builds of the core: wasm/posenc-<variant>.{js,wasm}. The one list of
- * them: CMakeLists.txt and scripts/build.sh read it from here.
+ * them: CMakeLists.txt and scripts/build.sh read it from here, and
+ * core/load.js names each one's files.
  */
 export const BUILD_VARIANTS = Object.freeze(['simd', 'scalar', 'train-simd', 'train-scalar']);
-const instances = new Map(); // a BUILD_VARIANTS entry -> Promise<Posenc>
+const instances = new Map(); // a BUILD_VARIANTS entry (+ wasmBase) -> Promise<Posenc>
 
 /**
  * Loads the compute core. `simd: true|false` forces a build; by default the
  * SIMD build is used where the engine supports it. `trainer: true` loads the
  * larger build that also holds the tiny Transformer trainer
  * (pe.createTrainer); the lesson's training lab loads it in a worker.
+ * `wasmBase` (a string or URL, resolved against document.baseURI) loads the
+ * builds from a copy of web/wasm/ there instead of the package's own files.
  */
-export function loadPosenc({ simd, trainer = false } = {}) {
+export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   if (simd !== undefined && typeof simd !== 'boolean') {
     return Promise.reject(new TypeError(`loadPosenc: simd must be true, false or omitted, got ${describe(simd)}`));
   }
   if (typeof trainer !== 'boolean') {
     return Promise.reject(new TypeError(`loadPosenc: trainer must be true or false, got ${describe(trainer)}`));
   }
+  let base;
+  try {
+    base = resolveWasmBase(wasmBase);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const useSimd = simd === undefined ? simdSupported() : simd;
   if (useSimd && !simdSupported()) {
     return Promise.reject(new Error('loadPosenc: this engine does not support WebAssembly SIMD; load with { simd: false }'));
   }
   const variant = `${trainer ? 'train-' : ''}${useSimd ? 'simd' : 'scalar'}`;
-  if (!instances.has(variant)) {
-    const pending = instantiate(variant).then((core) => new Posenc(core));
-    pending.catch(() => instances.delete(variant)); // a failed load may be retried
-    instances.set(variant, pending);
+  const key = base ? `${variant} ${base.href}` : variant;
+  if (!instances.has(key)) {
+    const pending = instantiate(variant, base).then((core) => new Posenc(core));
+    pending.catch(() => instances.delete(key)); // a failed load may be retried
+    instances.set(key, pending);
   }
-  return instances.get(variant);
-}
-
-// Builds bundled into the page itself (the single-file export, where there is
-// no server to fetch web/wasm/ from): variant -> { factory, wasmBinary }.
-const embeddedBuilds = new Map();
-
-/**
- * Makes a build available without fetching it: `factory` is the Emscripten
- * module factory (the default export of wasm/posenc-<variant>.js) and
- * `wasmBinary` its .wasm bytes. Used by scripts/export.mjs.
- */
-export function registerEmbeddedBuild(variant, factory, wasmBinary) {
-  if (!BUILD_VARIANTS.includes(variant)) {
-    throw new TypeError(`registerEmbeddedBuild: variant must be one of ${BUILD_VARIANTS.map((v) => `'${v}'`).join(', ')}, got ${describe(variant)}`);
-  }
-  embeddedBuilds.set(variant, { factory, wasmBinary });
-}
-
-async function instantiate(variant) {
-  const embedded = embeddedBuilds.get(variant);
-  if (embedded) return embedded.factory({ wasmBinary: embedded.wasmBinary });
-  const base = new URL(`./wasm/posenc-${variant}`, import.meta.url);
-  const { default: factory } = await import(/* webpackIgnore: true */ /* @vite-ignore */ `${base.href}.js`);
-  const options = { locateFile: (file) => new URL(file, base).href };
-  if (isNode) {
-    // Emscripten 3.1.6's web glue cannot fetch a file: URL in Node; hand it the bytes.
-    // Through process.getBuiltinModule, not import(): a bundler building a
-    // site for the browser (esbuild, webpack, rspack, Vite) then has no
-    // Node-only module to resolve or warn about.
-    const { readFile } = process.getBuiltinModule('fs/promises');
-    options.wasmBinary = await readFile(new URL(`${base.href}.wasm`));
-  }
-  return factory(options);
+  return instances.get(key);
 }
 
 // ------------------------------------------------------------ argument checks

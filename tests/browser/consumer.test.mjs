@@ -4,9 +4,11 @@
 // bundler cannot follow:
 // - `posenc-course/bundle` (every tag but train-lab, and the compute API of
 //   its own inlined core): the page and its one script, no other request;
-// - `posenc-course/widgets` with the package's wasm/ folder copied next to
-//   the output, as the README says: every tag renders, train-lab included,
-//   and the API gives PyTorch's sinusoidal table.
+// - `posenc-course/widgets` with the package's wasm/ folder copied where the
+//   core names its .wasm files (`new URL('../wasm/posenc-<variant>.wasm',
+//   import.meta.url)`, which esbuild leaves as is: wasm/ next to the folder
+//   holding the bundle), as the README says; esbuild inlines the glue: every
+//   tag renders, train-lab included, and the API gives PyTorch's sinusoidal table.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -41,7 +43,7 @@ const SITES = {
   widgets: {
     source: `import 'posenc-course/widgets';\nimport { loadPosenc } from 'posenc-course';\n${apiCheck}`,
     tags: allTags,
-    copy: ['web/wasm'], // the README's recipe: the core's files next to the output
+    copy: ['web/wasm'], // the README's recipe: the core's .wasm files in ../wasm/ from the bundle
   },
 };
 
@@ -60,7 +62,7 @@ before(async () => {
     const result = await build({ entryPoints: [path.join(project, `${name}.js`)], bundle: true, format: 'esm', minify: true, platform: 'browser', target: 'es2022', outfile: path.join(out, 'app.js'), absWorkingDir: project, logLevel: 'silent' });
     assert.deepEqual(result.errors, []);
     writeFileSync(path.join(out, 'index.html'), page(site.tags));
-    for (const dir of site.copy) cpSync(path.join(project, 'node_modules/posenc-course', dir), path.join(out, path.basename(dir)), { recursive: true });
+    for (const dir of site.copy) cpSync(path.join(project, 'node_modules/posenc-course', dir), path.join(out, '..', path.basename(dir)), { recursive: true });
   }
   server = createStaticServer(path.join(project, 'public'), { headers: { 'Content-Security-Policy': CSP } });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -93,7 +95,7 @@ for (const [name, site] of Object.entries(SITES)) {
     assert.deepEqual(p.violations, []);
     const other = p.requests.filter((r) => !/^\/[a-z]+\/(app\.js)?$/.test(r));
     if (name === 'bundle') assert.deepEqual(other, [], 'no request but the page and its script');
-    else assert.deepEqual([...new Set(other)].sort(), [`/${name}/wasm/posenc-scalar.js`, `/${name}/wasm/posenc-scalar.wasm`, `/${name}/wasm/posenc-simd.js`, `/${name}/wasm/posenc-simd.wasm`]);
+    else assert.deepEqual([...new Set(other)].sort(), ['/wasm/posenc-scalar.wasm', '/wasm/posenc-simd.wasm'], 'the glue is in the bundle');
     await p.close();
   });
 }
