@@ -53,6 +53,21 @@ const TASK_HINTS = {
 const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
 const secs = (ms) => (ms < 60000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`);
 
+// The worker in the one form bundlers (Vite, webpack, rspack) recognise and
+// build as a worker of its own: literally new Worker(new URL(...), {...}).
+function spawnTrainWorker() {
+  return new Worker(new URL('../workers/train-worker.js', import.meta.url), { type: 'module' });
+}
+
+// False where a bundler took this module in but did not follow the worker
+// (esbuild): this module is no longer widgets/train-lab.js while the worker
+// URL still names workers/train-worker.js next to it, a file that is not there.
+function workersFollowed() {
+  const here = import.meta.url;
+  const worker = new URL('../workers/train-worker.js', import.meta.url).href;
+  return here.endsWith('/widgets/train-lab.js') || !worker.endsWith('/workers/train-worker.js');
+}
+
 class TrainLab extends PeElement {
   static tag = 'train-lab';
   static description = 'Train short, test long: a tiny Transformer trained in the browser with several positional encodings side by side.';
@@ -276,7 +291,7 @@ class TrainLab extends PeElement {
 
   // Resolves true once every worker has loaded the trainer and got its share, false if any cannot.
   _startWorkers(run) {
-    const url = new URL('../workers/train-worker.js', import.meta.url);
+    if (!workersFollowed()) return Promise.resolve(false); // train on the page, no failing request
     return new Promise((resolve) => {
       let ready = 0;
       let settled = false;
@@ -290,7 +305,7 @@ class TrainLab extends PeElement {
       for (const [k, part] of run.parts.entries()) {
         let worker;
         try {
-          worker = new Worker(url, { type: 'module' });
+          worker = spawnTrainWorker();
         } catch {
           settle(false); // file:// page, a widgets.js from another origin, no Worker at all
           return;
