@@ -31,7 +31,7 @@ let url;
 let browser;
 before(async () => {
   mkdirSync(project, { recursive: true });
-  // 1. Vite, installed once per pinned list
+  // 1. webpack, installed once per pinned list
   const stamp = path.join(project, '.pinned-stamp');
   const pinned = JSON.stringify(PINNED);
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== pinned || !existsSync(path.join(project, 'node_modules/webpack'))) {
