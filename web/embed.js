@@ -22,9 +22,12 @@
 //                                   third less per earlier miss, 0 when wrong
 //                                   or after the solution was shown:
 //                                   revealed); credit: the question's best so
-//                                   far; statement: an xAPI statement without
-//                                   actor, shaped like H5P's (web/lib/xapi.js),
-//                                   whose success and score are the credit
+//                                   far; statement: the xAPI statement, shaped
+//                                   like H5P's (web/lib/xapi.js), whose success
+//                                   and score are the credit; complete (id,
+//                                   timestamp, actor: the launch's learner or
+//                                   an anonymous account, registration,
+//                                   context); a parent may replace the actor
 //   and when that answer was the last question of the lesson without one
 //   (progress is shared by the embeds of one origin):
 //   { type: 'posenc:completed', version: 3, widget, points, total, statement }
@@ -42,9 +45,7 @@
 // widget checks, and errors are shown with textContent.
 import './widgets.js';
 import { bindUrlState } from './lib/url-state.js';
-import { loadProgress } from './lib/progress.js';
-import { questionIds } from './gen/lesson-data.js';
-import { statementTracker } from './lib/xapi.js';
+import { configureFromLaunch, LAUNCH_PARAMS, trackAnswers } from './lib/xapi.js';
 
 const VERSION = 1;
 // 2: statement is valid xAPI (choice ids in result.response); choices; posenc:completed
@@ -90,7 +91,7 @@ if (pinned !== null && targetOrigin === '*') {
 } else {
   el = document.createElement(tag);
   host.replaceChildren(el);
-  const { ignored } = bindUrlState([{ el, prefix: '' }], { reserved: ['widget', 'origin'] });
+  const { ignored } = bindUrlState([{ el, prefix: '' }], { reserved: ['widget', 'origin', ...LAUNCH_PARAMS] });
   if (ignored.length) console.warn(`embed: ${tag} has no parameter ${ignored.join(', ')}; ignored`);
 }
 
@@ -123,14 +124,11 @@ new ResizeObserver(() => postHeight()).observe(document.body);
 postHeight(true);
 
 // --------------------------------------------------------------- answers
-let made = [];
-const statements = statementTracker({ questionIds, progress: loadProgress, send: (statement) => made.push(statement) });
-
-document.addEventListener('pe-quiz-answered', (event) => {
-  const d = event.detail;
-  made = [];
-  statements(d); // the answered statement, then, if this was the last quiz without an answer, completed
-  const [answered, completed] = made;
+// An LRS named by the launch parameters (README, "Sending to an LRS") gets
+// the same statements the parent does; a bad one is said on the console and
+// in a posenc-xapi-status event, and the widget works on.
+configureFromLaunch();
+trackAnswers((d, [answered, completed]) => {
   post({
     type: 'posenc:answered',
     version: ANSWER_VERSION,

@@ -6,6 +6,7 @@ import { deferred } from './lib/define-later.js';
 import './widgets.js';
 import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
+import { configureFromLaunch, STATUS_EVENT } from './lib/xapi.js';
 
 // Whether the browser keeps the reader's place as blocks above change size
 // (scroll anchoring: Chromium, Firefox; not WebKit). Where it does, far
@@ -104,6 +105,27 @@ document.addEventListener('keydown', (e) => {
 document.addEventListener('click', (e) => {
   if (isBar() && tocDetails.open && !tocDetails.contains(e.target)) tocDetails.open = false;
 });
+
+// xAPI: opened with launch parameters (?endpoint=…&auth=…&actor=…, README
+// "Sending to an LRS"), the answers go to that LRS as well; the footer says
+// when that cannot work (a bad parameter, refused credentials), the lesson
+// works on either way.
+window.addEventListener(STATUS_EVENT, (e) => {
+  const { state, message } = e.detail;
+  let line = document.getElementById('xapi-status');
+  if (state !== 'config-error' && state !== 'stopped') {
+    line?.remove();
+    return;
+  }
+  if (!line) {
+    line = document.createElement('p');
+    line.id = 'xapi-status';
+    line.setAttribute('role', 'status');
+    document.querySelector('.page-footer')?.append(line);
+  }
+  line.textContent = message;
+});
+configureFromLaunch();
 
 core()
   .then((pe) => {
