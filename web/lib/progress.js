@@ -223,13 +223,19 @@ export function learnerSeed(makeSeed) {
   return sessionSeed;
 }
 
-export function resetProgress() {
+/** Clears every question's progress, or only that of `ids` (a score that counts part of the lesson). */
+export function resetProgress(ids) {
   try {
-    storage()?.removeItem(KEY);
+    if (ids === undefined) storage()?.removeItem(KEY);
+    else {
+      const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => !ids.includes(id)));
+      if (Object.keys(kept).length) storage()?.setItem(KEY, JSON.stringify(kept));
+      else storage()?.removeItem(KEY);
+    }
   } catch {
     // nothing stored
   }
-  globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: { reset: true } }));
+  globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: ids === undefined ? { reset: true } : { reset: true, ids: [...ids] } }));
 }
 
 export function onProgress(listener) {

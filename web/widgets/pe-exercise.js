@@ -117,7 +117,7 @@ class PeExercise extends PeElement {
     super.connectedCallback();
     // a reset elsewhere on the page (the score board) starts this exercise afresh
     this._unsubscribe ??= onProgress((e) => {
-      if (e.detail?.reset) {
+      if (e.detail?.reset && (!e.detail.ids || e.detail.ids.includes(this.exerciseId))) {
         this._draw = null;
         this.schedule();
       }

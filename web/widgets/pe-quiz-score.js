@@ -1,17 +1,65 @@
-// <pe-quiz-score>: the page-wide score of the lesson's questions, quizzes
-// and exercises: the points earned (each question's credit, which falls with
-// every miss; the rule is stated above the score) out of the number of
-// questions, how many were answered and how many revealed (solution shown,
-// no credit), kept in localStorage with the questions' progress, and a
-// button that resets every question.
+// <pe-quiz-score>: the score of the questions (quizzes and exercises) it
+// counts: the points earned (each question's credit, which falls with every
+// miss; the rule is stated above the score) out of the number of questions,
+// how many were answered and how many revealed (solution shown, no credit),
+// kept in localStorage with the questions' progress, and a button that
+// resets the questions it counts.
+//
+// What it counts (the `scope` attribute):
+//   page (default)  every <pe-quiz quiz> and <pe-exercise exercise> in the
+//                   document, including ones added later: an author's page
+//                   with one quiz scores "of 1"; the lesson page, which holds
+//                   every question, scores the whole lesson
+//   lesson          every question of the lesson, on the page or not
+//   a CSS selector  the questions inside the elements it matches
+//                   (scope="#week-2", scope="section.rope")
+// Questions the lesson does not know (a mistyped id, which shows its own
+// error) are not counted, and a question on the page twice counts once.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { questionIds } from '../gen/lesson-data.js';
 import { loadProgress, onProgress, resetProgress, forgetUnknownQuizzes, tally, formatPoints, CREDIT_RULE } from '../lib/progress.js';
 
+const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise]';
+const questionId = (el) => el.getAttribute(el.localName === 'pe-quiz' ? 'quiz' : 'exercise');
+// whether page changes can change what is counted: a question (or an element
+// holding one) came or went, or a question's id changed
+const touchesQuestions = (records) =>
+  records.some((r) => r.type === 'attributes' || [...r.addedNodes, ...r.removedNodes].some((n) => n.nodeType === 1 && (n.matches(QUESTIONS) || n.querySelector(QUESTIONS))));
+
+/**
+ * The ids `scope` names in `doc`, in page order, each once, only those the
+ * lesson has; throws a readable Error for a scope that is not a selector.
+ */
+export function countedIds(scope, doc = document, known = questionIds) {
+  if (scope === 'lesson') return [...known];
+  let nodes;
+  if (scope === 'page') nodes = [...doc.querySelectorAll(QUESTIONS)];
+  else {
+    let containers;
+    try {
+      containers = [...doc.querySelectorAll(scope)];
+    } catch {
+      throw new Error(`scope must be page, lesson or a CSS selector; ${JSON.stringify(scope)} is not a valid selector`);
+    }
+    nodes = containers.flatMap((c) => [...(c.matches(QUESTIONS) ? [c] : []), ...c.querySelectorAll(QUESTIONS)]);
+  }
+  const lesson = new Set(known);
+  return [...new Set(nodes.map(questionId))].filter((id) => lesson.has(id));
+}
+
 class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
-  static description = "The page's score over its quizzes and exercises (credit falls with each miss), with the rule and a button that resets every question.";
-  static params = {};
+  static description =
+    "The score over the quizzes and exercises on its page (or those its scope names; credit falls with each miss), with the rule and a button that resets the questions it counts.";
+  static params = {
+    scope: {
+      type: 'string',
+      default: 'page',
+      maxLength: 200,
+      label: 'which questions count',
+      patternMessage: 'is page (every quiz and exercise in the document, the default), lesson (every question of the lesson) or a CSS selector (the questions inside the elements it matches)',
+    },
+  };
   static alwaysUpdate = true;
   static needsCore = false;
   static styles = css`
@@ -22,6 +70,16 @@ class PeQuizScore extends PeElement {
     .status { display: none; }
   `;
 
+  constructor() {
+    super();
+    this.ids = [];
+  }
+
+  // the scope is the author's choice, not something a shared link sets
+  acceptsParam() {
+    return false;
+  }
+
   build(root) {
     // progress of quizzes the lesson has dropped would otherwise stay stored forever
     forgetUnknownQuizzes(questionIds);
@@ -30,26 +88,54 @@ class PeQuizScore extends PeElement {
     this.meter = h('progress', { class: 'meter', max: '1', value: '0', 'aria-label': 'Points earned' });
     this.reset = h('button', { type: 'button', onclick: () => this.confirmReset() }, 'Reset my answers');
     root.append(this.rule, this.text, this.meter, this.reset);
-    this._off = onProgress(() => this.schedule());
-    this._onStorage = (e) => e.key?.startsWith('posenc-course:') && this.schedule();
-    globalThis.addEventListener('storage', this._onStorage);
+  }
+
+  connectedCallback() {
+    super.connectedCallback();
+    this._off ??= onProgress(() => this.schedule());
+    if (!this._onStorage) {
+      this._onStorage = (e) => e.key?.startsWith('posenc-course:') && this.schedule();
+      globalThis.addEventListener('storage', this._onStorage);
+    }
+    // questions added, removed or renamed later (a page that builds itself,
+    // a notebook cell run again) change what is counted
+    this._pageObserver ??= new MutationObserver((records) => touchesQuestions(records) && this.schedule());
+    this._pageObserver.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['quiz', 'exercise'] });
+  }
+
+  disconnectedCallback() {
+    super.disconnectedCallback();
+    this._off?.();
+    this._off = null;
+    globalThis.removeEventListener('storage', this._onStorage);
+    this._onStorage = null;
+    this._pageObserver?.disconnect();
   }
 
   confirmReset() {
     if (this.reset.dataset.armed === 'yes') {
       delete this.reset.dataset.armed;
       this.reset.textContent = 'Reset my answers';
-      resetProgress();
+      // only the questions counted here; every question when that is all there is
+      const counted = new Set(this.ids);
+      const all = Object.keys(loadProgress()).every((id) => counted.has(id));
+      resetProgress(all ? undefined : this.ids);
     } else {
       // a second press confirms, so a stray click or key press loses nothing
       this.reset.dataset.armed = 'yes';
-      this.reset.textContent = 'Press again to reset every question';
+      this.reset.textContent = `Press again to reset ${this.ids.length === 1 ? 'this question' : `these ${this.ids.length} questions`}`;
     }
   }
 
-  update() {
-    const t = tally(questionIds, loadProgress());
-    this.text.textContent = `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`;
+  update(_pe, p) {
+    this.ids = countedIds(p.scope);
+    const t = tally(this.ids, loadProgress());
+    this.reset.disabled = t.total === 0;
+    if (t.total === 0) {
+      this.text.textContent = p.scope === 'page' ? 'Score: no quizzes or exercises on this page yet' : `Score: no quizzes or exercises in ${JSON.stringify(p.scope)}`;
+    } else {
+      this.text.textContent = `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`;
+    }
     this.meter.max = Math.max(1, t.total);
     this.meter.value = t.points;
   }

@@ -104,7 +104,7 @@ class PeQuiz extends PeElement {
     super.connectedCallback();
     // a reset elsewhere on the page (the score board) clears this quiz too
     this._unsubscribe ??= onProgress((e) => {
-      if (e.detail?.reset) {
+      if (e.detail?.reset && (!e.detail.ids || e.detail.ids.includes(this.quizId))) {
         this._question = null;
         this.schedule();
       }
