@@ -7,10 +7,16 @@
 //   end does (a model with get, set, on, off, save_changes; the element in a
 //   shadow root): it renders, follows a model change, and its cleanup
 //   removes the widget; no request but the page, the harness and the bundle;
+// - the same harness played both ways, its model recording every set and
+//   save_changes as a kernel would receive them: a slider moved by the
+//   learner lands in `state`, a quiz's answers in `answers` and `score`,
+//   each saved; attributes set by the "kernel" change the widget (state
+//   written once per change); bad attribute names get a message;
 // - dist/anywidget.mjs under MyST's own renderer and model
 //   (@myst-theme/anywidget, what Jupyter Book 2 runs for {anywidget}): it
 //   renders from the directive's JSON, follows MystAnyModel.set, and unmounts
-//   cleanly although that model's off() throws.
+//   cleanly although that model's off() throws; the widget's state is
+//   written into that model although its save_changes() throws.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -21,6 +27,7 @@ import { createStaticServer } from '../../scripts/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
 import { build } from 'esbuild';
+import { quizzes } from '../../web/gen/lesson-data.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const EXERCISE_LINES = [
@@ -44,28 +51,50 @@ ${TAGS.map((t) => `<${t}></${t}>`).join('\n')}
 </body></html>`;
 
 const HARNESS = `
-// What anywidget's front end does: a model over a JSON state, an element in a shadow root.
+// What anywidget's front end does: a model over a JSON state, an element in a
+// shadow root. The model records what the front end writes (set) and sends
+// (save_changes), as the kernel would receive it.
 function createModel(state) {
   const handlers = new Map();
+  const calls = [];
   return {
     get: (key) => state[key],
     set(key, value) {
       state[key] = value;
+      calls.push(['set', key, JSON.parse(JSON.stringify(value))]);
       for (const h of handlers.get('change:' + key) ?? []) h({ new: value });
     },
     on: (name, h) => handlers.set(name, [...(handlers.get(name) ?? []), h]),
     off: (name, h) => handlers.set(name, (handlers.get(name) ?? []).filter((x) => x !== h)),
-    save_changes() {},
+    save_changes() {
+      calls.push(['save_changes']);
+    },
     handlerCount: () => [...handlers.values()].reduce((n, l) => n + l.length, 0),
+    calls,
+    // what the kernel has: the traits as of the last save_changes
+    saved(key) {
+      const last = calls.findLastIndex((c) => c[0] === 'save_changes');
+      return calls.slice(0, last + 1).findLast((c) => c[0] === 'set' && c[1] === key)?.[2];
+    },
+    // a change from the kernel: set without recording it as the front end's
+    fromKernel(key, value) {
+      state[key] = value;
+      for (const h of handlers.get('change:' + key) ?? []) h({ new: value });
+    },
   };
 }
 const mod = await import('./anywidget.mjs');
-const host = document.querySelector('#host');
-const el = document.createElement('div');
-host.attachShadow({ mode: 'open' }).append(el);
-const model = createModel({ tag: 'rope-clock', attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' } });
-const cleanup = await mod.render({ model, el });
-window.anywidgetTest = { model, el, cleanup, hasDefault: typeof mod.default?.render === 'function' };
+async function mount(state) {
+  const host = document.body.appendChild(document.createElement('div'));
+  const el = document.createElement('div');
+  host.attachShadow({ mode: 'open' }).append(el);
+  const model = createModel(state);
+  const cleanup = await mod.render({ model, el });
+  return { model, el, cleanup, host };
+}
+const first = await mount({ tag: 'rope-clock', attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' } });
+first.host.id = 'host';
+window.anywidgetTest = { ...first, hasDefault: typeof mod.default?.render === 'function', mount };
 `;
 
 // MyST's own front end for {anywidget} (Jupyter Book 2's theme): the real
@@ -102,7 +131,7 @@ before(async () => {
   copyFileSync(path.join(root, 'dist/anywidget.mjs'), path.join(dir, 'anywidget.mjs'));
   writeFileSync(path.join(dir, 'index.html'), PAGE);
   writeFileSync(path.join(dir, 'anywidget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title>
-<script type="module" src="harness.js"></script></head><body><div id="host"></div></body></html>`);
+<script type="module" src="harness.js"></script></head><body></body></html>`);
   writeFileSync(path.join(dir, 'harness.js'), HARNESS);
   const myst = await build({ stdin: { contents: MYST_ENTRY, resolveDir: root, sourcefile: 'myst-entry.js', loader: 'js' }, bundle: true, format: 'esm', minify: true, define: { 'process.env.NODE_ENV': '"production"' }, write: false, logLevel: 'silent' });
   writeFileSync(path.join(dir, 'myst-app.js'), myst.outputFiles[0].contents);
@@ -180,6 +209,71 @@ test('dist/anywidget.mjs in an anywidget-like harness: renders, follows a model 
   await page.context().close();
 });
 
+test('dist/anywidget.mjs writes back: a moved slider into state, an answer into answers and score, each saved; the kernel still drives the widget', async () => {
+  const page = await strictPage(browser);
+  await page.goto(`${url}/anywidget.html`);
+  await page.waitForFunction(() => window.anywidgetTest);
+  const mount = (id, state) =>
+    page.evaluateHandle(async ([id, state]) => {
+      const w = await window.anywidgetTest.mount(state);
+      w.host.id = id;
+      return w;
+    }, [id, state]);
+  const lastCall = (w) => w.evaluate((t) => t.model.calls.at(-1));
+
+  // render reports every parameter as the widget reads it, and sends it
+  const clock = await mount('clock', { tag: 'rope-clock', attributes: { 'd-model': 8 } });
+  await page.locator('#clock rope-clock[data-ready]').waitFor();
+  const initial = await clock.evaluate((t) => t.model.saved('state'));
+  assert.deepEqual(initial, { sentence: 'the dog bit the man', first: 'dog', second: 'man', 'd-model': 8, base: 10000, phase: 0 });
+  assert.deepEqual(await clock.evaluate((t) => t.model.saved('score')), { points: 0, total: 0, answered: 0, revealed: 0, full: 0 });
+  // the learner moves the d_model slider with the keyboard
+  await page.locator('#clock #c-d-model').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#clock').shadowRoot.querySelector('rope-clock').getAttribute('d-model') === '10');
+  assert.equal((await clock.evaluate((t) => t.model.saved('state')))['d-model'], 10);
+  assert.deepEqual(await lastCall(clock), ['save_changes']);
+  // the kernel sets attributes: the widget follows, and state is written once for the change
+  const setsBefore = await clock.evaluate((t) => t.model.calls.filter((c) => c[1] === 'state').length);
+  await clock.evaluate((t) => t.model.fromKernel('attributes', { 'd-model': 16, base: 500 }));
+  assert.equal(await page.locator('#clock rope-clock').getAttribute('d-model'), '16');
+  assert.equal(await page.locator('#clock #c-d-model').inputValue(), '16');
+  const after = await clock.evaluate((t) => t.model.saved('state'));
+  assert.equal(after['d-model'], 16);
+  assert.equal(after.base, 500);
+  assert.equal(await clock.evaluate((t) => t.model.calls.filter((c) => c[1] === 'state').length), setsBefore + 1);
+  // bad input from the kernel: a message, never a crash
+  await clock.evaluate((t) => t.model.fromKernel('attributes', { '1 bad': 3, 'd-model': 'many' }));
+  assert.match(await clock.evaluate((t) => t.el.textContent), /ignored attributes that are not attribute names: "1 bad"/);
+  await page.waitForFunction(() => /d-model must be an even integer/.test(document.querySelector('#clock').shadowRoot.querySelector('rope-clock').shadowRoot.textContent));
+
+  // a quiz: a wrong answer, then the right one, each into answers and score, each saved
+  const id = 'sinusoidal-fastest-pair';
+  const right = quizzes[id].options.findIndex((o) => o.correct);
+  const quiz = await mount('quiz', { tag: 'pe-quiz', attributes: { quiz: id } });
+  await page.locator('#quiz pe-quiz').scrollIntoViewIfNeeded();
+  await page.locator('#quiz pe-quiz[data-ready]').waitFor();
+  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), { points: 0, total: 1, answered: 0, revealed: 0, full: 0 });
+  await page.locator(`#quiz .options input[value="${right === 0 ? 1 : 0}"]`).check();
+  await page.locator('#quiz').getByRole('button', { name: 'Check' }).click();
+  const wrong = await quiz.evaluate((t) => t.model.saved('answers'));
+  assert.equal(wrong[id].correct, false);
+  assert.equal(wrong[id].attempts, 1);
+  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), { points: 0, total: 1, answered: 1, revealed: 0, full: 0 });
+  const tryAgain = page.locator('#quiz').getByRole('button', { name: 'Try again' });
+  if (await tryAgain.count()) await tryAgain.click();
+  await page.locator(`#quiz .options input[value="${right}"]`).check();
+  await page.locator('#quiz').getByRole('button', { name: 'Check' }).click();
+  const answers = await quiz.evaluate((t) => t.model.saved('answers'));
+  assert.equal(answers[id].correct, true);
+  assert.ok(Math.abs(answers[id].score - 2 / 3) < 1e-3, `the right answer after a miss scored ${answers[id].score}`);
+  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), { points: 0.6667, total: 1, answered: 1, revealed: 0, full: 0 });
+  assert.deepEqual(await lastCall(quiz), ['save_changes']);
+  assert.deepEqual(page.violations, []);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
 test("dist/anywidget.mjs under MyST's own renderer and model (@myst-theme/anywidget): renders, follows a change, unmounts cleanly", async () => {
   const page = await strictPage(browser);
   await page.goto(`${url}/myst.html`);
@@ -197,6 +291,8 @@ test("dist/anywidget.mjs under MyST's own renderer and model (@myst-theme/anywid
   await page.locator('#direct rope-clock[data-ready]').waitFor();
   await direct.evaluate((d) => d.model.set('attributes', { 'd-model': 16 }));
   assert.equal(await page.locator('#direct rope-clock').getAttribute('d-model'), '16');
+  // the front end writes the widget's state into MyST's model; its save_changes throws, unheard
+  assert.equal(await direct.evaluate((d) => d.model.get('state')['d-model']), 16);
   const afterCleanup = await direct.evaluate(async (d) => {
     await d.cleanup();
     d.model.set('tag', 'alibi-bias');
