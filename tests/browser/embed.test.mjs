@@ -194,6 +194,55 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   await page.context().close();
 });
 
+// The README's iframe snippet, taken from between its markers and run as
+// written (only the course's origin swapped for this test's), so the README
+// cannot drift from what works.
+function readmeSnippet(courseOrigin) {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const block = readme.match(/<!-- embed-snippet:start[^>]*-->\s*```html\n([\s\S]*?)```\s*<!-- embed-snippet:end -->/);
+  assert.ok(block, 'README has no embed snippet between <!-- embed-snippet:start --> and <!-- embed-snippet:end -->');
+  assert.match(block[1], /sandbox="allow-scripts"/);
+  return block[1].replaceAll('https://course.example.org', courseOrigin);
+}
+
+test("the README's iframe snippet, as written: sandboxed, it follows the frame's height from origin \"null\" and ignores other windows; unsandboxed, it checks the origin", async () => {
+  const open = async (name, snippet) => {
+    writeFileSync(path.join(hostDir, name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title><link rel="icon" href="data:,"></head><body>\n${snippet}\n</body></html>`);
+    const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
+    await page.goto(`${host.url}/${name}`);
+    await page.frameLocator('#posenc-rope').locator('rope-offset-check[data-ready]').waitFor();
+    return page;
+  };
+  const frameHeight = (page) => page.evaluate(() => document.getElementById('posenc-rope').getBoundingClientRect().height);
+  const contentHeight = (page) => page.frameLocator('#posenc-rope').locator('body').evaluate(() => document.documentElement.scrollHeight);
+
+  // as written: sandboxed, so the messages come from origin "null"
+  const sandboxed = await open('snippet-sandboxed.html', readmeSnippet(widgets.url));
+  assert.equal(await sandboxed.frameLocator('#posenc-rope').locator('body').evaluate(() => origin), 'null');
+  await sandboxed.waitForFunction(() => document.getElementById('posenc-rope').getBoundingClientRect().height > 200);
+  const followed = await frameHeight(sandboxed);
+  assert.ok(Math.abs(followed - (await contentHeight(sandboxed))) <= 2, `frame ${followed} px, content ${await contentHeight(sandboxed)} px`);
+  // a message from another window (here the page itself) is not the frame's
+  await sandboxed.evaluate(() => postMessage({ type: 'posenc:resize', height: 40 }, '*'));
+  await sandboxed.waitForTimeout(200);
+  assert.equal(await frameHeight(sandboxed), followed);
+  assert.deepEqual(sandboxed.errors, []);
+  await sandboxed.context().close();
+
+  // without the sandbox: the course's origin is checked; another origin's messages are dropped
+  const unsandboxed = readmeSnippet(widgets.url).replace(' sandbox="allow-scripts"', '');
+  const check = `e.origin !== '${widgets.url}'`;
+  assert.ok(unsandboxed.includes(check), 'the snippet checks the origin');
+  const right = await open('snippet-origin.html', unsandboxed);
+  await right.waitForFunction(() => document.getElementById('posenc-rope').getBoundingClientRect().height > 200);
+  await right.context().close();
+  const wrong = await open('snippet-wrong-origin.html', unsandboxed.replace(check, "e.origin !== 'https://elsewhere.example.org'"));
+  await wrong.waitForTimeout(500);
+  assert.equal(Math.round(await frameHeight(wrong)), 150, 'followed a frame whose origin is not the course');
+  assert.deepEqual(wrong.errors, []);
+  await wrong.context().close();
+});
+
 test('the lesson and embed.html run under a strict CSP with no violation and no console error', async () => {
   const page = await cspPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${strict.url}/`);
