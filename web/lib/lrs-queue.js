@@ -148,7 +148,7 @@ export function createLrsQueue({
       if (s === 408 || s === 429 || s >= 500) return { kind: 'retry', status: s, text, retryAfterMs };
       return { kind: 'stop', status: s, text };
     } catch (error) {
-      const why = abort.signal.aborted ? `no answer within ${timeoutMs / 1000} s` : `unreachable (${error.message})`;
+      const why = abort.signal.aborted ? `gave no answer within ${timeoutMs / 1000} s` : `is unreachable (${error.message})`;
       return { kind: 'retry', status: 0, text: why, retryAfterMs: 0 };
     } finally {
       clearTimeout(timeout);
