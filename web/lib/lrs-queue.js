@@ -16,7 +16,9 @@
 //                        Retry-After is honoured up to the cap)
 //   409 Conflict         the LRS already has a statement with one of these ids
 //                        (a retry whose first answer was lost: the statement
-//                        id is a UUID made at the answer, so it is ours); the
+//                        id is a UUID made at the answer, so it is ours;
+//                        Learning Locker answers such an identical repeat
+//                        with 200 and keeps one, other LRSs with 409); the
 //                        batch is sent again one statement at a time, and a
 //                        lone statement answered 409 counts as stored
 //   400, 413             the LRS refuses something in the batch: sent one at a
