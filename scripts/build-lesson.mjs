@@ -2,6 +2,21 @@
 //
 //   node scripts/build-lesson.mjs            writes web/index.html and web/gen/lesson-data.js
 //   node scripts/build-lesson.mjs --check    builds in memory, writes nothing (used by the tests)
+//   node scripts/build-lesson.mjs --check --sections rope,long-context
+//                                            checks the lesson of those sections only
+//
+// A lesson of some sections (--sections here, in scripts/export.mjs and
+// scripts/export-scorm.mjs; chooseSections below) holds only their text,
+// quizzes, exercises, live samples and generators. It is never written over
+// web/index.html, the lesson the site serves: the exports build it in
+// memory, and the served page shows a choice with ?sections=a,b.
+//
+// Samples (web/samples/) and exercise generators (web/exercises/) declare
+// the section they are written for (`section: 'rope'`). One that no rendered
+// section uses is an error, as a leftover, unless its section is not in the
+// lesson (its file was removed: it is dropped with a note) or was left out
+// by --sections (dropped silently); one with no declaration is an error only
+// when the whole lesson is built.
 //
 // Both print, after building, each section's words, quizzes and widgets, and
 // what in each quiz's options could give the answer away without reading
@@ -39,13 +54,13 @@ import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
 import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences, mathvariantLetters, mathmlProblems } from './lesson-format.mjs';
 import { lessonStats, formatStats, quizTells, sampleGenerator, formatQuizTells } from './lesson-stats.mjs';
+import { parseSections } from '../web/lib/section-ids.js';
 
 hljs.registerLanguage('python', python);
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const lessonDir = path.join(root, 'lessons/positional-encoding');
+const LESSON_DIR = path.join(root, 'lessons/positional-encoding');
 const webDir = path.join(root, 'web');
-const checkOnly = process.argv.includes('--check');
 
 // ------------------------------------------------------------------ math
 function renderMath(tex, displayMode, where) {
@@ -162,7 +177,7 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
     if (info === 'quiz') return renderQuiz(token.content, env);
     if (info === 'exercise') return renderExercise(token.content, env);
     const m = info.match(/^python\s+sample=([a-z0-9-]+)$/);
-    if (m) return renderSample(m[1], token.content);
+    if (m) return renderSample(m[1], token.content, env);
     if (info.startsWith('python')) {
       // tabindex: a code block wider than the screen scrolls, and keyboard users must reach it
       return `<pre class="code" tabindex="0"><code class="language-python">${hljs.highlight(token.content, { language: 'python' }).value}</code></pre>\n`;
@@ -219,6 +234,7 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
     if (quizzes[x.id] || exercises[x.id]) fail(where, `question id ${x.id} is used twice`);
     const gen = exerciseModules[x.generator];
     if (!gen || typeof gen.generate !== 'function') fail(where, `exercise ${x.id}: no generator web/exercises/${x.generator}.js exporting generate()`);
+    if (gen.section && gen.section !== env.section) fail(where, `exercise ${x.id}: web/exercises/${x.generator}.js says it is written for section ${gen.section}, but section ${env.section} uses it`);
     if (!x.title) fail(where, `exercise ${x.id} needs a title (what it asks, in a few words)`);
     for (const k of Object.keys(x)) if (!['id', 'generator', 'title'].includes(k)) fail(where, `exercise ${x.id}: unknown field ${k} (id, generator, title)`);
     exercises[x.id] = { id: x.id, section: env.section, generator: x.generator, title: inlineMd(x.title) };
@@ -227,9 +243,10 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
     return `<pe-exercise exercise="${x.id}"><p class="quiz-fallback"><strong>Exercise:</strong> ${exercises[x.id].title} (with numbers drawn for you by the compute core).</p></pe-exercise>\n`;
   }
 
-  function renderSample(id, code) {
+  function renderSample(id, code, env) {
     const mod = sampleModules[id];
     if (!mod || typeof mod.run !== 'function') fail(where, `sample ${id}: web/samples/${id}.js must export default { params, run }`);
+    if (mod.section && mod.section !== env.section) fail(where, `sample ${id}: web/samples/${id}.js says it is written for section ${mod.section}, but section ${env.section} uses it`);
     if (usedSamples.has(id)) fail(where, `sample ${id} is used twice`);
     usedSamples.add(id);
     const params = mod.params ?? {};
@@ -317,17 +334,39 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
 
 // ------------------------------------------------------------------ build
 // pass 1: the lesson's metadata, its bibliography and its section files
-function readInputs() {
+// (each read, front matter checked: parts in page order, numbered from 1)
+function readInputs(lessonDir) {
+  const rel = (f) => path.relative(root, path.join(lessonDir, f));
   const lesson = yaml.load(readFileSync(path.join(lessonDir, 'lesson.yaml'), 'utf8'));
-  const referencesFile = 'lessons/positional-encoding/references.yaml';
-  const bibliography = existsSync(path.join(root, referencesFile))
-    ? parseReferences(readFileSync(path.join(root, referencesFile), 'utf8'), referencesFile)
+  const referencesFile = rel('references.yaml');
+  const bibliography = existsSync(path.join(lessonDir, 'references.yaml'))
+    ? parseReferences(readFileSync(path.join(lessonDir, 'references.yaml'), 'utf8'), referencesFile)
     : { strict: false, references: {} };
   const files = readdirSync(lessonDir)
     .filter((f) => /^\d+-.*\.md$/.test(f))
     .sort();
   if (!files.length) fail(lessonDir, 'no section files');
-  return { lesson, bibliography, referencesFile, files };
+  const ids = new Set(['references', 'references-title']);
+  const parts = files.map((file, n) => {
+    const where = rel(file);
+    const { meta, body } = readFrontMatter(readFileSync(path.join(lessonDir, file), 'utf8'), where);
+    if (ids.has(meta.id)) fail(where, `section id ${meta.id} is used twice (or is reserved)`);
+    ids.add(meta.id);
+    return { where, meta, body, number: n + 1 };
+  });
+  return { lesson, bibliography, referencesFile, parts };
+}
+
+/**
+ * The one filter for a lesson of some sections: the parts `only` names
+ * (section ids, as text "a,b" or a list; null: all), in page order. An
+ * unknown id fails, naming the sections there are.
+ */
+export function chooseSections(parts, only) {
+  if (only == null) return parts;
+  const { ids, error } = parseSections(Array.isArray(only) ? only.join(',') : only, parts.map((p) => p.meta.id));
+  if (error) throw new BuildError(`--sections: ${error}`);
+  return parts.filter((p) => ids.includes(p.meta.id));
 }
 
 // pass 2: {{num:name}} -> text computed by the core (web/numbers/*.js), each
@@ -353,39 +392,50 @@ async function numberResolver(pe) {
   return { number, numbers };
 }
 
-// pass 3: every section file through the one renderer, numbers filled in
-function renderSections(files, renderer, number, sampleModules) {
-  const sections = [];
-  const ids = new Set(['references', 'references-title']);
-  for (const file of files) {
-    const where = `lessons/positional-encoding/${file}`;
-    const { meta, body } = readFrontMatter(readFileSync(path.join(lessonDir, file), 'utf8'), where);
-    if (ids.has(meta.id)) fail(where, `section id ${meta.id} is used twice (or is reserved)`);
-    ids.add(meta.id);
+// pass 3: the chosen section files through the one renderer, numbers filled
+// in; each keeps its number in the whole lesson
+function renderSections(parts, renderer, number) {
+  const ids = new Set(['references', 'references-title', ...parts.map((p) => p.meta.id)]);
+  return parts.map(({ where, meta, body, number: n }) => {
     const withNumbers = body.replace(/\{\{num:([a-z0-9-]+)\}\}/g, (_, name) => escapeHtml(number(name, where)));
     const { html, subsections } = renderer.render(withNumbers, { file: where, section: meta.id, ids });
-    sections.push({ id: meta.id, title: meta.title, html, subsections });
+    return { id: meta.id, title: meta.title, number: n, html, subsections };
+  });
+}
+
+/**
+ * Samples or generators (`modules`, by id) that no rendered section uses:
+ * an error for a leftover (see the top of this file); dropped with a note
+ * when their section is not in the lesson, silently when --sections left it
+ * out. Returns the notes.
+ */
+function checkUnused(modules, used, { dir, what }, { present, chosen, whole }) {
+  const notes = [];
+  for (const [id, mod] of Object.entries(modules)) {
+    if (used.has(id)) continue;
+    const section = mod.section;
+    if (section && !present.has(section)) notes.push(`web/${dir}/${id}.js: dropped, its section ${section} is not in the lesson`);
+    else if (section ? chosen.has(section) : whole) fail(`web/${dir}/${id}.js`, `${what} is not used by any lesson`);
   }
-  for (const id of Object.keys(sampleModules)) if (!renderer.usedSamples.has(id)) fail(`web/samples/${id}.js`, 'sample is not used by any lesson');
-  return sections;
+  return notes;
 }
 
 // pass 5: the page from web/templates/lesson.html, with the table of
 // contents and the References part
-function renderPage(lesson, sections, bibliography, { inlineMd, quizzes, exercises }) {
-  const referencesHtml = renderReferences(bibliography.references);
+function renderPage(lesson, sections, references, { inlineMd, quizzes, exercises }) {
+  const referencesHtml = renderReferences(references);
   const toc =
     sections
       .map(
-        (s, n) =>
-          `<li><a href="#${s.id}">${n + 1}. ${inlineMd(s.title)}</a>` +
+        (s) =>
+          `<li><a href="#${s.id}">${s.number}. ${inlineMd(s.title)}</a>` +
           (s.subsections.length ? `<ol>${s.subsections.map((x) => `<li><a href="#${x.id}">${inlineMd(x.title)}</a></li>`).join('')}</ol>` : '') +
           `</li>`,
       )
       .join('\n') + (referencesHtml ? `\n<li><a href="#references">References</a></li>` : '');
   const content =
     sections
-      .map((s, n) => `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${n + 1}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`)
+      .map((s) => `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${s.number}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`)
       .join('\n') + (referencesHtml ? `\n${referencesHtml}` : '');
   const template = readFileSync(path.join(webDir, 'templates/lesson.html'), 'utf8');
   const fill = { title: escapeHtml(lesson.title), subtitle: inlineMd(lesson.subtitle ?? ''), description: escapeHtml(lesson.description ?? ''), toc, content, 'question-count': questionCount(quizzes, exercises) };
@@ -413,38 +463,80 @@ function lessonDataModule({ quizzes, exercises, questionIds }, sections, samples
       .map((id) => `  '${id}': () => import('../samples/${id}.js'),`)
       .join('\n')}\n};\n` +
     `export const quizGenerators = {\n${Object.keys(generatorModules)
+      .filter((id) => Object.values(quizzes).some((q) => q.generator === id))
       .map((id) => `  '${id}': () => import('../quizzes/${id}.js'),`)
       .join('\n')}\n};\n` +
     `export const exerciseGenerators = {\n${Object.keys(exerciseModules)
+      .filter((id) => Object.values(exercises).some((x) => x.generator === id))
       .map((id) => `  '${id}': () => import('../exercises/${id}.js'),`)
       .join('\n')}\n};\n`
   );
 }
 
-export async function buildLesson() {
+/**
+ * Builds the lesson in memory. `lessonDir`: the folder of lesson.yaml and
+ * the section files; `sections`: the ids of the sections to build ("a,b" or
+ * a list; null: all). Returns the page, lesson-data.js's text and what went
+ * into them; `notes` says what was dropped with a removed section.
+ */
+export async function buildLesson({ lessonDir = LESSON_DIR, sections: only = null } = {}) {
   const pe = await loadPosenc();
-  const { lesson, bibliography, referencesFile, files } = readInputs();
+  const { lesson, bibliography, referencesFile, parts } = readInputs(lessonDir);
+  const chosenParts = chooseSections(parts, only);
+  const whole = chosenParts.length === parts.length;
   const { number, numbers } = await numberResolver(pe);
   const sampleModules = await importAll(path.join(webDir, 'samples'));
   const generatorModules = await importAll(path.join(webDir, 'quizzes'));
   const exerciseModules = await importAll(path.join(webDir, 'exercises'));
   const renderer = createRenderer({ pe, sampleModules, generatorModules, exerciseModules, references: bibliography.references });
-  const sections = renderSections(files, renderer, number, sampleModules);
-  // pass 4: citations against references.yaml
-  const uncitedReferences = checkCitations(bibliography, renderer.cited, referencesFile);
-  const page = renderPage(lesson, sections, bibliography, renderer);
-  for (const id of Object.keys(exerciseModules)) if (!Object.values(renderer.exercises).some((x) => x.generator === id)) fail(`web/exercises/${id}.js`, 'exercise generator is not used by any lesson');
+  const sections = renderSections(chosenParts, renderer, number);
+  const scope = { present: new Set(parts.map((p) => p.meta.id)), chosen: new Set(sections.map((s) => s.id)), whole };
+  const usedGenerators = new Set(Object.values(renderer.exercises).map((x) => x.generator));
+  const notes = [
+    ...checkUnused(sampleModules, renderer.usedSamples, { dir: 'samples', what: 'sample' }, scope),
+    ...checkUnused(exerciseModules, usedGenerators, { dir: 'exercises', what: 'exercise generator' }, scope),
+  ];
+  // pass 4: citations against references.yaml. A lesson of some sections,
+  // or one whose samples show a section was removed, lists only the
+  // references it cites (strict: true cannot tell a forgotten citation from
+  // one that left with its section).
+  const removed = Object.values({ ...sampleModules, ...exerciseModules }).some((mod) => mod.section && !scope.present.has(mod.section));
+  const uncitedReferences = whole && !removed ? checkCitations(bibliography, renderer.cited, referencesFile) : [];
+  const references = whole && !removed ? bibliography.references : Object.fromEntries(Object.entries(bibliography.references).filter(([key]) => renderer.cited.has(key)));
+  if (whole && removed) {
+    const left = Object.keys(bibliography.references).filter((key) => !renderer.cited.has(key));
+    if (left.length) notes.push(`${referencesFile}: not cited by the sections left, so not listed: ${left.join(', ')}`);
+  }
+  const page = renderPage(lesson, sections, references, renderer);
   const data = lessonDataModule(renderer, sections, renderer.samples, generatorModules, exerciseModules);
   const { quizzes, exercises, samples } = renderer;
   // the generated quizzes are measured on draws from their generators
   const draws = Object.fromEntries(Object.values(quizzes).filter((q) => q.generator).map((q) => [q.generator, sampleGenerator(generatorModules[q.generator].generate, pe)]));
   const tells = quizTells(quizzes, draws);
-  return { page, data, sections, quizzes, exercises, questionIds: renderer.questionIds, samples, numbers, references: bibliography, uncitedReferences, tells };
+  return { page, data, sections, quizzes, exercises, questionIds: renderer.questionIds, samples, numbers, references: bibliography, uncitedReferences, tells, notes };
+}
+
+function parseArgs(argv) {
+  const opts = { check: false, sections: null };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    if (flag === '--check') opts.check = true;
+    else if (flag === '--sections') opts.sections = inline ?? argv[++i] ?? '';
+    else throw new BuildError(`unknown option ${argv[i]} (options: --check, --sections <ids>)`);
+  }
+  // web/index.html is the lesson the site serves: a choice of sections is
+  // checked here, written by the exports, shown by the page with ?sections=
+  if (opts.sections !== null && !opts.check) {
+    throw new BuildError('--sections goes with --check (web/index.html stays the whole lesson): write a lesson of some sections with node scripts/export.mjs --sections, or open the page with ?sections=');
+  }
+  return opts;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    const { page, data, sections, quizzes, exercises, samples, references, uncitedReferences, tells } = await buildLesson();
+    const { check: checkOnly, sections: only } = parseArgs(process.argv.slice(2));
+    const { page, data, sections, quizzes, exercises, samples, references, uncitedReferences, tells, notes } = await buildLesson({ sections: only });
+    for (const note of notes) console.log(`lesson: ${note}`);
     if (!checkOnly) {
       mkdirSync(path.join(webDir, 'gen'), { recursive: true });
       writeFileSync(path.join(webDir, 'index.html'), page);

@@ -7,6 +7,32 @@ import './widgets.js';
 import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 import { configureFromLaunch, STATUS_EVENT } from './lib/xapi.js';
+import { sectionChoice } from './lib/sections.js';
+
+// A choice of sections (`?sections=rope,long-context`, lib/sections.js; an
+// LMS launches one SCO per section this way): the other sections and their
+// contents entries leave the page before any widget is defined (definitions
+// wait for later tasks, lib/define-later.js), so nothing of theirs computes
+// and the score, which counts the questions on the page, counts only these.
+// A bad choice is said above the lesson, which then shows whole.
+function chooseSections() {
+  const { ids, error } = sectionChoice();
+  if (error) {
+    const note = document.createElement('p');
+    note.id = 'sections-error';
+    note.setAttribute('role', 'alert');
+    note.textContent = `${error} The whole lesson is shown.`;
+    document.getElementById('main')?.prepend(note);
+    return;
+  }
+  if (!ids) return;
+  const keep = new Set([...ids, 'references']);
+  for (const s of document.querySelectorAll('main > section[id]')) if (!keep.has(s.id)) s.remove();
+  for (const li of document.querySelectorAll('.toc > details > ol > li')) {
+    if (!keep.has(li.querySelector('a')?.getAttribute('href')?.slice(1))) li.remove();
+  }
+}
+chooseSections();
 
 // Whether the browser keeps the reader's place as blocks above change size
 // (scroll anchoring: Chromium, Firefox; not WebKit). Where it does, far

@@ -48,4 +48,5 @@ Counting the generated tokens from 1, which one is the first whose position look
 // what it asks for (tests/js/exercises.test.mjs counts the kinds)
 export const asks = 'prediction';
 
-export default { generate, asks };
+// section: the one it is written for (dropped with a note if that section leaves the lesson)
+export default { generate, asks, section: 'learned' };

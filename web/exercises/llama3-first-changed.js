@@ -53,4 +53,5 @@ Which is the first pair (lowest index $i$) whose frequency the scaling changes a
 // what it asks for (tests/js/exercises.test.mjs counts the kinds)
 export const asks = 'prediction';
 
-export default { generate, asks };
+// section: the one it is written for (dropped with a note if that section leaves the lesson)
+export default { generate, asks, section: 'long-context' };

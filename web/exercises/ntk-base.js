@@ -52,4 +52,5 @@ export function generate(pe, random) {
 // what it asks for (tests/js/exercises.test.mjs counts the kinds)
 export const asks = 'formula';
 
-export default { generate, asks };
+// section: the one it is written for (dropped with a note if that section leaves the lesson)
+export default { generate, asks, section: 'long-context' };

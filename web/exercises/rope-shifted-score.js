@@ -52,4 +52,5 @@ Predict the score in two other placements.`,
 // what it asks for (tests/js/exercises.test.mjs counts the kinds)
 export const asks = 'prediction';
 
-export default { generate, asks };
+// section: the one it is written for (dropped with a note if that section leaves the lesson)
+export default { generate, asks, section: 'rope' };

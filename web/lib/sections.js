@@ -8,27 +8,13 @@
 // built with --sections knows only its own sections, so a page asking for
 // one it was built without is told which it has.
 import { sections as lessonSections } from '../gen/lesson-data.js';
+import { parseSections as parseIds, questionIdsIn as questionsOf } from './section-ids.js';
 
 const ids = (sections) => sections.map((s) => s.id);
 
-/**
- * Reads a list of section ids ("rope, long-context"; commas or spaces) against
- * `known` (ids in page order). Returns { ids, error }: ids in page order, each
- * once, or null with error a sentence naming what is wrong and the known ids.
- */
+/** parseSections of lib/section-ids.js, against this lesson's sections by default. */
 export function parseSections(text, known = ids(lessonSections)) {
-  const asked = String(text ?? '')
-    .split(/[\s,]+/)
-    .filter(Boolean);
-  const list = known.join(', ');
-  if (!asked.length) return { ids: null, error: `No section named: give one or more section ids, separated by commas (${list}).` };
-  const unknown = [...new Set(asked.filter((id) => !known.includes(id)))];
-  if (unknown.length) {
-    const names = unknown.map((id) => JSON.stringify(id)).join(', ');
-    return { ids: null, error: `Unknown section${unknown.length === 1 ? '' : 's'} ${names}: this lesson has ${list}.` };
-  }
-  const chosen = new Set(asked);
-  return { ids: known.filter((id) => chosen.has(id)), error: null };
+  return parseIds(text, known);
 }
 
 /**
@@ -36,8 +22,7 @@ export function parseSections(text, known = ids(lessonSections)) {
  * order; every question of the lesson when `sectionIds` is null.
  */
 export function questionIdsIn(sectionIds, sections = lessonSections) {
-  const chosen = sectionIds == null ? null : new Set(sectionIds);
-  return sections.filter((s) => !chosen || chosen.has(s.id)).flatMap((s) => s.questionIds);
+  return questionsOf(sectionIds, sections);
 }
 
 /**

@@ -14,6 +14,8 @@ const allclose = (a, b, atol) => a.every((x, i) => Math.abs(x - b[i]) <= atol + 
 const py = (b) => (b ? 'True' : 'False');
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'ablation',
   params: {
     variant: {
       type: 'choice',

@@ -4,6 +4,8 @@
 import { torchSize } from '../lib/pyformat.js';
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'learned',
   params: {
     rows: { type: 'int', default: 512, min: 1, max: 2048, step: 1, label: 'table rows (max_len)' },
     d_model: { type: 'int', default: 64, min: 8, max: 768, step: 8, label: 'd_model' },

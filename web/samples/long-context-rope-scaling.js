@@ -6,6 +6,8 @@ import { exponential, fixed } from '../lib/pyformat.js';
 const f32 = Math.fround;
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'long-context',
   params: {
     dim: { type: 'int', default: 16, min: 4, max: 32, step: 2, label: 'rotary dim' },
     base: { type: 'int', default: 10000, min: 1000, max: 1000000, step: 1000, label: 'base' },

@@ -4,6 +4,8 @@
 import { fixed } from '../lib/pyformat.js';
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'long-context',
   params: {
     heads: { type: 'int', default: 32, min: 1, max: 128, step: 1, label: 'query heads' },
     head_dim: { type: 'int', default: 128, min: 16, max: 256, step: 16, label: 'head dim' },

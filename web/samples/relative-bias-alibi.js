@@ -4,6 +4,8 @@
 import { torchStr } from '../lib/pyformat.js';
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'relative-bias',
   params: {
     n_heads: { type: 'int', default: 8, min: 1, max: 64, step: 1, label: 'heads' },
     seq_len: { type: 'int', default: 5, min: 1, max: 8, step: 1, label: 'sequence length' },

@@ -6,6 +6,8 @@ import { torchStr } from '../lib/pyformat.js';
 const DISTANCES = [-200, -100, -50, -20, -8, -7, -1, 0, 1, 7, 8, 20, 50, 100, 200];
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'relative-bias',
   params: {
     num_buckets: { type: 'int', default: 32, min: 8, max: 64, step: 8, label: 'num_buckets' },
     max_distance: { type: 'int', default: 128, min: 40, max: 1000, step: 1, label: 'max_distance' },

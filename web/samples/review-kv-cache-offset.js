@@ -10,6 +10,8 @@ const allclose = (a, b, atol) => a.every((x, i) => Math.abs(x - b[i]) <= atol + 
 const rounded = (ws) => pyList(Array.from(ws, (w) => Number(fixed(w, 3))));
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'ablation',
   params: {
     past_len: { type: 'int', default: 4, min: 1, max: 8, step: 1, label: 'tokens in the cache' },
     head_dim: { type: 'int', default: 8, min: 4, max: 16, step: 2, label: 'head dim' },

@@ -14,6 +14,8 @@ function dot(a, b) {
 }
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'rope',
   params: {
     d: { type: 'int', default: 8, min: 2, max: 12, step: 2, label: 'head dim d' },
     m: { type: 'int', default: 3, min: 0, max: 1000, step: 1, label: 'seat m of q' },

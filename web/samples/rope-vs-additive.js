@@ -11,6 +11,8 @@ import { linearFactorFor, rotatedScore } from './rope-seats.js';
 const f32 = Math.fround;
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'rope',
   params: {
     q: { type: 'vector', default: [1.0, 0.5], length: 2, min: -1, max: 1, step: 0.1, label: 'q' },
     k: { type: 'vector', default: [0.8, 0.2], length: 2, min: -1, max: 1, step: 0.1, label: 'k' },

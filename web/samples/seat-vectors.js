@@ -3,6 +3,8 @@
 import { npRound, numpyStr } from '../lib/pyformat.js';
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'sinusoidal',
   params: {
     d_model: { type: 'int', default: 4, min: 2, max: 16, step: 2, label: 'd_model' },
     first_position: { type: 'int', default: 0, min: 0, max: 1000, step: 1, label: 'first position' },

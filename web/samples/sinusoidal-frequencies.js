@@ -3,6 +3,8 @@
 import { fixed } from '../lib/pyformat.js';
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'sinusoidal',
   params: {
     d_model: { type: 'int', default: 512, min: 2, max: 2048, step: 2, label: 'd_model' },
   },

@@ -6,6 +6,8 @@ import { torchSize, torchStr } from '../lib/pyformat.js';
 const VOCAB = 1000;
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'sinusoidal',
   params: {
     d_model: { type: 'int', default: 64, min: 2, max: 512, step: 2, label: 'd_model' },
     max_len: { type: 'int', default: 512, min: 4, max: 4096, step: 4, label: 'max_len' },

@@ -11,6 +11,8 @@ const f32 = Math.fround;
 const ROWS = 200; // rows in the Python code
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'sinusoidal',
   params: {
     d_model: { type: 'int', default: 8, min: 4, max: 16, step: 4, label: 'd_model' },
     m: { type: 'int', default: 5, min: 0, max: 100, step: 1, label: 'position m' },

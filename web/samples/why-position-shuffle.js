@@ -13,6 +13,8 @@ const D = 4;
 const A = 'the dog bit the man'.split(' ');
 
 export default {
+  // the section it is written for: dropped with a note if that section leaves the lesson
+  section: 'why-position',
   params: {
     encoding: { type: 'choice', default: 'none', options: ['none', 'sinusoidal'], label: 'encoding' },
     shuffled: {
