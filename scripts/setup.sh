@@ -15,6 +15,8 @@ command -v emcc >/dev/null || need+=(emscripten)
 # the libFuzzer target (npm test runs it briefly; npm run fuzz for longer)
 command -v clang++-14 >/dev/null || need+=(clang-14)
 compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || need+=(libclang-rt-14-dev)
+# xmllint: the LMS manifests against their XSDs (tests/js/schemas.test.mjs)
+command -v xmllint >/dev/null || need+=(libxml2-utils)
 if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -f package.json ] && grep -q playwright-core package.json; then
   command -v chromium >/dev/null || need+=(chromium)
   # a font, so pages lay out the same on a bare machine as on a desktop
