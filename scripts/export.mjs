@@ -11,11 +11,20 @@
 //      page loads none), MathML needs no font file
 //   3. dist/lesson.html = web/index.html with those inlined
 // Assumes `npm run build` has run (web/index.html, web/gen/, web/wasm/).
+//
+//   node scripts/export.mjs [--sections rope,long-context] [--activity-base <IRI>] [--out dist/lesson.html]
+//
+// --sections: a lesson of those sections only, built in memory by
+// scripts/build-lesson.mjs (their text, quizzes, exercises, samples and
+// generators; the others' are not in the file); web/ is not written.
+// --activity-base: the IRI under which xAPI statements (and SCORM 2004
+// interaction ids) name the lesson and its questions (configureXapi).
 import { readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUILD_VARIANTS } from '../web/posenc.js';
+import { buildLesson } from './build-lesson.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -54,20 +63,53 @@ export function embeddedBuildsSource(variants) {
   `;
 }
 
+/**
+ * The module code that sets the xAPI activity IRI base (configureXapi), run
+ * before the lesson's script; '' for none. Checks the IRI with xapi.js's own
+ * rule, so a bad one fails here and not in the learner's browser.
+ */
+export async function activityBasePrelude(activityBase) {
+  if (activityBase == null) return '';
+  const { configureXapi } = await import('../web/lib/xapi.js');
+  const { errors } = configureXapi({ activityBase });
+  if (errors.length) throw new Error(`--activity-base: ${errors.join(' ')}`);
+  return `
+    import { configureXapi } from './lib/xapi.js';
+    configureXapi({ activityBase: ${JSON.stringify(activityBase)} });`;
+}
+
+// The lesson's data module served from memory (a lesson of some sections),
+// its lazy imports still resolved from web/gen/
+function lessonDataFrom(data) {
+  const file = path.join(web, 'gen/lesson-data.js');
+  return {
+    name: 'posenc-lesson-data',
+    setup(b) {
+      b.onResolve({ filter: /gen\/lesson-data\.js$/ }, (args) => (path.resolve(args.resolveDir, args.path) === file ? { path: file, namespace: 'posenc-lesson-data' } : undefined));
+      b.onLoad({ filter: /.*/, namespace: 'posenc-lesson-data' }, () => ({ contents: data, resolveDir: path.dirname(file), loader: 'js' }));
+    },
+  };
+}
+
 // `prelude`: module code run before the lesson's script (its imports resolve
-// from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs
-export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), prelude = '' } = {}) {
+// from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs; `sections`:
+// section ids ("a,b" or a list) for a lesson of those only (null: the whole
+// of web/index.html); `activityBase`: the xAPI IRI base
+export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), prelude = '', sections = null, activityBase = null } = {}) {
   const variants = BUILD_VARIANTS;
   for (const f of ['index.html', 'gen/lesson-data.js', ...variants.map((v) => `wasm/posenc-${v}.wasm`)]) {
     if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
   }
+  const chosen = sections == null ? null : await buildLesson({ sections });
   // 1. the script: an entry that registers both builds, then runs the page
   const entry = `
     ${embeddedBuildsSource(variants)}
+    ${await activityBasePrelude(activityBase)}
     ${prelude}
     await import('./lesson.js');
   `;
-  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' }, ...ESBUILD_OPTIONS });
+  const options = chosen ? { ...ESBUILD_OPTIONS, plugins: [...ESBUILD_OPTIONS.plugins, lessonDataFrom(chosen.data)] } : ESBUILD_OPTIONS;
+  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' }, ...options });
   for (const w of result.warnings) {
     if (!/dynamic import|import\.meta|node:fs/.test(w.text)) console.warn(`export: ${w.text}`);
   }
@@ -79,7 +121,7 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
   const icon = `data:image/png;base64,${readFileSync(path.join(web, 'favicon.png')).toString('base64')}`;
 
   // 3. the page
-  let html = readFileSync(path.join(web, 'index.html'), 'utf8');
+  let html = chosen ? chosen.page : readFileSync(path.join(web, 'index.html'), 'utf8');
   const replaceOnce = (from, to) => {
     if (!html.includes(from)) throw new Error(`export: web/index.html has no ${from}`);
     html = html.replace(from, () => to);
@@ -95,10 +137,30 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
   }
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, html);
-  return { out, bytes: Buffer.byteLength(html) };
+  return { out, bytes: Buffer.byteLength(html), sections: chosen ? chosen.sections.map((s) => ({ id: s.id, title: s.title })) : null };
+}
+
+function parseArgs(argv) {
+  const opts = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = inline ?? argv[++i];
+    if (value === undefined) throw new Error(`export: ${flag} needs a value`);
+    if (flag === '--sections') opts.sections = value;
+    else if (flag === '--activity-base') opts.activityBase = value;
+    else if (flag === '--out') opts.out = path.resolve(value);
+    else throw new Error(`export: unknown option ${argv[i]} (options: --sections <ids>, --activity-base <IRI>, --out <file>)`);
+  }
+  return opts;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { out, bytes } = await exportLesson();
-  console.log(`export: ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB), one file; open it from disk`);
+  try {
+    const { out, bytes, sections } = await exportLesson(parseArgs(process.argv.slice(2)));
+    const which = sections ? `sections ${sections.map((s) => s.id).join(', ')}` : 'the whole lesson';
+    console.log(`export: ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB, ${which}), one file; open it from disk`);
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
 }
