@@ -4,7 +4,19 @@
 // lesson of `npm run export` with the SCORM adapter (web/lib/scorm.js) run
 // before the lesson's script.
 //
-//   node scripts/export-scorm.mjs [--mastery 80] [--out dist]
+//   node scripts/export-scorm.mjs [--mastery 80] [--out dist] [--sections rope,long-context]
+//                                 [--sco-per-section] [--activity-base <IRI>]
+//
+// --sections: the SCO holds only those sections (scripts/build-lesson.mjs's
+// chooseSections: their text, quizzes, exercises, samples and widgets) and
+// scores only their questions; the zips are named after them
+// (posenc-scorm12-rope-long-context.zip) and the titles say which.
+// --sco-per-section: one package, one item (SCO) per section (or per chosen
+// section), each launching the same lesson.html with parameters
+// "?sections=<id>", so each shows and scores only its own section
+// (web/lib/sections.js); posenc-scorm12-by-section.zip.
+// --activity-base: the xAPI IRI base (configureXapi), so also SCORM 2004's
+// interaction ids.
 //
 // Both manifests carry the lesson's title and description (lesson.yaml) as
 // inline LOM metadata: IMS MD 1.2.1 for 1.2, IEEE LOM for 2004.
@@ -19,6 +31,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
 import yaml from 'js-yaml';
 import { exportLesson } from './export.mjs';
+import { parseSections } from '../web/lib/section-ids.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TITLE = 'Positional encoding, computed live';
@@ -34,7 +47,18 @@ export function lessonMeta(lessonDir = path.join(root, 'lessons', 'positional-en
 
 const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 
-export function manifest12({ mastery, meta = lessonMeta() }) {
+/**
+ * The organization's items: one for the whole SCO (`title`), or one per
+ * section of `bySection` ([{ id, title }]), each launching the SCO with
+ * ?sections=<id>.
+ */
+function itemsOf({ title = TITLE, bySection = null }) {
+  if (!bySection) return [{ identifier: 'posenc-item', title, parameters: null }];
+  return bySection.map((s) => ({ identifier: `posenc-item-${s.id}`, title: s.title, parameters: `?sections=${s.id}` }));
+}
+const parametersAttr = (item) => (item.parameters ? ` parameters="${escapeXml(item.parameters)}"` : '');
+
+export function manifest12({ mastery, meta = lessonMeta(), title = TITLE, bySection = null }) {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="posenc-course-scorm12" version="1.0"
           xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
@@ -56,11 +80,15 @@ export function manifest12({ mastery, meta = lessonMeta() }) {
   </metadata>
   <organizations default="posenc-org">
     <organization identifier="posenc-org">
-      <title>${escapeXml(TITLE)}</title>
-      <item identifier="posenc-item" identifierref="posenc-sco" isvisible="true">
-        <title>${escapeXml(TITLE)}</title>
+      <title>${escapeXml(title)}</title>
+${itemsOf({ title, bySection })
+  .map(
+    (item) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco" isvisible="true"${parametersAttr(item)}>
+        <title>${escapeXml(item.title)}</title>
         <adlcp:masteryscore>${mastery}</adlcp:masteryscore>
-      </item>
+      </item>`,
+  )
+  .join('\n')}
     </organization>
   </organizations>
   <resources>
@@ -72,7 +100,7 @@ export function manifest12({ mastery, meta = lessonMeta() }) {
 `;
 }
 
-export function manifest2004({ mastery, meta = lessonMeta() }) {
+export function manifest2004({ mastery, meta = lessonMeta(), title = TITLE, bySection = null }) {
   return `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="posenc-course-scorm2004" version="1"
           xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
@@ -97,9 +125,11 @@ export function manifest2004({ mastery, meta = lessonMeta() }) {
   </metadata>
   <organizations default="posenc-org">
     <organization identifier="posenc-org">
-      <title>${escapeXml(TITLE)}</title>
-      <item identifier="posenc-item" identifierref="posenc-sco">
-        <title>${escapeXml(TITLE)}</title>
+      <title>${escapeXml(title)}</title>
+${itemsOf({ title, bySection })
+  .map(
+    (item) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco"${parametersAttr(item)}>
+        <title>${escapeXml(item.title)}</title>
         <adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="1.0"/>
         <imsss:sequencing>
           <imsss:objectives>
@@ -109,7 +139,12 @@ export function manifest2004({ mastery, meta = lessonMeta() }) {
           </imsss:objectives>
           <imsss:deliveryControls completionSetByContent="true" objectiveSetByContent="true"/>
         </imsss:sequencing>
-      </item>
+      </item>`,
+  )
+  .join('\n')}${
+    // several SCOs: the learner picks any (choice) or goes on to the next (flow)
+    bySection ? '\n      <imsss:sequencing>\n        <imsss:controlMode choice="true" flow="true"/>\n      </imsss:sequencing>' : ''
+  }
     </organization>
   </organizations>
   <resources>
@@ -126,37 +161,62 @@ const VERSIONS = {
   2004: { file: 'posenc-scorm2004.zip', manifest: manifest2004 },
 };
 
-/** The SCO's page: the offline lesson with the adapter for `version` run first. */
-export async function scoHtml({ version, mastery }) {
+/**
+ * The SCO's page: the offline lesson (of `sections` only, if given) with the
+ * adapter for `version` run first, scoring the questions of the sections
+ * its launch chooses (?sections=, web/lib/sections.js), else all it holds.
+ */
+export async function scoHtml({ version, mastery, sections = null, activityBase = null }) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-scorm-'));
   try {
     const out = path.join(tmp, SCO);
     const prelude = `
     import { startScorm } from './lib/scorm.js';
-    import { questionIds } from './gen/lesson-data.js';
-    startScorm({ version: ${JSON.stringify(version)}, questionIds, mastery: ${mastery / 100}, log: (m) => console.info(m) });`;
-    await exportLesson({ out, prelude });
+    import { questionIdsIn, selectedSections } from './lib/sections.js';
+    startScorm({ version: ${JSON.stringify(version)}, questionIds: questionIdsIn(selectedSections()), mastery: ${mastery / 100}, log: (m) => console.info(m) });`;
+    await exportLesson({ out, prelude, sections, activityBase });
     return readFileSync(out);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 }
 
-/** Writes both packages into `outDir`; returns [{ version, file, bytes }]. */
-export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 80, versions = ['1.2', '2004'] } = {}) {
+/** The lesson's sections, [{ id, title }] in page order, as last built (web/gen/lesson-data.js). */
+async function lessonSections() {
+  const { sections } = await import(pathToFileURL(path.join(root, 'web/gen/lesson-data.js')).href);
+  return sections.map(({ id, title }) => ({ id, title }));
+}
+
+/**
+ * Writes both packages into `outDir`; returns [{ version, file, bytes }].
+ * `sections`: section ids ("a,b" or a list) the SCO holds (null: all);
+ * `scoPerSection`: one SCO item per section; `activityBase`: the xAPI IRI base.
+ */
+export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 80, versions = ['1.2', '2004'], sections = null, scoPerSection = false, activityBase = null } = {}) {
   if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100)) throw new Error(`export:scorm: --mastery must be a percentage from 0 to 100; got ${mastery}`);
+  const all = await lessonSections();
+  let chosen = null;
+  if (sections != null) {
+    const { ids, error } = parseSections(Array.isArray(sections) ? sections.join(',') : sections, all.map((s) => s.id));
+    if (error) throw new Error(`export:scorm: --sections: ${error}`);
+    chosen = all.filter((s) => ids.includes(s.id));
+  }
+  const title = chosen ? `${TITLE}: ${chosen.map((s) => s.title).join(', ')}` : TITLE;
+  const bySection = scoPerSection ? (chosen ?? all) : null;
+  const suffix = `${chosen ? `-${chosen.map((s) => s.id).join('-')}` : ''}${scoPerSection ? '-by-section' : ''}`;
   mkdirSync(outDir, { recursive: true });
   const written = [];
   for (const version of versions) {
     const { file, manifest } = VERSIONS[version];
+    const html = await scoHtml({ version, mastery, sections: chosen && chosen.map((s) => s.id), activityBase });
     const zip = zipSync(
       {
-        'imsmanifest.xml': [strToU8(manifest({ mastery })), { mtime: MTIME }],
-        [SCO]: [new Uint8Array(await scoHtml({ version, mastery })), { mtime: MTIME }],
+        'imsmanifest.xml': [strToU8(manifest({ mastery, title, bySection })), { mtime: MTIME }],
+        [SCO]: [new Uint8Array(html), { mtime: MTIME }],
       },
       { level: 9 },
     );
-    const out = path.join(outDir, file);
+    const out = path.join(outDir, file.replace(/\.zip$/, `${suffix}.zip`));
     writeFileSync(out, zip);
     written.push({ version, file: out, bytes: zip.length });
   }
@@ -168,9 +228,15 @@ function parseArgs(argv) {
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split('=', 2);
     const value = inline ?? argv[++i];
-    if (flag === '--mastery') opts.mastery = Number(value);
+    if (flag === '--sco-per-section') {
+      if (inline === undefined) i--; // a flag with no value
+      opts.scoPerSection = true;
+    } else if (value === undefined) throw new Error(`export:scorm: ${flag} needs a value`);
+    else if (flag === '--mastery') opts.mastery = Number(value);
     else if (flag === '--out') opts.outDir = path.resolve(value);
-    else throw new Error(`export:scorm: unknown option ${argv[i]} (options: --mastery <percent>, --out <dir>)`);
+    else if (flag === '--sections') opts.sections = value;
+    else if (flag === '--activity-base') opts.activityBase = value;
+    else throw new Error(`export:scorm: unknown option ${argv[i]} (options: --mastery <percent>, --out <dir>, --sections <ids>, --sco-per-section, --activity-base <IRI>)`);
   }
   return opts;
 }
