@@ -16,7 +16,8 @@ import { parseSections, questionIdsIn, selectedSections, sectionChoice } from '.
 import { sections, questionIds, quizzes, exercises } from '../../web/gen/lesson-data.js';
 import { buildLesson } from '../../scripts/build-lesson.mjs';
 import { exportLesson } from '../../scripts/export.mjs';
-import { exportScorm } from '../../scripts/export-scorm.mjs';
+import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
+import { xmllintValidate } from '../../scripts/schemas.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-sections-'));
@@ -121,4 +122,14 @@ test('export-scorm --sections and --sco-per-section: titles name the sections, o
   assert.deepEqual([...html.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]), ['rope', 'long-context', 'references']);
   assert.ok(!html.includes('"sinusoidal-wavelength"'));
   await assert.rejects(exportScorm({ outDir: tmp, versions: ['1.2'], sections: 'ropes' }), /export:scorm: --sections: Unknown section "ropes"/);
+});
+
+test('manifests of one SCO per section (every section) validate against the SCORM 1.2 and 2004 XSDs', () => {
+  const bySection = sections.map(({ id, title }) => ({ id, title }));
+  for (const [kind, manifest] of [['1.2', manifest12], ['2004', manifest2004]]) {
+    const xml = manifest({ mastery: 80, title: 'Positional encoding & more', bySection });
+    assert.equal((xml.match(/<item /g) ?? []).length, sections.length);
+    const { ok, output } = xmllintValidate(kind, xml);
+    assert.ok(ok, `${kind}: ${output}`);
+  }
 });
