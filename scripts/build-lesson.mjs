@@ -357,6 +357,14 @@ function readInputs(lessonDir) {
   return { lesson, bibliography, referencesFile, parts };
 }
 
+// The question ids of sections, without rendering them: a lesson of some
+// sections still knows the others' questions, so that a learner's progress in
+// them (the same browser, another export) is kept
+function questionIdsOf(parts) {
+  const md = new MarkdownIt();
+  return parts.flatMap(({ body }) => md.parse(body, {}).filter((t) => t.type === 'fence' && /^(quiz|exercise)$/.test(t.info.trim())).map((t) => yaml.load(t.content)?.id));
+}
+
 /**
  * The one filter for a lesson of some sections: the parts `only` names
  * (section ids, as text "a,b" or a list; null: all), in page order. An
@@ -446,7 +454,7 @@ const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const questionCount = (quizzes, exercises) => `${count(Object.keys(quizzes).length, 'quiz', 'quizzes')} and ${count(Object.keys(exercises).length, 'exercise', 'exercises')}`;
 
 // pass 6: web/gen/lesson-data.js, what the widgets import
-function lessonDataModule({ quizzes, exercises, questionIds }, sections, samples, generatorModules, exerciseModules) {
+function lessonDataModule({ quizzes, exercises, questionIds }, sections, lessonQuestionIds, samples, generatorModules, exerciseModules) {
   // each section's questions, in page order: what web/lib/sections.js scores
   // for a choice of sections
   const sectionList = sections.map((s) => ({ id: s.id, title: s.title, questionIds: questionIds.filter((id) => (quizzes[id] ?? exercises[id]).section === s.id) }));
@@ -458,6 +466,9 @@ function lessonDataModule({ quizzes, exercises, questionIds }, sections, samples
     `export const exercises = ${JSON.stringify(exercises, null, 1)};\n` +
     `// every question the score counts, quizzes and exercises, in page order\n` +
     `export const questionIds = ${JSON.stringify(questionIds)};\n` +
+    `// every question of the whole lesson, with the sections this build left\n` +
+    `// out: progress kept for any of these is never forgotten as unknown\n` +
+    `export const lessonQuestionIds = ${JSON.stringify(lessonQuestionIds)};\n` +
     `export const samples = ${JSON.stringify(samples, null, 1)};\n` +
     `export const sampleRunners = {\n${Object.keys(samples)
       .map((id) => `  '${id}': () => import('../samples/${id}.js'),`)
@@ -508,7 +519,7 @@ export async function buildLesson({ lessonDir = LESSON_DIR, sections: only = nul
     if (left.length) notes.push(`${referencesFile}: not cited by the sections left, so not listed: ${left.join(', ')}`);
   }
   const page = renderPage(lesson, sections, references, renderer);
-  const data = lessonDataModule(renderer, sections, renderer.samples, generatorModules, exerciseModules);
+  const data = lessonDataModule(renderer, sections, whole ? renderer.questionIds : questionIdsOf(parts), renderer.samples, generatorModules, exerciseModules);
   const { quizzes, exercises, samples } = renderer;
   // the generated quizzes are measured on draws from their generators
   const draws = Object.fromEntries(Object.values(quizzes).filter((q) => q.generator).map((q) => [q.generator, sampleGenerator(generatorModules[q.generator].generate, pe)]));

@@ -68,6 +68,8 @@ test('a lesson of some sections holds only their sections, questions, samples an
   assert.match(some.page, /<span class="section-number">4\.<\/span>/);
   assert.ok(!some.data.includes("'../samples/seat-vectors.js'") && !some.data.includes("'../exercises/sinusoidal-wavelength.js'"));
   assert.ok(some.data.includes("'../exercises/ntk-base.js'"));
+  // it still knows every question of the lesson, so progress in the others is kept
+  assert.ok(some.data.includes(`export const lessonQuestionIds = ${JSON.stringify(questionIds)};`));
   const refs = (page) => [...page.matchAll(/<li id="ref-([^"]+)"/g)].map((m) => m[1]);
   assert.ok(refs(some.page).length > 0 && refs(some.page).length < refs(whole.page).length);
   await assert.rejects(buildLesson({ sections: 'rope,alibi' }), /--sections: Unknown section "alibi"/);
@@ -101,7 +103,10 @@ test('export.mjs --sections: the file holds only those sections\' questions and 
   assert.deepEqual(chosen.map((s) => s.id), ['rope']);
   const html = readFileSync(out, 'utf8');
   for (const id of questionIdsIn(['rope'])) assert.ok(html.includes(id), id);
-  for (const id of questionIdsIn(['sinusoidal', 'ablation'])) assert.ok(!html.includes(`"${id}"`), id);
+  for (const id of questionIdsIn(['sinusoidal', 'ablation'])) assert.ok(!html.includes(`quiz="${id}"`) && !html.includes(`exercise="${id}"`), id);
+  // (their ids are in the file only in lessonQuestionIds; their questions are not)
+  const other = quizzes['sinusoidal-fastest-pair'].question;
+  assert.ok(readFileSync(path.join(root, 'web/index.html'), 'utf8').includes(other) && !html.includes(other));
   assert.ok(!html.includes('ablation-permutation-test'));
   const whole = await exportLesson({ out: path.join(tmp, 'whole.html') });
   // the wasm builds (about 1.2 MB of it) are in both
@@ -120,7 +125,7 @@ test('export-scorm --sections and --sco-per-section: titles name the sections, o
   assert.equal(items[0][2], sections.find((s) => s.id === 'rope').title);
   const html = strFromU8(files['lesson.html']);
   assert.deepEqual([...html.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]), ['rope', 'long-context', 'references']);
-  assert.ok(!html.includes('"sinusoidal-wavelength"'));
+  assert.ok(!html.includes('exercise="sinusoidal-wavelength"') && !html.includes(quizzes['sinusoidal-fastest-pair'].question));
   await assert.rejects(exportScorm({ outDir: tmp, versions: ['1.2'], sections: 'ropes' }), /export:scorm: --sections: Unknown section "ropes"/);
 });
 

@@ -31,7 +31,7 @@
 // HTML comes only from quizTextToHtml/blocksToHtml (trustedFragment); what the
 // learner types only ever becomes text nodes or parsed, escaped TeX.
 import { PeElement, define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
-import { exercises, exerciseGenerators, questionIds } from '../gen/lesson-data.js';
+import { exercises, exerciseGenerators, lessonQuestionIds } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
@@ -93,7 +93,7 @@ class PeExercise extends PeElement {
   `;
 
   build(root) {
-    forgetUnknownQuizzes(questionIds);
+    forgetUnknownQuizzes(lessonQuestionIds);
     this.kicker = h('p', { class: 'kicker' }, 'Exercise: your own numbers, checked by the compute core');
     this.titleBox = h('p', { class: 'title' });
     this.prompt = h('div', { class: 'prompt' });

@@ -16,7 +16,7 @@
 // Questions the lesson does not know (a mistyped id, which shows its own
 // error) are not counted, and a question on the page twice counts once.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
-import { questionIds } from '../gen/lesson-data.js';
+import { questionIds, lessonQuestionIds } from '../gen/lesson-data.js';
 import { loadProgress, onProgress, resetProgress, forgetUnknownQuizzes, tally, formatPoints, CREDIT_RULE } from '../lib/progress.js';
 
 const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise]';
@@ -82,7 +82,7 @@ class PeQuizScore extends PeElement {
 
   build(root) {
     // progress of quizzes the lesson has dropped would otherwise stay stored forever
-    forgetUnknownQuizzes(questionIds);
+    forgetUnknownQuizzes(lessonQuestionIds);
     this.rule = h('p', { class: 'rule' }, CREDIT_RULE);
     this.text = h('span', { class: 'text', role: 'status', 'aria-live': 'polite' });
     this.meter = h('progress', { class: 'meter', max: '1', value: '0', 'aria-label': 'Points earned' });

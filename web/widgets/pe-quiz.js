@@ -23,7 +23,7 @@
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
 import { PeElement, define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
-import { quizzes, quizGenerators, questionIds } from '../gen/lesson-data.js';
+import { quizzes, quizGenerators, lessonQuestionIds } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
@@ -84,7 +84,7 @@ class PeQuiz extends PeElement {
 
   build(root) {
     // a page may hold quizzes without the score board: drop stale progress here too
-    forgetUnknownQuizzes(questionIds);
+    forgetUnknownQuizzes(lessonQuestionIds);
     this.kicker = h('p', { class: 'kicker' }, 'Check yourself');
     this.legend = h('legend');
     this.optionsBox = h('div', { class: 'options' });
