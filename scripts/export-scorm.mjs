@@ -226,7 +226,8 @@ export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 
 function parseArgs(argv) {
   const opts = {};
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
+    const arg = argv[i];
+    const [flag, inline] = arg.split('=', 2);
     const value = inline ?? argv[++i];
     if (flag === '--sco-per-section') {
       if (inline === undefined) i--; // a flag with no value
@@ -236,7 +237,7 @@ function parseArgs(argv) {
     else if (flag === '--out') opts.outDir = path.resolve(value);
     else if (flag === '--sections') opts.sections = value;
     else if (flag === '--activity-base') opts.activityBase = value;
-    else throw new Error(`export:scorm: unknown option ${argv[i]} (options: --mastery <percent>, --out <dir>, --sections <ids>, --sco-per-section, --activity-base <IRI>)`);
+    else throw new Error(`export:scorm: unknown option ${arg} (options: --mastery <percent>, --out <dir>, --sections <ids>, --sco-per-section, --activity-base <IRI>)`);
   }
   return opts;
 }

@@ -143,13 +143,14 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
 function parseArgs(argv) {
   const opts = {};
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
+    const arg = argv[i];
+    const [flag, inline] = arg.split('=', 2);
     const value = inline ?? argv[++i];
     if (value === undefined) throw new Error(`export: ${flag} needs a value`);
     if (flag === '--sections') opts.sections = value;
     else if (flag === '--activity-base') opts.activityBase = value;
     else if (flag === '--out') opts.out = path.resolve(value);
-    else throw new Error(`export: unknown option ${argv[i]} (options: --sections <ids>, --activity-base <IRI>, --out <file>)`);
+    else throw new Error(`export: unknown option ${arg} (options: --sections <ids>, --activity-base <IRI>, --out <file>)`);
   }
   return opts;
 }
