@@ -232,7 +232,7 @@ function parseArgs(argv) {
     if (flag === '--sco-per-section') {
       if (inline === undefined) i--; // a flag with no value
       opts.scoPerSection = true;
-    } else if (value === undefined) throw new Error(`export:scorm: ${flag} needs a value`);
+    } else if (value === undefined && ['--mastery', '--out', '--sections', '--activity-base'].includes(flag)) throw new Error(`export:scorm: ${flag} needs a value`);
     else if (flag === '--mastery') opts.mastery = Number(value);
     else if (flag === '--out') opts.outDir = path.resolve(value);
     else if (flag === '--sections') opts.sections = value;

@@ -146,7 +146,7 @@ function parseArgs(argv) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2);
     const value = inline ?? argv[++i];
-    if (value === undefined) throw new Error(`export: ${flag} needs a value`);
+    if (value === undefined && ['--sections', '--activity-base', '--out'].includes(flag)) throw new Error(`export: ${flag} needs a value`);
     if (flag === '--sections') opts.sections = value;
     else if (flag === '--activity-base') opts.activityBase = value;
     else if (flag === '--out') opts.out = path.resolve(value);
