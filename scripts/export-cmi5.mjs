@@ -1,5 +1,17 @@
-// `npm run export:cmi5` (first part, issue 34 item 3): the cmi5 course
-// structure, cmi5.xml. The AU pages and the zip are not written yet.
+// `npm run export:cmi5` (issue 34 item 3): the lesson as a cmi5 course
+// package, dist/posenc-cmi5.zip: cmi5.xml (the course structure) and
+// lesson.html, the single-file lesson of `npm run export` with the cmi5 AU
+// adapter (web/lib/cmi5.js) run before the lesson's script.
+//
+//   node scripts/export-cmi5.mjs [--mastery 80] [--out dist] [--sections a,b] [--activity-base <IRI>]
+//
+// One AU per section (every section of the lesson that has questions, or
+// those --sections names), each launching lesson.html?sections=<id>, so it
+// shows and scores only its own section (web/lib/sections.js). The course id
+// is the xAPI activity base (configureXapi's; --activity-base sets it), each
+// AU's id its section's IRI (xapi.js sectionIri), the parent the AU's
+// answered statements name. The CourseStructure.xsd goes in the zip when
+// scripts/schemas.mjs has it.
 //
 // moveOn is "Passed": the mastery score is what the author grades on, so an
 // AU is satisfied only when the learner reaches it; "CompletedOrPassed" would
@@ -29,4 +41,101 @@ export function courseStructure({ courseId, title, description, aus, mastery, la
   </course>
 ${aus.map(au).join('')}</courseStructure>
 `;
+}
+
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { zipSync, strToU8 } from 'fflate';
+import { exportLesson } from './export.mjs';
+import { lessonMeta } from './export-scorm.mjs';
+import { parseSections } from '../web/lib/section-ids.js';
+import { DEFAULT_ACTIVITY_BASE } from '../web/lib/xapi.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const AU_PAGE = 'lesson.html';
+export const CMI5_ZIP = 'posenc-cmi5.zip';
+// fixed times in the zip, so the same lesson gives the same bytes
+const MTIME = new Date('2025-01-01T00:00:00Z');
+
+/** The AU page: the offline lesson with the cmi5 adapter awaited before the lesson's script. */
+export async function auHtml({ mastery, activityBase = null }) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-cmi5-'));
+  try {
+    const out = path.join(tmp, AU_PAGE);
+    // the adapter reads the launch, the token and the saved progress before
+    // the lesson reads its progress (each request gives up after 4 s)
+    const prelude = `
+    import { startCmi5 } from './lib/cmi5.js';
+    import { questionIdsIn, selectedSections } from './lib/sections.js';
+    await startCmi5({ questionIds: questionIdsIn(selectedSections()), mastery: ${mastery / 100} });`;
+    await exportLesson({ out, prelude, activityBase });
+    return readFileSync(out);
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+/** The AUs: one per section with questions (or per chosen section), [{ id, title, description, url }]. */
+export function ausOf(sections, { base, chosen = null }) {
+  const list = chosen ? sections.filter((s) => chosen.includes(s.id)) : sections.filter((s) => s.questionIds.length > 0);
+  return list.map((s) => ({
+    id: `${base}/section/${encodeURIComponent(s.id)}`,
+    title: s.title,
+    description: `${s.title}: ${s.questionIds.length} question${s.questionIds.length === 1 ? '' : 's'}, scored on their credit.`,
+    url: `${AU_PAGE}?sections=${encodeURIComponent(s.id)}`,
+  }));
+}
+
+/** Writes dist/posenc-cmi5.zip; returns { file, bytes, entries: [{ name, bytes }], aus }. */
+export async function exportCmi5({ outDir = path.join(root, 'dist'), mastery = 80, sections = null, activityBase = null } = {}) {
+  if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100)) throw new Error(`export:cmi5: --mastery must be a number from 0 to 100, not ${mastery}`);
+  const { sections: all } = await import(pathToFileURL(path.join(root, 'web/gen/lesson-data.js')).href);
+  let chosen = null;
+  if (sections != null) {
+    const { ids, error } = parseSections(Array.isArray(sections) ? sections.join(',') : String(sections), all.map((s) => s.id));
+    if (error) throw new Error(`export:cmi5: --sections: ${error}`);
+    chosen = ids;
+  }
+  const base = (activityBase ?? DEFAULT_ACTIVITY_BASE).replace(/\/+$/, '');
+  if (!/^https?:\/\/[^\s?#]+$/.test(base)) throw new Error(`export:cmi5: --activity-base must be an http(s) IRI without query or fragment, not ${activityBase}`);
+  const aus = ausOf(all, { base, chosen });
+  if (aus.length === 0) throw new Error('export:cmi5: no section with questions to make an AU of');
+  const meta = lessonMeta();
+  const xml = courseStructure({ courseId: base, title: meta.title, description: meta.description, aus, mastery });
+  const files = { 'cmi5.xml': [strToU8(xml), { mtime: MTIME }], [AU_PAGE]: [new Uint8Array(await auHtml({ mastery, activityBase })), { mtime: MTIME }] };
+  const xsd = path.join(root, 'scripts/schemas/cmi5/CourseStructure.xsd');
+  if (existsSync(xsd)) files['CourseStructure.xsd'] = [new Uint8Array(readFileSync(xsd)), { mtime: MTIME }];
+  const zip = zipSync(files, { level: 9 });
+  mkdirSync(outDir, { recursive: true });
+  const file = path.join(outDir, CMI5_ZIP);
+  writeFileSync(file, zip);
+  return { file, bytes: zip.length, entries: Object.entries(files).map(([name, [b]]) => ({ name, bytes: b.length })), aus };
+}
+
+function parseArgs(argv) {
+  const opts = {};
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    const value = inline ?? argv[++i];
+    if (!['--mastery', '--out', '--sections', '--activity-base'].includes(flag)) throw new Error(`export:cmi5: unknown option ${argv[i - (inline === undefined ? 1 : 0)]} (options: --mastery <percent>, --out <dir>, --sections <ids>, --activity-base <IRI>)`);
+    if (value === undefined) throw new Error(`export:cmi5: ${flag} needs a value`);
+    if (flag === '--mastery') opts.mastery = value.trim() === '' ? NaN : Number(value);
+    else if (flag === '--out') opts.outDir = path.resolve(value);
+    else if (flag === '--sections') opts.sections = value;
+    else opts.activityBase = value;
+  }
+  return opts;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const { file, bytes, entries, aus } = await exportCmi5(parseArgs(process.argv.slice(2)));
+    console.log(`export:cmi5: ${path.relative(root, file) || file} (${(bytes / 1024).toFixed(0)} KiB, ${aus.length} AU${aus.length === 1 ? '' : 's'}: ${aus.map((a) => a.url.split('=')[1]).join(', ')})`);
+    for (const e of entries) console.log(`  ${e.name} ${(e.bytes / 1024).toFixed(0)} KiB (${e.bytes.toLocaleString('en-US')} bytes)`);
+  } catch (error) {
+    console.error(error.message);
+    process.exit(1);
+  }
 }
