@@ -17,8 +17,10 @@
 // second passed, no failed). The statements read back from the LRS are in
 // order, carry the session id, the registration and the template's grouping,
 // and validate with @learninglocker/xapi-validation. Then bad launches: a
-// fetch URL used a second time, and a launch without its endpoint: the page
-// works, the console says why.
+// fetch URL used a second time, a launch without its endpoint, a
+// LMS.LaunchData with a launchMode cmi5 does not have: the page works, the
+// console says why. Last, a Browse launch with the LRS down: its statements
+// wait in the queue and arrive once the LRS is back, and none judges.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
@@ -116,18 +118,18 @@ async function startLms(html, au) {
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const url = `http://127.0.0.1:${server.address().port}`;
-  const stateKey = (stateId) => JSON.stringify([stateId, au['@_id'], ACTOR, REGISTRATION]);
+  const stateKey = (stateId, registration = REGISTRATION) => JSON.stringify([stateId, au['@_id'], ACTOR, registration]);
   return {
     server,
     url,
     au,
     states,
     /** A launch URL of a new session: its fetch URL and LMS.LaunchData written first. */
-    newLaunch({ sessionId, launchMode = 'Normal', masteryScore = 0.5, omit = [] }) {
+    newLaunch({ sessionId, launchMode = 'Normal', masteryScore = 0.5, omit = [], registration = REGISTRATION }) {
       const key = `k${fetches.size}`;
       fetches.set(key, false);
       states.set(
-        stateKey('LMS.LaunchData'),
+        stateKey('LMS.LaunchData', registration),
         JSON.stringify({
           contextTemplate: { contextActivities: { grouping: [{ id: au['@_id'], objectType: 'Activity' }] }, extensions: { [SESSION_EXT]: sessionId } },
           launchMode,
@@ -136,7 +138,7 @@ async function startLms(html, au) {
           returnURL: `${url}/return`,
         }),
       );
-      const params = new URLSearchParams({ endpoint: `${url}/xapi/`, fetch: `${url}/fetch/${key}`, actor: JSON.stringify(ACTOR), registration: REGISTRATION, activityId: au['@_id'] });
+      const params = new URLSearchParams({ endpoint: `${url}/xapi/`, fetch: `${url}/fetch/${key}`, actor: JSON.stringify(ACTOR), registration, activityId: au['@_id'] });
       for (const k of omit) params.delete(k);
       return `${url}/course/${au.url}&${params}`;
     },
@@ -273,5 +275,36 @@ test('bad launches (a fetch URL used twice, no endpoint): the lesson works, the 
   await new Promise((r) => setTimeout(r, 300));
   assert.equal((await lrs.statements()).length, before + 2, 'only the first launch\'s initialized and terminated');
   assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+test('Browse mode judges nothing; with the LRS down its statements wait and arrive when it is back; a bad LMS.LaunchData sends nothing', async () => {
+  const registration = '7a2b3c4d-5e6f-4a1b-8c2d-3e4f5a6b7c8d';
+  const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
+  const warnings = [];
+  page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
+
+  // a launchMode cmi5 has not: the lesson alone
+  await page.goto(lms.newLaunch({ sessionId: 'session-bad', registration, launchMode: 'Play' }));
+  await until('the warning', () => warnings.some((w) => /cmi5: LMS.LaunchData's launchMode is "Play", not one of Normal, Browse, Review; the lesson works on/.test(w)));
+  await quiz(page, 'rope-direction');
+  assert.equal(bySession(await lrs.statements(), 'session-bad').length, 0);
+
+  // Browse, mastery 0 (every answer would pass), the LRS down
+  await lrs.stop(); // it forgets what it stored: the tests above have read theirs
+  await page.goto(lms.newLaunch({ sessionId: 'session-browse', registration, launchMode: 'Browse', masteryScore: 0 }));
+  for (const id of ['rope-what-rotates', 'rope-direction', 'rope-checkpoint-pairing']) await answerQuiz(page, id, true);
+  const queued = () => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('posenc-course:xapi-queue')).reduce((n, [, v]) => n + JSON.parse(v).length, 0));
+  await until('four waiting', async () => (await queued()) === 4);
+  await lrs.start();
+  await page.evaluate(() => dispatchEvent(new Event('online'))); // try now, not after the backoff
+  await until('the four sent', async () => (await queued()) === 0);
+  await page.goto('about:blank');
+  await until('terminated', async () => verbs(await lrs.statements()).includes('terminated'));
+  const all = await lrs.statements();
+  assert.deepEqual(verbs(all), ['initialized', 'answered', 'answered', 'answered', 'terminated']);
+  assert.ok(all.every((s) => s.context.registration === registration && s.context.extensions[SESSION_EXT] === 'session-browse'));
+  for (const s of all) assert.deepEqual(validateStatement(s), []);
+  assert.deepEqual(page.errors.filter((e) => !/status of (404|503)/.test(e)), []);
   await page.context().close();
 });
