@@ -165,6 +165,14 @@ test('failures cost the record, never the page: no launch, a refused or unreacha
   assert.equal(await startCmi5({ questionIds: IDS, window: fakeWindow(), fetch: lrsDown, warn: (m) => logs.push(m), log: () => {} }), null);
   assert.match(logs[0], /cmi5: the LRS could not be reached \(fetch failed\); the lesson works on/);
 
+  // an LMS that never answers: the lesson waits startMs (6 s in the page) at most
+  const silent = (url, o) => new Promise((resolve, reject) => o.signal.addEventListener('abort', () => reject(o.signal.reason)));
+  const t0 = Date.now();
+  said.length = 0;
+  assert.equal(await startCmi5({ questionIds: IDS, window: fakeWindow(), fetch: silent, startMs: 300, warn: (m) => said.push(m), log: () => {} }), null);
+  assert.ok(Date.now() - t0 < 1000);
+  assert.match(said[0], /the fetch URL could not be reached \(no answer within 0.3 s\)/);
+
   l.session('x');
   l.states.set('LMS.LaunchData', '{"contextTemplate":{}}');
   r = await start(l);

@@ -1,5 +1,5 @@
 // The cmi5 AU adapter of `npm run export:cmi5`: it runs before the lesson's
-// own script (the export's prelude awaits it, a few seconds at most) and,
+// own script (the export's prelude awaits it, 6 s at most) and,
 // when an LMS launched the page the cmi5 way, reports to its LRS.
 //
 //   launch     endpoint, fetch, actor (JSON), registration, activityId from
@@ -59,8 +59,10 @@ const VERBS = {
 };
 const LAUNCH_MODES = ['Normal', 'Browse', 'Review'];
 const MOVE_ON = ['Passed', 'Completed', 'CompletedAndPassed', 'CompletedOrPassed', 'NotApplicable'];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const REQUEST_MS = 4000;
+// RFC 4122, as xAPI (and configureXapi) has it
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+// the lesson waits for the start (token, LMS.LaunchData, saved progress) this long at most
+const START_MS = 6000;
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v);
 const round = (x) => Math.round(x * 10000) / 10000;
 
@@ -123,9 +125,9 @@ export function withTemplate(statement, template, registration, categories = [])
   return { ...statement, context };
 }
 
-async function request(fetchFn, url, options) {
+async function request(fetchFn, url, options, { deadline, startMs }) {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), REQUEST_MS);
+  const timer = setTimeout(() => abort.abort(new Error(`no answer within ${startMs / 1000} s`)), Math.max(0, deadline - Date.now()));
   try {
     return await fetchFn(url, { ...options, signal: abort.signal, credentials: 'omit' });
   } finally {
@@ -138,20 +140,21 @@ async function request(fetchFn, url, options) {
  * without the LMS record). `questionIds`: the questions this AU scores;
  * `mastery`: the passing fraction when LMS.LaunchData has none.
  */
-export async function startCmi5({ questionIds, mastery = 0.8, window: win = globalThis.window, log = (m) => console.info(m), warn = (m) => console.warn(m), fetch: fetchFn = globalThis.fetch?.bind(globalThis), storage } = {}) {
+export async function startCmi5({ questionIds, mastery = 0.8, window: win = globalThis.window, log = (m) => console.info(m), warn = (m) => console.warn(m), fetch: fetchFn = globalThis.fetch?.bind(globalThis), storage, startMs = START_MS } = {}) {
   if (!win) return null;
   const said = (m) => warn(`cmi5: ${m}; the lesson works on, but this session is not recorded by the LMS.`);
   const { launch, error } = cmi5Launch(win.location?.search ?? '');
   if (error) {
     // a page opened straight from disk is no failure: say it quietly
-    (/no launch parameters/.test(error) ? log : warn)(`cmi5: ${error}; the lesson works on, ${/no launch/.test(error) ? 'progress stays in this page' : 'but this session is not recorded by the LMS'}.`);
+    (/no launch parameters/.test(error) ? log : warn)(`cmi5: ${error}; the lesson works on, ${/no launch/.test(error) ? 'progress stays in this browser' : 'but this session is not recorded by the LMS'}.`);
     return null;
   }
 
   // 1. the token (the fetch URL answers once)
+  const deadline = { deadline: Date.now() + startMs, startMs };
   let token;
   try {
-    const r = await request(fetchFn, launch.fetch, { method: 'POST' });
+    const r = await request(fetchFn, launch.fetch, { method: 'POST' }, deadline);
     const body = await r.json().catch(() => null);
     if (!r.ok || !isObject(body) || typeof body['auth-token'] !== 'string') {
       const why = isObject(body) && body['error-text'] ? `${body['error-code'] ?? ''} ${body['error-text']}`.trim() : `HTTP ${r.status}`;
@@ -169,12 +172,12 @@ export async function startCmi5({ questionIds, mastery = 0.8, window: win = glob
   let data;
   let own = null;
   try {
-    const r = await request(fetchFn, stateUrl(LAUNCH_DATA), { headers });
+    const r = await request(fetchFn, stateUrl(LAUNCH_DATA), { headers }, deadline);
     if (!r.ok) return said(`LMS.LaunchData could not be read (HTTP ${r.status})`), null;
     const checked = checkLaunchData(await r.json().catch(() => null));
     if (checked.error) return said(checked.error), null;
     data = checked.data;
-    const o = await request(fetchFn, stateUrl(PROGRESS_STATE), { headers });
+    const o = await request(fetchFn, stateUrl(PROGRESS_STATE), { headers }, deadline);
     if (o.ok) own = await o.json().catch(() => null);
     else if (o.status !== 404) warn(`cmi5: the saved progress could not be read (HTTP ${o.status}); starting afresh`);
   } catch (e) {
