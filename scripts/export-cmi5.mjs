@@ -7,7 +7,9 @@
 //
 // One AU per section (every section of the lesson that has questions, or
 // those --sections names), each launching lesson.html?sections=<id>, so it
-// shows and scores only its own section (web/lib/sections.js). The course id
+// shows and scores only its own section (web/lib/sections.js); with
+// --sections the page holds only those sections (scripts/build-lesson.mjs's
+// chooseSections), as export:scorm's does. The course id
 // is the xAPI activity base (configureXapi's; --activity-base sets it), each
 // AU's id its section's IRI (xapi.js sectionIri), the parent the AU's
 // answered statements name. The CourseStructure.xsd goes in the zip when
@@ -59,8 +61,8 @@ export const CMI5_ZIP = 'posenc-cmi5.zip';
 // fixed times in the zip, so the same lesson gives the same bytes
 const MTIME = new Date('2025-01-01T00:00:00Z');
 
-/** The AU page: the offline lesson with the cmi5 adapter awaited before the lesson's script. */
-export async function auHtml({ mastery, activityBase = null }) {
+/** The AU page: the offline lesson (of `sections` only, if given) with the cmi5 adapter awaited before the lesson's script. */
+export async function auHtml({ mastery, activityBase = null, sections = null }) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-cmi5-'));
   try {
     const out = path.join(tmp, AU_PAGE);
@@ -70,7 +72,7 @@ export async function auHtml({ mastery, activityBase = null }) {
     import { startCmi5 } from './lib/cmi5.js';
     import { questionIdsIn, selectedSections } from './lib/sections.js';
     await startCmi5({ questionIds: questionIdsIn(selectedSections()), mastery: ${mastery / 100} });`;
-    await exportLesson({ out, prelude, activityBase });
+    await exportLesson({ out, prelude, activityBase, sections });
     return readFileSync(out);
   } finally {
     rmSync(tmp, { recursive: true, force: true });
@@ -104,7 +106,7 @@ export async function exportCmi5({ outDir = path.join(root, 'dist'), mastery = 8
   if (aus.length === 0) throw new Error('export:cmi5: no section with questions to make an AU of');
   const meta = lessonMeta();
   const xml = courseStructure({ courseId: base, title: meta.title, description: meta.description, aus, mastery });
-  const files = { 'cmi5.xml': [strToU8(xml), { mtime: MTIME }], [AU_PAGE]: [new Uint8Array(await auHtml({ mastery, activityBase })), { mtime: MTIME }] };
+  const files = { 'cmi5.xml': [strToU8(xml), { mtime: MTIME }], [AU_PAGE]: [new Uint8Array(await auHtml({ mastery, activityBase, sections: chosen })), { mtime: MTIME }] };
   const xsd = path.join(root, 'scripts/schemas/cmi5/CourseStructure.xsd');
   if (existsSync(xsd)) files['CourseStructure.xsd'] = [new Uint8Array(readFileSync(xsd)), { mtime: MTIME }];
   const zip = zipSync(files, { level: 9 });

@@ -66,7 +66,13 @@ test('export:cmi5: cmi5.xml (an AU per section with questions, launching lesson.
 
     const base = 'https://courses.example.org/pe';
     const some = await exportCmi5({ outDir: tmp, sections: 'long-context,rope', activityBase: base });
-    const cs2 = new XMLParser({ ignoreAttributes: false }).parse(strFromU8(unzipSync(new Uint8Array(readFileSync(some.file)))['cmi5.xml'])).courseStructure;
+    const zip2 = unzipSync(new Uint8Array(readFileSync(some.file)));
+    const cs2 = new XMLParser({ ignoreAttributes: false }).parse(strFromU8(zip2['cmi5.xml'])).courseStructure;
+    // the page holds only the chosen sections
+    const page = strFromU8(zip2['lesson.html']);
+    assert.match(page, /<pe-exercise exercise="rope-rotated-pair"/);
+    assert.doesNotMatch(page, /<pe-exercise exercise="sinusoidal-wavelength"/);
+    assert.ok(zip2['lesson.html'].length < zip['lesson.html'].length);
     assert.equal(cs2.course['@_id'], base);
     // page order, whatever the order given
     assert.deepEqual([cs2.au].flat().map((a) => [a['@_id'], a.url, a['@_masteryScore']]), [
