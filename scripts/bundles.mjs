@@ -286,10 +286,12 @@ export { configureXapi, xapiConfig } from '../web/widgets.js';
 import '../web/widgets.js';
 `;
 
-// A bundler that builds the consumer's site (webpack, rspack in Docusaurus,
-// Vite) treats every `new URL('...', import.meta.url)` as a file to copy, and
-// fails on the core's: Emscripten's glue names posenc-simd.wasm, posenc.js
-// names ./wasm/. The bundles fetch nothing (both builds are inlined), so
+// A bundler that builds the consumer's site (Vite, webpack, rspack in
+// Docusaurus, Rollup with an assets plugin) treats every
+// `new URL('...', import.meta.url)` as a file to copy, and fails on the
+// core's: web/core/load.js names '../wasm/posenc-<variant>.wasm' and
+// Emscripten's glue names 'posenc-<variant>.wasm', none of them next to the
+// bundle in dist/. The bundles fetch nothing (both builds are inlined), so
 // import.meta.url is read once, where no such pattern can see it.
 export const NO_ASSET_URLS = { define: { 'import.meta.url': '__posencModuleUrl' }, banner: { js: 'const __posencModuleUrl = import.meta.url;' } };
 

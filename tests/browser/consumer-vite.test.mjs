@@ -1,108 +1,58 @@
 // A course author's site built with Vite (pinned below) from the packed
-// package: `posenc-course/widgets` and `loadPosenc` from `posenc-course`, no
-// copied files, `vite build`, served by `vite preview`, rendered in Chromium:
-// every tag renders (train-lab included), no console error, and the API gives
-// PyTorch's sinusoidal table from both builds.
-//
-// The project lives in build/bundler-sites/vite/ (git-ignored): Vite is
-// installed once and again only when the pinned list changes (a stamp file);
-// each run installs the freshly packed tarball over the previous one.
+// package, no copied files, `vite build`, served by `vite preview`, rendered
+// in Chromium: a page importing `posenc-course/widgets` (every tag, train-lab
+// included, and `loadPosenc` from `posenc-course`) and one importing
+// `posenc-course/bundle`; every tag renders, <train-lab> trains (Vite builds
+// its worker: in a worker), no console error, and the API gives PyTorch's
+// sinusoidal table from both builds. The shared part: ./consumer-site.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { execFileSync } from 'node:child_process';
+import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch, strictPage, renderAllWidgets, root } from './harness.mjs';
-import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
-import { loadCase } from '../js/fixture.mjs';
-import { tags as lessonTags } from './widget-tags.mjs';
+import { launch } from './harness.mjs';
+import { SITES, siteProject, writeEntries, pageHtml, freePort, startCommandServer, stopCommandServer, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const PINNED = { vite: '8.4.1' };
-const project = path.join(root, 'build/bundler-sites/vite');
-const REQUIRED = { 'pe-quiz': 'quiz="sinusoidal-fastest-pair"', 'pe-live-output': 'sample="seat-vectors"' };
-const allTags = [...new Set(lessonTags)];
-const sinusoidal = loadCase('sinusoidal_L50_d6_base10000.txt');
-const npm = (args) => execFileSync('npm', args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
+let project;
 let preview;
 let url;
 let browser;
 before(async () => {
-  mkdirSync(project, { recursive: true });
-  // 1. Vite, installed once per pinned list
-  const stamp = path.join(project, '.pinned-stamp');
-  const pinned = JSON.stringify(PINNED);
-  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== pinned || !existsSync(path.join(project, 'node_modules/vite'))) {
-    rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
-    rmSync(path.join(project, 'package-lock.json'), { force: true });
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'vite-site', version: '1.0.0', private: true, type: 'module', devDependencies: PINNED }, null, 2));
-    npm(['install', '--no-audit', '--no-fund', '--loglevel=error']);
-    writeFileSync(stamp, pinned);
-  }
-  // 2. this checkout, packed and installed over the previous copy
-  const packDir = path.join(project, 'pack');
-  rmSync(packDir, { recursive: true, force: true });
-  mkdirSync(packDir);
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }));
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./pack/${packed[0].filename}`]);
-  for (const f of ['web/posenc.js', 'web/core/load.js', 'web/widgets/train-lab.js']) {
-    assert.equal(readFileSync(path.join(project, 'node_modules/posenc-course', f), 'utf8'), readFileSync(path.join(root, f), 'utf8'), `the installed ${f} is this checkout's`);
-  }
-  // 3. the site
-  writeFileSync(
-    path.join(project, 'index.html'),
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>my course</title>
-<script type="module" src="/main.js"></script></head><body>
-${allTags.map((t) => `<${t} ${REQUIRED[t] ?? ''}></${t}>`).join('\n')}
-</body></html>`,
-  );
-  writeFileSync(path.join(project, 'main.js'), `import 'posenc-course/widgets';\nimport { loadPosenc } from 'posenc-course';\n${sinusoidalBothBuilds(sinusoidal)}\nwindow.apiResult = out;\n`);
+  const [site, seconds] = await timed(() => siteProject('vite', PINNED));
+  project = site.project;
+  console.log(`vite: ${site.cold ? 'cold (vite installed)' : 'warm'}; install and pack ${seconds.toFixed(1)} s`);
+  writeEntries(project);
+  // the site's two pages: index.html (widgets) and bundle.html
+  writeFileSync(path.join(project, 'index.html'), pageHtml(SITES.widgets.tags, '/widgets.js'));
+  writeFileSync(path.join(project, 'bundle.html'), pageHtml(SITES.bundle.tags, '/bundle.js'));
+  writeFileSync(path.join(project, 'vite.config.js'), "export default { build: { rollupOptions: { input: { index: 'index.html', bundle: 'bundle.html' } } } };\n");
+  rmSync(path.join(project, 'main.js'), { force: true }); // the former single-page site
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  // 4. served by vite preview
   const port = await freePort();
-  preview = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/`)).ok) break;
-    } catch {}
-    if (i > 150) throw new Error('vite preview did not start');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  preview = await startCommandServer(['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], project, `${url}/`);
   browser = await launch();
 });
 after(async () => {
   await browser?.close();
-  if (preview?.pid) {
-    try {
-      process.kill(-preview.pid); // npx and the vite it started
-    } catch {}
-  }
+  stopCommandServer(preview);
 });
 
-test('a page built by Vite from posenc-course/widgets: every tag renders, no console error, and the API equals PyTorch', async () => {
-  const p = await strictPage(browser);
-  await p.goto(`${url}/`);
-  assert.equal(await renderAllWidgets(p, allTags), allTags.length);
-  await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
-  const result = await p.evaluate(() => window.apiResult);
-  const expected = sinusoidal.tensors.out.values;
-  for (const build of ['simd', 'scalar']) {
-    const worst = Math.max(...result[build].map((v, i) => Math.abs(v - expected[i])));
-    assert.ok(result[build].length === expected.length && worst <= 1e-6, `${build}: largest difference ${worst}`);
-  }
-  assert.deepEqual(p.problems, []);
-  await p.close();
+test('Vite emits the train worker once, built (no unbuilt copy, no inlined one)', () => {
+  const copies = workerCopies(path.join(project, 'dist'));
+  assert.equal(copies.length, 1, `train worker copies: ${copies.join(', ')}`);
+  assert.match(copies[0], /^assets\/train-worker-[\w-]+\.js$/);
 });
+
+for (const [name, page] of [['widgets', '/'], ['bundle', '/bundle.html']]) {
+  test(`a page built by Vite from posenc-course/${name}: every tag renders, no console error${name === 'widgets' ? ', train-lab trains' : ''}, and the API equals PyTorch`, async (t) => {
+    const [{ page: p, trainMode }, seconds] = await timed(() => checkSite(browser, `${url}${page}`, SITES[name].tags));
+    if (trainMode) t.diagnostic(`vite: train-lab trained in ${trainMode === 'workers' ? 'a worker' : 'the page'}`);
+    if (name === 'widgets') assert.equal(trainMode, 'workers');
+    t.diagnostic(`vite ${name} page checked in ${seconds.toFixed(1)} s`);
+    await p.close();
+  });
+}

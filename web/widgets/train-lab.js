@@ -59,13 +59,37 @@ function spawnTrainWorker() {
   return new Worker(new URL('../workers/train-worker.js', import.meta.url), { type: 'module' });
 }
 
+// The URL spawnTrainWorker() would start, read without starting a worker (the
+// global Worker stands in for one synchronous call). It is read from that one
+// literal so that a bundler sees the worker once: a second
+// new URL('../workers/train-worker.js', import.meta.url) is a plain asset to
+// Vite, webpack and Rollup's assets plugin, which emitted (or inlined) an
+// unbuilt copy of the worker beside the built one.
+function trainWorkerUrl() {
+  const RealWorker = globalThis.Worker;
+  if (typeof RealWorker !== 'function') return null;
+  let url = null;
+  globalThis.Worker = function StandIn(u) {
+    url = String(u);
+  };
+  try {
+    spawnTrainWorker();
+  } catch {
+    url = null;
+  } finally {
+    globalThis.Worker = RealWorker;
+  }
+  return url;
+}
+
 // False where a bundler took this module in but did not follow the worker
 // (esbuild): this module is no longer widgets/train-lab.js while the worker
 // URL still names workers/train-worker.js next to it, a file that is not there.
+// (webpack puts the module's own file: URL for import.meta.url: true.)
 function workersFollowed() {
-  const here = import.meta.url;
-  const worker = new URL('../workers/train-worker.js', import.meta.url).href;
-  return here.endsWith('/widgets/train-lab.js') || !worker.endsWith('/workers/train-worker.js');
+  if (import.meta.url.endsWith('/widgets/train-lab.js')) return true;
+  const worker = trainWorkerUrl();
+  return worker !== null && !new URL(worker, document.baseURI).pathname.endsWith('/workers/train-worker.js');
 }
 
 class TrainLab extends PeElement {

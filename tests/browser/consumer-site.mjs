@@ -1,0 +1,182 @@
+// What the consumer tests (a course author's site built from the packed
+// package by Vite, webpack 5, Rollup or esbuild) share:
+// - siteProject(): the bundler's project under build/bundler-sites/<name>/
+//   (git-ignored), its pinned packages installed once and again only when the
+//   pinned list changes (a stamp file), the freshly packed tarball installed
+//   over the previous copy on each run;
+// - the two sites every bundler builds: a page importing
+//   `posenc-course/widgets` (every tag, train-lab included) and one importing
+//   `posenc-course/bundle` (every tag but train-lab), both also computing
+//   PyTorch's sinusoidal table through the API;
+// - checkSite(): a page loaded in Chromium, every tag rendered and showing
+//   something, the API equal to PyTorch from both builds, <train-lab>
+//   started and trained (in workers or on the page: returned), no console
+//   error or failing request.
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { strictPage, renderAllWidgets, root } from './harness.mjs';
+import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
+import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
+import { loadCase } from '../js/fixture.mjs';
+import { tags as lessonTags } from './widget-tags.mjs';
+
+export { root };
+
+// the attributes a course page must give (a quiz and a sample need an id);
+// train-lab is kept short: one encoding, 50 steps
+const REQUIRED = { 'pe-quiz': 'quiz="sinusoidal-fastest-pair"', 'pe-live-output': 'sample="seat-vectors"', 'train-lab': 'steps="50" encodings="rope"' };
+export const allTags = [...new Set(lessonTags)];
+export const sinusoidal = loadCase('sinusoidal_L50_d6_base10000.txt');
+const apiCheck = `${sinusoidalBothBuilds(sinusoidal)}\nwindow.apiResult = out;\n`;
+
+/** The two sites: name -> { source (the entry module), tags (on its page) }. */
+export const SITES = {
+  widgets: { source: `import 'posenc-course/widgets';\nimport { loadPosenc } from 'posenc-course';\n${apiCheck}`, tags: allTags },
+  bundle: { source: `import { loadPosenc } from 'posenc-course/bundle';\n${apiCheck}`, tags: allTags.filter((t) => !BUNDLE_EXCLUDED.includes(t)) },
+};
+
+/** A page holding `tags`, loading `script` (a module unless `module` is false). */
+export function pageHtml(tags, script, { module = true } = {}) {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>my course</title>
+<script ${module ? 'type="module" ' : ''}src="${script}"></script></head><body>
+${tags.map((t) => `<${t} ${REQUIRED[t] ?? ''}></${t}>`).join('\n')}
+</body></html>`;
+}
+
+/**
+ * build/bundler-sites/<name>/ with `pinned` (package -> version) installed
+ * (once per pinned list) and this checkout packed and installed over the
+ * previous copy. Returns { project, npm(args), cold } (`cold`: the pinned
+ * packages were installed by this call).
+ */
+export function siteProject(name, pinned) {
+  const project = path.join(root, 'build/bundler-sites', name);
+  const npm = (args) => execFileSync('npm', args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  mkdirSync(project, { recursive: true });
+  // 1. the bundler, installed once per pinned list
+  const stamp = path.join(project, '.pinned-stamp');
+  const want = JSON.stringify(pinned);
+  const cold = !existsSync(stamp) || readFileSync(stamp, 'utf8') !== want || !Object.keys(pinned).every((p) => existsSync(path.join(project, 'node_modules', p)));
+  if (cold) {
+    rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
+    rmSync(path.join(project, 'package-lock.json'), { force: true });
+    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: `${name}-site`, version: '1.0.0', private: true, type: 'module', devDependencies: pinned }, null, 2));
+    npm(['install', '--no-audit', '--no-fund', '--loglevel=error']);
+    writeFileSync(stamp, want);
+  }
+  // 2. this checkout, packed and installed over the previous copy
+  const packDir = path.join(project, 'pack');
+  rmSync(packDir, { recursive: true, force: true });
+  mkdirSync(packDir);
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }));
+  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./pack/${packed[0].filename}`]);
+  for (const f of ['web/posenc.js', 'web/core/load.js', 'web/widgets/train-lab.js', 'dist/posenc-widgets.js']) {
+    assert.equal(readFileSync(path.join(project, 'node_modules/posenc-course', f), 'utf8'), readFileSync(path.join(root, f), 'utf8'), `the installed ${f} is this checkout's`);
+  }
+  return { project, npm, cold };
+}
+
+/** Writes each site's entry module as <project>/<name>.js. */
+export function writeEntries(project) {
+  for (const [name, site] of Object.entries(SITES)) writeFileSync(path.join(project, `${name}.js`), site.source);
+}
+
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+/** Spawns `npx args` in `cwd` (its own process group) and waits until `url` answers; returns the child. */
+export async function startCommandServer(args, cwd, url) {
+  const child = spawn('npx', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(url)).ok) return child;
+    } catch {}
+    if (i > 150) {
+      stopCommandServer(child);
+      throw new Error(`${args.join(' ')} did not start`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function stopCommandServer(child) {
+  if (child?.pid) {
+    try {
+      process.kill(-child.pid); // npx and the server it started
+    } catch {}
+  }
+}
+
+/**
+ * Loads `url` in Chromium and checks the site: every tag of `tags` renders and
+ * shows something, the API equals PyTorch from both builds, <train-lab> (if on
+ * the page) trains 50 steps to its done event, no console error, no failing
+ * request. Returns { page, trainMode } ('workers', 'page' or null); the
+ * caller closes the page after its own checks.
+ */
+export async function checkSite(browser, url, tags) {
+  const p = await strictPage(browser);
+  await p.goto(url);
+  assert.equal(await renderAllWidgets(p, tags), tags.length);
+  for (const t of tags) {
+    const text = await p.locator(t).first().evaluate((n) => n.shadowRoot.textContent);
+    assert.ok(text.trim().length > 0, `${t} shows something`);
+  }
+  await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
+  const result = await p.evaluate(() => window.apiResult);
+  const expected = sinusoidal.tensors.out.values;
+  for (const build of ['simd', 'scalar']) {
+    const worst = Math.max(...result[build].map((v, i) => Math.abs(v - expected[i])));
+    assert.ok(result[build].length === expected.length && worst <= 1e-6, `${build}: largest difference ${worst}`);
+  }
+  let trainMode = null;
+  if (tags.includes('train-lab')) {
+    const lab = p.locator('train-lab');
+    await lab.evaluate((el) => {
+      window.trainLog = { progress: 0, done: null };
+      el.addEventListener('train-lab-progress', () => window.trainLog.progress++);
+      el.addEventListener('train-lab-done', (e) => (window.trainLog.done = e.detail));
+    });
+    await lab.getByRole('button', { name: 'Start', exact: true }).click();
+    await p.waitForFunction(() => window.trainLog.done, null, { timeout: 60_000 });
+    const log = await p.evaluate(() => ({ progress: window.trainLog.progress, results: window.trainLog.done.results?.length }));
+    assert.ok(log.progress > 0, 'train-lab reported progress');
+    assert.equal(log.results, 1, 'train-lab: a result for its one encoding');
+    trainMode = await lab.evaluate((el) => el.runInfo.mode);
+    assert.ok(['workers', 'page'].includes(trainMode), `train-lab mode ${trainMode}`);
+  }
+  assert.deepEqual(p.problems, []);
+  return { page: p, trainMode };
+}
+
+/**
+ * The built files under `dir` that hold a copy of the train worker: its own
+ * code (a string only web/workers/train-worker.js has) or a data: URL of a
+ * module. A bundler that follows the worker emits one; one that does not, none.
+ */
+export function workerCopies(dir) {
+  return readdirSync(dir, { recursive: true })
+    .filter((f) => /\.m?js$/.test(f))
+    .filter((f) => {
+      const text = readFileSync(path.join(dir, f), 'utf8');
+      return text.includes('unknown message type') || text.includes('data:text/javascript');
+    })
+    .sort();
+}
+
+/** Runs fn() and returns [its result, seconds taken]. */
+export async function timed(fn) {
+  const t0 = performance.now();
+  const value = await fn();
+  return [value, (performance.now() - t0) / 1000];
+}
