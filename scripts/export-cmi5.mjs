@@ -36,7 +36,9 @@ export function courseStructure({ courseId, title, description, aus, mastery, la
   </au>
 `;
   return `<?xml version="1.0" encoding="utf-8"?>
-<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd">
+<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd"
+                 xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+                 xsi:schemaLocation="${schemaLocation('cmi5')}">
   <course id="${escapeXml(courseId)}">
     <title>${langstring(title, lang)}</title>
     <description>${langstring(description, lang)}</description>
@@ -51,6 +53,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
 import { exportLesson } from './export.mjs';
+import { schemaLocation } from './schemas.mjs';
 import { lessonMeta } from './export-scorm.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
 import { DEFAULT_ACTIVITY_BASE } from '../web/lib/xapi.js';

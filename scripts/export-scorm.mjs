@@ -31,6 +31,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
 import yaml from 'js-yaml';
 import { exportLesson } from './export.mjs';
+import { schemaFiles, schemaLocation } from './schemas.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -62,7 +63,9 @@ export function manifest12({ mastery, meta = lessonMeta(), title = TITLE, bySect
   return `<?xml version="1.0" encoding="UTF-8"?>
 <manifest identifier="posenc-course-scorm12" version="1.0"
           xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
-          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2">
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
+          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+          xsi:schemaLocation="${schemaLocation('1.2')}">
   <metadata>
     <schema>ADL SCORM</schema>
     <schemaversion>1.2</schemaversion>
@@ -107,7 +110,9 @@ export function manifest2004({ mastery, meta = lessonMeta(), title = TITLE, bySe
           xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
           xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
           xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
-          xmlns:imsss="http://www.imsglobal.org/xsd/imsss">
+          xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
+          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+          xsi:schemaLocation="${schemaLocation('2004')}">
   <metadata>
     <schema>ADL SCORM</schema>
     <schemaversion>2004 4th Edition</schemaversion>
@@ -213,6 +218,8 @@ export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 
       {
         'imsmanifest.xml': [strToU8(manifest({ mastery, title, bySection })), { mtime: MTIME }],
         [SCO]: [new Uint8Array(html), { mtime: MTIME }],
+        // the control files the manifest's xsi:schemaLocation names, at the zip's root
+        ...Object.fromEntries(Object.entries(schemaFiles(version)).map(([name, bytes]) => [name, [bytes, { mtime: MTIME }]])),
       },
       { level: 9 },
     );

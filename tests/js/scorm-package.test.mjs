@@ -18,6 +18,7 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { XMLParser } from 'fast-xml-parser';
 import yaml from 'js-yaml';
 import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
+import { schemaFiles } from '../../scripts/schemas.mjs';
 import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
 import { answeredStatement, completedStatement, quizIri, LESSON_IRI } from '../../web/lib/xapi.js';
 import { formatSessionTime, startScorm } from '../../web/lib/scorm.js';
@@ -70,11 +71,11 @@ for (const [version, expect] of [
     assert.equal(items[0]['@identifierref'], resources[0]['@identifier']);
     assert.equal(resources[0][expect.scormType], 'sco');
     assert.equal(resources[0]['@type'], 'webcontent');
-    // every href and file is in the zip, and the zip holds nothing else
+    // every href and file is in the zip, and the zip holds nothing else but the schema files
     const hrefs = all(m, '@href');
     assert.ok(hrefs.length >= 2);
     for (const href of hrefs) assert.ok(files[href], `${href} is in the zip`);
-    assert.deepEqual(Object.keys(files).sort(), ['imsmanifest.xml', ...new Set(hrefs)].sort());
+    assert.deepEqual(Object.keys(files).sort(), ['imsmanifest.xml', ...new Set(hrefs), ...Object.keys(schemaFiles(version))].sort());
     // the SCO is the offline lesson with the adapter for this version
     const sco = strFromU8(files[resources[0]['@href']]);
     assert.match(sco, /<title>[^<]*[Pp]ositional encoding/);

@@ -28,7 +28,8 @@
 // Choice ids are the options' authored indices ("0", "1", ...): the order
 // each learner sees is shuffled, the ids are not.
 import { tally, loadProgress } from './progress.js';
-import { quizzes, exercises, questionIds } from '../gen/lesson-data.js';
+import { quizzes, exercises } from '../gen/lesson-data.js';
+import { questionIdsIn, selectedSections } from './sections.js';
 import { createLrsQueue } from './lrs-queue.js';
 
 /** The IRI base nobody configured: a placeholder, the same wherever the lesson runs. */
@@ -431,7 +432,8 @@ export function trackAnswers(onAnswer) {
   if (!tracking && typeof document !== 'undefined') {
     tracking = true;
     const made = [];
-    const track = statementTracker({ questionIds, progress: loadProgress, send: (s) => made.push(s) });
+    // the questions of the sections this page shows (?sections=), so a page of some sections completes
+    const track = statementTracker({ questionIds: questionIdsIn(selectedSections()), progress: loadProgress, send: (s) => made.push(s) });
     document.addEventListener('pe-quiz-answered', (event) => {
       const d = event.detail;
       // a quiz's answer carries its choices; an exercise's, its typed response
