@@ -1,19 +1,32 @@
 // Numbers of the training lab quoted in lessons/positional-encoding/07-extrapolation.md.
-// Training 24 models takes minutes, too long for every build of the page, so
-// they come from a recorded run of the same core, builds and seeds as
-// <train-lab>: lessons/positional-encoding/train-results.json, written by
-// `node scripts/record-train-results.mjs`.
+// Training 24 models per seed takes minutes, too long for every build of the
+// page, so they come from a recorded run of the same core and builds as
+// <train-lab>, once per seed: lessons/positional-encoding/train-results.json,
+// written by `node scripts/record-train-results.mjs`. Accuracies are quoted
+// over the seeds (tests/js/train-results.test.mjs checks there are at least 3).
 //
-//   train-<task>-<encoding>-<1x|2x|4x>   token accuracy in %, one decimal ("—" past a learned table)
-//   train-<task>-<encoding>-to99         steps until 1x accuracy first reached 99% ("—" if never)
+//   train-<task>-<encoding>-<1x|2x|4x>         token accuracy in %, the mean with the range over the seeds,
+//                                              "97.1 (95.3–98.8)", or one value where every seed rounds to it
+//                                              ("—" past a learned table)
+//   train-<task>-<encoding>-<1x|2x|4x>-range   the lowest to the highest seed, "95.3–98.8" (one value if they agree)
+//   train-<task>-<encoding>-<1x|2x|4x>-<min|max>   the lowest or highest seed alone
+//   train-<task>-<encoding>-to99-max           the most steps any seed needed until 1x accuracy first reached 99%
+//                                              ("—" if some seed never did)
+//   train-seeds, train-seed-count             the seeds ("1, 2 and 3") and how many
 //   train-steps, train-len, train-<2x|4x>-len, train-2x-last, train-d-model, train-layers, train-heads, train-batch
 //   train-rope-pairs, train-rope-unturned-pairs   pairs per RoPE head, and those with a wavelength above train-len
 import { readFileSync } from 'node:fs';
 
 const recorded = JSON.parse(readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'));
-const { results, config, steps } = recorded;
+const { results, config, steps, seeds } = recorded;
+
+const list = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+const pct = (x) => (100 * x).toFixed(1);
+const range = (s) => (pct(s.min) === pct(s.max) ? pct(s.min) : `${pct(s.min)}–${pct(s.max)}`);
 
 const numbers = {
+  'train-seeds': () => list(seeds),
+  'train-seed-count': () => String(seeds.length),
   'train-steps': () => steps.toLocaleString('en-US'),
   'train-len': () => String(config.trainLen),
   'train-2x-len': () => String(2 * config.trainLen),
@@ -31,10 +44,15 @@ const numbers = {
 for (const [task, byEncoding] of Object.entries(results)) {
   for (const [encoding, r] of Object.entries(byEncoding)) {
     for (const m of ['1x', '2x', '4x']) {
-      const v = r[`acc${m}`];
-      numbers[`train-${task}-${encoding}-${m}`] = () => (v === null ? '—' : (100 * v).toFixed(1));
+      const s = r[`acc${m}`];
+      const name = `train-${task}-${encoding}-${m}`;
+      const missing = s.mean === null; // a learned table past its rows: no accuracy in any seed
+      numbers[name] = () => (missing ? '—' : pct(s.min) === pct(s.max) ? pct(s.mean) : `${pct(s.mean)} (${range(s)})`);
+      numbers[`${name}-range`] = () => (missing ? '—' : range(s));
+      numbers[`${name}-min`] = () => (missing ? '—' : pct(s.min));
+      numbers[`${name}-max`] = () => (missing ? '—' : pct(s.max));
     }
-    numbers[`train-${task}-${encoding}-to99`] = () => (r.stepsTo99 === null ? '—' : r.stepsTo99.toLocaleString('en-US'));
+    numbers[`train-${task}-${encoding}-to99-max`] = () => (r.stepsTo99.max === null ? '—' : r.stepsTo99.max.toLocaleString('en-US'));
   }
 }
 
