@@ -52,7 +52,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
-import { exportLesson } from './export.mjs';
+import { exportLesson, parseOptions } from './export.mjs';
 import { schemaLocation } from './schemas.mjs';
 import { lessonMeta } from './export-scorm.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
@@ -119,20 +119,17 @@ export async function exportCmi5({ outDir = path.join(root, 'dist'), mastery = 8
   return { file, bytes: zip.length, entries: Object.entries(files).map(([name, [b]]) => ({ name, bytes: b.length })), aus };
 }
 
-function parseArgs(argv) {
-  const opts = {};
-  for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split('=', 2);
-    const value = inline ?? argv[++i];
-    if (!['--mastery', '--out', '--sections', '--activity-base'].includes(flag)) throw new Error(`export:cmi5: unknown option ${argv[i - (inline === undefined ? 1 : 0)]} (options: --mastery <percent>, --out <dir>, --sections <ids>, --activity-base <IRI>)`);
-    if (value === undefined) throw new Error(`export:cmi5: ${flag} needs a value`);
-    if (flag === '--mastery') opts.mastery = value.trim() === '' ? NaN : Number(value);
-    else if (flag === '--out') opts.outDir = path.resolve(value);
-    else if (flag === '--sections') opts.sections = value;
-    else opts.activityBase = value;
-  }
-  return opts;
-}
+const parseArgs = (argv) =>
+  parseOptions(argv, {
+    command: 'export:cmi5',
+    spec: {
+      '--mastery': ['mastery', (v) => (v.trim() === '' ? NaN : Number(v))],
+      '--out': ['outDir', (v) => path.resolve(v)],
+      '--sections': ['sections', (v) => v],
+      '--activity-base': ['activityBase', (v) => v],
+    },
+    usage: '--mastery <percent>, --out <dir>, --sections <ids>, --activity-base <IRI>',
+  });
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {

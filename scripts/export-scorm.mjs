@@ -30,7 +30,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipSync, strToU8 } from 'fflate';
 import yaml from 'js-yaml';
-import { exportLesson } from './export.mjs';
+import { exportLesson, parseOptions } from './export.mjs';
 import { schemaFiles, schemaLocation } from './schemas.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
 
@@ -230,24 +230,18 @@ export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 
   return written;
 }
 
-function parseArgs(argv) {
-  const opts = {};
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    const [flag, inline] = arg.split('=', 2);
-    const value = inline ?? argv[++i];
-    if (flag === '--sco-per-section') {
-      if (inline === undefined) i--; // a flag with no value
-      opts.scoPerSection = true;
-    } else if (value === undefined && ['--mastery', '--out', '--sections', '--activity-base'].includes(flag)) throw new Error(`export:scorm: ${flag} needs a value`);
-    else if (flag === '--mastery') opts.mastery = Number(value);
-    else if (flag === '--out') opts.outDir = path.resolve(value);
-    else if (flag === '--sections') opts.sections = value;
-    else if (flag === '--activity-base') opts.activityBase = value;
-    else throw new Error(`export:scorm: unknown option ${arg} (options: --mastery <percent>, --out <dir>, --sections <ids>, --sco-per-section, --activity-base <IRI>)`);
-  }
-  return opts;
-}
+const parseArgs = (argv) =>
+  parseOptions(argv, {
+    command: 'export:scorm',
+    spec: {
+      '--mastery': ['mastery', Number],
+      '--out': ['outDir', (v) => path.resolve(v)],
+      '--sections': ['sections', (v) => v],
+      '--sco-per-section': ['scoPerSection'],
+      '--activity-base': ['activityBase', (v) => v],
+    },
+    usage: '--mastery <percent>, --out <dir>, --sections <ids>, --sco-per-section, --activity-base <IRI>',
+  });
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {

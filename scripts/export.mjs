@@ -140,20 +140,37 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
   return { out, bytes: Buffer.byteLength(html), sections: chosen ? chosen.sections.map((s) => ({ id: s.id, title: s.title })) : null };
 }
 
-function parseArgs(argv) {
+/**
+ * The exports' command lines: `--flag value` or `--flag=value`. `spec` maps
+ * each flag to [option name, reader of its text], or [option name] for a
+ * switch that takes no value; `usage` lists them for an unknown option.
+ */
+export function parseOptions(argv, { command, spec, usage }) {
   const opts = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const [flag, inline] = arg.split('=', 2);
+    if (!Object.hasOwn(spec, flag)) throw new Error(`${command}: unknown option ${arg} (options: ${usage})`);
+    const [name, read] = spec[flag];
+    if (!read) {
+      opts[name] = true;
+      continue;
+    }
     const value = inline ?? argv[++i];
-    if (value === undefined && ['--sections', '--activity-base', '--out'].includes(flag)) throw new Error(`export: ${flag} needs a value`);
-    if (flag === '--sections') opts.sections = value;
-    else if (flag === '--activity-base') opts.activityBase = value;
-    else if (flag === '--out') opts.out = path.resolve(value);
-    else throw new Error(`export: unknown option ${arg} (options: --sections <ids>, --activity-base <IRI>, --out <file>)`);
+    if (value === undefined) throw new Error(`${command}: ${flag} needs a value`);
+    opts[name] = read(value);
   }
   return opts;
 }
+
+const text = (value) => value;
+
+const parseArgs = (argv) =>
+  parseOptions(argv, {
+    command: 'export',
+    spec: { '--sections': ['sections', text], '--activity-base': ['activityBase', text], '--out': ['out', (v) => path.resolve(v)] },
+    usage: '--sections <ids>, --activity-base <IRI>, --out <file>',
+  });
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
