@@ -12,8 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch } from './harness.mjs';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { launch, startServer } from './harness.mjs';
 import { SITES, siteProject, writeEntries, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const PINNED = { rollup: '4.69.3', '@rollup/plugin-node-resolve': '16.0.3', '@web/rollup-plugin-import-meta-assets': '2.3.3' };
@@ -45,9 +44,7 @@ before(async () => {
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
   execFileSync('npx', ['rollup', '-c', 'rollup.config.mjs', '--silent'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   for (const [name, s] of Object.entries(SITES)) writeFileSync(path.join(project, 'dist', name, 'index.html'), pageHtml(s.tags, `${name}.js`));
-  server = createStaticServer(path.join(project, 'dist'));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${server.address().port}`;
+  ({ server, url } = await startServer({ dir: path.join(project, 'dist') }));
   browser = await launch();
 });
 after(async () => {

@@ -11,8 +11,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { launch } from './harness.mjs';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { launch, startServer } from './harness.mjs';
 import { SITES, siteProject, writeEntries, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const PINNED = { webpack: '5.113.0', 'webpack-cli': '7.3.1' };
@@ -34,9 +33,7 @@ before(async () => {
   );
   execFileSync('npx', ['webpack'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   for (const [name, file] of Object.entries(PAGES)) writeFileSync(path.join(project, 'dist', file), pageHtml(SITES[name].tags, `${name}.js`, { module: false }));
-  server = createStaticServer(path.join(project, 'dist'));
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${server.address().port}`;
+  ({ server, url } = await startServer({ dir: path.join(project, 'dist') }));
   browser = await launch();
 });
 after(async () => {

@@ -17,8 +17,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { launch } from './harness.mjs';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { launch, startServer } from './harness.mjs';
 import { installPackedPackage } from '../js/installed-package.mjs';
 import { SITES, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
@@ -44,9 +43,7 @@ before(async () => {
     writeFileSync(path.join(out, 'index.html'), pageHtml(site.tags, 'app.js'));
     for (const dir of COPY[name]) cpSync(path.join(project, 'node_modules/posenc-course', dir), path.join(out, '..', path.basename(dir)), { recursive: true });
   }
-  server = createStaticServer(path.join(project, 'public'), { headers: { 'Content-Security-Policy': CSP } });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${server.address().port}`;
+  ({ server, url } = await startServer({ dir: path.join(project, 'public'), headers: { 'Content-Security-Policy': CSP } }));
   browser = await launch();
 });
 after(async () => {

@@ -11,8 +11,9 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const screenshotDir = path.join(root, 'screenshots');
 
 
-export async function startServer(options) {
-  const server = createStaticServer(undefined, options);
+/** The static server of `npm start` (or of `dir`, with the same options) on a free port. */
+export async function startServer({ dir, ...options } = {}) {
+  const server = createStaticServer(dir, options);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, url: `http://127.0.0.1:${server.address().port}` };
 }
