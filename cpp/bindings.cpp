@@ -292,7 +292,8 @@ val attention(Addr out, Addr weights, Addr q, Addr k, Addr v, double heads, doub
 class TrainerHandle {
 public:
     val init(std::string task, std::string encoding, double layers, double d_model, double heads,
-             double ffn, double vocab, double train_len, double batch, double lr, double seed) {
+             double ffn, double vocab, double train_len, double batch, double lr, double seed,
+             std::string text) {
         return guarded([&] {
             posenc::TrainerConfig c;
             c.task = posenc::train_task(task.c_str());
@@ -306,6 +307,7 @@ public:
             c.batch = as_size(batch);
             c.lr = lr;
             c.seed = static_cast<std::uint64_t>(seed);  // posenc.js: an integer in 0..2^53
+            c.text = std::move(text);
             trainer_ = std::make_unique<posenc::Trainer>(c);
             return val::undefined();
         });
@@ -324,6 +326,22 @@ public:
     // Token accuracy at `length` over `samples` sequences.
     val evaluate(double length, double samples) {
         return guarded([&] { return val(trainer().evaluate(as_size(length), as_size(samples))); });
+    }
+
+    // The mean cross-entropy per token (nats) over the same sequences.
+    val evaluateLoss(double length, double samples) {
+        return guarded([&] { return val(trainer().evaluate_full(as_size(length), as_size(samples)).loss); });
+    }
+
+    // A copy of one parameter tensor by its documented name (transformer.h).
+    val parameter(std::string name) {
+        return guarded([&] {
+            for (const auto& p : trainer().parameters())
+                if (p.name == name)
+                    return val::global("Float32Array")
+                        .call<val>("from", val(emscripten::typed_memory_view(p.size, p.value)));
+            throw posenc::TypeError("the trainer has no parameter '" + name + "'", {"name"});
+        });
     }
 
     // A view of the loss history in the wasm heap: valid until the next call
@@ -378,6 +396,7 @@ val build_info() {
     trainer.set("lr", c.lr);
     trainer.set("seed", double(c.seed));
     defaults.set("trainer", trainer);
+    defaults.set("textVocab", double(posenc::kTextVocab));
 #endif
     info.set("defaults", defaults);
     return info;
@@ -418,6 +437,8 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("step", &TrainerHandle::step)
         .function("steps", &TrainerHandle::steps)
         .function("evaluate", &TrainerHandle::evaluate)
+        .function("evaluateLoss", &TrainerHandle::evaluateLoss)
+        .function("parameter", &TrainerHandle::parameter)
         .function("history", &TrainerHandle::history);
 #endif
     emscripten::function("buildInfo", &build_info);

@@ -166,20 +166,24 @@ export interface Posenc {
 }
 
 /** The trainer's tasks and positional encodings. */
-export const TRAIN_TASKS: readonly ['copy', 'reverse', 'sort', 'shift'];
+export const TRAIN_TASKS: readonly ['copy', 'reverse', 'sort', 'shift', 'text'];
 export const TRAIN_ENCODINGS: readonly ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
 
 /** A tiny Transformer being trained (pe.createTrainer; only in the trainer build). */
 export class Trainer {
   private constructor();
   /** The configuration with every default filled in. */
-  readonly config: Readonly<Required<TrainerOptions>>;
+  readonly config: Readonly<Required<Omit<TrainerOptions, 'text'>> & Pick<TrainerOptions, 'text'>>;
   /** Training steps taken so far. */
   readonly steps: number;
   /** Runs n (1..100000) steps, one fresh batch each; returns the last loss. */
   step(n?: number): number;
   /** Token accuracy (0..1) on `samples` (default 256) fixed sequences of `length`; a learned table past its rows throws a RangeError. */
   evaluate(length: number, samples?: number): number;
+  /** Mean cross-entropy per token (nats) on the same sequences; for task 'text', the validation loss. */
+  evaluateLoss(length: number, samples?: number): number;
+  /** A copy of one parameter by its core name, e.g. 't5_table' (32, heads) or 'pos_emb' (trainLen, dModel). */
+  parameter(name: string): Float32Array;
   /** One loss per step, oldest first (a copy). */
   lossHistory(): Float32Array;
   /** Frees the trainer (safe to call twice). */
@@ -187,7 +191,7 @@ export class Trainer {
 }
 
 export interface TrainerOptions {
-  task?: 'copy' | 'reverse' | 'sort' | 'shift';
+  task?: 'copy' | 'reverse' | 'sort' | 'shift' | 'text';
   encoding?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
   layers?: number;
   dModel?: number;
@@ -199,6 +203,8 @@ export interface TrainerOptions {
   batch?: number;
   lr?: number;
   seed?: number;
+  /** task 'text' only: the corpus (next-character prediction, causal; vocab 64 by default and required) */
+  text?: string;
 }
 
 /**

@@ -30,7 +30,7 @@ const EMPTY_F32 = new Float32Array(0);
 const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxDim/2
 const CONVENTIONS = ['half', 'interleaved'];
 /** The trainer's tasks and positional encodings (pe.createTrainer). */
-export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift']);
+export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift', 'text']);
 export const TRAIN_ENCODINGS = Object.freeze(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']);
 
 /**
@@ -431,6 +431,31 @@ export class Trainer {
     return unwrap(fn, s.handle.evaluate(length, samples));
   }
 
+  /**
+   * The mean cross-entropy per token (nats) on the same sequences as
+   * evaluate(length, samples): for the text task, the validation loss on the
+   * held-out tenth of the corpus.
+   */
+  evaluateLoss(length, samples = 256) {
+    const fn = 'trainer.evaluateLoss';
+    const s = this.#state(fn);
+    integer(fn, 'length', length);
+    integer(fn, 'samples', samples);
+    return unwrap(fn, s.handle.evaluateLoss(length, samples));
+  }
+
+  /**
+   * A copy of one parameter tensor (a Float32Array, row-major) by its name in
+   * the core's list (cpp/train/transformer.h), e.g. 't5_table' (32, heads) or
+   * 'pos_emb' (trainLen, dModel).
+   */
+  parameter(name) {
+    const fn = 'trainer.parameter';
+    const s = this.#state(fn);
+    if (typeof name !== 'string') throw new TypeError(`${fn}: name must be a string, got ${describe(name)}`);
+    return unwrap(fn, s.handle.parameter(name));
+  }
+
   /** One loss per step taken, oldest first (a copy). */
   lossHistory() {
     const fn = 'trainer.lossHistory';
@@ -817,10 +842,16 @@ class Posenc {
   createTrainer(opts) {
     const fn = 'createTrainer';
     if (!this.trainer) throw new TypeError(`${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`);
-    const o = options(fn, opts, ['task', 'encoding', 'layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch', 'lr', 'seed']);
+    const o = options(fn, opts, ['task', 'encoding', 'layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch', 'lr', 'seed', 'text']);
     const c = { ...this.#defaults.trainer };
     for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
     if (!TRAIN_TASKS.includes(c.task)) throw new TypeError(`${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`);
+    if (c.task === 'text') {
+      if (typeof c.text !== 'string') throw new TypeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
+      if (o.vocab === undefined) c.vocab = this.#defaults.textVocab;
+    } else if (o.text !== undefined) {
+      throw new TypeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
+    }
     if (!TRAIN_ENCODINGS.includes(c.encoding)) {
       throw new TypeError(`${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`);
     }
@@ -828,7 +859,7 @@ class Posenc {
     number(fn, 'lr', c.lr);
     size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
     const handle = new this.#core.TrainerHandle();
-    const result = handle.init(c.task, c.encoding, c.layers, c.dModel, c.heads, c.ffn, c.vocab, c.trainLen, c.batch, c.lr, c.seed);
+    const result = handle.init(c.task, c.encoding, c.layers, c.dModel, c.heads, c.ffn, c.vocab, c.trainLen, c.batch, c.lr, c.seed, c.text ?? '');
     if (result instanceof Error) {
       handle.delete();
       unwrap(fn, result);

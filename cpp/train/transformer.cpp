@@ -168,8 +168,13 @@ void check_config(const TrainerConfig& c) {
     if (!std::isfinite(c.lr) || !(c.lr > 0) || c.lr > 1)
         throw RangeError("lr must be a finite number in (0, 1], got " + format_number(c.lr), {"lr"}, {c.lr});
     if (c.task != TrainTask::copy && c.task != TrainTask::reverse && c.task != TrainTask::sort &&
-        c.task != TrainTask::shift)
-        throw TypeError("task must be copy, reverse, sort or shift", {"task"});
+        c.task != TrainTask::shift && c.task != TrainTask::text)
+        throw TypeError("task must be copy, reverse, sort, shift or text", {"task"});
+    if (c.task == TrainTask::text && c.vocab != kTextVocab)
+        throw RangeError("the text task's vocabulary is its " + std::to_string(kTextVocab) +
+                             " characters (train_tasks.h): vocab must be " + std::to_string(kTextVocab) +
+                             ", got " + std::to_string(c.vocab),
+                         {"vocab"}, {double(c.vocab), double(kTextVocab)});
     if (static_cast<int>(c.encoding) < 0 || c.encoding > TrainEncoding::t5)  // t5: the last
         throw TypeError("encoding must be none, sinusoidal, learned, rope, alibi or t5", {"encoding"});
     // The largest tensors a step keeps per layer, each under the core's cap,
@@ -195,6 +200,11 @@ void check_config(const TrainerConfig& c) {
 
 Trainer::Trainer(const TrainerConfig& c) : cfg_(c), data_rng_(c.seed ^ kTrainDataSalt) {
     check_config(c);
+    if (c.task == TrainTask::text) {
+        corpus_ = text_corpus(c.text, c.train_len);
+        cfg_.text.clear();  // the ids are what the trainer keeps
+        cfg_.text.shrink_to_fit();
+    }
     d_ = c.d_model;
     hd_ = c.d_model / c.heads;
     ffn_ = c.ffn ? c.ffn : 4 * c.d_model;
@@ -334,7 +344,8 @@ void Trainer::position_tables(std::int64_t length) {
     if (cfg_.encoding == TrainEncoding::t5 && length != t5_len_) {
         grow(t5_buckets_, 2 * length - 1);
         for (std::int64_t t = -(length - 1); t < length; ++t)
-            t5_buckets_[t + length - 1] = t5_bucket(t, true, kT5DefaultBuckets, kT5DefaultMaxDistance);
+            t5_buckets_[t + length - 1] =
+                t5_bucket(t, cfg_.task != TrainTask::text, kT5DefaultBuckets, kT5DefaultMaxDistance);
         t5_len_ = length;
     }
 }
@@ -419,8 +430,10 @@ float Trainer::run_forward(const std::int32_t* tokens, const std::int32_t* targe
     position_tables(L);
     embed(tokens, batch * L, L);
     AttentionOptions opt;
+    opt.causal = cfg_.task == TrainTask::text;
     opt.alibi = cfg_.encoding == TrainEncoding::alibi;
     opt.t5_table = cfg_.encoding == TrainEncoding::t5 ? p(t5_) : nullptr;
+    opt.t5_bidirectional = !opt.causal;  // as position_tables' buckets for backward
     opt.t5_num_buckets = kT5DefaultBuckets;
     opt.t5_max_distance = kT5DefaultMaxDistance;
     opt.want_weights = training;
@@ -626,7 +639,7 @@ float Trainer::step(std::int64_t n) {
     float loss = 0;
     for (std::int64_t s = 0; s < n; ++s) {
         // pass 1: a fresh batch from the training stream; forward and backward
-        train_task_batch(tokens_.data(), targets_.data(), cfg_.task, B, L, cfg_.vocab, data_rng_);
+        draw_batch(tokens_.data(), targets_.data(), B, L, false, data_rng_);
         std::fill(grads_.begin(), grads_.end(), 0.0f);
         targets_back_ = targets_.data();
         loss = run_forward(tokens_.data(), targets_.data(), B, L, true, nullptr);
@@ -641,7 +654,17 @@ float Trainer::step(std::int64_t n) {
     return loss;
 }
 
+void Trainer::draw_batch(std::int32_t* tokens, std::int32_t* targets, std::int64_t batch,
+                         std::int64_t length, bool validation, TrainRng& rng) const {
+    if (cfg_.task == TrainTask::text) text_batch(tokens, targets, corpus_, validation, batch, length, rng);
+    else train_task_batch(tokens, targets, cfg_.task, batch, length, cfg_.vocab, rng);
+}
+
 double Trainer::evaluate(std::int64_t length, std::int64_t samples) {
+    return evaluate_full(length, samples).accuracy;
+}
+
+Evaluation Trainer::evaluate_full(std::int64_t length, std::int64_t samples) {
     check_length(length);
     check_range("samples", samples, 1, 4096);
     // Chunks of at most a training batch's rows (one sequence if longer), so
@@ -652,15 +675,17 @@ double Trainer::evaluate(std::int64_t length, std::int64_t samples) {
     grow(eval_targets_, chunk * length);
     TrainRng rng(cfg_.seed ^ kEvalDataSalt);
     std::int64_t hits = 0;
+    double loss = 0;  // summed over tokens
     for (std::int64_t done = 0; done < samples; done += chunk) {
         const std::int64_t b = std::min(chunk, samples - done);
-        train_task_batch(eval_tokens_.data(), eval_targets_.data(), cfg_.task, b, length,
-                         cfg_.vocab, rng);
+        draw_batch(eval_tokens_.data(), eval_targets_.data(), b, length, true, rng);
         std::int64_t c = 0;
-        run_forward(eval_tokens_.data(), eval_targets_.data(), b, length, false, &c);
+        loss += static_cast<double>(run_forward(eval_tokens_.data(), eval_targets_.data(), b, length, false, &c)) *
+                static_cast<double>(b * length);
         hits += c;
     }
-    return static_cast<double>(hits) / static_cast<double>(samples * length);
+    const auto tokens = static_cast<double>(samples * length);
+    return Evaluation{static_cast<double>(hits) / tokens, loss / tokens};
 }
 
 }  // namespace posenc

@@ -10,11 +10,14 @@
 //               x = h + W2 relu(W1 LN2(h) + b1) + b2
 //   logits = LNf(x) Wout + bout;  loss = mean cross-entropy over batch * L
 //   MHA head: S = Q K^T / sqrt(head_dim) + rel(i, j);  O = softmax(S) V
+//     task text: causal, S[i, j] = -inf for j > i (a language model sees only
+//     the characters before it); every other task sees the whole sequence
 //     none / sinusoidal / learned: rel = 0
 //     rope:  Q, K rotated (half convention, base 10000) in every head and layer
 //     alibi: rel = -m_h |i - j|, m = alibi_slopes(heads)   (symmetric)
 //     t5:    rel = T[bucket(j - i), h], one learned (32, heads) table shared
-//            by every layer; bidirectional buckets, max_distance 128
+//            by every layer; max_distance 128, bidirectional buckets
+//            (unidirectional for the causal text task, as T5's decoder)
 //
 // Activations live as (batch * L, d) row-major, so every linear layer is one
 // gemm; weights are stored (in, out): y = x W + b (torch's Linear.weight is
@@ -43,6 +46,7 @@
 //   init:       TrainRng(seed)
 //   training:   TrainRng(seed ^ kTrainDataSalt), one batch per step
 //   evaluation: TrainRng(seed ^ kEvalDataSalt), restarted by every evaluate()
+// (the text task draws window starts from the same streams, text_batch).
 #pragma once
 #include <cstdint>
 #include <string>
@@ -80,6 +84,14 @@ struct TrainerConfig {
     std::int64_t batch = 32;      // 1..256
     double lr = 1e-3;             // finite, in (0, 1]
     std::uint64_t seed = 1;
+    std::string text;             // task text: the corpus (UTF-8, text_tokens); vocab must be
+                                  // kTextVocab. Other tasks ignore it.
+};
+
+// What evaluate_full measures over the same sequences.
+struct Evaluation {
+    double accuracy;  // share of tokens whose argmax is the target, in [0, 1]
+    double loss;      // mean cross-entropy per token, in nats
 };
 
 class Trainer {
@@ -97,7 +109,12 @@ public:
     // (length 1..1024, samples 1..4096), drawn from the evaluation stream,
     // restarted on each call: the same trainer state gives the same answer.
     // A learned table asked for length > train_len throws RangeError.
+    // The text task draws windows of the held-out tenth of its corpus.
     double evaluate(std::int64_t length, std::int64_t samples);
+    // The same sequences, with the mean loss as well (validation loss).
+    Evaluation evaluate_full(std::int64_t length, std::int64_t samples);
+    // The corpus of the text task (empty ids otherwise).
+    const TextCorpus& corpus() const { return corpus_; }
 
     const std::vector<float>& loss_history() const { return history_; }
     std::int64_t steps_taken() const { return steps_; }
@@ -201,6 +218,9 @@ private:
     AttentionWorkspace ws_;
 
     TrainRng data_rng_;
+    TextCorpus corpus_;                     // task text only
+    void draw_batch(std::int32_t* tokens, std::int32_t* targets, std::int64_t batch, std::int64_t length,
+                    bool validation, TrainRng& rng) const;
     std::vector<std::int32_t> tokens_, targets_;  // (batch, train_len) of a step
     std::vector<std::int32_t> eval_tokens_, eval_targets_;
     const std::int32_t* targets_back_ = nullptr;  // the batch run_backward differentiates

@@ -43,11 +43,11 @@ TEST_CASE("uniform and below are the documented bit slices", "[train_tasks]") {
 }
 
 TEST_CASE("task names parse, and a wrong one lists the allowed ones", "[train_tasks]") {
-    for (TrainTask t : {TrainTask::copy, TrainTask::reverse, TrainTask::sort, TrainTask::shift})
+    for (TrainTask t : {TrainTask::copy, TrainTask::reverse, TrainTask::sort, TrainTask::shift, TrainTask::text})
         REQUIRE(train_task(train_task_name(t)) == t);
     REQUIRE_THROWS_AS(train_task("shuffle"), TypeError);
     REQUIRE_THROWS_WITH(train_task("shuffle"), Catch::Contains("'shuffle'") &&
-                                                   Catch::Contains("'copy', 'reverse', 'sort' or 'shift'"));
+                                                   Catch::Contains("'copy', 'reverse', 'sort', 'shift' or 'text'"));
     REQUIRE_THROWS_AS(train_task(nullptr), TypeError);
 }
 
@@ -107,4 +107,70 @@ TEST_CASE("train_task_batch checks its sizes", "[train_tasks][errors]") {
                         Catch::Contains("vocab must be between 2 and 64, got 1"));
     REQUIRE_THROWS_WITH(train_task_batch(t.data(), g.data(), TrainTask::copy, 1, 4, 65, rng),
                         Catch::Contains("vocab must be between 2 and 64, got 65"));
+    REQUIRE_THROWS_WITH(train_task_batch(t.data(), g.data(), TrainTask::text, 1, 4, 64, rng),
+                        Catch::Contains("use text_batch"));
+}
+
+TEST_CASE("text_tokens: 64 ids, letters folded, one id per code point", "[train_tasks][text]") {
+    REQUIRE(text_tokens("") .empty());
+    REQUIRE(text_tokens("aZ 0\t9\n") == std::vector<std::int32_t>{3, 28, 1, 29, 1, 38, 2});
+    REQUIRE(text_tokens("A\r\nb") == std::vector<std::int32_t>{3, 2, 4});  // CR dropped
+    // every mark has its own id, in kTextPunctuation's order, and names itself back
+    const std::string marks = kTextPunctuation;
+    REQUIRE(marks.size() == 25);
+    const std::vector<std::int32_t> ids = text_tokens(marks);
+    for (std::size_t i = 0; i < marks.size(); ++i) {
+        REQUIRE(ids[i] == static_cast<std::int32_t>(39 + i));
+        REQUIRE(text_char(ids[i]) == std::string(1, marks[i]));
+    }
+    // the round trip of every id but other
+    for (std::int32_t id = 1; id < kTextVocab; ++id) REQUIRE(text_tokens(text_char(id)) == std::vector<std::int32_t>{id});
+    REQUIRE(text_char(0).empty());
+    REQUIRE(text_char(64).empty());
+    REQUIRE(text_char(-1).empty());
+    // characters outside the set: one id 0 each, however many bytes
+    REQUIRE(text_tokens("?@%&!~") == std::vector<std::int32_t>(6, 0));
+    REQUIRE(text_tokens("\xC3\xA9") == std::vector<std::int32_t>{0});                  // é, 2 bytes
+    REQUIRE(text_tokens("\xE2\x80\x94x") == std::vector<std::int32_t>{0, 26});        // em dash, 3 bytes
+    REQUIRE(text_tokens("\xF0\x9F\x98\x80") == std::vector<std::int32_t>{0});        // emoji, 4 bytes
+    // malformed: a stray continuation byte, a cut sequence, an overlong lead, a NUL
+    REQUIRE(text_tokens("\x80" "a") == std::vector<std::int32_t>{0, 3});
+    REQUIRE(text_tokens("\xE2\x80") == std::vector<std::int32_t>{0, 0});
+    REQUIRE(text_tokens("\xC0\xAF" "b") == std::vector<std::int32_t>{0, 0, 4});
+    REQUIRE(text_tokens(std::string("a\0b", 3)) == std::vector<std::int32_t>{3, 0, 4});
+    for (std::int32_t id : text_tokens("The Résumé: $x_m$ \\theta {}")) REQUIRE((id >= 0 && id < kTextVocab));
+}
+
+TEST_CASE("text_corpus holds out its last tenth; text_batch draws windows", "[train_tasks][text]") {
+    std::string text;
+    for (int i = 0; i < 100; ++i) text += static_cast<char>('a' + i % 26);  // ids 3..28 cycling
+    const TextCorpus c = text_corpus(text, 9);
+    REQUIRE(c.ids.size() == 100);
+    REQUIRE(c.train_end == 90);
+    REQUIRE_THROWS_AS(text_corpus(text, 10), RangeError);  // 10 * 11 > 100
+    REQUIRE_THROWS_WITH(text_corpus(text, 10), Catch::Contains("the text has 100 characters; a window of 10 needs at least 110"));
+    REQUIRE_THROWS_AS(text_corpus(text, 0), RangeError);
+    for (bool validation : {false, true}) {
+        const std::int64_t B = 50, L = 9;
+        std::vector<std::int32_t> tok(B * L), tgt(B * L);
+        TrainRng rng(4), replay(4);
+        text_batch(tok.data(), tgt.data(), c, validation, B, L, rng);
+        const std::int64_t lo = validation ? 90 : 0, n = (validation ? 10 : 90) - L;
+        for (std::int64_t b = 0; b < B; ++b) {
+            const std::int64_t s = lo + replay.below(static_cast<std::int32_t>(n));
+            for (std::int64_t i = 0; i < L; ++i) {
+                REQUIRE(tok[b * L + i] == c.ids[s + i]);
+                REQUIRE(tgt[b * L + i] == c.ids[s + i + 1]);  // the next character
+            }
+            // inside its part: a training window never reads the held-out tenth
+            REQUIRE(s >= lo);
+            REQUIRE(s + L + 1 <= lo + (validation ? 10 : 90));
+        }
+    }
+    std::vector<std::int32_t> tok(10), tgt(10);
+    TrainRng rng(1);
+    REQUIRE_THROWS_WITH(text_batch(tok.data(), tgt.data(), c, true, 1, 10, rng),
+                        Catch::Contains("the validation text has 10 characters, fewer than a window of 10"));
+    REQUIRE_NOTHROW(text_batch(tok.data(), tgt.data(), c, true, 1, 9, rng));
+    REQUIRE_THROWS_AS(text_batch(tok.data(), tgt.data(), c, false, 0, 9, rng), RangeError);
 }
