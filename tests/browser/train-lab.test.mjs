@@ -156,3 +156,35 @@ test('in an embed under a strict CSP the lab trains in workers, and shows exactl
     strict.server.close();
   }
 });
+
+test('task text: trains a language model on the lesson text, retraces the recorded seed, and explains a missing corpus', async () => {
+  const { default: LM } = await import('../../web/data/lm-results.js');
+  const { TEXT } = await import('../../web/lib/train-session.js');
+  const seed = LM.seeds[0];
+  const page = await labPage(`<train-lab task="text" steps="${TEXT.evalEvery}" lr="${TEXT.lr}" train-len="${TEXT.trainLen}" seed="${seed}" encodings="rope"></train-lab>`);
+  // before any run: the recorded column is in the table, the recorded runs in the chart's label
+  const caption = await lab(page, (el) => el.shadowRoot.querySelector('.results caption').textContent);
+  assert.match(caption, /Validation loss \(nats per character; a uniform guess: 4\.16\)/);
+  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label')), /Shaded: the recorded runs, seeds/);
+  await button(page, 'Start').click();
+  await page.waitForFunction(() => window.trainLog.done, null, { timeout: 60000 });
+  const [r] = (await page.evaluate(() => window.trainLog.done)).results;
+  assert.equal(r.encoding, 'rope');
+  // the same numbers as the recorded run of this seed (and as Node), to 1e-4
+  assert.ok(Math.abs(r.val[0] - LM.results.rope.seeds[0].curve[0]) < 1e-4, `${r.val[0]} vs ${LM.results.rope.seeds[0].curve[0]}`);
+  for (const m of ['1x', '2x', '4x']) assert.ok(r[`loss${m}`] > 0 && r[`loss${m}`] < 5, JSON.stringify(r));
+  const cells = await lab(page, (el) => [...el.shadowRoot.querySelectorAll('.results tbody tr td')].map((c) => c.textContent));
+  assert.equal(cells.length, 4); // 1x, 2x, 4x, recorded
+  assert.equal(cells[0], r.loss1x.toFixed(3));
+  assert.match(cells[3], /^\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)$/);
+
+  // a corpus that is not there: a clear message, and the lab starts again once it is fixed
+  await lab(page, (el) => el.setAttribute('corpus', '/no/such/corpus.txt'));
+  await button(page, 'Start').click();
+  await page.waitForFunction(() => /could not be loaded from .*no\/such\/corpus\.txt: HTTP 404/.test(document.querySelector('train-lab').shadowRoot.querySelector('.error').textContent));
+  await page.evaluate(() => (window.trainLog.done = null));
+  await lab(page, (el) => el.removeAttribute('corpus'));
+  await button(page, 'Start').click();
+  await page.waitForFunction(() => window.trainLog.done, null, { timeout: 60000 });
+  await page.close();
+});

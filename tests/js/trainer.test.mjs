@@ -25,6 +25,8 @@ const optionsOf = (c) => ({
   batch: Number(c.params.batch),
   lr: Number(c.params.lr),
   seed: Number(c.params.seed),
+  // the text task's corpus is a file beside the fixture
+  ...(c.params.text ? { text: readFileSync(path.join(fixtureDir, c.params.text), 'utf8') } : {}),
 });
 
 for (const simd of [true, false]) {
@@ -38,7 +40,7 @@ for (const simd of [true, false]) {
       const encodings = new Set(cases.map((c) => c.params.encoding));
       const tasks = new Set(cases.map((c) => c.params.task));
       assert.deepEqual([...encodings].sort(), ['alibi', 'learned', 'none', 'rope', 'sinusoidal', 't5']);
-      assert.deepEqual([...tasks].sort(), ['copy', 'reverse', 'shift', 'sort']);
+      assert.deepEqual([...tasks].sort(), ['copy', 'reverse', 'shift', 'sort', 'text']);
     });
 
     for (const c of cases) {
@@ -88,7 +90,12 @@ for (const simd of [true, false]) {
 
     it('refuses bad options and arguments with clear errors, and keeps working', () => {
       const bad = [
-        [{ task: 'translate' }, TypeError, /task must be one of 'copy', 'reverse', 'sort', 'shift'/],
+        [{ task: 'translate' }, TypeError, /task must be one of 'copy', 'reverse', 'sort', 'shift', 'text'/],
+        [{ task: 'text' }, TypeError, /the text task needs text, the corpus \(a string\), got undefined/],
+        [{ task: 'text', text: 42 }, TypeError, /the text task needs text/],
+        [{ task: 'text', text: 'too short' }, RangeError, /the text has 9 characters; a window of 16 needs at least 170/],
+        [{ task: 'text', text: 'x'.repeat(1000), vocab: 10 }, RangeError, /vocab must be 64, got 10/],
+        [{ task: 'copy', text: 'abc' }, TypeError, /text is the corpus of the text task/],
         [{ encoding: 'RoPE' }, TypeError, /encoding must be one of/],
         [{ dModel: 30 }, RangeError, /dModel must be divisible by heads/],
         [{ dModel: 2.5 }, RangeError, /dModel must be an integer/],
@@ -113,6 +120,9 @@ for (const simd of [true, false]) {
         ['evaluate', [0, 8], /length must be between 1 and 1024/],
         ['evaluate', [8, 1e6], /samples must be between 1 and 4096/],
         ['evaluate', [NaN], /length must be a finite number/],
+        ['evaluateLoss', [0, 8], /length must be between 1 and 1024/],
+        ['parameter', ['pos_emb'], /the trainer has no parameter 'pos_emb'/],
+        ['parameter', [3], /name must be a string/],
       ]) {
         assert.throws(() => t[fn](...args), (e) => e instanceof Error && message.test(e.message), `${fn}(${args})`);
       }
@@ -121,6 +131,29 @@ for (const simd of [true, false]) {
       t.delete(); // twice is fine
       assert.throws(() => t.step(1), /this trainer has been deleted/);
       assert.throws(() => t.lossHistory(), /this trainer has been deleted/);
+    });
+
+    it('text task: validation loss on the held-out tenth, the vocabulary by default, parameters by name', () => {
+      const text = readFileSync(path.join(fixtureDir, 'trainer_text.txt'), 'utf8').repeat(4);
+      const t = pe.createTrainer({ task: 'text', encoding: 't5', text, dModel: 16, heads: 2, trainLen: 12, batch: 4, lr: 3e-3 });
+      try {
+        assert.equal(t.config.vocab, 64);
+        const before = t.evaluateLoss(12, 16);
+        assert.equal(t.evaluateLoss(12, 16), before, 'the same held-out windows each time');
+        assert.ok(Math.abs(before - Math.log(64)) < 0.5, `starts near ln 64, got ${before}`);
+        t.step(150);
+        assert.ok(t.evaluateLoss(12, 16) < before - 0.5);
+        const table = t.parameter('t5_table');
+        assert.ok(table instanceof Float32Array);
+        assert.equal(table.length, 32 * 2);
+        table[0] = 99; // a copy: the trainer's own weights are untouched
+        assert.notEqual(t.parameter('t5_table')[0], 99);
+        // a window longer than the held-out tenth says so
+        assert.throws(() => t.evaluateLoss(200, 1), (e) => e instanceof RangeError && /the validation text has \d+ characters/.test(e.message));
+        assert.ok(Number.isFinite(t.step(1)), 'and keeps working');
+      } finally {
+        t.delete();
+      }
     });
 
     it('gives its memory back when deleted; a training step allocates nothing', () => {

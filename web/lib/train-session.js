@@ -9,6 +9,11 @@
 // - the 1x (train length) accuracy is measured every EVAL_EVERY steps for a
 //   live readout and to record when each encoding first reached 99%;
 // - at the end every trainer is evaluated at 1x, 2x and 4x the train length.
+// The text task (next-character prediction on a corpus) measures the
+// validation loss instead: every TEXT.evalEvery steps on TEXT.evalSamples
+// held-out windows, which draws its curve, and at 1x, 2x and 4x at the end.
+// scripts/record-lm-results.mjs records the lesson's runs with this same
+// class, so a learner's run of one seed retraces the recorded curve.
 //
 // Everything posted out of here is plain data (numbers, strings, typed
 // arrays), so it crosses postMessage unchanged.
@@ -20,6 +25,14 @@ export { ENCODINGS, TASKS };
 
 /** The fixed model of the lab: two layers of four heads, small enough to train in a tab in about a minute. */
 export const MODEL = Object.freeze({ layers: 2, dModel: 64, heads: 4, batch: 32, vocab: 10 });
+/**
+ * The text task: the same model with the 64-character vocabulary, on batches
+ * of 16 windows (16 x 64 = 1,024 characters a step, twice a digit batch's
+ * 512), and the settings of the recorded comparison
+ * (scripts/record-lm-results.mjs), which the lesson's text lab starts with.
+ */
+export const TEXT = Object.freeze({ batch: 16, vocab: 64, evalEvery: 100, evalSamples: 64, trainLen: 64, steps: 1200, lr: 3e-3 });
+const MAX_TEXT = 1 << 21; // characters of a corpus a message may carry
 /** Test lengths as multiples of the train length. */
 export const MULTIPLES = [1, 2, 4];
 export const EVAL_SAMPLES = 256;
@@ -51,6 +64,9 @@ export const LAB_OPTIONS = Object.freeze({
  */
 export function checkConfig(c) {
   if (typeof c !== 'object' || c === null) throw new Error('config must be an object');
+  if (c.task === 'text' && (typeof c.text !== 'string' || c.text.length > MAX_TEXT)) {
+    throw new Error(`the text task needs text, the corpus: a string of at most ${MAX_TEXT} characters`);
+  }
   const int = (name) => {
     const v = c[name];
     const { min, max } = LAB_OPTIONS[name];
@@ -64,7 +80,17 @@ export function checkConfig(c) {
   }
   const { min, max } = LAB_OPTIONS.lr;
   if (typeof c.lr !== 'number' || !(c.lr >= min && c.lr <= max)) throw new Error(`lr must be a number from ${min} to ${max}`);
-  return { task: c.task, encodings: [...enc], steps: int('steps'), seed: int('seed'), lr: c.lr, trainLen: int('trainLen') };
+  const clean = { task: c.task, encodings: [...enc], steps: int('steps'), seed: int('seed'), lr: c.lr, trainLen: int('trainLen') };
+  if (c.task === 'text') clean.text = c.text;
+  return clean;
+}
+
+/** The trainer options of one encoding of a run (createTrainer's). */
+export function trainerOptions(config, encoding) {
+  const { task, trainLen, seed, lr } = config;
+  const model = { layers: MODEL.layers, dModel: MODEL.dModel, heads: MODEL.heads };
+  if (task === 'text') return { task, encoding, trainLen, seed, lr, ...model, batch: TEXT.batch, vocab: TEXT.vocab, text: config.text };
+  return { task, encoding, trainLen, seed, lr, ...model, batch: MODEL.batch, vocab: MODEL.vocab };
 }
 
 /** Loss points are means over this many steps (about 10; fewer for short runs, more for long ones so a curve stays under ~400 points). */
@@ -79,12 +105,12 @@ export class TrainSession {
    */
   constructor(pe, config) {
     this.config = checkConfig(config);
-    const { task, steps, seed, lr, trainLen } = this.config;
+    const { task, steps } = this.config;
     this.bucket = bucketSize(steps);
     this.runs = [];
     try {
       for (const encoding of this.config.encodings) {
-        const trainer = pe.createTrainer({ task, encoding, trainLen, seed, lr, layers: MODEL.layers, dModel: MODEL.dModel, heads: MODEL.heads, batch: MODEL.batch, vocab: MODEL.vocab });
+        const trainer = pe.createTrainer(trainerOptions(this.config, encoding));
         this.runs.push({
           encoding,
           trainer,
@@ -98,6 +124,9 @@ export class TrainSession {
           acc1x: null, // latest live 1x accuracy
           acc1xStep: 0,
           solved: null, // { step, ms }: first live evaluation at >= SOLVED
+          // text: the validation loss after every TEXT.evalEvery steps (`valPoints` filled)
+          val: task === 'text' ? new Float32Array(Math.floor(steps / TEXT.evalEvery)) : null,
+          valPoints: 0,
         });
       }
     } catch (error) {
@@ -168,7 +197,9 @@ export class TrainSession {
       run.bucketSum = 0;
       run.bucketCount = 0;
     }
-    if (n % EVAL_EVERY === 0 && n < steps) this.#liveEval(run);
+    if (run.val) {
+      if (n % TEXT.evalEvery === 0) run.val[run.valPoints++] = run.trainer.evaluateLoss(this.config.trainLen, TEXT.evalSamples);
+    } else if (n % EVAL_EVERY === 0 && n < steps) this.#liveEval(run);
     if (--this.leftInChunk === 0 || n === steps) this.#nextTurn();
   }
 
@@ -198,11 +229,18 @@ export class TrainSession {
     const run = this.runs[i];
     const key = `acc${m}x`;
     try {
-      this.finalAcc[i][key] = run.trainer.evaluate(m * L, EVAL_SAMPLES);
+      if (run.val) {
+        // text: the validation loss (and accuracy) on held-out windows of m L characters
+        this.finalAcc[i][`loss${m}x`] = run.trainer.evaluateLoss(m * L, TEXT.evalSamples);
+        this.finalAcc[i][key] = run.trainer.evaluate(m * L, TEXT.evalSamples);
+      } else {
+        this.finalAcc[i][key] = run.trainer.evaluate(m * L, EVAL_SAMPLES);
+      }
     } catch (error) {
       // a learned table past its rows: no number, the reason instead
       if (!(error instanceof RangeError)) throw error;
       this.finalAcc[i][key] = null;
+      if (run.val) this.finalAcc[i][`loss${m}x`] = null;
       this.finalAcc[i][`reason${m}x`] = error.detail ?? error.message; // the core's message, without "trainer.evaluate: "
     }
     if (m === 1) {
@@ -220,6 +258,7 @@ export class TrainSession {
         ...(this.finalAcc[j].reason4x ? { reason4x: this.finalAcc[j].reason4x } : {}),
         finalLoss: finalLoss(r, this.config.steps),
         solved: r.solved,
+        ...(r.val ? { loss1x: this.finalAcc[j].loss1x ?? null, loss2x: this.finalAcc[j].loss2x ?? null, loss4x: this.finalAcc[j].loss4x ?? null, val: r.val.slice() } : {}),
       }));
     }
   }
@@ -244,6 +283,7 @@ export class TrainSession {
         acc1x: r.acc1x,
         acc1xStep: r.acc1xStep,
         solved: r.solved,
+        ...(r.val ? { val: r.val.slice(0, r.valPoints) } : {}),
       })),
     };
   }

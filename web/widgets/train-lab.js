@@ -11,13 +11,23 @@
 // worker-src) the same loop (web/lib/train-session.js) runs on the page in
 // short slices. The widget itself does not need the main core (needsCore
 // false): all its numbers come from the trainer.
+//
+// task="text" trains a character-level language model on a corpus (by
+// default the lesson's own text, the module web/data/corpus.js, loaded on the
+// first text run; `corpus` names a URL of another text) and plots the validation loss. With the recorded settings it draws the
+// recorded runs (web/data/lm-results.js: mean and range over the seeds)
+// behind the live curves: one seed re-run here retraces its recorded curve.
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
-import { ENCODINGS, TASKS, MODEL, MULTIPLES, EVAL_EVERY, LAB_OPTIONS, SessionLoop } from '../lib/train-session.js';
+import { ENCODINGS, TASKS, MODEL, TEXT, MULTIPLES, EVAL_EVERY, LAB_OPTIONS, SessionLoop } from '../lib/train-session.js';
+import LM_RECORDED from '../data/lm-results.js';
 
-const CHANCE_LOSS = Math.log(MODEL.vocab); // cross-entropy of a uniform guess
+const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
+const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a uniform guess
 const CHANCE_ACC = 1 / MODEL.vocab;
+// A corpus is loaded once (per URL), when a text run starts.
+const corpora = new Map(); // '' (the lesson's text) or an absolute URL -> Promise<string>
 const LABELS = { none: 'none', sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE', alibi: 'ALiBi', t5: 'T5 bias' };
 // one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
 const STYLE = {
@@ -48,6 +58,7 @@ const TASK_HINTS = {
   shift:
     'Shift (each position outputs its left neighbour) is one relative rule at every length: watch which encodings still get it right at 2× and 4×, and which cannot even tell left from right.',
   copy: 'Copy needs no positions at all: every encoding learns it, even none. Only the learned table cannot run past its rows.',
+  text: 'Text: each position predicts the next character of the lesson\'s own text, seeing only the characters before it (a causal mask). The curves are the loss on a held-out tenth of the text; lower is better.',
 };
 
 const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
@@ -113,6 +124,7 @@ class TrainLab extends PeElement {
     seed: { type: 'int', ...LAB_OPTIONS.seed, control: 'number', label: 'seed' },
     lr: { type: 'float', ...LAB_OPTIONS.lr, control: 'number', label: 'learning rate' },
     'train-len': { type: 'int', ...LAB_OPTIONS.trainLen, control: 'number', label: 'train length' },
+    corpus: { type: 'string', default: '', maxLength: 2000, label: 'corpus URL (task text; empty: the lesson\'s own text)' },
   };
 
   static styles = css`
@@ -184,12 +196,12 @@ class TrainLab extends PeElement {
         this._legendItems.set(enc, li);
         return li;
       }),
-      h('li', {}, h('svg:svg', { width: 36, height: 12 }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'l-chance', 'stroke-width': 1.2, 'stroke-dasharray': '1 3' })), 'chance (ln 10)'),
+      h('li', {}, h('svg:svg', { width: 36, height: 12 }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'l-chance', 'stroke-width': 1.2, 'stroke-dasharray': '1 3' })), (this._chanceLabel = h('span', {}, 'chance (ln 10)'))),
     );
     this.tableWrap = h('div', { class: 'table-wrap results' });
     this.footnote = h('p', { class: 'note' });
     root.append(
-      h('h3', {}, 'Train short, test long'),
+      (this._heading = h('h3', {}, 'Train short, test long')),
       this.hint,
       this.controls(['task', 'steps']),
       fieldset,
@@ -283,6 +295,18 @@ class TrainLab extends PeElement {
     this._stop();
     const encodings = parseEncodings(p.encodings);
     const config = { task: p.task, encodings, steps: p.steps, seed: p.seed, lr: p.lr, trainLen: p.trainLen };
+    if (p.task === 'text') {
+      const marker = {};
+      this._loadingCorpus = marker;
+      this.modeLine.textContent = 'Loading the text…';
+      try {
+        config.text = await loadCorpus(p.corpus);
+      } catch (error) {
+        this.errorBox.textContent = String(error.message);
+        return;
+      }
+      if (this._loadingCorpus !== marker) return; // started again, or reset, meanwhile
+    }
     // each worker gets every n-th encoding; each part reports on its own
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, encodings.length, this.maxWorkers));
     const parts = Array.from({ length: n }, (_, k) => ({ encodings: encodings.filter((_, i) => i % n === k), snap: null, results: null }));
@@ -401,6 +425,7 @@ class TrainLab extends PeElement {
 
   /** Stops training, ends the workers and clears the results (the Reset button). */
   reset() {
+    this._loadingCorpus = null;
     this._stop();
     this.run = null;
     this.results = null;
@@ -515,12 +540,18 @@ class TrainLab extends PeElement {
     this._syncChecks();
     this._buttons();
     const [a, b, c] = MULTIPLES.map((m) => m * p.trainLen);
+    const heading = p.task === 'text' ? 'A small language model: train short, test long' : 'Train short, test long';
+    if (this._heading.textContent !== heading) this._heading.textContent = heading;
+    const what = p.task === 'text' ? 'windows of' : 'sequences of';
+    const unit = p.task === 'text' ? 'characters' : 'digits';
     this.hint.textContent =
-      `Train the same tiny Transformer with each positional encoding on sequences of ${a} digits, then test it on ${a}, ${b} and ${c}. ` +
+      `Train the same tiny Transformer with each positional encoding on ${what} ${a} ${unit}, then test it on ${a}, ${b} and ${c}. ` +
       TASK_HINTS[p.task];
     const run = this.run;
     const encodings = run ? run.config.encodings : parseEncodings(p.encodings);
     for (const [enc, li] of this._legendItems) li.hidden = !encodings.includes(enc);
+    const chanceText = `chance (ln ${vocabOf(run ? run.config.task : p.task)})`;
+    if (this._chanceLabel.textContent !== chanceText) this._chanceLabel.textContent = chanceText;
     if (run) {
       const all = run.parts.reduce((s, q) => s + (q.snap?.total ?? q.encodings.length * run.config.steps), 0);
       const done = run.parts.reduce((s, q) => s + (q.snap?.steps ?? 0), 0);
@@ -532,8 +563,15 @@ class TrainLab extends PeElement {
       this.modeLine.textContent = this._note || `Ready: ${encodings.length} encoding${encodings.length === 1 ? '' : 's'} × ${p.steps} steps on ${p.task}. Press Start (it takes a while; nothing runs until then).`;
     }
     const series = this._series(encodings);
-    this._draw(series, run ? run.config.steps : p.steps, p);
-    this._table(series, run ? run.config.trainLen : p.trainLen, p);
+    const shown = run ? run.config : { ...p, text: undefined };
+    if (shown.task === 'text') {
+      const recorded = recordedFor(shown, p.corpus);
+      this._drawText(series, shown.steps, recorded);
+      this._textTable(series, shown.trainLen, recorded);
+    } else {
+      this._draw(series, shown.steps, p);
+      this._table(series, shown.trainLen, p);
+    }
   }
 
   // Per encoding: { enc, curve: Float32Array (points, one mean per `bucket` steps), bucket, steps, lastLoss, acc1x, result }.
@@ -542,12 +580,11 @@ class TrainLab extends PeElement {
     const snaps = new Map();
     if (run) for (const part of run.parts) for (const r of part.snap?.runs ?? []) snaps.set(r.encoding, { ...r, bucket: part.snap.bucket });
     const results = new Map((this.results ?? []).map((r) => [r.encoding, r]));
-    return encodings.map((enc) => ({ enc, ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null }), result: results.get(enc) ?? null }));
+    return encodings.map((enc) => ({ enc, ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null, val: null }), result: results.get(enc) ?? null }));
   }
 
-  // The loss chart: the frame (axes, ticks, labels), the chance line, one
-  // curve per encoding, then what a screen reader hears of it.
-  _draw(series, totalSteps) {
+  // The chart's frame for a loss axis up to a little above `maxLoss` and the chance line.
+  _chart(totalSteps, maxLoss, yLabel, chance) {
     this._width = this.chartWrap.clientWidth;
     const W = Math.max(240, this._width);
     const H = W < 500 ? 220 : 260;
@@ -555,13 +592,11 @@ class TrainLab extends PeElement {
     const style = getComputedStyle(this);
     const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
     const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
-    let maxLoss = CHANCE_LOSS;
-    for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
-    const yMax = Math.min(6, Math.ceil((maxLoss + 0.05) * 2) / 2); // a little room above chance, in halves
+    const yMax = Math.min(6, Math.ceil((Math.max(maxLoss, chance) + 0.05) * 2) / 2); // a little room above chance, in halves
     const pw = W - pad.l - pad.r;
     const ph = H - pad.t - pad.b;
     const chart = {
-      ctx, W, H, pad, pw, ph, yMax, totalSteps, col,
+      ctx, W, H, pad, pw, ph, yMax, totalSteps, col, yLabel, chance,
       fg: col('--pe-fg'), muted: col('--pe-muted'), grid: col('--pe-border'),
       X: (step) => pad.l + (step / totalSteps) * pw,
       Y: (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph,
@@ -570,14 +605,27 @@ class TrainLab extends PeElement {
     ctx.lineWidth = 1;
     drawFrame(chart);
     drawChance(chart);
+    return chart;
+  }
+
+  _pressStart(chart) {
+    const { ctx, pad, pw, ph } = chart;
+    ctx.fillStyle = chart.muted;
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'middle';
+    ctx.font = '13px system-ui, sans-serif';
+    ctx.fillText('Press Start to train', pad.l + pw / 2, pad.t + ph * 0.7);
+  }
+
+  // The loss chart: the frame (axes, ticks, labels), the chance line, one
+  // curve per encoding, then what a screen reader hears of it.
+  _draw(series, totalSteps) {
+    const CHANCE_LOSS = chanceLoss('digits');
+    let maxLoss = CHANCE_LOSS;
+    for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
+    const chart = this._chart(totalSteps, maxLoss, 'loss', CHANCE_LOSS);
     drawCurves(chart, series);
-    if (!this.run) {
-      ctx.fillStyle = chart.muted;
-      ctx.textAlign = 'center';
-      ctx.textBaseline = 'middle';
-      ctx.font = '13px system-ui, sans-serif';
-      ctx.fillText('Press Start to train', pad.l + pw / 2, pad.t + ph * 0.7);
-    }
+    if (!this.run) this._pressStart(chart);
     const losses = series.filter((s) => s.curve.length).map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
     this.canvas.setAttribute(
       'aria-label',
@@ -585,6 +633,63 @@ class TrainLab extends PeElement {
         (losses.length ? `Latest loss: ${losses.join(', ')}.` : 'Not trained yet.') +
         ' The table below has the numbers.',
     );
+  }
+
+  // Text: validation loss against step. Behind the live curves, where the
+  // settings are the recorded ones, each encoding's recorded range over the
+  // seeds (a band) and mean (a thin line).
+  _drawText(series, totalSteps, recorded) {
+    const chance = chanceLoss('text');
+    let maxLoss = 0;
+    for (const s of series) for (const v of s.val ?? []) maxLoss = Math.max(maxLoss, v);
+    if (recorded) for (const s of series) maxLoss = Math.max(maxLoss, ...recorded.results[s.enc].curve.max);
+    const chart = this._chart(totalSteps, maxLoss, 'validation loss', chance);
+    const every = TEXT.evalEvery;
+    if (recorded) drawBands(chart, series, recorded, every);
+    drawPoints(chart, series, every);
+    if (!this.run && !recorded) this._pressStart(chart);
+    const live = series.filter((s) => s.val?.length).map((s) => `${LABELS[s.enc]} ${fixed(s.val[s.val.length - 1], 2)} at step ${s.val.length * every}`);
+    this.canvas.setAttribute(
+      'aria-label',
+      `Validation loss (nats per character) against step for ${series.length} encoding${series.length === 1 ? '' : 's'} over ${totalSteps} steps; a uniform guess scores ${fixed(chance, 2)}. ` +
+        (recorded ? `Shaded: the recorded runs, seeds ${recorded.seeds.join(', ')}. ` : '') +
+        (live.length ? `This run: ${live.join(', ')}.` : 'Not trained here yet.') +
+        ' The table below has the numbers.',
+    );
+  }
+
+  _textTable(series, L, recorded) {
+    const fmt = (x) => (x === null || x === undefined ? '…' : fixed(x, 3));
+    const span = (st) => (st.mean === null ? '—' : `${fixed(st.mean, 3)} (${fixed(st.min, 3)}–${fixed(st.max, 3)})`);
+    const headers = ['encoding', ...MULTIPLES.map((m) => `${m}× (${m * L})`)];
+    if (recorded) headers.push(`recorded, 1× (mean, range of ${recorded.seeds.length} seeds)`);
+    let footnote = '';
+    const rows = series.map((s) => {
+      const r = s.result;
+      const cells = [LABELS[s.enc]];
+      for (const m of MULTIPLES) {
+        if (r && r[`loss${m}x`] === null) {
+          const short = `no row past ${L - 1}`;
+          footnote ||= `${LABELS[s.enc]}: ${short}.`;
+          cells.push(h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)));
+        } else if (r) cells.push(fmt(r[`loss${m}x`]));
+        else if (m === 1 && s.val?.length) cells.push(fmt(s.val[s.val.length - 1]));
+        else cells.push('…');
+      }
+      if (recorded) cells.push(span(recorded.results[s.enc].loss1x));
+      return cells;
+    });
+    const caption = `Validation loss (nats per character; a uniform guess: ${fixed(chanceLoss('text'), 2)}) on held-out windows of the text at the training length and at 2× and 4× it.` +
+      (this.results ? '' : ` While training, 1× is measured every ${TEXT.evalEvery} steps; 2× and 4× come at the end.`);
+    const table = h(
+      'table',
+      {},
+      h('caption', {}, caption),
+      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
+      h('tbody', {}, rows.map((r, j) => h('tr', { 'data-encoding': series[j].enc }, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
+    );
+    this.tableWrap.replaceChildren(table);
+    this.footnote.textContent = footnote ? `* ${footnote}` : '';
   }
 
   _table(series, L, p) {
@@ -638,7 +743,7 @@ define(TrainLab);
 // --- the loss chart's parts (chart: the canvas, its size, padding, scales and colours)
 
 // y axis: loss, ticks every 0.5, with grid lines; x axis: steps; the labels.
-function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, grid }) {
+function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, grid, yLabel }) {
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   for (let v = 0; v <= yMax + 1e-9; v += 0.5) {
@@ -674,12 +779,12 @@ function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, 
   ctx.translate(11, pad.t + ph / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textBaseline = 'middle';
-  ctx.fillText('loss', 0, 0);
+  ctx.fillText(yLabel, 0, 0);
   ctx.restore();
 }
 
-// chance: the loss of a uniform guess over the digits
-function drawChance({ ctx, W, pad, Y, fg }) {
+// chance: the loss of a uniform guess over the vocabulary
+function drawChance({ ctx, W, pad, Y, fg, chance: CHANCE_LOSS }) {
   ctx.strokeStyle = fg;
   ctx.setLineDash([1, 3]);
   ctx.beginPath();
@@ -712,4 +817,85 @@ function drawCurves({ ctx, totalSteps, X, Y, col }, series) {
     ctx.stroke();
   }
   ctx.setLineDash([]);
+}
+
+// Text: each recorded encoding's range over the seeds (a faint band) and its
+// mean (a thin line), at steps every, 2 every, ...
+function drawBands({ ctx, X, Y, col, totalSteps }, series, recorded, every) {
+  for (const s of series) {
+    const { min, max, mean } = recorded.results[s.enc].curve;
+    const n = Math.min(mean.length, Math.floor(totalSteps / every));
+    if (n === 0) continue;
+    const c = col(STYLE[s.enc].color);
+    ctx.globalAlpha = 0.18;
+    ctx.fillStyle = c;
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(max[i]));
+    for (let i = n - 1; i >= 0; i--) ctx.lineTo(X((i + 1) * every), Y(min[i]));
+    ctx.closePath();
+    ctx.fill();
+    ctx.globalAlpha = 0.6;
+    ctx.strokeStyle = c;
+    ctx.lineWidth = 1;
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(mean[i]));
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+  }
+}
+
+// Text: this run's validation losses, a line through dots
+function drawPoints({ ctx, X, Y, col }, series, every) {
+  for (const s of series) {
+    if (!s.val?.length) continue;
+    const st = STYLE[s.enc];
+    ctx.strokeStyle = ctx.fillStyle = col(st.color);
+    ctx.lineWidth = st.width;
+    ctx.setLineDash(st.dash);
+    ctx.beginPath();
+    for (let i = 0; i < s.val.length; i++) ctx.lineTo(X((i + 1) * every), Y(s.val[i]));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    for (let i = 0; i < s.val.length; i++) {
+      ctx.beginPath();
+      ctx.arc(X((i + 1) * every), Y(s.val[i]), 2.5, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+}
+
+// The recorded comparison, when a text run's settings are the recorded ones
+// (its corpus, length, rate and no more steps than recorded); else null.
+function recordedFor(config, corpus) {
+  const c = LM_RECORDED.config;
+  const same = config.task === 'text' && !corpus && config.trainLen === c.trainLen && config.lr === c.lr && config.steps <= c.steps;
+  return same ? LM_RECORDED : null;
+}
+
+// The text of a corpus URL, fetched once; '' is the lesson's own text, a
+// module (bundlers and the one-file export carry it like code).
+function loadCorpus(url) {
+  const href = url ? new URL(url, document.baseURI).href : '';
+  if (!corpora.has(href)) {
+    const lessonText = () =>
+      import('../data/corpus.js').then(
+        (m) => m.default,
+        (error) => {
+          throw new Error(`The lesson's text for task "text" could not be loaded: ${error.message}.`);
+        },
+      );
+    const pending = !href ? lessonText() : fetch(href).then(
+      async (response) => {
+        if (!response.ok) throw new Error(`The text for task "text" could not be loaded from ${href}: HTTP ${response.status}.`);
+        return response.text();
+      },
+      (error) => {
+        throw new Error(`The text for task "text" could not be loaded from ${href}: ${error.message}.`);
+      },
+    );
+    pending.catch(() => corpora.delete(href)); // a failed load may be retried
+    corpora.set(href, pending);
+  }
+  return corpora.get(href);
 }

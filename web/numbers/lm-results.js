@@ -1,0 +1,87 @@
+// Numbers of the language-modelling comparison quoted in
+// lessons/positional-encoding/07-extrapolation.md ("Why RoPE won, at this
+// scale"). Recorded by `node scripts/record-lm-results.mjs` into
+// web/data/lm-results.js (the same data <train-lab task="text"> draws behind
+// a live run); tests/js/lm-results.test.mjs checks its seeds and its corpus.
+//
+//   lm-<encoding>-<1x|2x|4x>       validation loss at the end on windows of 1, 2, 4 x lm-len characters,
+//                                  mean with the range over the seeds, "1.449 (1.441–1.457)" ("—" past a learned table)
+//   lm-<encoding>-at-<step>        the validation loss after <step> steps, the same way
+//   lm-<encoding>-<1x|2x|4x>-range the lowest to the highest seed
+//   lm-rope-first-lead-end         the last checkpoint up to which RoPE's loss was the lowest of the six in every seed
+//   lm-best-1x                     the encodings whose mean final 1x loss is within lm-tie of the lowest ("RoPE and T5 bias")
+//   lm-tie                         what counts as a tie here: the largest seed-to-seed range of any final 1x loss
+//   lm-<encoding>-4x-rise-<min|max> how much the loss at 4x exceeded the loss at 1x, the least and the most over the seeds
+//   lm-<list>-4x-rise-min          the least rise of any seed of any of the encodings in <list> (joined by '-')
+//   lm-seeds, lm-seed-count, lm-steps, lm-len, lm-2x-len, lm-4x-len, lm-batch, lm-chars, lm-val-chars,
+//   lm-eval-every, lm-eval-samples, lm-chance (ln 64), lm-lr
+import LM from '../data/lm-results.js';
+
+const { results, config, seeds, corpus } = LM;
+const LABELS = { none: 'none', sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE', alibi: 'ALiBi', t5: 'T5 bias' };
+const ENCODINGS = Object.keys(results);
+const f3 = (x) => x.toFixed(3);
+const list = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
+const cell = (s) => (s.mean === null ? '—' : f3(s.min) === f3(s.max) ? f3(s.mean) : `${f3(s.mean)} (${f3(s.min)}–${f3(s.max)})`);
+const range = (s) => (s.mean === null ? '—' : f3(s.min) === f3(s.max) ? f3(s.min) : `${f3(s.min)}–${f3(s.max)}`);
+
+// The checkpoints (1-based index k: after k * evalEvery steps) at which RoPE
+// had the lowest validation loss of all six encodings in every seed.
+const ropeLeads = (k) => seeds.every((_, i) => ENCODINGS.every((e) => e === 'rope' || results.rope.seeds[i].curve[k] < results[e].seeds[i].curve[k]));
+let firstLeadEnd = 0;
+while (firstLeadEnd < results.rope.curve.mean.length && ropeLeads(firstLeadEnd)) firstLeadEnd++;
+// a tie: means closer than the largest spread of any encoding's final loss
+const tie = Math.max(...ENCODINGS.map((e) => results[e].loss1x.max - results[e].loss1x.min));
+const bestMean = Math.min(...ENCODINGS.map((e) => results[e].loss1x.mean));
+const best = ENCODINGS.filter((e) => results[e].loss1x.mean - bestMean <= tie);
+
+const numbers = {
+  'lm-seeds': () => list(seeds),
+  'lm-seed-count': () => String(seeds.length),
+  'lm-steps': () => config.steps.toLocaleString('en-US'),
+  'lm-len': () => String(config.trainLen),
+  'lm-2x-len': () => String(2 * config.trainLen),
+  'lm-4x-len': () => String(4 * config.trainLen),
+  'lm-batch': () => String(config.batch),
+  'lm-lr': () => String(config.lr),
+  'lm-chars': () => corpus.characters.toLocaleString('en-US'),
+  'lm-val-chars': () => Math.floor(corpus.characters / 10).toLocaleString('en-US'),
+  'lm-eval-every': () => String(config.evalEvery),
+  'lm-eval-samples': () => String(config.evalSamples),
+  'lm-chance': () => Math.log(config.vocab).toFixed(2),
+  // the RoPE model's parameters, by cpp/train/transformer.h's list: embeddings, per layer
+  // two LayerNorms, four d x d projections and the d -> ffn -> d block (ffn = 4d), the final
+  // LayerNorm and the output layer; rounded to thousands
+  'lm-params': () => {
+    const { dModel: d, layers, vocab: V } = config;
+    const ffn = 4 * d;
+    const perLayer = 2 * 2 * d + 4 * (d * d + d) + (d * ffn + ffn) + (ffn * d + d);
+    const n = V * d + layers * perLayer + 2 * d + d * V + V;
+    return (Math.round(n / 1000) * 1000).toLocaleString('en-US');
+  },
+  'lm-rope-first-lead-end': () => {
+    if (firstLeadEnd === 0) throw new Error('RoPE did not lead at the first checkpoint in every seed: the prose claims it did');
+    return (firstLeadEnd * config.evalEvery).toLocaleString('en-US');
+  },
+  'lm-best-1x': () => list(best.map((e) => LABELS[e])),
+  'lm-tie': () => f3(tie),
+};
+const rises = (e) => results[e].seeds.map((r) => r.loss4x - r.loss1x);
+for (const e of ENCODINGS) {
+  if (results[e].loss4x.mean !== null) {
+    numbers[`lm-${e}-4x-rise-min`] = () => Math.min(...rises(e)).toFixed(2);
+    numbers[`lm-${e}-4x-rise-max`] = () => Math.max(...rises(e)).toFixed(2);
+  }
+  for (const m of ['1x', '2x', '4x']) {
+    numbers[`lm-${e}-${m}`] = () => cell(results[e][`loss${m}`]);
+    numbers[`lm-${e}-${m}-range`] = () => range(results[e][`loss${m}`]);
+  }
+  results[e].curve.mean.forEach((_, k) => {
+    const at = (k + 1) * config.evalEvery;
+    numbers[`lm-${e}-at-${at}`] = () => cell({ mean: results[e].curve.mean[k], min: results[e].curve.min[k], max: results[e].curve.max[k] });
+  });
+}
+
+numbers['lm-rope-t5-sinusoidal-4x-rise-min'] = () => Math.min(...['rope', 't5', 'sinusoidal'].flatMap(rises)).toFixed(2);
+
+export default numbers;
