@@ -18,6 +18,7 @@ import './widgets/t5-buckets.js';
 import './widgets/rope-scaling-lab.js';
 import './widgets/rope-config-lab.js';
 import './widgets/train-lab.js';
+import './widgets/t5-learned-bias.js';
 import './widgets/pe-quiz.js';
 import './widgets/pe-exercise.js';
 import './widgets/pe-quiz-score.js';

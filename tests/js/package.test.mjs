@@ -133,7 +133,7 @@ after(() => installed?.remove());
 
 test('the tarball holds what a consumer needs and no tests, fixtures or build folders', () => {
   assert.match(path.basename(tarball), /^posenc-course-0\.2\.0\.tgz$/);
-  for (const f of ['package.json', 'web/posenc.js', 'web/core/load.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/wasm/posenc-train-simd.wasm', 'web/workers/train-worker.js', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/posenc-widgets.d.ts', 'dist/anywidget.mjs', 'custom-elements.json', 'LICENSE', 'web/embed.html', 'web/embed.js', 'web/embed.css', 'web/exercises/find-the-bug.js']) {
+  for (const f of ['package.json', 'web/posenc.js', 'web/core/load.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/wasm/posenc-train-simd.wasm', 'web/workers/train-worker.js', 'web/data/corpus.js', 'web/data/lm-results.js', 'web/data/t5-learned.js', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/posenc-widgets.d.ts', 'dist/anywidget.mjs', 'custom-elements.json', 'LICENSE', 'web/embed.html', 'web/embed.js', 'web/embed.css', 'web/exercises/find-the-bug.js']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   const bad = files.filter((f) => /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(f));

@@ -13,7 +13,7 @@
 //   train-<task>-<encoding>-to99-max           the most steps any seed needed until 1x accuracy first reached 99%
 //                                              ("—" if some seed never did)
 //   train-seeds, train-seed-count             the seeds ("1, 2 and 3") and how many
-//   train-steps, train-len, train-<2x|4x>-len, train-2x-last, train-d-model, train-layers, train-heads, train-batch
+//   train-steps, train-len, train-len-last, train-<2x|4x>-len, train-2x-last, train-d-model, train-layers, train-heads, train-batch
 //   train-rope-pairs, train-rope-unturned-pairs   pairs per RoPE head, and those with a wavelength above train-len
 import { readFileSync } from 'node:fs';
 
@@ -32,6 +32,7 @@ const numbers = {
   'train-2x-len': () => String(2 * config.trainLen),
   'train-4x-len': () => String(4 * config.trainLen),
   'train-2x-last': () => String(2 * config.trainLen - 1), // the last position at twice the length
+  'train-len-last': () => String(config.trainLen - 1), // the largest offset training shows
   'train-d-model': () => String(config.dModel),
   'train-layers': () => String(config.layers),
   'train-heads': () => String(config.heads),
