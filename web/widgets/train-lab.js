@@ -681,6 +681,11 @@ class TrainLab extends PeElement {
     });
     const caption = `Validation loss (nats per character; a uniform guess: ${fixed(chanceLoss('text'), 2)}) on held-out windows of the text at the training length and at 2× and 4× it.` +
       (this.results ? '' : ` While training, 1× is measured every ${TEXT.evalEvery} steps; 2× and 4× come at the end.`);
+    this._showTable(caption, headers, rows, series, footnote);
+  }
+
+  // The results table (first cell of a row: its header; rows tagged with their encoding) and its footnote.
+  _showTable(caption, headers, rows, series, footnote) {
     const table = h(
       'table',
       {},
@@ -720,15 +725,7 @@ class TrainLab extends PeElement {
     const caption = done
       ? `Token accuracy (%) on ${task}, trained ${this.run.config.steps} steps at length ${L}; chance is ${100 * CHANCE_ACC}%. Loss: mean of the last 50 steps.`
       : `Token accuracy (%) on ${task}; chance is ${100 * CHANCE_ACC}%. While training, 1× is measured every ${EVAL_EVERY} steps and the loss is the latest; 2× and 4× come at the end.`;
-    const table = h(
-      'table',
-      {},
-      h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, rows.map((r, j) => h('tr', { 'data-encoding': series[j].enc }, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
-    );
-    this.tableWrap.replaceChildren(table);
-    this.footnote.textContent = footnote ? `* ${footnote}` : '';
+    this._showTable(caption, headers, rows, series, footnote);
   }
 }
 
