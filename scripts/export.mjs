@@ -91,6 +91,24 @@ function lessonDataFrom(data) {
   };
 }
 
+// A lesson of some sections carries the lesson's text (web/data/corpus.js,
+// the text lab's corpus, 127 KB of every section's prose) only if one of its
+// labs trains on it; otherwise the module is a stub, and a lab given
+// task="text" without a corpus URL says the text is not in this file.
+function corpusOnlyIfUsed(page) {
+  if (/<train-lab\b[^>]*\stask="text"/.test(page)) return [];
+  return [{
+    name: 'posenc-no-corpus',
+    setup(b) {
+      b.onResolve({ filter: /data\/corpus\.js$/ }, (args) => ({ path: args.path, namespace: 'posenc-no-corpus' }));
+      b.onLoad({ filter: /.*/, namespace: 'posenc-no-corpus' }, () => ({
+        contents: `throw new Error('this file was exported without the sections that train on the lesson\\'s text; give the lab a corpus URL');`,
+        loader: 'js',
+      }));
+    },
+  }];
+}
+
 // `prelude`: module code run before the lesson's script (its imports resolve
 // from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs; `sections`:
 // section ids ("a,b" or a list) for a lesson of those only (null: the whole
@@ -108,7 +126,7 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
     ${prelude}
     await import('./lesson.js');
   `;
-  const options = chosen ? { ...ESBUILD_OPTIONS, plugins: [...ESBUILD_OPTIONS.plugins, lessonDataFrom(chosen.data)] } : ESBUILD_OPTIONS;
+  const options = chosen ? { ...ESBUILD_OPTIONS, plugins: [...ESBUILD_OPTIONS.plugins, lessonDataFrom(chosen.data), ...corpusOnlyIfUsed(chosen.page)] } : ESBUILD_OPTIONS;
   const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' }, ...options });
   for (const w of result.warnings) {
     if (!/dynamic import|import\.meta|node:fs/.test(w.text)) console.warn(`export: ${w.text}`);

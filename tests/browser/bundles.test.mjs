@@ -39,7 +39,7 @@ const EXERCISE_LINES = [
 // every tag with the attributes a course page would write (a quiz, an exercise and a sample need an id)
 const TAGS = [
   'pe-heatmap', 'pe-wave-barcode', 'attention-permutation', 'learned-overflow', 'rope-clock', 'alibi-bias',
-  't5-buckets', 'rope-scaling-lab', 'rope-config-lab', 'pe-quiz-score',
+  't5-buckets', 't5-learned-bias', 'rope-scaling-lab', 'rope-config-lab', 'pe-quiz-score',
 ];
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bundle</title>
 <script type="module" src="posenc-widgets.js"></script></head><body>

@@ -107,7 +107,9 @@ test('export.mjs --sections: the file holds only those sections\' questions and 
   // (their ids are in the file only in lessonQuestionIds; their questions are not)
   const other = quizzes['sinusoidal-fastest-pair'].question;
   assert.ok(readFileSync(path.join(root, 'web/index.html'), 'utf8').includes(other) && !html.includes(other));
+  // nor the lesson's text, the text lab's corpus: a lab given task="text" here says why it has none
   assert.ok(!html.includes('ablation-permutation-test'));
+  assert.ok(html.includes('exported without the sections that train on the lesson'));
   const whole = await exportLesson({ out: path.join(tmp, 'whole.html') });
   // the wasm builds (about 1.2 MB of it) are in both
   assert.ok(bytes < whole.bytes - 250 * 1024, `${bytes} bytes against ${whole.bytes}`);

@@ -49,6 +49,7 @@ class T5LearnedBias extends PeElement {
     .swatch { display: inline-block; width: 14px; height: 12px; border: 1px solid var(--pe-border); }
     .swatch.new2 { background: var(--new2); } .swatch.new4 { background: var(--new4); }
     .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; }
+    .d0 { background: var(--h1); } .d1 { background: var(--h2); } .d2 { background: var(--h3); } .d3 { background: var(--h4); }
   `;
 
   build(root) {
@@ -56,7 +57,7 @@ class T5LearnedBias extends PeElement {
     this.acc = h('p', { class: 'acc' });
     this.note = h('p', { class: 'note' });
     this.table = this.tableAlternative('Show the learned biases as a table');
-    const dots = Array.from({ length: T5.heads }, (_, k) => h('li', {}, h('span', { class: 'dot', style: `background: var(--h${k + 1})` }), `head ${k + 1}`));
+    const dots = Array.from({ length: T5.heads }, (_, k) => h('li', {}, h('span', { class: `dot d${k}` }), `head ${k + 1}`));
     root.append(
       h('h3', {}, 'What T5’s buckets learned, and what longer inputs meet'),
       h('p', { class: 'hint' }, `The T5 models of the training lab, trained at length ${T5.trainLen}: the bias each head learned for each bucket, and the buckets that only longer inputs reach.`),
