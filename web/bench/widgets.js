@@ -27,11 +27,25 @@ export const widgetCases = [
   { tag: 'alibi-bias', largest: { heads: '32', 'seq-len': '64', head: '32' }, change: (el, i) => el.setAttribute('causal', i % 2 ? 'false' : 'true') },
   { tag: 't5-buckets', largest: { 'query-len': '128', 'key-len': '128', 'num-buckets': '128', 'max-distance': '4096' }, change: (el, i, big) => el.setAttribute('max-distance', String((big ? 4096 : 128) - (i % 2))) },
   { tag: 'rope-scaling-lab', largest: { dim: '512', 'seq-len': '16777216' }, change: (el, i) => el.setAttribute('factor', i % 2 ? '4.5' : '4') },
+  // largest: a pasted config with the widest head the lab reads (head_dim 65536: 32768 pairs), YaRN-scaled
+  {
+    tag: 'rope-config-lab',
+    largest: {},
+    setup: (el, big) => big && pasteConfig(el, { head_dim: 65536, max_position_embeddings: 1 << 20, rope_theta: 1e6, rope_scaling: { rope_type: 'yarn', factor: 32, original_max_position_embeddings: 32768 } }),
+    change: (el, i) => el.setAttribute('target', String(i % 2 ? 1 << 24 : (1 << 24) - 1)),
+  },
+  { tag: 't5-learned-bias', largest: {}, change: (el, i) => el.setAttribute('seed', String(1 + (i % 3))) },
   { tag: 'pe-quiz', attrs: { quiz: 'sinusoidal-fastest-pair' }, change: (el, i) => el.setAttribute('quiz', i % 2 ? 'rope-what-rotates' : 'sinusoidal-fastest-pair') },
   { tag: 'pe-live-output', attrs: { sample: 'seat-vectors' }, change: (el, i) => el.setSampleValue('d_model', i % 2 ? 6 : 4) },
   // not a widget: a fixed amount of work, the yardstick of each run (reference.js)
   { tag: 'bench-reference', module: './bench/reference.js', reference: true, largest: {}, change: (el, i) => el.setAttribute('step', String(i % 2)) },
 ];
+
+// rope-config-lab's own path for a config: paste it and press "Show this config"
+function pasteConfig(el, config) {
+  el.shadowRoot.querySelector('textarea').value = JSON.stringify(config);
+  [...el.shadowRoot.querySelectorAll('button')].find((b) => b.textContent === 'Show this config').click();
+}
 
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)];
 
@@ -53,6 +67,12 @@ export async function runWidgetBench(host, { frames = 100, size = 'default', onl
     for (let i = 0; i < 50 && !el.hasAttribute('data-ready'); i++) {
       await el.updateNow();
       if (!el.hasAttribute('data-ready')) await new Promise((r) => setTimeout(r, 20));
+    }
+    if (c.setup) {
+      c.setup(el, big);
+      await el.updateNow();
+      const error = el.shadowRoot.querySelector('.error')?.textContent;
+      if (error) throw new Error(`${c.tag}: the bench's setup failed: ${error}`);
     }
     const times = [];
     for (let i = 0; i < frames + 5; i++) {

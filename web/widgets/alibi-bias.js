@@ -133,9 +133,13 @@ class AlibiBias extends PeElement {
       const miniCtx = mini.canvas.getContext('2d');
       miniCtx.imageSmoothingEnabled = false;
       miniCtx.drawImage(this._source, 0, 0, side, side);
+      // a head's label changes with its slope and whether it is selected, not with the mask or the length
+      const label = `${slopes[hh]}|${hh === sel}`;
+      if (mini.label === label) continue;
+      mini.label = label;
       setAttr(mini.button, 'aria-pressed', String(hh === sel));
       const pow = powerOfTwo(slopes[hh]);
-      patchChildren(mini.m, [text(`m = ${numpyScalar(slopes[hh])}`)]);
+      patchChildren(mini.m, [text(`α = ${numpyScalar(slopes[hh])}`)]);
       patchChildren(mini.pow, [text('= 2'), h('sup', {}, `−${pow}`)]);
       setAttr(mini.button, 'aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
     }
@@ -218,19 +222,19 @@ class AlibiBias extends PeElement {
     const cell = size / L;
     this._geom = { M, cell };
     const ctx = canvasContext(this.big, total, total);
-    // axis labels: key j across the top, query i down the side
+    // axis labels: key n across the top, query m down the side (the lesson's letters)
     ctx.fillStyle = rgb(colors.muted);
     ctx.font = '10px system-ui, sans-serif';
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
-    ctx.fillText('key j →', M, 0);
+    ctx.fillText('key n →', M, 0);
     ctx.save();
     // reads bottom to top, the arrow pointing down the rows
     ctx.translate(6, M);
     ctx.rotate(-Math.PI / 2);
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    ctx.fillText('← query i', 0, 0);
+    ctx.fillText('← query m', 0, 0);
     ctx.restore();
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
@@ -319,15 +323,15 @@ class AlibiBias extends PeElement {
   _readout() {
     const s = this._state;
     if (!this._cur) {
-      setText(this.readout, 'Point at the matrix, or focus it and use the arrow keys: rows are queries i, columns keys j.');
+      setText(this.readout, 'Point at the matrix, or focus it and use the arrow keys: rows are queries m, columns keys n.');
       return;
     }
-    const [i, j] = this._cur;
-    const v = s.bias[s.sel * s.L * s.L + i * s.L + j];
-    const m = numpyScalar(s.slopes[s.sel]);
+    const [m, n] = this._cur;
+    const v = s.bias[s.sel * s.L * s.L + m * s.L + n];
+    const alpha = numpyScalar(s.slopes[s.sel]);
     setText(this.readout, Number.isFinite(v)
-      ? `head ${s.sel + 1}, query i = ${i}, key j = ${j}: bias = −${m} × |${i} − ${j}| = ${val(v, 6)}`
-      : `head ${s.sel + 1}, query i = ${i}, key j = ${j}: the key comes after the query, masked (−inf)`);
+      ? `head ${s.sel + 1}, query m = ${m}, key n = ${n}: bias = −${alpha} × |${n} − ${m}| = ${val(v, 6)}`
+      : `head ${s.sel + 1}, query m = ${m}, key n = ${n}: the key comes after the query, masked (−inf)`);
   }
 
   _pointer(e) {
@@ -359,14 +363,14 @@ class AlibiBias extends PeElement {
     const o = s.sel * s.L * s.L;
     const rows = [];
     for (let i = 0; i < s.L; i++) {
-      const r = [`i = ${i}`];
+      const r = [`m = ${i}`];
       for (let j = 0; j < s.L; j++) {
         const v = s.bias[o + i * s.L + j];
         r.push(Number.isFinite(v) ? val(v, 4) : '−inf');
       }
       rows.push(r);
     }
-    this.setTable(details, `Bias of head ${s.sel + 1} (rows: query i, columns: key j)`, ['i ↓ j →', ...Array.from({ length: s.L }, (_, j) => `j = ${j}`)], rows);
+    this.setTable(details, `Bias of head ${s.sel + 1} (rows: query m, columns: key n)`, ['m ↓ n →', ...Array.from({ length: s.L }, (_, n) => `n = ${n}`)], rows);
     wrap.prepend(slopesTable);
   }
 }

@@ -27,7 +27,8 @@ function fmt(x) {
   if (x >= 0.01) return fixed(x, 2);
   return exponential(x, 2);
 }
-const count = (n) => n.toLocaleString('en-US');
+const EN = new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+const count = (n) => EN.format(n);
 // a stretch as a learner reads it: ×8, ×1.07 (two decimals, no trailing zeros)
 const times = (x) => fixed(x, 2).replace(/\.?0+$/, '');
 
@@ -138,7 +139,12 @@ class RopeConfigLab extends PeElement {
     this._custom = null;
     this._filled = null;
     this._width = 0;
-    this._ro = new ResizeObserver(() => this.plotWrap.clientWidth !== this._width && this._state && this._draw());
+    this._ro = new ResizeObserver(([entry]) => {
+      const width = entry.contentRect.width;
+      if (width === this._width) return;
+      this._width = width;
+      if (this._state) this._draw();
+    });
     this._ro.observe(this.plotWrap);
   }
 
@@ -188,26 +194,18 @@ class RopeConfigLab extends PeElement {
     const Lt = p.trained || L;
     const T = p.target || cfg.claimedLength;
     const pairs = cfg.rotaryDim / 2;
-    const before = pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base });
+    // the core's frequencies, once per config and scaling (a target changes
+    // them only for the length-dependent types); 32768 pairs take the exact
+    // pow tens of milliseconds
     const scaling = cfg.scalingAt(T);
-    const after = scaling ? pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base, scaling }) : before;
-    const attn = scaling ? pe.ropeAttentionFactor(scaling) : 1;
-    const rows = [];
-    for (let i = 0; i < pairs; i++) {
-      const trained = (Lt - 1) * before[i];
-      const reached = (T - 1) * after[i];
-      const unscaled = (T - 1) * before[i];
-      rows.push({
-        i, before: before[i], after: after[i],
-        wlBefore: TWO_PI / before[i], wlAfter: TWO_PI / after[i], ratio: before[i] / after[i],
-        trained, reached,
-        // new angles: the pair never completed a turn within L, and at T goes past
-        // its trained arc by more than one trained step θᵢ (position
-        // interpolation's last offset, (sL − 1)/s, lies between L − 1 and L)
-        fresh: trained < TWO_PI && reached - trained > before[i],
-        freshUnscaled: trained < TWO_PI && unscaled - trained > before[i],
-      });
+    const key = JSON.stringify([cfg.rotaryDim, cfg.base, scaling]);
+    if (this._freqs?.key !== key) {
+      const before = this._freqs?.rotaryDim === cfg.rotaryDim && this._freqs.base === cfg.base ? this._freqs.before : pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base });
+      const after = scaling ? pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base, scaling }) : before;
+      this._freqs = { key, rotaryDim: cfg.rotaryDim, base: cfg.base, before, after, attn: scaling ? pe.ropeAttentionFactor(scaling) : 1 };
     }
+    const { before, after, attn } = this._freqs;
+    const rows = pairColumns(before, after, Lt, T);
     this._state = { cfg, rows, L, Lt, assumed: p.trained > 0, T, attn, name, pairs, longTraining };
     this.source.textContent = source;
     this._summarize();
@@ -222,17 +220,17 @@ class RopeConfigLab extends PeElement {
 
   _summarize() {
     const { cfg, rows, L, Lt, assumed, T, attn, name, pairs, longTraining } = this._state;
-    const changed = rows.filter((r) => pairChanged(r.before, r.after));
-    const fresh = rows.filter((r) => r.fresh).map((r) => r.i);
-    const freshUnscaled = rows.filter((r) => r.freshUnscaled).map((r) => r.i);
+    const changed = indicesWhere(pairs, (i) => pairChanged(rows.before[i], rows.after[i]));
+    const fresh = indicesWhere(pairs, (i) => rows.fresh[i]);
+    const freshUnscaled = indicesWhere(pairs, (i) => rows.freshUnscaled[i]);
     const lines = [];
     const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
     const from = cfg.claimedLength === L ? '' : ` and computes its scaling from an original context of L = ${count(L)}`;
     lines.push(`${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}; its config claims ${count(cfg.claimedLength)} tokens${from}.`);
     if (cfg.type === 'default') lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
     else {
-      const most = Math.max(...changed.map((r) => r.ratio), 1);
-      const least = Math.min(...changed.map((r) => r.ratio), 1);
+      const most = changed.reduce((m, i) => Math.max(m, rows.ratio[i]), 1);
+      const least = changed.reduce((m, i) => Math.min(m, rows.ratio[i]), 1);
       const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
       lines.push(`Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`);
     }
@@ -268,13 +266,13 @@ class RopeConfigLab extends PeElement {
   // step θᵢ of (Lt − 1)·θᵢ, the tolerance of the verdict), so the least
   // slowed of them sets the length the scaling covers.
   _covers() {
-    const { rows, Lt, T } = this._state;
-    const slow = rows.filter((r) => r.trained < TWO_PI);
+    const { rows, Lt, T, pairs } = this._state;
+    const slow = indicesWhere(pairs, (i) => rows.trained[i] < TWO_PI);
     if (!slow.length) return null;
-    const least = slow.reduce((a, b) => (b.ratio < a.ratio ? b : a));
+    const least = rowAt(rows, slow.reduce((a, b) => (rows.ratio[b] < rows.ratio[a] ? b : a)));
     const r = times(least.ratio);
     const covered = Math.floor(Lt * least.ratio);
-    const same = slow.every((x) => !pairChanged(x.ratio, least.ratio));
+    const same = slow.every((i) => !pairChanged(rows.ratio[i], least.ratio));
     // (a pasted list of factors may speed a pair up)
     const how = least.ratio >= 1 ? `slowed ×${r}` : `sped up ×${times(1 / least.ratio)}`;
     const who = same
@@ -286,15 +284,17 @@ class RopeConfigLab extends PeElement {
 
   _draw() {
     const { rows, L, T, cfg, pairs } = this._state;
-    this._width = this.plotWrap.clientWidth;
+    // the width the ResizeObserver last saw (reading clientWidth here would
+    // force a layout of the summary just written); the first draw measures
+    this._width ||= this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
-    this._geom = logPlot(this.wlSvg, W, rows.map((r) => r.wlBefore), rows.map((r) => r.wlAfter), null,
+    this._geom = logPlot(this.wlSvg, W, rows.wlBefore, rows.wlAfter, null,
       [{ v: L, cls: 'ref', label: `original L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
       'wavelength (tokens, log scale)');
-    logPlot(this.angSvg, W, rows.map((r) => Math.max(r.trained, 1e-9)), rows.map((r) => Math.max(r.reached, 1e-9)), rows.map((r) => r.fresh),
+    logPlot(this.angSvg, W, rows.trained.map((v) => Math.max(v, 1e-9)), rows.reached.map((v) => Math.max(v, 1e-9)), rows.fresh,
       [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }], 'largest angle (radians, log scale)');
-    const fresh = rows.filter((r) => r.fresh).length;
-    this.wlSvg.setAttribute('aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows[pairs - 1].wlBefore)} before, ${fmt(rows[pairs - 1].wlAfter)} after. Focus and use the arrow keys to read a pair.`);
+    const fresh = indicesWhere(pairs, (i) => rows.fresh[i]).length;
+    this.wlSvg.setAttribute('aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows.wlBefore[pairs - 1])} before, ${fmt(rows.wlAfter[pairs - 1])} after. Focus and use the arrow keys to read a pair.`);
     this.angSvg.setAttribute('aria-label', `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`);
     this._cursorLines = [this.wlSvg, this.angSvg].map((svg) => {
       const line = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
@@ -332,16 +332,59 @@ class RopeConfigLab extends PeElement {
       l.setAttribute('x2', x);
       l.setAttribute('visibility', 'visible');
     }
-    const r = this._state.rows[i];
+    const r = rowAt(this._state.rows, i);
     this.readout.textContent = `pair ${i}: wavelength ${fmt(r.wlBefore)} → ${fmt(r.wlAfter)} (×${fixed(r.ratio, 3)}); largest angle ${fmt(r.trained)} rad in training, ${fmt(r.reached)} rad at ${count(this._state.T)}${r.fresh ? ': never seen in training' : ''}`;
   }
 
   _fillTable() {
-    const { rows, Lt, T } = this._state;
+    const { rows, Lt, T, pairs } = this._state;
     this.setTable(this.table, `Every pair: θᵢ and wavelength λᵢ = 2π/θᵢ before and after scaling; largest angle at offsets up to ${count(Lt - 1)} (in training) and up to ${count(T - 1)}`,
       ['pair i', 'θᵢ before', 'λᵢ before', 'λᵢ after', 'stretch', 'angle in training', 'angle at target', 'new angles?'],
-      rows.map((r) => [String(r.i), exponential(r.before, 3), fmt(r.wlBefore), fmt(r.wlAfter), `×${fixed(r.ratio, 3)}`, fmt(r.trained), fmt(r.reached), r.fresh ? 'yes' : '—']));
+      Array.from({ length: pairs }, (_, i) => rowAt(rows, i)).map((r) => [String(r.i), exponential(r.before, 3), fmt(r.wlBefore), fmt(r.wlAfter), `×${fixed(r.ratio, 3)}`, fmt(r.trained), fmt(r.reached), r.fresh ? 'yes' : '—']));
   }
+}
+
+// Every pair's numbers as columns (Float64Array; fresh flags as Uint8Array):
+// θᵢ before and after the scaling, wavelengths 2π/θᵢ, the stretch, the largest
+// angle in training, (Lt − 1)·θᵢ, and at the target, (T − 1)·θᵢ after scaling.
+// A pair meets new angles (fresh) when it never completed a turn in training
+// and at T goes past its trained arc by more than one trained step θᵢ
+// (position interpolation's last offset, (sL − 1)/s, lies between L − 1 and
+// L); freshUnscaled: the same without the scaling. Columns, not an object per
+// pair: a pasted head of 32768 pairs is redrawn on every change of a control.
+function pairColumns(before, after, Lt, T) {
+  const n = before.length;
+  const f64 = () => new Float64Array(n);
+  const [b64, a64, wlBefore, wlAfter, ratio, trained, reached] = [f64(), f64(), f64(), f64(), f64(), f64(), f64()];
+  const fresh = new Uint8Array(n);
+  const freshUnscaled = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const b = before[i];
+    const a = after[i];
+    const t = (Lt - 1) * b;
+    const r = (T - 1) * a;
+    b64[i] = b;
+    a64[i] = a;
+    wlBefore[i] = TWO_PI / b;
+    wlAfter[i] = TWO_PI / a;
+    ratio[i] = b / a;
+    trained[i] = t;
+    reached[i] = r;
+    fresh[i] = t < TWO_PI && r - t > b ? 1 : 0;
+    freshUnscaled[i] = t < TWO_PI && (T - 1) * b - t > b ? 1 : 0;
+  }
+  return { before: b64, after: a64, wlBefore, wlAfter, ratio, trained, reached, fresh, freshUnscaled };
+}
+
+// pair i of pairColumns' columns as one object
+function rowAt(cols, i) {
+  return { i, before: cols.before[i], after: cols.after[i], wlBefore: cols.wlBefore[i], wlAfter: cols.wlAfter[i], ratio: cols.ratio[i], trained: cols.trained[i], reached: cols.reached[i], fresh: cols.fresh[i] === 1 };
+}
+
+function indicesWhere(n, pred) {
+  const out = [];
+  for (let i = 0; i < n; i++) if (pred(i)) out.push(i);
+  return out;
 }
 
 function message(error) {
@@ -361,7 +404,7 @@ function logPlot(svg, W, a, b, marks, refs, yLabel) {
   const n = a.length;
   let lo = Infinity;
   let hi = 0;
-  for (const v of [...a, ...b, ...refs.map((r) => r.v)]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  for (const vals of [a, b, refs.map((r) => r.v)]) for (const v of vals) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
   const l0 = Math.floor(Math.log10(lo));
   const l1 = Math.max(l0 + 1, Math.ceil(Math.log10(hi)));
   const pw = W - PAD.l - PAD.r;
@@ -388,13 +431,42 @@ function logPlot(svg, W, a, b, marks, refs, yLabel) {
     // a second line's label sits at the right end, clear of the first's
     kids.push(h('svg:text', { x: r.right ? W - PAD.r - 4 : PAD.l + 4, y: Y(r.v) - 4, class: 'reflabel', 'text-anchor': r.right ? 'end' : null }, r.label));
   }
-  const path = (vals) => vals.map((v, i) => `${i ? 'L' : 'M'}${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join('');
-  kids.push(h('svg:path', { d: path(a), class: 's-before' }));
-  kids.push(h('svg:path', { d: path(b), class: 's-after' }));
-  if (marks) for (let i = 0; i < n; i++) if (marks[i]) kids.push(h('svg:circle', { cx: X(i), cy: Y(b[i]), r: 3.2, class: 'new' }));
+  kids.push(h('svg:path', { d: linePath(vals2px(a, pw), X, Y), class: 's-before' }));
+  kids.push(h('svg:path', { d: linePath(vals2px(b, pw), X, Y), class: 's-after' }));
+  // one dot per pixel column: a pasted head of 32768 pairs draws at most pw of them
+  let lastX = -Infinity;
+  if (marks) for (let i = 0; i < n; i++) {
+    if (!marks[i] || X(i) - lastX < 1) continue;
+    lastX = X(i);
+    kids.push(h('svg:circle', { cx: lastX, cy: Y(b[i]), r: 3.2, class: 'new' }));
+  }
   svg.replaceChildren(...kids);
   return { X, pw };
 }
+
+// [[i, v]] to draw: every value, or, with more than two values per pixel
+// column of the plot's width pw, the lowest and the highest of each column in
+// the order they come (the same picture at a fraction of the path's length).
+function vals2px(vals, pw) {
+  const n = vals.length;
+  if (n <= 2 * pw) return Array.from(vals, (v, i) => [i, v]);
+  const out = [];
+  const cols = Math.max(1, Math.floor(pw));
+  for (let c = 0, i = 0; c < cols; c++) {
+    const end = c === cols - 1 ? n : Math.round(((c + 1) * n) / cols);
+    let lo = i;
+    let hi = i;
+    for (let k = i; k < end; k++) {
+      if (vals[k] < vals[lo]) lo = k;
+      if (vals[k] > vals[hi]) hi = k;
+    }
+    for (const k of lo === hi ? [lo] : lo < hi ? [lo, hi] : [hi, lo]) out.push([k, vals[k]]);
+    i = end;
+  }
+  return out;
+}
+
+const linePath = (points, X, Y) => points.map(([i, v], k) => `${k ? 'L' : 'M'}${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join('');
 
 function tick(e) {
   const units = [[9, 'G'], [6, 'M'], [3, 'k']];
