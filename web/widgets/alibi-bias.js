@@ -2,7 +2,7 @@
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
-import { PeElement, define, css, h, patchChildren, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { cellAt, moveCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
@@ -18,7 +18,6 @@ const minus = (s) => s.replace(/^-/, '−');
 // a bias value as text; the diagonal's −0 reads as 0
 const val = (v, d) => (v === 0 ? '0' : minus(fixed(v, d)));
 
-const text = (t) => document.createTextNode(t);
 
 class AlibiBias extends PeElement {
   static tag = 'alibi-bias';
@@ -53,7 +52,8 @@ class AlibiBias extends PeElement {
     this.big = h('canvas', { role: 'img', tabindex: '0' });
     this.bigWrap = h('div', { class: 'big-wrap' }, this.bigTitle, this.big);
     this.legendBar = h('canvas', { width: 120, height: 12, 'aria-hidden': 'true' });
-    this.legendText = h('span', {});
+    this.legendLabel = h('span', {});
+    this.legendText = h('span', {}, '0 ', this.legendBar, ' ', this.legendLabel);
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.table = this.tableAlternative();
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
@@ -139,8 +139,8 @@ class AlibiBias extends PeElement {
       mini.label = label;
       setAttr(mini.button, 'aria-pressed', String(hh === sel));
       const pow = powerOfTwo(slopes[hh]);
-      patchChildren(mini.m, [text(`α = ${numpyScalar(slopes[hh])}`)]);
-      patchChildren(mini.pow, [text('= 2'), h('sup', {}, `−${pow}`)]);
+      setText(mini.m, `α = ${numpyScalar(slopes[hh])}`);
+      patchSpecs(mini.pow, ['= 2', ['sup', {}, `−${pow}`]]);
       setAttr(mini.button, 'aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
     }
 
@@ -154,13 +154,11 @@ class AlibiBias extends PeElement {
       }
       this._legendKey = legendKey;
     }
-    patchChildren(this.legendText, [
-      text('0 '), this.legendBar, text(` ${p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)'}`),
-    ]);
-    patchChildren(this.bigTitle, [
-      text(`Head ${sel + 1} of ${H}: slope α = ${numpyScalar(slopes[sel])} = 2`),
-      h('sup', {}, `−${powerOfTwo(slopes[sel])}`),
-      text(`; bias[m, n] = −α·|n − m|${p.causal ? ', keys after the query masked' : ''}`),
+    setText(this.legendLabel, p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)');
+    patchSpecs(this.bigTitle, [
+      `Head ${sel + 1} of ${H}: slope α = ${numpyScalar(slopes[sel])} = 2`,
+      ['sup', {}, `−${powerOfTwo(slopes[sel])}`],
+      `; bias[m, n] = −α·|n − m|${p.causal ? ', keys after the query masked' : ''}`,
     ]);
     this._drawBig(width);
     if (this.table.open) this._fillTable();

@@ -10,53 +10,29 @@
 // prints for the same code.
 // the code's HTML is the build's (highlighted by it): trustedFragment
 import { PeElement, define, css, h, bindEntryBox, trustedFragment } from '../lib/pe-element.js';
+import { parseParam } from '../lib/params.js';
 import { samples, sampleRunners } from '../gen/lesson-data.js';
 import { pyLiteral } from '../lib/pyformat.js';
 
 
-// The grid min + k·step a typed value must lie on, as the slider's values do
-// (the samples' code needs an even d_model, rope-seats a theta whose linear
-// factor is exact in float32); 0: any value of the type.
-const gridStep = (spec) => (spec.step > 0 && !(spec.type === 'int' && spec.step === 1) ? spec.step : 0);
-function onGrid(spec, v) {
-  const k = (v - (spec.min ?? 0)) / gridStep(spec);
-  return !gridStep(spec) || Math.abs(k - Math.round(k)) < 1e-6;
-}
-
-// Parses one control's text by its parameter spec: { value } or { error }.
-function parseValue(name, spec, raw) {
-  const text = String(raw).trim();
-  switch (spec.type) {
-    case 'int':
-    case 'float': {
-      const v = text === '' ? NaN : Number(text);
-      const ok = spec.type === 'int' ? Number.isInteger(v) : Number.isFinite(v);
-      if (!ok || (spec.min !== undefined && v < spec.min) || (spec.max !== undefined && v > spec.max) || (spec.even && v % 2 !== 0) || !onGrid(spec, v)) {
-        const kind = spec.type === 'int' ? (spec.even ? 'an even integer' : 'an integer') : 'a number';
-        const steps = gridStep(spec) ? ` in steps of ${spec.step}` : '';
-        return { error: `${name} must be ${kind} from ${spec.min} to ${spec.max}${steps}; got "${text.slice(0, 30)}"` };
-      }
-      return { value: v };
-    }
-    case 'vector': {
-      const parts = text.replace(/^\[|\]$/g, '').split(',').map((s) => s.trim());
-      const v = parts.map((s) => (s === '' ? NaN : Number(s)));
-      const lo = spec.min ?? -1e6;
-      const hi = spec.max ?? 1e6;
-      if ((spec.length !== undefined && v.length !== spec.length) || v.some((x) => !Number.isFinite(x) || x < lo || x > hi)) {
-        return { error: `${name} must be ${spec.length ?? 'some'} comma-separated numbers from ${lo} to ${hi}; got "${text.slice(0, 30)}"` };
-      }
-      return { value: v };
-    }
-    case 'bool':
-      return { value: raw === true || text === 'true' || text === 'True' };
-    default: {
-      const options = spec.options ?? [];
-      if (options.length && !options.includes(text)) return { error: `${name} must be one of ${options.join(', ')}; got "${text.slice(0, 30)}"` };
-      return { value: text };
-    }
+// A sample parameter's spec (from the lesson) as params.js reads it: a typed
+// value must lie on the grid min + k·step the slider's values do (the
+// samples' code needs an even d_model, rope-seats a theta whose linear factor
+// is exact in float32; an int step of 1 is no constraint); a vector's entries
+// within ±1e6 unless the lesson bounds them; a string with options is a menu.
+const readable = new WeakMap();
+function paramSpec(spec) {
+  let r = readable.get(spec);
+  if (!r) {
+    const grid = spec.step > 0 && !(spec.type === 'int' && spec.step === 1) ? spec.step : 0;
+    r = { ...spec, grid };
+    if (spec.type === 'vector') Object.assign(r, { min: spec.min ?? -1e6, max: spec.max ?? 1e6 });
+    else if (!['int', 'float', 'bool'].includes(spec.type)) r.type = spec.options?.length ? 'enum' : 'string';
+    readable.set(spec, r);
   }
+  return r;
 }
+const parseValue = (name, spec, raw) => parseParam(name, paramSpec(spec), String(raw));
 
 // A parameter value as URL text: vectors as "1,0.5", the rest as String().
 const pyText = (spec, v) => (spec.type === 'vector' ? v.join(',') : String(v));

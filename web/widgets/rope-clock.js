@@ -6,7 +6,7 @@
 // and the key's pair (lesson, "Who comes before whom"): each pair adds
 // cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
 // the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
-import { PeElement, define, css, h, patchChildren, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 
 const TAU = 2 * Math.PI;
@@ -168,12 +168,12 @@ class RopeClock extends PeElement {
     [swapped[m], swapped[n]] = [swapped[n], swapped[m]];
     const swappedText = swapped.join(' ');
 
-    // every update changes the kept nodes' text and attributes only (patchChildren),
+    // every update changes the kept nodes' text and attributes only (patchSpecs),
     // and the seats not at all while the sentence and the two words stay (a base or phase step)
     const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
     if (seatsKey !== this._seatsKey) {
-      patchChildren(this.seats,
-        tokens.map((t, i) => h('li', { class: i === m ? 'a' : i === n ? 'b' : '' }, i === m ? '● ' : i === n ? '■ ' : '', t, h('small', {}, `position ${i}`))),
+      patchSpecs(this.seats,
+        tokens.map((t, i) => ['li', { class: i === m ? 'a' : i === n ? 'b' : '' }, [i === m ? '● ' : i === n ? '■ ' : '', t, ['small', {}, `position ${i}`]]]),
       );
       this._seatsKey = seatsKey;
     }
@@ -208,7 +208,7 @@ class RopeClock extends PeElement {
     }
     const nearFlat = Math.abs(Math.sin(p.phase)) < 0.005; // φ = 0 or π: cos(φ − x) = cos(φ + x)
     const same = Math.abs(total - totalSwap) < 5e-4;
-    patchChildren(this.scores, [text('Score Σ cos(φ − Δ·θᵢ): '), h('b', {}, fixed(total, 4)), text(' here, '), h('b', {}, fixed(totalSwap, 4)), text(' swapped.')]);
+    patchSpecs(this.scores, ['Score Σ cos(φ − Δ·θᵢ): ', ['b', {}, fixed(total, 4)], ' here, ', ['b', {}, fixed(totalSwap, 4)], ' swapped.']);
     setText(this.verdict, nearFlat
       ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same and this head cannot tell which word comes first. Set another phase and the scores part.`
       : same
