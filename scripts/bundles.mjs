@@ -47,7 +47,7 @@ async function readClasses() {
     if (!saved.HTMLElement) delete globalThis.HTMLElement;
     if (!saved.customElements) delete globalThis.customElements;
   }
-  const { CSS_PROPERTIES } = await import(pathToFileURL(path.join(web, 'lib/pe-element.js')).href);
+  const { CSS_PROPERTIES } = await import(pathToFileURL(path.join(web, 'lib/theme.js')).href);
   return { widgets: defined, cssProperties: CSS_PROPERTIES };
 }
 
@@ -89,7 +89,7 @@ export function attributeDescription(spec) {
 
 // the light theme's values, declared in the base class's :host block
 function cssDefaults() {
-  const src = readFileSync(path.join(web, 'lib/pe-element.js'), 'utf8');
+  const src = readFileSync(path.join(web, 'lib/theme.js'), 'utf8');
   const host = src.slice(src.indexOf('const BASE_CSS'));
   const block = host.slice(host.indexOf(':host {'), host.indexOf('}', host.indexOf(':host {')));
   return Object.fromEntries([...block.matchAll(/(--pe-[a-z-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2].trim()]));

@@ -21,13 +21,21 @@
 // argument; the core's own checks come back the same way. After an error the
 // module keeps working.
 
+//
+// The pieces, in web/core/: load.js (finding and instantiating a build),
+// check.js (argument checks, error messages), rope-scaling.js (RoPE's
+// scaling options), heap.js (HeapArray, the scratch area, array arguments),
+// trainer.js (the Trainer handle). This file is the API over them.
+
 import { simdSupported, registerEmbeddedBuild, instantiate, resolveWasmBase } from './core/load.js';
+import { quote, camelCase, describe, number, integer, size, boolean, options, unwrap } from './core/check.js';
+import { scalingOption } from './core/rope-scaling.js';
+import { TYPES, HeapArray, Scratch, allocateHeapArray, heapAddress, heapArraysHeld, live, arg, output, toTyped } from './core/heap.js';
+import { Trainer, wrapTrainer } from './core/trainer.js';
 
 export { simdSupported, registerEmbeddedBuild };
+export { quote, camelCase, HeapArray, Trainer };
 
-const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope'];
-const EMPTY_F32 = new Float32Array(0);
-const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxDim/2
 const CONVENTIONS = ['half', 'interleaved'];
 /** The trainer's tasks and positional encodings (pe.createTrainer). */
 export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift', 'text']);
@@ -76,405 +84,6 @@ export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   return instances.get(key);
 }
 
-// ------------------------------------------------------------ argument checks
-
-/** A text as a message quotes it: in double quotes, cut at 40 characters. (Also the widgets'.) */
-export function quote(text) {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 40)}…` : text);
-}
-
-/** d_model, d-model -> dModel: a core argument or an attribute as JS spells it. (Also the widgets'.) */
-export function camelCase(name) {
-  return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase());
-}
-
-function describe(v) {
-  if (typeof v === 'string') return `the string ${quote(v)}`;
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return `an Array of length ${v.length}`;
-  if (v instanceof HeapArray) return `a HeapArray of length ${v.length}`;
-  if (ArrayBuffer.isView(v)) return `a ${v.constructor.name} of length ${v.length}`;
-  if (typeof v === 'object') return 'an object';
-  if (typeof v === 'number') return String(v);
-  return `${typeof v} ${String(v)}`;
-}
-
-function number(fn, name, v) {
-  if (typeof v !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(v)}`);
-  if (!Number.isFinite(v)) throw new RangeError(`${fn}: ${name} must be a finite number, got ${v}`);
-  return v;
-}
-
-function integer(fn, name, v) {
-  number(fn, name, v);
-  if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${name} must be an integer, got ${v}`);
-  return v;
-}
-
-function size(fn, name, v, lo, hi) {
-  integer(fn, name, v);
-  if (v < lo || v > hi) throw new RangeError(`${fn}: ${name} must be between ${lo} and ${hi}, got ${v}`);
-  return v;
-}
-
-function boolean(fn, name, v) {
-  if (typeof v !== 'boolean') throw new TypeError(`${fn}: ${name} must be true or false, got ${describe(v)}`);
-  return v;
-}
-
-function options(fn, opts, known) {
-  if (opts === undefined || opts === null) return {};
-  if (typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
-    throw new TypeError(`${fn}: options must be an object, got ${describe(opts)}`);
-  }
-  for (const key of Object.keys(opts)) {
-    if (!known.includes(key)) {
-      throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
-    }
-  }
-  return opts;
-}
-
-function scalingOption(fn, s, context = {}) {
-  if (s === null || s === undefined) return null;
-  if (typeof s !== 'object' || Array.isArray(s)) {
-    throw new TypeError(`${fn}: scaling must be null or an object like { type: 'linear', factor: 2 }, got ${describe(s)}`);
-  }
-  if (!SCALING_TYPES.includes(s.type)) {
-    throw new TypeError(`${fn}: unknown RoPE scaling type: scaling.type must be one of ${SCALING_TYPES.map((t) => `'${t}'`).join(', ')}, got ${describe(s.type)}`);
-  }
-  const fields = {
-    linear: ['factor'],
-    dynamic: ['factor', 'maxPositions', 'seqLen'],
-    yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'truncate', 'attentionFactor', 'mscale', 'mscaleAllDim'],
-    llama3: ['factor', 'originalMaxPositions', 'lowFreqFactor', 'highFreqFactor'],
-    longrope: ['shortFactor', 'longFactor', 'originalMaxPositions', 'factor', 'maxPositions', 'seqLen', 'attentionFactor'],
-  }[s.type];
-  options(`${fn} (scaling '${s.type}')`, s, ['type', ...fields]);
-  const need = (name) => {
-    if (s[name] === undefined) throw new TypeError(`${fn}: scaling '${s.type}' needs ${name}`);
-    return s[name];
-  };
-  const out = {
-    type: s.type,
-    // longrope: NaN = HF's maxPositions / originalMaxPositions
-    factor: s.type === 'longrope' && s.factor === undefined ? NaN : number(fn, 'scaling.factor', need('factor')),
-    maxPositions: 0,
-    seqLen: 0,
-    originalMaxPositions: 0,
-    betaFast: 32,
-    betaSlow: 1,
-    lowFreqFactor: 1,
-    highFreqFactor: 4,
-    truncate: true,
-    attentionFactor: NaN, // NaN: computed as HF does
-    mscale: 0,
-    mscaleAllDim: 0,
-    shortFactor: EMPTY_F32,
-    longFactor: EMPTY_F32,
-  };
-  if (s.attentionFactor !== undefined) out.attentionFactor = number(fn, 'scaling.attentionFactor', s.attentionFactor);
-  if (s.type === 'dynamic') {
-    out.maxPositions = integer(fn, 'scaling.maxPositions', need('maxPositions'));
-    out.seqLen = s.seqLen === undefined ? (context.seqLen ?? out.maxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
-  }
-  if (s.type === 'yarn' || s.type === 'llama3' || s.type === 'longrope') {
-    out.originalMaxPositions = integer(fn, 'scaling.originalMaxPositions', need('originalMaxPositions'));
-  }
-  if (s.type === 'longrope') {
-    // float32, as torch.tensor(list, dtype=float32)
-    const list = (name) => {
-      const v = need(name);
-      if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length > MAX_FACTORS) {
-        throw new TypeError(`${fn}: scaling.${name} must be an array of numbers, one per pair, got ${describe(v)}`);
-      }
-      const a = new Float32Array(v.length);
-      for (let i = 0; i < v.length; i++) a[i] = number(fn, `scaling.${name}[${i}]`, v[i]);
-      return a;
-    };
-    out.shortFactor = list('shortFactor');
-    out.longFactor = list('longFactor');
-    if (s.maxPositions !== undefined) out.maxPositions = integer(fn, 'scaling.maxPositions', s.maxPositions);
-    else if (s.factor === undefined) need('maxPositions'); // or factor: one of them sets the attention factor
-    out.seqLen = s.seqLen === undefined ? (context.seqLen ?? out.originalMaxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
-  }
-  if (s.type === 'yarn') {
-    if (s.truncate !== undefined) out.truncate = boolean(fn, 'scaling.truncate', s.truncate);
-    if (s.mscale !== undefined) out.mscale = number(fn, 'scaling.mscale', s.mscale);
-    if (s.mscaleAllDim !== undefined) out.mscaleAllDim = number(fn, 'scaling.mscaleAllDim', s.mscaleAllDim);
-    if (s.betaFast !== undefined) out.betaFast = number(fn, 'scaling.betaFast', s.betaFast);
-    if (s.betaSlow !== undefined) out.betaSlow = number(fn, 'scaling.betaSlow', s.betaSlow);
-  }
-  if (s.type === 'llama3') {
-    if (s.lowFreqFactor !== undefined) out.lowFreqFactor = number(fn, 'scaling.lowFreqFactor', s.lowFreqFactor);
-    if (s.highFreqFactor !== undefined) out.highFreqFactor = number(fn, 'scaling.highFreqFactor', s.highFreqFactor);
-  }
-  return out;
-}
-
-// ------------------------------------------------------ arrays in the heap
-
-const TYPES = {
-  f32: { Array: Float32Array, heap: 'HEAPF32' },
-  f64: { Array: Float64Array, heap: 'HEAPF64' },
-  i32: { Array: Int32Array, heap: 'HEAP32' },
-};
-const align = (bytes) => (bytes + 15) & ~15;
-const heapOwners = new WeakMap(); // HeapArray -> { core, ptr, type, freed }
-const freeOnCollect = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => releaseHeapArray(held)) : null;
-
-/**
- * An array that lives in the wasm heap of one loaded build. Passing it to a
- * function (as an input, or as `out`) costs no copy. `array` is a view that
- * is valid until the next call into the module (memory growth replaces the
- * heap's buffer), so take it again after each call. Free it when done (it is
- * also freed when garbage-collected).
- */
-export class HeapArray {
-  constructor(token, core, type, length, root = null, at = 0) {
-    if (token !== heapOwners) throw new TypeError('HeapArray: create one with pe.allocate(length)');
-    if (root) {
-      // a view of part of another HeapArray (subarray): no memory of its own;
-      // it holds on to `root` so the memory is not collected under it
-      heapOwners.set(this, { core, ptr: at, type, length, freed: false, owner: heapOwners.get(root), root });
-      Object.freeze(this);
-      return;
-    }
-    const bytes = Math.max(align(length * TYPES[type].Array.BYTES_PER_ELEMENT), 16);
-    const ptr = core._malloc(bytes);
-    if (!ptr) throw new RangeError(`allocate: not enough memory for ${length} values`);
-    const held = heapArraysHeld(core);
-    held.count++;
-    held.bytes += bytes;
-    const state = { core, ptr, type, length, freed: false, owner: null, bytes };
-    heapOwners.set(this, state);
-    freeOnCollect?.register(this, { core, ptr, bytes }, state);
-    Object.freeze(this);
-  }
-
-  /** Number of elements. */
-  get length() {
-    return heapOwners.get(this).length;
-  }
-
-  /** 'f32' or 'i32'. */
-  get type() {
-    return heapOwners.get(this).type;
-  }
-
-  /** A typed-array view of the elements (take it again after any call into the module). */
-  get array() {
-    const s = live(this, 'array');
-    return new TYPES[s.type].Array(s.core[TYPES[s.type].heap].buffer, s.ptr, s.length);
-  }
-
-  /** Copies `values` (an array-like of the same length) in. */
-  set(values) {
-    if (!values || typeof values.length !== 'number' || values.length !== this.length) {
-      throw new RangeError(`HeapArray.set: expected ${this.length} values, got ${describe(values)}`);
-    }
-    this.array.set(values);
-    return this;
-  }
-
-  /** A copy of the elements as an ordinary typed array. */
-  toArray() {
-    return this.array.slice();
-  }
-
-  /**
-   * Elements [begin, end) as a HeapArray sharing this one's memory, like
-   * TypedArray.subarray: no copy, so a grow-only buffer can be passed to a
-   * function that wants an exact length. It is usable while this one is.
-   */
-  subarray(begin = 0, end = this.length) {
-    const s = live(this, 'subarray');
-    if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > s.length) {
-      throw new RangeError(`HeapArray.subarray: expected 0 <= begin <= end <= ${s.length}, got ${describe(begin)} and ${describe(end)}`);
-    }
-    return new HeapArray(heapOwners, s.core, s.type, end - begin, s.root ?? this, s.ptr + begin * TYPES[s.type].Array.BYTES_PER_ELEMENT);
-  }
-
-  /**
-   * Releases the memory; the HeapArray (and every subarray of it) cannot be
-   * used afterwards. Safe to call twice. On a subarray it only retires that view.
-   */
-  free() {
-    const s = heapOwners.get(this);
-    if (s.freed) return;
-    s.freed = true;
-    if (s.owner) return;
-    freeOnCollect?.unregister(s);
-    releaseHeapArray(s);
-  }
-}
-
-// Live HeapArrays per loaded build (memoryStats reports them).
-const heapArrayTotals = new WeakMap(); // core -> { count, bytes }
-function heapArraysHeld(core) {
-  let held = heapArrayTotals.get(core);
-  if (!held) heapArrayTotals.set(core, (held = { count: 0, bytes: 0 }));
-  return held;
-}
-function releaseHeapArray({ core, ptr, bytes }) {
-  const held = heapArraysHeld(core);
-  held.count--;
-  held.bytes -= bytes;
-  core._free(ptr);
-}
-
-function live(heapArray, fn) {
-  const s = heapOwners.get(heapArray);
-  if (s.freed || s.owner?.freed) throw new TypeError(`${fn}: this HeapArray has been freed`);
-  return s;
-}
-
-// Grow-only scratch space in the heap, reused by every call of one instance.
-class Scratch {
-  #core;
-  #ptr = 0;
-  #bytes = 0;
-
-  constructor(core) {
-    this.#core = core;
-  }
-
-  get bytes() {
-    return this.#bytes;
-  }
-
-  // Addresses for blocks of the given byte sizes, 16-byte aligned.
-  reserve(fn, sizes) {
-    const total = sizes.reduce((sum, b) => sum + align(b), 0);
-    if (total > this.#bytes) {
-      // Grow geometrically (up to 256 MiB at a time) so a slider dragged
-      // upwards does not reallocate on every step.
-      const wanted = Math.max(total, Math.min(this.#bytes * 2, this.#bytes + (1 << 28)), 1 << 16);
-      if (this.#ptr) this.#core._free(this.#ptr);
-      this.#ptr = this.#core._malloc(wanted);
-      this.#bytes = wanted;
-      if (!this.#ptr) {
-        this.#ptr = this.#core._malloc(total);
-        this.#bytes = total;
-      }
-      if (!this.#ptr) {
-        this.#bytes = 0;
-        throw new RangeError(`${fn}: not enough memory for this request`);
-      }
-    }
-    let next = this.#ptr;
-    return sizes.map((b) => {
-      const at = next;
-      next += align(b);
-      return at;
-    });
-  }
-}
-
-// Shape of one array argument of a call: where it comes from (a JS array to
-// copy in, a HeapArray to use in place, or nothing: an output) and how long.
-function arg(fn, name, value, type, length, lengthText) {
-  return { fn, name, value, type, length, lengthText };
-}
-
-// ---------------------------------------------------------------- trainers
-
-const trainerState = new WeakMap(); // Trainer -> { handle, deleted }
-const deleteOnCollect =
-  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((handle) => handle.delete()) : null;
-
-/**
- * A tiny Transformer being trained in the wasm heap (see pe.createTrainer).
- * Call delete() when done (it is also deleted when garbage-collected).
- */
-export class Trainer {
-  constructor(token, handle, config) {
-    if (token !== trainerState) throw new TypeError('Trainer: create one with pe.createTrainer(options)');
-    const state = { handle, deleted: false, stepsAtDelete: 0 };
-    trainerState.set(this, state);
-    deleteOnCollect?.register(this, handle, state);
-    /** The configuration, with every default filled in. */
-    this.config = Object.freeze({ ...config });
-    Object.freeze(this);
-  }
-
-  #state(fn) {
-    const s = trainerState.get(this);
-    if (s.deleted) throw new TypeError(`${fn}: this trainer has been deleted`);
-    return s;
-  }
-
-  /** Training steps taken so far (the core's count; after delete(), the count it had). */
-  get steps() {
-    const s = trainerState.get(this);
-    return s.deleted ? s.stepsAtDelete : unwrap('trainer.steps', s.handle.steps());
-  }
-
-  /** Runs `n` training steps (1..100000; one fresh batch each); returns the last loss. */
-  step(n = 1) {
-    const fn = 'trainer.step';
-    const s = this.#state(fn);
-    size(fn, 'n', n, 1, 100000);
-    return unwrap(fn, s.handle.step(n));
-  }
-
-  /**
-   * Token accuracy (0..1) on `samples` fresh sequences of `length` tokens,
-   * the same sequences on every call. A learned table asked for a length
-   * past its rows throws a RangeError that says why.
-   */
-  evaluate(length, samples = 256) {
-    const fn = 'trainer.evaluate';
-    const s = this.#state(fn);
-    integer(fn, 'length', length);
-    integer(fn, 'samples', samples);
-    return unwrap(fn, s.handle.evaluate(length, samples));
-  }
-
-  /**
-   * The mean cross-entropy per token (nats) on the same sequences as
-   * evaluate(length, samples): for the text task, the validation loss on the
-   * held-out tenth of the corpus.
-   */
-  evaluateLoss(length, samples = 256) {
-    const fn = 'trainer.evaluateLoss';
-    const s = this.#state(fn);
-    integer(fn, 'length', length);
-    integer(fn, 'samples', samples);
-    return unwrap(fn, s.handle.evaluateLoss(length, samples));
-  }
-
-  /**
-   * A copy of one parameter tensor (a Float32Array, row-major) by its name in
-   * the core's list (cpp/train/transformer.h), e.g. 't5_table' (32, heads) or
-   * 'pos_emb' (trainLen, dModel).
-   */
-  parameter(name) {
-    const fn = 'trainer.parameter';
-    const s = this.#state(fn);
-    if (typeof name !== 'string') throw new TypeError(`${fn}: name must be a string, got ${describe(name)}`);
-    return unwrap(fn, s.handle.parameter(name));
-  }
-
-  /** One loss per step taken, oldest first (a copy). */
-  lossHistory() {
-    const fn = 'trainer.lossHistory';
-    return unwrap(fn, this.#state(fn).handle.history()).slice();
-  }
-
-  /** Frees the trainer's memory; it cannot be used afterwards. Safe to call twice. */
-  delete() {
-    const s = trainerState.get(this);
-    if (s.deleted) return;
-    s.stepsAtDelete = this.steps;
-    s.deleted = true;
-    deleteOnCollect?.unregister(s);
-    s.handle.delete();
-  }
-}
-
-// ------------------------------------------------------------------ the API
-
 class Posenc {
   #core;
   #scratch;
@@ -504,7 +113,7 @@ class Posenc {
       throw new RangeError(`${fn}: length must be between 0 and ${this.limits.maxElements}, got ${length}`);
     }
     if (type !== 'f32' && type !== 'i32') throw new TypeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
-    return new HeapArray(heapOwners, this.#core, type, length);
+    return allocateHeapArray(this.#core, type, length);
   }
 
   /**
@@ -575,7 +184,7 @@ class Posenc {
     const sizes = args.map((a, i) => (wantsScratch[i] ? a.length * TYPES[a.type].Array.BYTES_PER_ELEMENT : 0));
     const scratch = this.#scratch.reserve(fn, sizes.filter((_, i) => wantsScratch[i]));
     let next = 0;
-    const addr = args.map((a, i) => (wantsScratch[i] ? scratch[next++] : heapOwners.get(a.value).ptr));
+    const addr = args.map((a, i) => (wantsScratch[i] ? scratch[next++] : heapAddress(a.value)));
     // pass 3: copy plain inputs in (one bulk set each), after any growth
     inputs.forEach((a, i) => {
       if (plain[i]) this.#view(a.type, addr[i], a.length).set(plain[i]);
@@ -864,7 +473,7 @@ class Posenc {
       handle.delete();
       unwrap(fn, result);
     }
-    return new Trainer(trainerState, handle, c);
+    return wrapTrainer(handle, c);
   }
 
   /**
@@ -917,52 +526,4 @@ class Posenc {
     });
     return { output: results[0], weights: returnWeights ? results[1] : null };
   }
-}
-
-// The core returns its errors as values (bindings.cpp, errors.h): throw
-// them here, prefixed with the function's name. The core spells arguments
-// as the C++ does (rotary_dim) and lists the ones its message names in
-// error.names; JS callers know them as options (rotaryDim), so exactly those
-// are respelled. error.values keeps the numbers the rule was about.
-function unwrap(fn, result) {
-  if (result instanceof Error) {
-    let message = result.message;
-    for (const name of result.names ?? []) message = message.replaceAll(name, camelCase(name));
-    result.detail = message;
-    result.message = `${fn}: ${message}`;
-    throw result;
-  }
-  return result;
-}
-
-// An output argument: `out` may be a HeapArray, a typed array of the right
-// type and length (filled in), or undefined (a fresh array is returned).
-function output(fn, name, out, type, length, lengthText = String(length)) {
-  if (out !== undefined && !(out instanceof HeapArray)) {
-    const { Array: Type } = TYPES[type];
-    if (!(out instanceof Type)) throw new TypeError(`${fn}: out must be a ${Type.name} or a HeapArray, got ${describe(out)}`);
-    if (out.length !== length) throw new RangeError(`${fn}: out must hold ${lengthText} = ${length} values, got ${out.length}`);
-  }
-  return arg(fn, name, out, type, length, lengthText);
-}
-
-// A plain input as the typed array the core reads, checked for kind and length.
-function toTyped(a) {
-  const { fn, name, value: v, type } = a;
-  const { Array: Type } = TYPES[type];
-  let out;
-  if (v instanceof Type) out = v;
-  else if (ArrayBuffer.isView(v) && !(v instanceof DataView)) out = Type.from(v);
-  else if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'number') throw new TypeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v[i])}`);
-    }
-    out = Type.from(v);
-  } else {
-    throw new TypeError(`${fn}: ${name} must be a ${Type.name}, a HeapArray or an array of numbers, got ${describe(v)}`);
-  }
-  if (a.length !== undefined && out.length !== a.length) {
-    throw new RangeError(`${fn}: ${name} must hold ${a.lengthText} = ${a.length} values, got ${out.length}`);
-  }
-  return out;
 }

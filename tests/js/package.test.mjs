@@ -39,7 +39,7 @@ test("custom-elements.json says exactly what each widget's static params say", a
   assert.deepEqual(widgets.map((w) => `${w.tag}.js`).sort(), files.sort(), 'every widget file is registered by widgets.js');
   const decls = new Map(manifest.modules.map((m) => [m.declarations[0].tagName, m]));
   assert.equal(decls.size, widgets.length);
-  const hostCss = readFileSync(path.join(root, 'web/lib/pe-element.js'), 'utf8');
+  const hostCss = readFileSync(path.join(root, 'web/lib/theme.js'), 'utf8');
   for (const { tag, cls } of widgets) {
     const mod = decls.get(tag);
     assert.ok(mod, `${tag} is in the manifest`);
