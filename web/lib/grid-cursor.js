@@ -10,6 +10,32 @@ export function cellAt(event, element, { M, cell }, rows, cols) {
   return i < 0 || j < 0 || i >= rows || j >= cols ? null : [i, j];
 }
 
+/**
+ * Binds a cell cursor to a matrix canvas: the pointer picks a cell (a move
+ * within the same cell does nothing), leaving clears it, the arrow keys move
+ * it (cellAt, moveCursor). grid() -> { rows, cols, geom } or null before the
+ * first draw; current() -> the cursor; moveTo(cur) stores it and redraws.
+ */
+export function bindCellCursor(canvas, { grid, current, moveTo }) {
+  canvas.addEventListener('pointermove', (e) => {
+    const g = grid();
+    if (!g) return;
+    const at = cellAt(e, canvas, g.geom, g.rows, g.cols);
+    const cur = current();
+    if (!at || (cur && cur[0] === at[0] && cur[1] === at[1])) return;
+    moveTo(at);
+  });
+  canvas.addEventListener('pointerleave', () => moveTo(null));
+  canvas.addEventListener('keydown', (e) => {
+    const g = grid();
+    if (!g) return;
+    const moved = moveCursor(e.key, current(), g.rows, g.cols);
+    if (!moved) return;
+    if (moved.cur) e.preventDefault();
+    moveTo(moved.cur);
+  });
+}
+
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 /**
@@ -34,18 +60,22 @@ export function pairAt(event, element, { l, pw }, pairs) {
 }
 
 /**
- * The pair cursor after a key press: { cur } (a pair, or null after Escape),
- * or null when the key is not one of ours. Arrows move by one (Shift: 8), the
- * first arrow press shows the cursor at pair 0; Home and End jump to the ends.
+ * A cursor on the integers lo..hi after a key press: { cur } (a value, or
+ * null after Escape), or null when the key is not one of ours. Arrows move by
+ * one (Shift: `big`); the first arrow press shows the cursor at 0 (clamped);
+ * Home and End jump to the ends.
  */
-export function movePairCursor(event, cur, pairs) {
-  const step = event.shiftKey ? 8 : 1;
+export function moveAlong(event, cur, lo, hi, big = 8) {
+  const step = event.shiftKey ? big : 1;
   let c = cur ?? 0;
   if (event.key === 'Escape') return { cur: null };
   if (event.key === 'ArrowLeft') c -= cur === null ? 0 : step;
   else if (event.key === 'ArrowRight') c += cur === null ? 0 : step;
-  else if (event.key === 'Home') c = 0;
-  else if (event.key === 'End') c = pairs - 1;
+  else if (event.key === 'Home') c = lo;
+  else if (event.key === 'End') c = hi;
   else return null;
-  return { cur: Math.max(0, Math.min(pairs - 1, c)) };
+  return { cur: Math.max(lo, Math.min(hi, c)) };
 }
+
+/** The pair cursor (0 .. pairs - 1) after a key press: moveAlong, Shift moving 8 pairs. */
+export const movePairCursor = (event, cur, pairs) => moveAlong(event, cur, 0, pairs - 1);

@@ -4,7 +4,7 @@
 // the core (alibiSlopes, alibiBias); this file only draws them.
 import { PeElement, define, css, h, patchSpecs, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
-import { cellAt, moveCursor } from '../lib/grid-cursor.js';
+import { bindCellCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 
 const MINI = 76; // small-multiple size, CSS px
@@ -69,9 +69,11 @@ class AlibiBias extends PeElement {
     );
     this._minis = [];
     this._cur = null; // [i, j] under the pointer / keyboard cursor (transient)
-    this.big.addEventListener('pointermove', (e) => this._pointer(e));
-    this.big.addEventListener('pointerleave', () => { this._cur = null; this._drawBig(); });
-    this.big.addEventListener('keydown', (e) => this._key(e));
+    bindCellCursor(this.big, {
+      grid: () => this._state && { rows: this._state.L, cols: this._state.L, geom: this._geom },
+      current: () => this._cur,
+      moveTo: (cur) => { this._cur = cur; this._drawBig(); },
+    });
     this._width = 0;
     this._ro = new ResizeObserver(() => this.bigWrap.clientWidth !== this._width && this.schedule());
     this._ro.observe(this.bigWrap);
@@ -330,25 +332,6 @@ class AlibiBias extends PeElement {
     setText(this.readout, Number.isFinite(v)
       ? `head ${s.sel + 1}, query m = ${m}, key n = ${n}: bias = −${alpha} × |${n} − ${m}| = ${val(v, 6)}`
       : `head ${s.sel + 1}, query m = ${m}, key n = ${n}: the key comes after the query, masked (−inf)`);
-  }
-
-  _pointer(e) {
-    const s = this._state;
-    if (!s) return;
-    const at = cellAt(e, this.big, this._geom, s.L, s.L);
-    if (!at || (this._cur && this._cur[0] === at[0] && this._cur[1] === at[1])) return;
-    this._cur = at;
-    this._drawBig();
-  }
-
-  _key(e) {
-    const s = this._state;
-    if (!s) return;
-    const moved = moveCursor(e.key, this._cur, s.L, s.L);
-    if (!moved) return;
-    if (moved.cur) e.preventDefault();
-    this._cur = moved.cur;
-    this._drawBig();
   }
 
   _fillTable() {

@@ -10,7 +10,8 @@
 // another length, as for a model its maker trained on longer sequences).
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope-config.js only reads the file.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr } from '../lib/pe-element.js';
+import { logPairPlot } from '../lib/chart.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
@@ -143,7 +144,7 @@ class RopeConfigLab extends PeElement {
       const width = entry.contentRect.width;
       if (width === this._width) return;
       this._width = width;
-      if (this._state) this._draw();
+      if (this._state) { this._draw(); this._drawCursor(); }
     });
     this._ro.observe(this.plotWrap);
   }
@@ -288,19 +289,29 @@ class RopeConfigLab extends PeElement {
     // force a layout of the summary just written); the first draw measures
     this._width ||= this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
-    this._geom = logPlot(this.wlSvg, W, rows.wlBefore, rows.wlAfter, null,
-      [{ v: L, cls: 'ref', label: `original L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
-      'wavelength (tokens, log scale)');
-    logPlot(this.angSvg, W, rows.trained.map((v) => Math.max(v, 1e-9)), rows.reached.map((v) => Math.max(v, 1e-9)), rows.fresh,
-      [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }], 'largest angle (radians, log scale)');
-    const fresh = indicesWhere(pairs, (i) => rows.fresh[i]).length;
-    this.wlSvg.setAttribute('aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows.wlBefore[pairs - 1])} before, ${fmt(rows.wlAfter[pairs - 1])} after. Focus and use the arrow keys to read a pair.`);
-    this.angSvg.setAttribute('aria-label', `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`);
-    this._cursorLines = [this.wlSvg, this.angSvg].map((svg) => {
-      const line = h('svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' });
-      svg.append(line);
-      return line;
+    // the cursor line last, hidden until _drawCursor places it
+    const cursor = ['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' }];
+    const wl = logPairPlot({
+      W, H: PLOT_H, pad: PAD, n: pairs, yLabel: 'wavelength (tokens, log scale)',
+      curves: [{ values: rows.wlBefore, cls: 's-before' }, { values: rows.wlAfter, cls: 's-after' }],
+      refs: [{ v: L, cls: 'ref', label: `original L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
     });
+    const reached = rows.reached.map((v) => Math.max(v, 1e-9));
+    const ang = logPairPlot({
+      W, H: PLOT_H, pad: PAD, n: pairs, yLabel: 'largest angle (radians, log scale)',
+      curves: [{ values: rows.trained.map((v) => Math.max(v, 1e-9)), cls: 's-before' }, { values: reached, cls: 's-after' }],
+      refs: [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }],
+      dots: { values: reached, flags: rows.fresh, cls: 'new' },
+    });
+    this._geom = wl;
+    for (const [svg, plot] of [[this.wlSvg, wl], [this.angSvg, ang]]) {
+      setAttr(svg, 'width', W);
+      patchSpecs(svg, [...plot.specs, cursor]);
+    }
+    this._cursorLines = [this.wlSvg.lastElementChild, this.angSvg.lastElementChild];
+    const fresh = indicesWhere(pairs, (i) => rows.fresh[i]).length;
+    setAttr(this.wlSvg, 'aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows.wlBefore[pairs - 1])} before, ${fmt(rows.wlAfter[pairs - 1])} after. Focus and use the arrow keys to read a pair.`);
+    setAttr(this.angSvg, 'aria-label', `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`);
   }
 
   _pointer(e, svg) {
@@ -396,88 +407,6 @@ function legend(items) {
     h('svg:svg', { width: 30, height: 12, 'aria-hidden': 'true' },
       cls === 'dot' ? h('svg:circle', { cx: 15, cy: 6, r: 4, class: 'new' }) : h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: cls })),
     label)));
-}
-
-// Two curves over the pair index on a log y axis, reference lines, and dots
-// on the second curve where marks[i]; returns the x mapping for the cursor.
-function logPlot(svg, W, a, b, marks, refs, yLabel) {
-  const n = a.length;
-  let lo = Infinity;
-  let hi = 0;
-  for (const vals of [a, b, refs.map((r) => r.v)]) for (const v of vals) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  const l0 = Math.floor(Math.log10(lo));
-  const l1 = Math.max(l0 + 1, Math.ceil(Math.log10(hi)));
-  const pw = W - PAD.l - PAD.r;
-  const ph = PLOT_H - PAD.t - PAD.b;
-  const X = (i) => PAD.l + (n === 1 ? 0 : (i / (n - 1)) * pw);
-  const Y = (v) => PAD.t + (1 - (Math.log10(v) - l0) / (l1 - l0)) * ph;
-  svg.setAttribute('width', W);
-  const kids = [];
-  const every = Math.max(1, Math.ceil((l1 - l0) / 8));
-  for (let e = l0; e <= l1; e += every) {
-    kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(10 ** e), y2: Y(10 ** e), class: 'grid' }));
-    kids.push(h('svg:text', { x: PAD.l - 5, y: Y(10 ** e) + 4, 'text-anchor': 'end' }, tick(e)));
-  }
-  const step = Math.max(1, niceStep(n / Math.max(2, Math.floor(pw / 55))));
-  for (let i = 0; i < n; i += step) {
-    kids.push(h('svg:line', { x1: X(i), x2: X(i), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }));
-    kids.push(h('svg:text', { x: X(i), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(i)));
-  }
-  kids.push(h('svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}`, class: 'axis' }));
-  kids.push(h('svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 3, 'text-anchor': 'middle', class: 'muted' }, 'pair index i (fast → slow)'));
-  kids.push(h('svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, yLabel));
-  for (const r of refs) {
-    kids.push(h('svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(r.v), y2: Y(r.v), class: r.cls }));
-    // a second line's label sits at the right end, clear of the first's
-    kids.push(h('svg:text', { x: r.right ? W - PAD.r - 4 : PAD.l + 4, y: Y(r.v) - 4, class: 'reflabel', 'text-anchor': r.right ? 'end' : null }, r.label));
-  }
-  kids.push(h('svg:path', { d: linePath(vals2px(a, pw), X, Y), class: 's-before' }));
-  kids.push(h('svg:path', { d: linePath(vals2px(b, pw), X, Y), class: 's-after' }));
-  // one dot per pixel column: a pasted head of 32768 pairs draws at most pw of them
-  let lastX = -Infinity;
-  if (marks) for (let i = 0; i < n; i++) {
-    if (!marks[i] || X(i) - lastX < 1) continue;
-    lastX = X(i);
-    kids.push(h('svg:circle', { cx: lastX, cy: Y(b[i]), r: 3.2, class: 'new' }));
-  }
-  svg.replaceChildren(...kids);
-  return { X, pw };
-}
-
-// [[i, v]] to draw: every value, or, with more than two values per pixel
-// column of the plot's width pw, the lowest and the highest of each column in
-// the order they come (the same picture at a fraction of the path's length).
-function vals2px(vals, pw) {
-  const n = vals.length;
-  if (n <= 2 * pw) return Array.from(vals, (v, i) => [i, v]);
-  const out = [];
-  const cols = Math.max(1, Math.floor(pw));
-  for (let c = 0, i = 0; c < cols; c++) {
-    const end = c === cols - 1 ? n : Math.round(((c + 1) * n) / cols);
-    let lo = i;
-    let hi = i;
-    for (let k = i; k < end; k++) {
-      if (vals[k] < vals[lo]) lo = k;
-      if (vals[k] > vals[hi]) hi = k;
-    }
-    for (const k of lo === hi ? [lo] : lo < hi ? [lo, hi] : [hi, lo]) out.push([k, vals[k]]);
-    i = end;
-  }
-  return out;
-}
-
-const linePath = (points, X, Y) => points.map(([i, v], k) => `${k ? 'L' : 'M'}${X(i).toFixed(1)},${Y(v).toFixed(1)}`).join('');
-
-function tick(e) {
-  const units = [[9, 'G'], [6, 'M'], [3, 'k']];
-  for (const [u, s] of units) if (e >= u) return `${10 ** (e - u)}${s}`;
-  return e >= 0 ? String(10 ** e) : `1e${e}`;
-}
-
-function niceStep(raw) {
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const r = raw / p;
-  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
 }
 
 define(RopeConfigLab);

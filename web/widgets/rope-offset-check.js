@@ -11,6 +11,7 @@
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
+import { niceStep, tickText } from '../lib/chart.js';
 
 const PLOT_H = 230;
 const PAD = { l: 46, r: 12, t: 22, b: 34 };
@@ -294,7 +295,7 @@ class RopeOffsetCheck extends PeElement {
     for (let v = Math.ceil(yLo / step) * step; v <= yHi; v += step) {
       const y = Y(v);
       kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' }]);
-      kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, fmtTick(v, step)]);
+      kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, tickText(v, step)]);
     }
     // x ticks
     const xs = niceStep((hi - lo) / Math.max(2, Math.floor(pw / 60)));
@@ -426,16 +427,5 @@ class RopeOffsetCheck extends PeElement {
 
 // −5 with a minus sign, as the prose writes it
 const signed = (v) => (v < 0 ? `−${-v}` : String(v));
-
-function niceStep(raw) {
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const r = raw / p;
-  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
-}
-
-function fmtTick(v, step) {
-  const digits = Math.max(0, -Math.floor(Math.log10(step)));
-  return (Math.abs(v) < step / 2 ? 0 : v).toFixed(digits);
-}
 
 define(RopeOffsetCheck);

@@ -13,6 +13,7 @@
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
+import { logPairPlot } from '../lib/chart.js';
 import { pairChanged, onlyRounding } from '../lib/rope-config.js';
 
 const PLOT_H = 300;
@@ -241,54 +242,11 @@ class RopeScalingLab extends PeElement {
     this._width = width;
     const W = Math.max(260, this._width);
     setAttr(this.svg, 'width', W);
-    let hi = orig * f;
-    let lo = Infinity;
-    for (const m of METHODS) for (const v of wl[m.key]) { hi = Math.max(hi, v); lo = Math.min(lo, v); }
-    lo = Math.min(lo, orig);
-    const l0 = Math.floor(Math.log10(lo));
-    const l1 = Math.ceil(Math.log10(hi));
-    const pw = W - PAD.l - PAD.r;
-    const ph = PLOT_H - PAD.t - PAD.b;
-    const X = (i) => PAD.l + (pairs === 1 ? 0 : (i / (pairs - 1)) * pw);
-    const Y = (v) => PAD.t + (1 - (Math.log10(v) - l0) / Math.max(1, l1 - l0)) * ph;
-    this._geom = { X, Y, pw, W };
-    // the marks as [tag, attrs, text]; patchSpecs keeps the plot's nodes and
-    // sets only what changed (no throwaway nodes per update)
-    const kids = [];
-    for (let e = l0; e <= l1; e++) {
-      const y = Y(10 ** e);
-      kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: 'grid' }]);
-      kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, compact(10 ** e)]);
-    }
-    const xs = Math.max(1, niceStep(pairs / Math.max(2, Math.floor(pw / 55))));
-    for (let i = 0; i < pairs; i += xs) {
-      kids.push(['svg:line', { x1: X(i), x2: X(i), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }]);
-      kids.push(['svg:text', { x: X(i), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(i)]);
-    }
-    kids.push(['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}`, class: 'axis' }]);
-    kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 3, 'text-anchor': 'middle', class: 'muted' }, 'pair index i (fast → slow)']);
-    kids.push(['svg:text', { x: 12, y: PAD.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${PAD.t + ph / 2})` }, 'wavelength (positions, log scale)']);
-    // reference lines
-    kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig), y2: Y(orig), class: 'ref' }]);
-    kids.push(['svg:text', { x: PAD.l + 4, y: Y(orig) - 4, class: 'reflabel' }, `original context ${grouped(String(orig))}`]);
-    if (f > 1) {
-      kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: Y(orig * f), y2: Y(orig * f), class: 'ref2' }]);
-      kids.push(['svg:text', { x: PAD.l + 4, y: Y(orig * f) - 4, class: 'reflabel' }, `${f} × original = ${fmtLen(orig * f)}`]);
-    }
-    // a method's curve is kept with its wavelengths (cached per parameters)
-    // while the axes stay the same: the factor leaves "none" where it is
-    this._curves ??= new WeakMap();
-    const axes = `${W},${l0},${l1}`;
-    for (const m of METHODS) {
-      const w = wl[m.key];
-      let d = this._curves.get(w)?.axes === axes ? this._curves.get(w).d : null;
-      if (d === null) {
-        d = '';
-        for (let i = 0; i < pairs; i++) d += `${i ? 'L' : 'M'}${X(i).toFixed(1)},${Y(w[i]).toFixed(1)}`;
-        this._curves.set(w, { axes, d });
-      }
-      kids.push(['svg:path', { d, class: m.cls, 'stroke-dasharray': m.dash || null }]);
-    }
+    const refs = [{ v: orig, cls: 'ref', label: `original context ${grouped(String(orig))}` }];
+    if (f > 1) refs.push({ v: orig * f, cls: 'ref2', label: `${f} × original = ${fmtLen(orig * f)}` });
+    const curves = METHODS.map((m) => ({ values: wl[m.key], cls: m.cls, dash: m.dash }));
+    const { X, pw, specs: kids } = logPairPlot({ W, H: PLOT_H, pad: PAD, n: pairs, curves, refs, yLabel: 'wavelength (positions, log scale)' });
+    this._geom = { X, pw, W };
     // the cursor line where _drawCursor puts it (so it is written once)
     const cx = this.cursor === null ? -10 : X(Math.min(this.cursor, pairs - 1));
     kids.push(['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: cx, x2: cx, visibility: this.cursor === null ? 'hidden' : 'visible' }]);
@@ -340,19 +298,6 @@ class RopeScalingLab extends PeElement {
     }
     this.setTable(this.table, 'Wavelength 2π/θᵢ of every pair (positions per full turn)', ['pair i', 'θᵢ unscaled', ...METHODS.map((m) => m.short)], rows);
   }
-}
-
-// 1, 10, 100, 1k, 10k, 100k, 1M, ... for log-axis ticks
-function compact(x) {
-  const units = [[1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
-  for (const [u, s] of units) if (x >= u) return `${x / u}${s}`;
-  return String(x);
-}
-
-function niceStep(raw) {
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const r = raw / p;
-  return (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p;
 }
 
 define(RopeScalingLab);

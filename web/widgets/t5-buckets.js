@@ -11,7 +11,7 @@
 // control keeps working.
 import { PeElement, define, css, h, canvasContext, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
-import { cellAt, moveCursor } from '../lib/grid-cursor.js';
+import { bindCellCursor, moveAlong } from '../lib/grid-cursor.js';
 
 const STRIP_H = 150;
 const PAD = { l: 34, r: 10, t: 16, b: 40 };
@@ -62,9 +62,11 @@ class T5Buckets extends PeElement {
     );
     this._cur = null; // [i, j] on the grid
     this._rel = null; // offset on the strip
-    this.grid.addEventListener('pointermove', (e) => this._gridPointer(e));
-    this.grid.addEventListener('pointerleave', () => { this._cur = null; this._drawGrid(); });
-    this.grid.addEventListener('keydown', (e) => this._gridKey(e));
+    bindCellCursor(this.grid, {
+      grid: () => this._state && { rows: this._state.Q, cols: this._state.K, geom: this._gridGeom },
+      current: () => this._cur,
+      moveTo: (cur) => { this._cur = cur; this._drawGrid(); },
+    });
     this.strip.addEventListener('pointermove', (e) => this._stripPointer(e));
     this.strip.addEventListener('pointerleave', () => { this._rel = null; this._drawStrip(); });
     this.strip.addEventListener('keydown', (e) => this._stripKey(e));
@@ -397,25 +399,6 @@ class T5Buckets extends PeElement {
         : `relative distance ${this._rel}: bucket ${this.bucket(this._rel)} (${this._region(this._rel)})`);
   }
 
-  _gridPointer(e) {
-    const s = this._state;
-    if (!s) return;
-    const at = cellAt(e, this.grid, this._gridGeom, s.Q, s.K);
-    if (!at || (this._cur && this._cur[0] === at[0] && this._cur[1] === at[1])) return;
-    this._cur = at;
-    this._drawGrid();
-  }
-
-  _gridKey(e) {
-    const s = this._state;
-    if (!s) return;
-    const moved = moveCursor(e.key, this._cur, s.Q, s.K);
-    if (!moved) return;
-    if (moved.cur) e.preventDefault();
-    this._cur = moved.cur;
-    this._drawGrid();
-  }
-
   _stripPointer(e) {
     const s = this._state;
     if (!s) return;
@@ -430,16 +413,10 @@ class T5Buckets extends PeElement {
   _stripKey(e) {
     const s = this._state;
     if (!s) return;
-    const step = e.shiftKey ? 10 : 1;
-    let r = this._rel ?? 0;
-    if (e.key === 'ArrowLeft') r -= this._rel === null ? 0 : step;
-    else if (e.key === 'ArrowRight') r += this._rel === null ? 0 : step;
-    else if (e.key === 'Home') r = -s.D;
-    else if (e.key === 'End') r = s.D;
-    else if (e.key === 'Escape') { this._rel = null; this._drawStrip(); return; }
-    else return;
-    e.preventDefault();
-    this._rel = Math.max(-s.D, Math.min(s.D, r));
+    const moved = moveAlong(e, this._rel, -s.D, s.D, 10);
+    if (!moved) return;
+    if (moved.cur !== null) e.preventDefault();
+    this._rel = moved.cur;
     this._drawStrip();
   }
 

@@ -14,6 +14,7 @@
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import T5 from '../data/t5-learned.js';
+import { niceTicks } from '../lib/chart.js';
 
 const TASKS = Object.keys(T5.tasks);
 const MULTIPLES = [1, 2, 4];
@@ -165,13 +166,4 @@ function bucketColumns(pe, L) {
 }
 
 // Ticks at a round step, 3 to 6 of them, within [lo, hi].
-function niceTicks(lo, hi) {
-  const raw = (hi - lo) / 4;
-  const p = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
-  const out = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + 1e-9; v += step) out.push(Math.abs(v) < 1e-12 ? 0 : v);
-  return out;
-}
-
 define(T5LearnedBias);

@@ -22,6 +22,7 @@ import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
 import { ENCODINGS, TASKS, MODEL, TEXT, MULTIPLES, EVAL_EVERY, LAB_OPTIONS, SessionLoop } from '../lib/train-session.js';
 import LM_RECORDED from '../data/lm-results.js';
+import { niceStep } from '../lib/chart.js';
 
 const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
 const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a uniform guess
@@ -729,12 +730,6 @@ class TrainLab extends PeElement {
   }
 }
 
-function niceStep(raw) {
-  const p = 10 ** Math.floor(Math.log10(Math.max(raw, 1e-9)));
-  const r = raw / p;
-  return Math.max(1, (r < 1.5 ? 1 : r < 3.5 ? 2 : r < 7.5 ? 5 : 10) * p);
-}
-
 define(TrainLab);
 
 // --- the loss chart's parts (chart: the canvas, its size, padding, scales and colours)
@@ -754,7 +749,7 @@ function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, 
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'top';
-  const xs = niceStep(totalSteps / Math.max(2, Math.floor(pw / 70)));
+  const xs = Math.max(1, niceStep(Math.max(totalSteps, 1) / Math.max(2, Math.floor(pw / 70))));
   for (let s = 0; s <= totalSteps; s += xs) {
     ctx.strokeStyle = muted;
     ctx.beginPath();
