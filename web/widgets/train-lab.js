@@ -23,6 +23,7 @@ import { parseColor, rgb } from '../lib/colormap.js';
 import { ENCODINGS, TASKS, MODEL, TEXT, MULTIPLES, EVAL_EVERY, LAB_OPTIONS, SessionLoop } from '../lib/train-session.js';
 import LM_RECORDED from '../data/lm-results.js';
 import { niceStep } from '../lib/chart.js';
+import { TrainRun } from '../lib/train-run.js';
 
 const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
 const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a uniform guess
@@ -268,18 +269,19 @@ class TrainLab extends PeElement {
   }
 
   _buttons() {
-    const state = this.run?.state ?? 'idle';
+    const run = this.run;
     const invalid = this.readParams().errors.length > 0;
-    const active = state === 'loading' || state === 'running';
+    const active = !!run?.active;
+    const paused = !!run?.paused;
     const set = (btn, enabled) => {
       // a button that goes away under the keyboard focus hands it on
       if (!enabled && this.shadowRoot.activeElement === btn) this._focusNext = true;
       btn.disabled = !enabled;
     };
-    set(this.startBtn, !active && state !== 'paused' && !invalid);
+    set(this.startBtn, !active && !paused && !invalid);
     set(this.pauseBtn, active);
-    set(this.resumeBtn, state === 'paused');
-    set(this.resetBtn, state !== 'idle');
+    set(this.resumeBtn, paused);
+    set(this.resetBtn, !!run);
     if (this._focusNext) {
       this._focusNext = false;
       const next = [this.pauseBtn, this.resumeBtn, this.startBtn, this.resetBtn].find((b) => !b.disabled);
@@ -311,7 +313,7 @@ class TrainLab extends PeElement {
     // each worker gets every n-th encoding; each part reports on its own
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, encodings.length, this.maxWorkers));
     const parts = Array.from({ length: n }, (_, k) => ({ encodings: encodings.filter((_, i) => i % n === k), snap: null, results: null }));
-    const run = { config, parts, state: 'loading', mode: null, workers: [], loop: null, paused: false, t0: performance.now(), tStart: 0, lastText: 0 };
+    const run = new TrainRun(config, parts, performance.now());
     this.run = run;
     this.results = null;
     this.runInfo = null;
@@ -331,8 +333,7 @@ class TrainLab extends PeElement {
       await this._startOnPage(run);
       if (this.run !== run) return;
     }
-    if (run.state === 'error') return;
-    run.state = run.paused ? 'paused' : 'running';
+    if (!run.to('loaded')) return; // failed (or finished) while loading
     run.tStart = performance.now();
     this._modeText();
     this._buttons();
@@ -403,21 +404,17 @@ class TrainLab extends PeElement {
 
   pause() {
     const run = this.run;
-    if (!run || (run.state !== 'running' && run.state !== 'loading')) return;
-    // paused while loading: start() starts the run paused
-    run.paused = true;
+    // paused while loading: each worker, and the loop, start paused
+    if (!run?.to('pause')) return;
     for (const w of run.workers) w.postMessage({ type: 'pause' });
     run.loop?.pause();
-    run.state = 'paused';
     this._progressText(true);
     this._buttons();
   }
 
   resume() {
     const run = this.run;
-    if (!run || run.state !== 'paused') return;
-    run.paused = false;
-    run.state = 'running';
+    if (!run?.to('resume')) return;
     for (const w of run.workers) w.postMessage({ type: 'resume' });
     run.loop?.resume();
     this._progressText(true);
@@ -444,7 +441,7 @@ class TrainLab extends PeElement {
     run.workers = [];
     run.loop?.reset();
     run.loop = null;
-    if (run.state !== 'done') run.state = 'stopped';
+    run.to('stop');
   }
 
   // A message from part k (a worker, or the loop on the page).
@@ -461,7 +458,7 @@ class TrainLab extends PeElement {
       this.schedule();
     } else if (msg.type === 'error') {
       this._stop();
-      run.state = 'error';
+      run.to('fail');
       this.errorBox.textContent = `Training stopped: ${String(msg.message).slice(0, 300)}`;
       this._buttons();
     }
@@ -482,7 +479,7 @@ class TrainLab extends PeElement {
     for (const w of run.workers) w.terminate(); // done: free their memory
     run.workers = [];
     run.loop = null;
-    run.state = 'done';
+    run.to('finish');
     this.progress.value = this.progress.max;
     this._progressText(true);
     this._buttons();
@@ -518,7 +515,7 @@ class TrainLab extends PeElement {
       this.progText.textContent = `done: ${total} steps per encoding in ${secs(this.runInfo.wallMs)}.`;
       return;
     }
-    if (run.state === 'paused') {
+    if (run.paused) {
       this.progText.textContent = `paused at step ${steps} of ${total}.`;
       return;
     }
