@@ -26,9 +26,11 @@
 #include <malloc.h>
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <new>
 #include <string>
+#include <vector>
 
 #include "alibi.h"
 #include "attention.h"
@@ -116,44 +118,84 @@ std::int64_t as_size(double x) {
     return static_cast<std::int64_t>(x);
 }
 
-posenc::RopeScaling scaling_from_js(const val& s) {
-    posenc::RopeScaling out;
-    if (s.isNull() || s.isUndefined()) return out;
-    out.type = posenc::rope_scaling_type(s["type"].as<std::string>().c_str());
-    out.factor = s["factor"].as<double>();
-    out.max_positions = as_size(s["maxPositions"].as<double>());
-    out.seq_len = as_size(s["seqLen"].as<double>());
-    out.original_max_positions = as_size(s["originalMaxPositions"].as<double>());
-    out.beta_fast = s["betaFast"].as<double>();
-    out.beta_slow = s["betaSlow"].as<double>();
-    out.low_freq_factor = s["lowFreqFactor"].as<double>();
-    out.high_freq_factor = s["highFreqFactor"].as<double>();
-    out.truncate = s["truncate"].as<bool>();
-    out.attention_factor = s["attentionFactor"].as<double>();
-    out.mscale = s["mscale"].as<double>();
-    out.mscale_all_dim = s["mscaleAllDim"].as<double>();
-    // posenc.js passes Float32Arrays of at most 32768 values (checked there)
-    out.short_factor = emscripten::convertJSArrayToNumberVector<float>(s["shortFactor"]);
-    out.long_factor = emscripten::convertJSArrayToNumberVector<float>(s["longFactor"]);
-    return out;
+// ------------------------------------------------------- option objects
+//
+// Options cross from posenc.js as one object each, never as a long list of
+// positional numbers where a swapped pair would go unnoticed: RopeScaling,
+// AttentionOptions and TrainerConfig are the core's own structs, bound as
+// emscripten::value_object in EMSCRIPTEN_BINDINGS below, which is the one
+// place each field's JS name is written. A field that is missing or of the
+// wrong kind is a TypeError Embind throws in JS before the call; posenc.js
+// fills every field (its defaults from buildInfo()). Enumerations travel as
+// Embind enums listed from the core's own name functions. Conversions here
+// never throw: an exception while Embind reads an argument would escape
+// guarded().
+
+// int64 and pointer fields as JS numbers
+template <class C, class I, I C::*F>
+double get_number(const C& c) {
+    return static_cast<double>(c.*F);
+}
+template <class C, class I, I C::*F>
+void set_number(C& c, double v) {
+    c.*F = static_cast<I>(as_size(v));
+}
+template <class C, const float* C::*F>
+Addr get_address(const C& c) {
+    return reinterpret_cast<Addr>(c.*F);
+}
+template <class C, const float* C::*F>
+void set_address(C& c, Addr a) {
+    c.*F = a ? at<const float>(a) : nullptr;
+}
+// LongRoPE's factor lists as Float32Arrays (at most 32768 values, checked in posenc.js)
+template <std::vector<float> posenc::RopeScaling::*F>
+val get_floats(const posenc::RopeScaling& s) {
+    return val::global("Float32Array").call<val>("from", val(emscripten::typed_memory_view((s.*F).size(), (s.*F).data())));
+}
+template <std::vector<float> posenc::RopeScaling::*F>
+void set_floats(posenc::RopeScaling& s, val v) {
+    s.*F = emscripten::convertJSArrayToNumberVector<float>(v);
+}
+// the attention scale: NaN for F.scaled_dot_product_attention's 1/sqrt(head_dim)
+double get_scale(const posenc::AttentionOptions& o) {
+    return o.scale ? double(*o.scale) : std::numeric_limits<double>::quiet_NaN();
+}
+void set_scale(posenc::AttentionOptions& o, double v) {
+    if (v == v) o.scale = static_cast<float>(v);
+    else o.scale.reset();
+}
+
+// Registers an Embind enum whose values are the core's names: name(E(i)) for
+// i = 0, 1, ... until name() returns nullptr.
+template <class E>
+void bind_names(const char* js_name, const char* (*name)(E)) {
+    emscripten::enum_<E> e(js_name);
+    for (int i = 0; const char* n = name(static_cast<E>(i)); ++i) e.value(n, static_cast<E>(i));
 }
 
 // ---------------------------------------------------------------- bindings
 
-// out: (max_len, d_model); fast: vecmath's sin/cos instead of torch's bits
-val sinusoidal(Addr out, double max_len, double d_model, double base, bool fast) {
+// The table's base, and fast: vecmath's sin/cos instead of torch's bits.
+struct TableOptions {
+    double base = 10000.0;
+    bool fast = false;
+    posenc::SinCos path() const { return fast ? posenc::SinCos::Fast : posenc::SinCos::Exact; }
+};
+
+// out: (max_len, d_model)
+val sinusoidal(Addr out, double max_len, double d_model, const TableOptions& o) {
     return guarded([&] {
-        posenc::sinusoidal_table(at<float>(out), as_size(max_len), as_size(d_model), base,
-                                 fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
+        posenc::sinusoidal_table(at<float>(out), as_size(max_len), as_size(d_model), o.base, o.path());
         return val::undefined();
     });
 }
 
 // out: (rows, d_model): rows row0.. of the (max_len, d_model) table
-val sinusoidal_rows(Addr out, double max_len, double d_model, double base, double row0, double rows, bool fast) {
+val sinusoidal_rows(Addr out, double max_len, double d_model, double row0, double rows, const TableOptions& o) {
     return guarded([&] {
-        posenc::sinusoidal_rows(at<float>(out), as_size(max_len), as_size(d_model), base, as_size(row0), as_size(rows),
-                                fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
+        posenc::sinusoidal_rows(at<float>(out), as_size(max_len), as_size(d_model), o.base, as_size(row0), as_size(rows),
+                                o.path());
         return val::undefined();
     });
 }
@@ -194,29 +236,37 @@ val box_downsample(Addr out, Addr in, double rows, double cols, double out_rows,
 }
 
 // out: (dim/2)
-val rope_inv_freq(Addr out, double dim, double base, val scaling) {
+val rope_inv_freq(Addr out, double dim, double base, const posenc::RopeScaling& scaling) {
     return guarded([&] {
-        posenc::rope_inv_freq(at<float>(out), as_size(dim), base, scaling_from_js(scaling));
+        posenc::rope_inv_freq(at<float>(out), as_size(dim), base, scaling);
         return val::undefined();
     });
 }
 
-val rope_attention_factor(val scaling) {
+val rope_attention_factor(const posenc::RopeScaling& scaling) {
     return guarded([&] {
-        const auto s = scaling_from_js(scaling);
-        posenc::rope_scaling_check(s);
-        return val(posenc::rope_scaling_attention_factor(s));
+        posenc::rope_scaling_check(scaling);
+        return val(posenc::rope_scaling_attention_factor(scaling));
     });
 }
 
-// x, out: (rows, dim), out may alias x; positions: (rows) f64; fast as above
-val rope_apply(Addr out, Addr x, double rows, double dim, Addr positions, double base,
-               std::string convention, double rotary_dim, val scaling, bool fast) {
+// How ropeApply rotates: base, pairing ("half" or "interleaved"), how many
+// leading dimensions turn, the scaling, and fast as for the tables.
+struct RopeOptions {
+    double base = 10000.0;
+    std::string convention;
+    double rotary_dim = 0;
+    posenc::RopeScaling scaling;
+    bool fast = false;
+};
+
+// x, out: (rows, dim), out may alias x; positions: (rows) f64
+val rope_apply(Addr out, Addr x, double rows, double dim, Addr positions, const RopeOptions& o) {
     return guarded([&] {
-        const auto conv = posenc::rope_convention(convention.c_str());
+        const auto conv = posenc::rope_convention(o.convention.c_str());
         posenc::rope_apply(at<float>(out), at<const float>(x), as_size(rows), as_size(dim),
-                           at<const double>(positions), base, conv, as_size(rotary_dim),
-                           scaling_from_js(scaling), fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
+                           at<const double>(positions), o.base, conv, as_size(o.rotary_dim), o.scaling,
+                           o.fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
         return val::undefined();
     });
 }
@@ -255,30 +305,25 @@ val softmax(Addr out, Addr x, double rows, double n) {
     });
 }
 
-// q, k, v, out: (heads, seq, head_dim); weights: (heads, seq, seq), or 0 when
-// not wanted; bias: (heads, seq, seq) or 0; t5_table: (num_buckets, heads) or 0.
-// ALiBi and T5 are added on the fly; no (heads, seq, seq) bias is built.
-// `workspace` belongs to the caller (one per loaded module in posenc.js), so
-// repeated calls allocate nothing and nothing global lives here.
-val attention(Addr out, Addr weights, Addr q, Addr k, Addr v, double heads, double seq_len,
-              double head_dim, bool causal, Addr bias, double scale, bool alibi, Addr t5_table,
-              bool t5_bidirectional, double t5_num_buckets, double t5_max_distance,
-              posenc::AttentionWorkspace& workspace) {
+// The arrays of one attention call, as heap addresses: q, k, v, out: (heads,
+// seq, head_dim); weights: (heads, seq, seq), or 0 when not wanted.
+struct AttentionArrays {
+    Addr out = 0, weights = 0, q = 0, k = 0, v = 0;
+};
+
+// options (AttentionOptions, attention.h): bias (heads, seq, seq) or 0,
+// t5Table (num_buckets, heads) or 0; ALiBi and T5 are added on the fly, no
+// (heads, seq, seq) bias is built. `workspace` belongs to the caller (one
+// per loaded module in posenc.js), so repeated calls allocate nothing and
+// nothing global lives here.
+val attention(const AttentionArrays& a, double heads, double seq_len, double head_dim,
+              posenc::AttentionOptions options, posenc::AttentionWorkspace& workspace) {
     return guarded([&] {
-        posenc::AttentionOptions options;
-        options.causal = causal;
-        options.bias = bias ? at<const float>(bias) : nullptr;
-        options.scale = static_cast<float>(scale);
-        options.alibi = alibi;
-        options.t5_table = t5_table ? at<const float>(t5_table) : nullptr;
-        options.t5_bidirectional = t5_bidirectional;
-        options.t5_num_buckets = as_size(t5_num_buckets);
-        options.t5_max_distance = as_size(t5_max_distance);
-        options.want_weights = weights != 0;
+        options.want_weights = a.weights != 0;
         options.workspace = &workspace;
-        posenc::attention(at<float>(out), weights ? at<float>(weights) : nullptr, at<const float>(q),
-                          at<const float>(k), at<const float>(v), as_size(heads),
-                          as_size(seq_len), as_size(head_dim), options);
+        posenc::attention(at<float>(a.out), a.weights ? at<float>(a.weights) : nullptr, at<const float>(a.q),
+                          at<const float>(a.k), at<const float>(a.v), as_size(heads), as_size(seq_len),
+                          as_size(head_dim), options);
         return val::undefined();
     });
 }
@@ -291,24 +336,9 @@ val attention(Addr out, Addr weights, Addr q, Addr k, Addr v, double heads, doub
 // successful init().
 class TrainerHandle {
 public:
-    val init(std::string task, std::string encoding, double layers, double d_model, double heads,
-             double ffn, double vocab, double train_len, double batch, double lr, double seed,
-             std::string text) {
+    val init(const posenc::TrainerConfig& config) {
         return guarded([&] {
-            posenc::TrainerConfig c;
-            c.task = posenc::train_task(task.c_str());
-            c.encoding = posenc::train_encoding(encoding.c_str());
-            c.layers = as_size(layers);
-            c.d_model = as_size(d_model);
-            c.heads = as_size(heads);
-            c.ffn = as_size(ffn);
-            c.vocab = as_size(vocab);
-            c.train_len = as_size(train_len);
-            c.batch = as_size(batch);
-            c.lr = lr;
-            c.seed = static_cast<std::uint64_t>(seed);  // posenc.js: an integer in 0..2^53
-            c.text = std::move(text);
-            trainer_ = std::make_unique<posenc::Trainer>(c);
+            trainer_ = std::make_unique<posenc::Trainer>(config);
             return val::undefined();
         });
     }
@@ -381,21 +411,11 @@ val build_info() {
     t5.set("maxDistance", double(posenc::kT5DefaultMaxDistance));
     t5.set("bidirectional", true);
     defaults.set("t5", t5);
+    // every field of RopeScaling, as posenc.js fills in the ones not given
+    defaults.set("scaling", val(posenc::RopeScaling{}));
 #if POSENC_WITH_TRAINER
     const posenc::TrainerConfig c;
-    val trainer = val::object();
-    trainer.set("task", std::string(posenc::train_task_name(c.task)));
-    trainer.set("encoding", std::string(posenc::train_encoding_name(c.encoding)));
-    trainer.set("layers", double(c.layers));
-    trainer.set("dModel", double(c.d_model));
-    trainer.set("heads", double(c.heads));
-    trainer.set("ffn", double(c.ffn));
-    trainer.set("vocab", double(c.vocab));
-    trainer.set("trainLen", double(c.train_len));
-    trainer.set("batch", double(c.batch));
-    trainer.set("lr", c.lr);
-    trainer.set("seed", double(c.seed));
-    defaults.set("trainer", trainer);
+    defaults.set("trainer", val(c));
     defaults.set("textVocab", double(posenc::kTextVocab));
 #endif
     info.set("defaults", defaults);
@@ -415,6 +435,56 @@ val memory_stats() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc) {
+    using posenc::RopeScaling;
+    using posenc::AttentionOptions;
+    bind_names<RopeScaling::Type>("RopeScalingType", &posenc::rope_scaling_type_name);
+    emscripten::value_object<RopeScaling>("RopeScaling")
+        .field("type", &RopeScaling::type)
+        .field("factor", &RopeScaling::factor)
+        .field("maxPositions", &get_number<RopeScaling, std::int64_t, &RopeScaling::max_positions>,
+               &set_number<RopeScaling, std::int64_t, &RopeScaling::max_positions>)
+        .field("seqLen", &get_number<RopeScaling, std::int64_t, &RopeScaling::seq_len>,
+               &set_number<RopeScaling, std::int64_t, &RopeScaling::seq_len>)
+        .field("originalMaxPositions", &get_number<RopeScaling, std::int64_t, &RopeScaling::original_max_positions>,
+               &set_number<RopeScaling, std::int64_t, &RopeScaling::original_max_positions>)
+        .field("betaFast", &RopeScaling::beta_fast)
+        .field("betaSlow", &RopeScaling::beta_slow)
+        .field("truncate", &RopeScaling::truncate)
+        .field("attentionFactor", &RopeScaling::attention_factor)
+        .field("mscale", &RopeScaling::mscale)
+        .field("mscaleAllDim", &RopeScaling::mscale_all_dim)
+        .field("shortFactor", &get_floats<&RopeScaling::short_factor>, &set_floats<&RopeScaling::short_factor>)
+        .field("longFactor", &get_floats<&RopeScaling::long_factor>, &set_floats<&RopeScaling::long_factor>)
+        .field("lowFreqFactor", &RopeScaling::low_freq_factor)
+        .field("highFreqFactor", &RopeScaling::high_freq_factor);
+    emscripten::value_object<TableOptions>("TableOptions")
+        .field("base", &TableOptions::base)
+        .field("fast", &TableOptions::fast);
+    emscripten::value_object<RopeOptions>("RopeOptions")
+        .field("base", &RopeOptions::base)
+        .field("convention", &RopeOptions::convention)
+        .field("rotaryDim", &RopeOptions::rotary_dim)
+        .field("scaling", &RopeOptions::scaling)
+        .field("fast", &RopeOptions::fast);
+    emscripten::value_object<AttentionArrays>("AttentionArrays")
+        .field("out", &AttentionArrays::out)
+        .field("weights", &AttentionArrays::weights)
+        .field("q", &AttentionArrays::q)
+        .field("k", &AttentionArrays::k)
+        .field("v", &AttentionArrays::v);
+    emscripten::value_object<AttentionOptions>("AttentionOptions")
+        .field("causal", &AttentionOptions::causal)
+        .field("bias", &get_address<AttentionOptions, &AttentionOptions::bias>,
+               &set_address<AttentionOptions, &AttentionOptions::bias>)
+        .field("scale", &get_scale, &set_scale)
+        .field("alibi", &AttentionOptions::alibi)
+        .field("t5Table", &get_address<AttentionOptions, &AttentionOptions::t5_table>,
+               &set_address<AttentionOptions, &AttentionOptions::t5_table>)
+        .field("t5Bidirectional", &AttentionOptions::t5_bidirectional)
+        .field("t5NumBuckets", &get_number<AttentionOptions, std::int64_t, &AttentionOptions::t5_num_buckets>,
+               &set_number<AttentionOptions, std::int64_t, &AttentionOptions::t5_num_buckets>)
+        .field("t5MaxDistance", &get_number<AttentionOptions, std::int64_t, &AttentionOptions::t5_max_distance>,
+               &set_number<AttentionOptions, std::int64_t, &AttentionOptions::t5_max_distance>);
     emscripten::function("sinusoidal", &sinusoidal);
     emscripten::function("sinusoidalRows", &sinusoidal_rows);
     emscripten::function("sinusoidalPicture", &sinusoidal_picture);
@@ -431,6 +501,30 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::class_<posenc::AttentionWorkspace>("AttentionWorkspace").constructor<>();
     emscripten::function("attention", &attention);
 #if POSENC_WITH_TRAINER
+    using posenc::TrainerConfig;
+    bind_names<posenc::TrainTask>("TrainTask", &posenc::train_task_name);
+    bind_names<posenc::TrainEncoding>("TrainEncoding", &posenc::train_encoding_name);
+    emscripten::value_object<TrainerConfig>("TrainerConfig")
+        .field("task", &TrainerConfig::task)
+        .field("encoding", &TrainerConfig::encoding)
+        .field("layers", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::layers>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::layers>)
+        .field("dModel", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::d_model>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::d_model>)
+        .field("heads", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::heads>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::heads>)
+        .field("ffn", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::ffn>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::ffn>)
+        .field("vocab", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::vocab>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::vocab>)
+        .field("trainLen", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::train_len>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::train_len>)
+        .field("batch", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::batch>,
+               &set_number<TrainerConfig, std::int64_t, &TrainerConfig::batch>)
+        .field("lr", &TrainerConfig::lr)
+        .field("seed", &get_number<TrainerConfig, std::uint64_t, &TrainerConfig::seed>,
+               &set_number<TrainerConfig, std::uint64_t, &TrainerConfig::seed>)
+        .field("text", &TrainerConfig::text);
     emscripten::class_<TrainerHandle>("TrainerHandle")
         .constructor<>()
         .function("init", &TrainerHandle::init)

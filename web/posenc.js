@@ -84,6 +84,9 @@ export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   return instances.get(key);
 }
 
+// The name of an Embind enum's value (core.TrainTask.rope -> 'rope').
+const enumName = (e, value) => Object.keys(e).find((k) => k !== 'values' && e[k] === value);
+
 class Posenc {
   #core;
   #scratch;
@@ -101,8 +104,22 @@ class Posenc {
     this.trainer = info.trainer;
     /** The size caps; a request beyond them throws a RangeError. */
     this.limits = Object.freeze({ ...info.limits });
-    this.#defaults = info.defaults;
+    // the trainer's defaults as the API spells them (the core's enums by name)
+    // (and without the text task's corpus, which has no default)
+    const { trainer, ...defaults } = info.defaults;
+    if (trainer) {
+      const { text: _, ...config } = trainer;
+      defaults.trainer = { ...config, task: enumName(core.TrainTask, trainer.task), encoding: enumName(core.TrainEncoding, trainer.encoding) };
+    }
+    this.#defaults = defaults;
     Object.freeze(this);
+  }
+
+  // A checked scaling option (scalingOption) as the core's RopeScaling: the
+  // fields given, the core's defaults for the rest; none for null.
+  #scaling(s) {
+    const { scaling } = this.#defaults;
+    return s === null ? scaling : { ...scaling, ...s, type: this.#core.RopeScalingType[s.type] };
   }
 
   /** A HeapArray of `length` elements ('f32' by default, or 'i32') in this build's heap. */
@@ -221,7 +238,7 @@ class Posenc {
     boolean(fn, 'fast', fast);
     const n = Math.max(maxLen, 0) * Math.max(dModel, 0);
     const [table] = this.#run(fn, [], [output(fn, 'sinusoidal table', out, 'f32', n, 'maxLen * dModel')], (o) =>
-      this.#core.sinusoidal(o, maxLen, dModel, base, fast),
+      this.#core.sinusoidal(o, maxLen, dModel, { base, fast }),
     );
     return table;
   }
@@ -242,7 +259,7 @@ class Posenc {
     boolean(fn, 'fast', fast);
     const n = count * dModel;
     const [rows] = this.#run(fn, [], [output(fn, 'sinusoidal rows', out, 'f32', n, 'count * dModel')], (o) =>
-      this.#core.sinusoidalRows(o, maxLen, dModel, base, firstRow, count, fast),
+      this.#core.sinusoidalRows(o, maxLen, dModel, firstRow, count, { base, fast }),
     );
     return rows;
   }
@@ -327,7 +344,7 @@ class Posenc {
     number(fn, 'base', base);
     const s = scalingOption(fn, scaling);
     const [inv] = this.#run(fn, [], [output(fn, 'frequencies', undefined, 'f32', Math.max(dim >> 1, 0))], (o) =>
-      this.#core.ropeInvFreq(o, dim, base, s),
+      this.#core.ropeInvFreq(o, dim, base, this.#scaling(s)),
     );
     return inv;
   }
@@ -335,7 +352,7 @@ class Posenc {
   /** The factor RoPE multiplies cos and sin by: 0.1 ln(factor) + 1 for YaRN, else 1. */
   ropeAttentionFactor(scaling) {
     const fn = 'ropeAttentionFactor';
-    return unwrap(fn, this.#core.ropeAttentionFactor(scalingOption(fn, scaling)));
+    return unwrap(fn, this.#core.ropeAttentionFactor(this.#scaling(scalingOption(fn, scaling))));
   }
 
   /**
@@ -372,7 +389,7 @@ class Posenc {
       fn,
       [xArg, arg(fn, 'positions', positions, 'f64', rows, 'rows')],
       [output(fn, 'output', o.out, 'f32', rows * dim, 'rows * dim')],
-      (xa, pa, oa) => this.#core.ropeApply(oa, xa, rows, dim, pa, base, convention, rotaryDim, s, fast),
+      (xa, pa, oa) => this.#core.ropeApply(oa, xa, rows, dim, pa, { base, convention, rotaryDim, scaling: this.#scaling(s), fast }),
       { aliasOk: true },
     );
     return result;
@@ -468,7 +485,7 @@ class Posenc {
     number(fn, 'lr', c.lr);
     size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
     const handle = new this.#core.TrainerHandle();
-    const result = handle.init(c.task, c.encoding, c.layers, c.dModel, c.heads, c.ffn, c.vocab, c.trainLen, c.batch, c.lr, c.seed, c.text ?? '');
+    const result = handle.init({ ...c, task: this.#core.TrainTask[c.task], encoding: this.#core.TrainEncoding[c.encoding], text: c.text ?? '' });
     if (result instanceof Error) {
       handle.delete();
       unwrap(fn, result);
@@ -521,8 +538,9 @@ class Posenc {
       const oa = addr[next++];
       const wa = returnWeights ? addr[next++] : 0;
       const t = t5Config ?? this.#defaults.t5;
-      return this.#core.attention(oa, wa, qa, ka, va, heads, seqLen, headDim, causal, ba, scale, alibi, ta,
-        t.bidirectional, t.numBuckets, t.maxDistance, this.#workspace);
+      const arrays = { out: oa, weights: wa, q: qa, k: ka, v: va };
+      const attn = { causal, bias: ba, scale, alibi, t5Table: ta, t5Bidirectional: t.bidirectional, t5NumBuckets: t.numBuckets, t5MaxDistance: t.maxDistance };
+      return this.#core.attention(arrays, heads, seqLen, headDim, attn, this.#workspace);
     });
     return { output: results[0], weights: returnWeights ? results[1] : null };
   }

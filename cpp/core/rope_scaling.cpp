@@ -171,17 +171,20 @@ void check_length(const char* what, std::int64_t n, std::int64_t lo) {
 
 }  // namespace
 
+const char* rope_scaling_type_name(RopeScaling::Type type) {
+    static const char* const kNames[] = {"none", "linear", "dynamic", "yarn", "llama3", "longrope"};
+    const auto i = static_cast<std::size_t>(type);
+    return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
+}
+
 RopeScaling::Type rope_scaling_type(const char* name) {
     const std::string n = name ? name : "";
-    if (n == "none") return RopeScaling::Type::None;
-    if (n == "linear") return RopeScaling::Type::Linear;
-    if (n == "dynamic") return RopeScaling::Type::Dynamic;
-    if (n == "yarn") return RopeScaling::Type::Yarn;
-    if (n == "llama3") return RopeScaling::Type::Llama3;
-    if (n == "longrope") return RopeScaling::Type::Longrope;
-    throw TypeError("unknown RoPE scaling type '" + n +
-                        "' (expected one of 'none', 'linear', 'dynamic', 'yarn', 'llama3', 'longrope')",
-                    {"scaling.type"});
+    std::string expected;
+    for (int i = 0; const char* t = rope_scaling_type_name(static_cast<RopeScaling::Type>(i)); ++i) {
+        if (n == t) return static_cast<RopeScaling::Type>(i);
+        expected += (i ? ", '" : "'") + std::string(t) + "'";
+    }
+    throw TypeError("unknown RoPE scaling type '" + n + "' (expected one of " + expected + ")", {"scaling.type"});
 }
 
 void rope_scaling_check(const RopeScaling& s) {

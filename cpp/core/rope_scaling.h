@@ -48,6 +48,9 @@ struct RopeScaling {
 // Parses "none" / "linear" / "dynamic" / "yarn" / "llama3" / "longrope";
 // throws TypeError "unknown RoPE scaling type 'x' (expected one of ...)".
 RopeScaling::Type rope_scaling_type(const char* name);
+// The name of a type as rope_scaling_type reads it; nullptr past the last
+// type (so a caller can list them all: bindings.cpp's RopeScalingType enum).
+const char* rope_scaling_type_name(RopeScaling::Type type);
 
 // Throws RangeError naming the field for a factor <= 0 (or < 1 for dynamic),
 // missing/negative lengths, non-finite numbers, low_freq_factor >=

@@ -10,25 +10,20 @@
 
 namespace posenc {
 
-TrainTask train_task(const char* name) {
-    const std::string n = name ? name : "";
-    if (n == "copy") return TrainTask::copy;
-    if (n == "reverse") return TrainTask::reverse;
-    if (n == "sort") return TrainTask::sort;
-    if (n == "shift") return TrainTask::shift;
-    if (n == "text") return TrainTask::text;
-    throw TypeError("unknown task '" + n + "' (expected 'copy', 'reverse', 'sort', 'shift' or 'text')", {"task"});
+const char* train_task_name(TrainTask task) {
+    static const char* const kNames[] = {"copy", "reverse", "sort", "shift", "text"};
+    const auto i = static_cast<std::size_t>(task);
+    return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
 }
 
-const char* train_task_name(TrainTask task) {
-    switch (task) {
-        case TrainTask::copy: return "copy";
-        case TrainTask::reverse: return "reverse";
-        case TrainTask::sort: return "sort";
-        case TrainTask::shift: return "shift";
-        case TrainTask::text: return "text";
+TrainTask train_task(const char* name) {
+    const std::string n = name ? name : "";
+    std::string expected;
+    for (int i = 0; const char* t = train_task_name(static_cast<TrainTask>(i)); ++i) {
+        if (n == t) return static_cast<TrainTask>(i);
+        expected += (i ? ", '" : "'") + std::string(t) + "'";
     }
-    return "?";
+    throw TypeError("unknown task '" + n + "' (expected one of " + expected + ")", {"task"});
 }
 
 namespace {

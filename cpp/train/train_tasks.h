@@ -25,6 +25,8 @@ enum class TrainTask { copy, reverse, sort, shift, text };
 // Parses "copy" / "reverse" / "sort" / "shift" / "text"; throws TypeError naming the
 // bad value and the allowed ones.
 TrainTask train_task(const char* name);
+// A task's name as train_task reads it; nullptr past the last task (so a
+// caller can list them all: bindings.cpp's TrainTask enum).
 const char* train_task_name(TrainTask task);
 
 // SplitMix64 (Steele, Lea & Flood 2014, "Fast splittable pseudorandom number

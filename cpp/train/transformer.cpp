@@ -20,28 +20,20 @@
 
 namespace posenc {
 
-TrainEncoding train_encoding(const char* name) {
-    const std::string n = name ? name : "";
-    if (n == "none") return TrainEncoding::none;
-    if (n == "sinusoidal") return TrainEncoding::sinusoidal;
-    if (n == "learned") return TrainEncoding::learned;
-    if (n == "rope") return TrainEncoding::rope;
-    if (n == "alibi") return TrainEncoding::alibi;
-    if (n == "t5") return TrainEncoding::t5;
-    throw TypeError("unknown encoding '" + n + "' (expected 'none', 'sinusoidal', 'learned', 'rope', 'alibi' or 't5')",
-                    {"encoding"});
+const char* train_encoding_name(TrainEncoding e) {
+    static const char* const kNames[] = {"none", "sinusoidal", "learned", "rope", "alibi", "t5"};
+    const auto i = static_cast<std::size_t>(e);
+    return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
 }
 
-const char* train_encoding_name(TrainEncoding e) {
-    switch (e) {
-        case TrainEncoding::none: return "none";
-        case TrainEncoding::sinusoidal: return "sinusoidal";
-        case TrainEncoding::learned: return "learned";
-        case TrainEncoding::rope: return "rope";
-        case TrainEncoding::alibi: return "alibi";
-        case TrainEncoding::t5: return "t5";
+TrainEncoding train_encoding(const char* name) {
+    const std::string n = name ? name : "";
+    std::string expected;
+    for (int i = 0; const char* t = train_encoding_name(static_cast<TrainEncoding>(i)); ++i) {
+        if (n == t) return static_cast<TrainEncoding>(i);
+        expected += (i ? ", '" : "'") + std::string(t) + "'";
     }
-    return "?";
+    throw TypeError("unknown encoding '" + n + "' (expected one of " + expected + ")", {"encoding"});
 }
 
 namespace {

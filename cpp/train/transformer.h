@@ -63,6 +63,7 @@ enum class TrainEncoding { none, sinusoidal, learned, rope, alibi, t5 };
 // Parses "none" / "sinusoidal" / "learned" / "rope" / "alibi" / "t5";
 // throws TypeError naming the bad value and the allowed ones.
 TrainEncoding train_encoding(const char* name);
+// An encoding's name as train_encoding reads it; nullptr past the last one.
 const char* train_encoding_name(TrainEncoding encoding);
 
 constexpr std::uint64_t kTrainDataSalt = 0xD1B54A32D192ED03ull;

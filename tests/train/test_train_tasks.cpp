@@ -47,7 +47,7 @@ TEST_CASE("task names parse, and a wrong one lists the allowed ones", "[train_ta
         REQUIRE(train_task(train_task_name(t)) == t);
     REQUIRE_THROWS_AS(train_task("shuffle"), TypeError);
     REQUIRE_THROWS_WITH(train_task("shuffle"), Catch::Contains("'shuffle'") &&
-                                                   Catch::Contains("'copy', 'reverse', 'sort', 'shift' or 'text'"));
+                                                   Catch::Contains("'copy', 'reverse', 'sort', 'shift', 'text'"));
     REQUIRE_THROWS_AS(train_task(nullptr), TypeError);
 }
 

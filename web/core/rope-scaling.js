@@ -1,10 +1,11 @@
 // RoPE's context-extension options as the API takes them ({ type: 'yarn',
-// factor: 4, ... }), checked and filled in with the core's defaults, in the
-// shape bindings.cpp reads (cpp/core/rope_scaling.h).
+// factor: 4, ... }): which fields each type takes, and their checks. The
+// result holds the fields given; posenc.js fills in the rest from the core's
+// own defaults (buildInfo().defaults.scaling) before it crosses as the
+// RopeScaling value object of bindings.cpp.
 import { describe, number, integer, boolean, options } from './check.js';
 
 export const SCALING_TYPES = ['linear', 'dynamic', 'yarn', 'llama3', 'longrope'];
-const EMPTY_F32 = new Float32Array(0);
 const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxDim/2
 
 export function scalingOption(fn, s, context = {}) {
@@ -27,23 +28,11 @@ export function scalingOption(fn, s, context = {}) {
     if (s[name] === undefined) throw new TypeError(`${fn}: scaling '${s.type}' needs ${name}`);
     return s[name];
   };
+  // the fields given (checked); the core's defaults fill in the rest (buildInfo().defaults.scaling)
   const out = {
     type: s.type,
     // longrope: NaN = HF's maxPositions / originalMaxPositions
     factor: s.type === 'longrope' && s.factor === undefined ? NaN : number(fn, 'scaling.factor', need('factor')),
-    maxPositions: 0,
-    seqLen: 0,
-    originalMaxPositions: 0,
-    betaFast: 32,
-    betaSlow: 1,
-    lowFreqFactor: 1,
-    highFreqFactor: 4,
-    truncate: true,
-    attentionFactor: NaN, // NaN: computed as HF does
-    mscale: 0,
-    mscaleAllDim: 0,
-    shortFactor: EMPTY_F32,
-    longFactor: EMPTY_F32,
   };
   if (s.attentionFactor !== undefined) out.attentionFactor = number(fn, 'scaling.attentionFactor', s.attentionFactor);
   if (s.type === 'dynamic') {
