@@ -742,13 +742,22 @@ struct Flags {
     __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
 };
 
-// All ones where the double s is a float midpoint (low 29 bits 1000...0,
-// read from the low 32-bit word; the high word's compare can never hold) or
-// nonzero and below 2^-126 in magnitude.
-inline __m128i unsafe_sum(const batch_d& s) {
+// All ones where the double sum s = RN(p + c) may round to float otherwise
+// than the exact p + c: s is nonzero and below 2^-126 in magnitude, or s is
+// a float midpoint (low 29 bits 1000...0, read from the low 32-bit word; the
+// high word's compare can never hold) and the sum was inexact. A midpoint
+// reached exactly is common (a double-float's lo part has few bits, and the
+// sum of short operands is short) and harmless: then the error is
+// recovered, by TwoSum in double, only when some lane is a midpoint.
+inline __m128i unsafe_sum(const batch_d& p, const batch_d& c, const batch_d& s) {
     const __m128i bits = _mm_castpd_si128(s);
-    const __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(bits, _mm_set_epi32(0, 0x1FFFFFFF, 0, 0x1FFFFFFF)),
-                                        _mm_set_epi32(1, 0x10000000, 1, 0x10000000));
+    __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(bits, _mm_set_epi32(0, 0x1FFFFFFF, 0, 0x1FFFFFFF)),
+                                  _mm_set_epi32(1, 0x10000000, 1, 0x10000000));
+    if (_mm_movemask_epi8(mid) != 0) {
+        const batch_d v = s - p;
+        const batch_d err = (p - (s - v)) + (c - v);
+        mid = _mm_and_si128(mid, _mm_castpd_si128(_mm_cmpneq_pd(err, _mm_setzero_pd())));
+    }
     const __m128d small = _mm_and_pd(_mm_cmplt_pd(xsimd::abs(s), _mm_set1_pd(0x1p-126)),
                                      _mm_cmpneq_pd(s, _mm_setzero_pd()));
     return _mm_or_si128(mid, _mm_castpd_si128(small));
@@ -756,10 +765,11 @@ inline __m128i unsafe_sum(const batch_d& s) {
 
 // fmaf(a, b, c) lane by lane, rounding once except on flagged lanes.
 inline batch_f fma_v(const batch_f& a, const batch_f& b, const batch_f& c, Flags& f) {
-    const batch_d slo = lo_half(a) * lo_half(b) + lo_half(c);
-    const batch_d shi = hi_half(a) * hi_half(b) + hi_half(c);
-    f.lo = _mm_or_si128(f.lo, unsafe_sum(slo));
-    f.hi = _mm_or_si128(f.hi, unsafe_sum(shi));
+    const batch_d plo = lo_half(a) * lo_half(b), phi = hi_half(a) * hi_half(b);
+    const batch_d clo = lo_half(c), chi = hi_half(c);
+    const batch_d slo = plo + clo, shi = phi + chi;
+    f.lo = _mm_or_si128(f.lo, unsafe_sum(plo, clo, slo));
+    f.hi = _mm_or_si128(f.hi, unsafe_sum(phi, chi, shi));
     return join_halves(slo, shi);
 }
 
