@@ -202,7 +202,7 @@ float ldexp_wide(float x, std::int32_t q) {
 // log(d) for d > 0, as hi + lo.
 //   d = m * 2^e with m in [0.75, 1.5);  x = (m - 1) / (m + 1)
 //   log d = e*ln2 + 2x + x^3 * (c + x^2 * t(x^2))      (atanh series)
-F2 log_f2(float d) {
+POSENC_MINSIZE F2 log_f2(float d) {
     // pass 1: split off the exponent (subnormals scaled up by 2^64 first)
     const bool tiny = d < std::numeric_limits<float>::min();
     if (tiny) d = d * 18446744073709551616.0f;
@@ -229,7 +229,7 @@ F2 log_f2(float d) {
 // exp(d) rounded to float.
 //   q = round(d / ln2),  s = d - q*ln2  (ln2 in two parts),
 //   exp d = 2^q * (1 + s + s^2 * u(s))
-float exp_f2(F2 d) {
+POSENC_MINSIZE float exp_f2(F2 d) {
     constexpr float kRLn2 = 1.442695040888963407359924681001892137426645954152985934135449406931f;
     constexpr float kL2U = 0.693145751953125f;
     constexpr float kL2L = 1.428606765330187045e-06f;
@@ -533,7 +533,7 @@ float finish_cos(F2 s, std::int32_t q) {
 //   Payne-Hanek: d = j*pi/2 + r (rempi); k = the nearest multiple of pi to
 //                d, s = r or r -+ pi/2 as a double-float
 //   sin d = (-1)^k * sin_poly(s); sin(-0) = -0
-float sleef_sinf(float d, bool wide) {
+POSENC_MINSIZE float sleef_sinf(float d, bool wide) {
     std::int32_t q;
     if (!wide) {
         const F2 s = reduce_sin_cw(d, q);
@@ -547,7 +547,7 @@ float sleef_sinf(float d, bool wide) {
 // cos(d) as SLEEF's xcosf_u1 (FMA build), same two paths:
 //   Cody-Waite:  k = 2*rint(d/pi - 1/2) + 1 (odd), s = d - k*pi/2
 //   cos d = +-sin_poly(s), the sign from bit 1 of k
-float sleef_cosf(float d, bool wide) {
+POSENC_MINSIZE float sleef_cosf(float d, bool wide) {
     std::int32_t q;
     if (!wide) {
         const F2 s = reduce_cos_cw(d, q);
@@ -592,7 +592,7 @@ void sleef_sincosf(float d, bool wide, float* s, float* c) {
 // SLEEF expf_u10:
 //   q = rint(x / ln 2);  s = x - q*ln2 (ln 2 in two parts, each step fused)
 //   u = polynomial(s) (degree 6, Horner, fused);  result = u * 2^q
-float sleef_expf(float x) {
+POSENC_MINSIZE float sleef_expf(float x) {
     if (x < -104.0f) return 0.0f;
     if (x > 100.0f) return INFINITY;
     const float R_LN2f = 1.442695040888963407359924681001892137426645954152985934135449406931f;
@@ -612,7 +612,7 @@ float sleef_expf(float x) {
 }
 
 // pow(x, y) = exp(y * log|x|), then SLEEF's special cases in its order.
-float sleef_powf(float x, float y) {
+POSENC_MINSIZE float sleef_powf(float x, float y) {
     const float inf = std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float ay = std::fabs(y);
@@ -646,7 +646,7 @@ float sleef_powf(float x, float y) {
 }
 
 // e, out: (n); out may alias e.
-void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t n) {
+POSENC_MINSIZE void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t n) {
     // pass 1: the 16-wide vector body (two AVX2 Vectorized<float> per step)
     const std::size_t body = n - n % 16;
     for (std::size_t i = 0; i < body; ++i) out[i] = sleef_powf(base, e[i]);
@@ -742,25 +742,27 @@ struct Flags {
     __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
 };
 
+// Of the midpoint lanes mid, those whose sum s = p + c was inexact (its
+// error, recovered by TwoSum in double, nonzero). Out of line: taken only
+// when some lane is a midpoint.
+__attribute__((noinline)) __m128i inexact_midpoints(__m128i mid, __m128d p, __m128d c, __m128d s) {
+    const __m128d v = _mm_sub_pd(s, p);
+    const __m128d err = _mm_add_pd(_mm_sub_pd(p, _mm_sub_pd(s, v)), _mm_sub_pd(c, v));
+    return _mm_and_si128(mid, _mm_castpd_si128(_mm_cmpneq_pd(err, _mm_setzero_pd())));
+}
+
 // All ones where the double sum s = RN(p + c) may round to float otherwise
-// than the exact p + c: s is nonzero and below 2^-126 in magnitude, or s is
-// a float midpoint (low 29 bits 1000...0, read from the low 32-bit word; the
-// high word's compare can never hold) and the sum was inexact. A midpoint
-// reached exactly is common (a double-float's lo part has few bits, and the
-// sum of short operands is short) and harmless: then the error is
-// recovered, by TwoSum in double, only when some lane is a midpoint.
+// than the exact p + c: s is a float midpoint (low 29 bits 1000...0, read
+// from the low 32-bit word; the high word's compare can never hold) and the
+// sum was inexact. A midpoint reached exactly is common (a double-float's lo
+// part has few bits, and sums of short operands are short) and harmless.
+// (Sums below 2^-126, where the float grid is coarser, do not arise for
+// |d| >= 2^-20: see kTinyAngle.)
 inline __m128i unsafe_sum(const batch_d& p, const batch_d& c, const batch_d& s) {
-    const __m128i bits = _mm_castpd_si128(s);
-    __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(bits, _mm_set_epi32(0, 0x1FFFFFFF, 0, 0x1FFFFFFF)),
-                                  _mm_set_epi32(1, 0x10000000, 1, 0x10000000));
-    if (_mm_movemask_epi8(mid) != 0) {
-        const batch_d v = s - p;
-        const batch_d err = (p - (s - v)) + (c - v);
-        mid = _mm_and_si128(mid, _mm_castpd_si128(_mm_cmpneq_pd(err, _mm_setzero_pd())));
-    }
-    const __m128d small = _mm_and_pd(_mm_cmplt_pd(xsimd::abs(s), _mm_set1_pd(0x1p-126)),
-                                     _mm_cmpneq_pd(s, _mm_setzero_pd()));
-    return _mm_or_si128(mid, _mm_castpd_si128(small));
+    const __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(_mm_castpd_si128(s), _mm_set_epi32(0, 0x1FFFFFFF, 0, 0x1FFFFFFF)),
+                                        _mm_set_epi32(1, 0x10000000, 1, 0x10000000));
+    if (_mm_movemask_epi8(mid) == 0) return mid;
+    return inexact_midpoints(mid, p, c, s);
 }
 
 // fmaf(a, b, c) lane by lane, rounding once except on flagged lanes.
@@ -871,6 +873,21 @@ inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f) {
 // One 8-lane torch group of a narrow vector (every |x| < 125): two batches,
 // then the scalar twin for any flagged lane. xl: the group's 8 values (a
 // copy, so s or c may alias x); s, c: where lanes [0, count) go, or null.
+// Below this (and not zero) a lane goes to the scalar twin: there some
+// double sums fall below 2^-126, where float's grid is coarser and a sum's
+// rounding is not checked. Checked over every float below 125, both signs:
+// no sum of this kernel is nonzero and below 2^-126 for |d| >= 9.4e-10.
+constexpr float kTinyAngle = 0x1p-20f;
+
+// Lanes l < count with bit l of mask set, one at a time through
+// sleef_sincosf; s, c: where lane l goes, or null. Out of line, so the scalar
+// code exists once beside the vector loop, not inlined at every call.
+__attribute__((noinline)) POSENC_MINSIZE void sincos_lanes(const float* xl, bool wide, int mask, float* s, float* c,
+                                            std::size_t count) {
+    for (std::size_t l = 0; l < count; ++l)
+        if (mask & (1 << l)) sleef_sincosf(xl[l], wide, s ? s + l : nullptr, c ? c + l : nullptr);
+}
+
 static_assert(kTorchTrigLanes == 2 * kLanes, "a torch group is two batches");
 
 void sincos_group_cw(const float* xl, float* s, float* c, std::size_t count) {
@@ -879,16 +896,16 @@ void sincos_group_cw(const float* xl, float* s, float* c, std::size_t count) {
     for (std::size_t h = 0; h < kTorchTrigLanes; h += kLanes) {
         Flags f;
         batch_f sn, cs;
-        sincos_cw_v(xsimd::load_aligned(xl + h), sn, cs, f);
+        const batch_f d = xsimd::load_aligned(xl + h);
+        sincos_cw_v(d, sn, cs, f);
         sn.store_aligned(st + h);
         cs.store_aligned(ct + h);
-        flagged |= flagged_lanes(f) << h;
+        const batch_f ad = xsimd::abs(d);
+        const int tiny = _mm_movemask_ps((ad < batch_f(kTinyAngle)) & (ad > batch_f(0.0f)));
+        flagged |= (flagged_lanes(f) | tiny) << h;
     }
     // pass 2: flagged lanes through the scalar twin (rare: see the design note)
-    if (flagged) {
-        for (std::size_t l = 0; l < count; ++l)
-            if (flagged & (1 << l)) sleef_sincosf(xl[l], false, st + l, ct + l);
-    }
+    if (flagged) sincos_lanes(xl, false, flagged, st, ct, count);
     if (s) std::memcpy(s, st, count * sizeof(float));
     if (c) std::memcpy(c, ct, count * sizeof(float));
 }
@@ -911,8 +928,7 @@ void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n) {
         if (narrow) {
             sincos_group_cw(xl, sg, cg, count);
         } else {
-            for (std::size_t l = 0; l < count; ++l)
-                sleef_sincosf(xl[l], true, sg ? sg + l : nullptr, cg ? cg + l : nullptr);
+            sincos_lanes(xl, true, 0xFF, sg, cg, count);
         }
     }
 }
