@@ -21,6 +21,15 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
+// In the SIMD build the scalar code below is the fallback of rare lanes and
+// the wide groups; where clang compiles it (wasm), parts that are not hot are
+// optimised for size so the module stays within its budget.
+#if defined(__clang__)
+#define POSENC_MINSIZE __attribute__((minsize))
+#else
+#define POSENC_MINSIZE
+#endif
+
 namespace posenc {
 namespace {
 
@@ -193,7 +202,7 @@ float ldexp_wide(float x, std::int32_t q) {
 // log(d) for d > 0, as hi + lo.
 //   d = m * 2^e with m in [0.75, 1.5);  x = (m - 1) / (m + 1)
 //   log d = e*ln2 + 2x + x^3 * (c + x^2 * t(x^2))      (atanh series)
-F2 log_f2(float d) {
+POSENC_MINSIZE F2 log_f2(float d) {
     // pass 1: split off the exponent (subnormals scaled up by 2^64 first)
     const bool tiny = d < std::numeric_limits<float>::min();
     if (tiny) d = d * 18446744073709551616.0f;
@@ -220,7 +229,7 @@ F2 log_f2(float d) {
 // exp(d) rounded to float.
 //   q = round(d / ln2),  s = d - q*ln2  (ln2 in two parts),
 //   exp d = 2^q * (1 + s + s^2 * u(s))
-float exp_f2(F2 d) {
+POSENC_MINSIZE float exp_f2(F2 d) {
     constexpr float kRLn2 = 1.442695040888963407359924681001892137426645954152985934135449406931f;
     constexpr float kL2U = 0.693145751953125f;
     constexpr float kL2L = 1.428606765330187045e-06f;
@@ -524,7 +533,7 @@ float finish_cos(F2 s, std::int32_t q) {
 //   Payne-Hanek: d = j*pi/2 + r (rempi); k = the nearest multiple of pi to
 //                d, s = r or r -+ pi/2 as a double-float
 //   sin d = (-1)^k * sin_poly(s); sin(-0) = -0
-float sleef_sinf(float d, bool wide) {
+POSENC_MINSIZE float sleef_sinf(float d, bool wide) {
     std::int32_t q;
     if (!wide) {
         const F2 s = reduce_sin_cw(d, q);
@@ -538,7 +547,7 @@ float sleef_sinf(float d, bool wide) {
 // cos(d) as SLEEF's xcosf_u1 (FMA build), same two paths:
 //   Cody-Waite:  k = 2*rint(d/pi - 1/2) + 1 (odd), s = d - k*pi/2
 //   cos d = +-sin_poly(s), the sign from bit 1 of k
-float sleef_cosf(float d, bool wide) {
+POSENC_MINSIZE float sleef_cosf(float d, bool wide) {
     std::int32_t q;
     if (!wide) {
         const F2 s = reduce_cos_cw(d, q);
@@ -583,7 +592,7 @@ void sleef_sincosf(float d, bool wide, float* s, float* c) {
 // SLEEF expf_u10:
 //   q = rint(x / ln 2);  s = x - q*ln2 (ln 2 in two parts, each step fused)
 //   u = polynomial(s) (degree 6, Horner, fused);  result = u * 2^q
-float sleef_expf(float x) {
+POSENC_MINSIZE float sleef_expf(float x) {
     if (x < -104.0f) return 0.0f;
     if (x > 100.0f) return INFINITY;
     const float R_LN2f = 1.442695040888963407359924681001892137426645954152985934135449406931f;
@@ -603,7 +612,7 @@ float sleef_expf(float x) {
 }
 
 // pow(x, y) = exp(y * log|x|), then SLEEF's special cases in its order.
-float sleef_powf(float x, float y) {
+POSENC_MINSIZE float sleef_powf(float x, float y) {
     const float inf = std::numeric_limits<float>::infinity();
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float ay = std::fabs(y);
@@ -637,7 +646,7 @@ float sleef_powf(float x, float y) {
 }
 
 // e, out: (n); out may alias e.
-void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t n) {
+POSENC_MINSIZE void torch_pow_scalar_tensor(float* out, float base, const float* e, std::size_t n) {
     // pass 1: the 16-wide vector body (two AVX2 Vectorized<float> per step)
     const std::size_t body = n - n % 16;
     for (std::size_t i = 0; i < body; ++i) out[i] = sleef_powf(base, e[i]);
@@ -665,7 +674,8 @@ bool group_is_wide(const float* x, std::size_t i, std::size_t n) {
 }  // namespace
 
 // x, s, c: (n); s or c may be null; either may alias x.
-void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
+// The scalar twin: one lane at a time.
+POSENC_MINSIZE void torch_sincos_scalar(const float* x, float* s, float* c, std::size_t n) {
     for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
         // pass 1: the vector's path, decided before any lane is written
         const bool wide = group_is_wide(x, i, n);
@@ -675,6 +685,262 @@ void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
             sleef_sincosf(x[j], wide, s ? s + j : nullptr, c ? c + j : nullptr);
         }
     }
+}
+
+#if POSENC_SIMD
+// --- torch_sincos, four lanes at a time -------------------------------------
+//
+// Why: one lane at a time, the exact path costs ~580 ns per angle in wasm
+// (21 emulated FMAs, each a double product, a double sum and a check), 8x
+// plain JS Math.sin. Positional angles are mostly small: every 8-lane group
+// of a sinusoidal or RoPE table whose angles are all below 125 takes SLEEF's
+// Cody-Waite reduction, a straight line of float operations that vectorises
+// as it stands. So:
+//
+//   vectorised  the Cody-Waite groups: reduction, the double-float
+//               polynomial, the signs, in float lanes (xsimd, 4 lanes of
+//               wasm SIMD or SSE), same operations in the same order as the
+//               scalar twin above;
+//   each FMA    emulated in f64x2: a*b is exact in double, the double sum
+//               rounds once, and its rounding to float is the fused result
+//               unless the sum landed exactly on a float midpoint (its low
+//               29 bits 1000...0) or below the float normal range: both cases
+//               are FLAGGED, and fma_exact's round-to-odd step (scalar) is
+//               what would settle them. The two FMAs of the form
+//               fma(a, b, -RN(a*b)) (a product's exact error) need no flag:
+//               a*b - RN(a*b) is exact in double, so one rounding remains;
+//   scalar      every lane of a wide group (any |x| >= 125, inf, NaN: the
+//               Payne-Hanek path), and any flagged lane, which is recomputed
+//               whole by sleef_sincosf(x, false). Flags are rare (none in the
+//               course's angles when measured; see the tests).
+//
+// The group decision is the scalar twin's: per 8 lanes from the start of the
+// array, the last group padded with zeros. Nothing here is approximated:
+// the tests hold this against torch_sincos_scalar bit for bit.
+namespace {
+
+using batch_d = xsimd::batch<double>;
+
+// A double-float, four lanes.
+struct F2v {
+    batch_f hi, lo;
+};
+
+// f64x2 halves of four float lanes, and back (each lane rounded once).
+inline batch_d lo_half(const batch_f& a) { return batch_d(_mm_cvtps_pd(a)); }
+inline batch_d hi_half(const batch_f& a) {
+    const __m128 v = a;
+    return batch_d(_mm_cvtps_pd(_mm_movehl_ps(v, v)));
+}
+inline batch_f join_halves(const batch_d& lo, const batch_d& hi) {
+    return batch_f(_mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
+}
+
+// Lanes whose emulated FMA may differ from the fused one, as 64-bit masks
+// (one per double of the lo and hi halves).
+struct Flags {
+    __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
+};
+
+// Of the midpoint lanes mid, those whose sum s = p + c was inexact (its
+// error, recovered by TwoSum in double, nonzero). Out of line: taken only
+// when some lane is a midpoint.
+__attribute__((noinline)) __m128i inexact_midpoints(__m128i mid, __m128d p, __m128d c, __m128d s) {
+    const __m128d v = _mm_sub_pd(s, p);
+    const __m128d err = _mm_add_pd(_mm_sub_pd(p, _mm_sub_pd(s, v)), _mm_sub_pd(c, v));
+    return _mm_and_si128(mid, _mm_castpd_si128(_mm_cmpneq_pd(err, _mm_setzero_pd())));
+}
+
+// All ones where the double sum s = RN(p + c) may round to float otherwise
+// than the exact p + c: s is a float midpoint (low 29 bits 1000...0, read
+// from the low 32-bit word; the high word's compare can never hold) and the
+// sum was inexact. A midpoint reached exactly is common (a double-float's lo
+// part has few bits, and sums of short operands are short) and harmless.
+// (Sums below 2^-126, where the float grid is coarser, do not arise for
+// |d| >= 2^-20: see kTinyAngle.)
+inline __m128i unsafe_sum(const batch_d& p, const batch_d& c, const batch_d& s) {
+    const __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(_mm_castpd_si128(s), _mm_set_epi32(0, 0x1FFFFFFF, 0, 0x1FFFFFFF)),
+                                        _mm_set_epi32(1, 0x10000000, 1, 0x10000000));
+    if (_mm_movemask_epi8(mid) == 0) return mid;
+    return inexact_midpoints(mid, p, c, s);
+}
+
+// fmaf(a, b, c) lane by lane, rounding once except on flagged lanes.
+inline batch_f fma_v(const batch_f& a, const batch_f& b, const batch_f& c, Flags& f) {
+    const batch_d plo = lo_half(a) * lo_half(b), phi = hi_half(a) * hi_half(b);
+    const batch_d clo = lo_half(c), chi = hi_half(c);
+    const batch_d slo = plo + clo, shi = phi + chi;
+    f.lo = _mm_or_si128(f.lo, unsafe_sum(plo, clo, slo));
+    f.hi = _mm_or_si128(f.hi, unsafe_sum(phi, chi, shi));
+    return join_halves(slo, shi);
+}
+
+// fmaf(a, b, -h) for h = RN(a*b): the product's exact error, always exact here.
+inline batch_f fma_err_v(const batch_f& a, const batch_f& b, const batch_f& h) {
+    const batch_d slo = lo_half(a) * lo_half(b) - lo_half(h);
+    const batch_d shi = hi_half(a) * hi_half(b) - hi_half(h);
+    return join_halves(slo, shi);
+}
+
+// Bit k set: lane k flagged.
+inline int flagged_lanes(const Flags& f) {
+    const int lo = _mm_movemask_ps(_mm_castsi128_ps(f.lo));  // 2 bits per lane
+    const int hi = _mm_movemask_ps(_mm_castsi128_ps(f.hi));
+    return ((lo & 3) != 0) | (((lo & 12) != 0) << 1) | (((hi & 3) != 0) << 2) | (((hi & 12) != 0) << 3);
+}
+
+// Low bits of the integral u (|u| < 2^22) as int lanes: u + 1.5 * 2^23 holds
+// them in its mantissa (see vecmath.cpp), no float->int instruction needed.
+inline batch_i low_bits(const batch_f& u) {
+    return xsimd::bitwise_cast<batch_i>(u + batch_f(12582912.0f));
+}
+
+// sin_poly (above), four lanes.
+inline batch_f sin_poly_v(const F2v& t, Flags& f) {
+    // s = square(t)
+    const batch_f sh = t.hi * t.hi;
+    const F2v s = {sh, fma_v(t.hi + t.hi, t.lo, fma_err_v(t.hi, t.hi, sh), f)};
+    batch_f u(2.6083159809786593541503e-06f);
+    u = fma_v(u, s.hi, batch_f(-0.0001981069071916863322258f), f);
+    u = fma_v(u, s.hi, batch_f(0.00833307858556509017944336f), f);
+    // a = add_fast(-1/6', u * s.hi)
+    const batch_f k(-0.166666597127914428710938f);
+    const batch_f us = u * s.hi;
+    const batch_f ah = k + us;
+    const F2v a = {ah, (k - ah) + us};
+    // m = mul(a, s)
+    const batch_f mh = a.hi * s.hi;
+    const F2v m = {mh, fma_v(a.hi, s.lo, fma_v(a.lo, s.hi, fma_err_v(a.hi, s.hi, mh), f), f)};
+    // x = add_fast(1, m)
+    const batch_f one(1.0f);
+    const batch_f xh = one + m.hi;
+    const F2v x = {xh, ((one - xh) + m.hi) + m.lo};
+    // mul_to_float(t, x)
+    return fma_v(t.hi, x.hi, fma_v(t.lo, x.hi, t.hi * x.lo, f), f);
+}
+
+// float + float and F2 + float, Knuth's TwoSum, as add2 (above).
+inline F2v add2_v(const batch_f& x, const batch_f& y) {
+    const batch_f h = x + y;
+    const batch_f v = h - x;
+    return {h, (x - (h - v)) + (y - v)};
+}
+
+// F2 + float, Knuth's TwoSum on hi, as add2 (above).
+inline F2v add2_v(const F2v& x, const batch_f& y) {
+    const batch_f h = x.hi + y;
+    const batch_f v = h - x.hi;
+    batch_f l = (x.hi - (h - v)) + (y - v);
+    l = l + x.lo;
+    return {h, l};
+}
+
+// The Cody-Waite sin and cos of four lanes, all |d| < 125 (or zero padding),
+// as sleef_sincosf(d, false): reduce_sin_cw / reduce_cos_cw, sin_poly,
+// finish_sin / finish_cos, operation for operation.
+inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f) {
+    // pass 1: sin's reduction, k = rint(d/pi), s = d - k*pi
+    const batch_f u = xsimd::nearbyint(d * batch_f(kOneOverPi));
+    const batch_i qs = low_bits(u);
+    const batch_f v = fma_v(u, batch_f(-kPiA2), d, f);
+    const batch_f yb = u * batch_f(-kPiB2);
+    const batch_f h = v + yb;
+    const batch_f w = h - v;
+    const F2v s0 = {h, (v - (h - w)) + (yb - w)};
+    const batch_f yc = u * batch_f(-kPiC2);
+    const batch_f h2 = s0.hi + yc;
+    const F2v rs = {h2, ((s0.hi - h2) + yc) + s0.lo};
+
+    // pass 2: cos's reduction, k = 2*rint(d/pi - 1/2) + 1, s = d - k*pi/2
+    // (the outer fma(n, 2, 1) is exact for these n: plain float operations)
+    const batch_f dq = xsimd::nearbyint(fma_v(d, batch_f(kOneOverPi), batch_f(-0.5f), f)) * batch_f(2.0f) + batch_f(1.0f);
+    const batch_i qc = low_bits(dq);
+    F2v rc = add2_v(d, dq * batch_f(-kPiA2 * 0.5f));
+    rc = add2_v(rc, dq * batch_f(-kPiB2 * 0.5f));
+    rc = add2_v(rc, dq * batch_f(-kPiC2 * 0.5f));
+
+    // pass 3: the polynomials, then the signs: sin negated for odd k (and
+    // sin(-0) = -0), cos negated when bit 1 of its odd k is clear
+    const batch_f ps = sin_poly_v(rs, f);
+    const batch_f pc = sin_poly_v(rc, f);
+    const batch_f sin_sign = xsimd::bitwise_cast<batch_f>((qs & batch_i(1)) << 31);
+    const batch_f cos_sign = xsimd::bitwise_cast<batch_f>(((qc & batch_i(2)) ^ batch_i(2)) << 30);
+    const __m128i neg_zero = _mm_cmpeq_epi32(_mm_castps_si128(d), _mm_set1_epi32(static_cast<std::int32_t>(0x80000000u)));
+    sn = xsimd::select(xsimd::batch_bool<float>(_mm_castsi128_ps(neg_zero)), d, ps ^ sin_sign);
+    cs = pc ^ cos_sign;
+}
+
+// One 8-lane torch group of a narrow vector (every |x| < 125): two batches,
+// then the scalar twin for any flagged lane. xl: the group's 8 values (a
+// copy, so s or c may alias x); s, c: where lanes [0, count) go, or null.
+// Below this (and not zero) a lane goes to the scalar twin: there some
+// double sums fall below 2^-126, where float's grid is coarser and a sum's
+// rounding is not checked. Checked over every float below 125, both signs:
+// no sum of this kernel is nonzero and below 2^-126 for |d| >= 9.4e-10.
+constexpr float kTinyAngle = 0x1p-20f;
+
+// Lanes l < count with bit l of mask set, one at a time through
+// sleef_sincosf; s, c: where lane l goes, or null. Out of line, so the scalar
+// code exists once beside the vector loop, not inlined at every call.
+__attribute__((noinline)) POSENC_MINSIZE void sincos_lanes(const float* xl, bool wide, int mask, float* s, float* c,
+                                            std::size_t count) {
+    for (std::size_t l = 0; l < count; ++l)
+        if (mask & (1 << l)) sleef_sincosf(xl[l], wide, s ? s + l : nullptr, c ? c + l : nullptr);
+}
+
+static_assert(kTorchTrigLanes == 2 * kLanes, "a torch group is two batches");
+
+void sincos_group_cw(const float* xl, float* s, float* c, std::size_t count) {
+    alignas(16) float st[kTorchTrigLanes], ct[kTorchTrigLanes];
+    int flagged = 0;
+    for (std::size_t h = 0; h < kTorchTrigLanes; h += kLanes) {
+        Flags f;
+        batch_f sn, cs;
+        const batch_f d = xsimd::load_aligned(xl + h);
+        sincos_cw_v(d, sn, cs, f);
+        sn.store_aligned(st + h);
+        cs.store_aligned(ct + h);
+        const batch_f ad = xsimd::abs(d);
+        const int tiny = _mm_movemask_ps((ad < batch_f(kTinyAngle)) & (ad > batch_f(0.0f)));
+        flagged |= (flagged_lanes(f) | tiny) << h;
+    }
+    // pass 2: flagged lanes through the scalar twin (rare: see the design note)
+    if (flagged) sincos_lanes(xl, false, flagged, st, ct, count);
+    if (s) std::memcpy(s, st, count * sizeof(float));
+    if (c) std::memcpy(c, ct, count * sizeof(float));
+}
+
+}  // namespace
+
+// x, s, c: (n); s or c may be null; either may alias x.
+void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
+        // pass 1: the group, zero-padded past the end (as ATen's partial load)
+        const std::size_t count = std::min(kTorchTrigLanes, n - i);
+        alignas(16) float xl[kTorchTrigLanes] = {};
+        std::memcpy(xl, x + i, count * sizeof(float));
+        // pass 2: its path, as group_is_wide decides it (NaN compares false: wide)
+        const batch_f lim(kTrigRangeMax2);
+        const bool narrow = xsimd::all((xsimd::abs(xsimd::load_aligned(xl)) < lim) &
+                                       (xsimd::abs(xsimd::load_aligned(xl + kLanes)) < lim));
+        float* sg = s ? s + i : nullptr;
+        float* cg = c ? c + i : nullptr;
+        if (narrow) {
+            sincos_group_cw(xl, sg, cg, count);
+        } else {
+            sincos_lanes(xl, true, 0xFF, sg, cg, count);
+        }
+    }
+}
+#endif
+
+// x, s, c: (n); the build's choice.
+void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
+#if POSENC_SIMD
+    torch_sincos_simd(x, s, c, n);
+#else
+    torch_sincos_scalar(x, s, c, n);
+#endif
 }
 
 void torch_sin(float* out, const float* x, std::size_t n) { torch_sincos(x, out, nullptr, n); }

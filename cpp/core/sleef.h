@@ -18,6 +18,8 @@
 #pragma once
 #include <cstddef>
 
+#include "simd.h"
+
 namespace posenc {
 
 // SLEEF expf_u10, PyTorch's CPU float32 exp, step by step (each multiply-add
@@ -92,13 +94,23 @@ constexpr std::size_t kTorchTrigLanes = 8;
 // depends on the 7 others of its group: give this the same flat array torch
 // sees (a (L, d/2) angle tensor as one run of L*d/2 values).
 // s or c may be null; either may alias x.
+//
+// Two implementations give the same bits: torch_sincos_scalar, one lane at a
+// time (the twin, and the scalar build's path), and, where the build has
+// SIMD, torch_sincos_simd, which computes the Cody-Waite groups four lanes
+// at a time (see sleef.cpp). torch_sincos is the build's choice.
 void torch_sincos(const float* x, float* s, float* c, std::size_t n);
+void torch_sincos_scalar(const float* x, float* s, float* c, std::size_t n);
+#if POSENC_SIMD
+void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n);
+#endif
 void torch_sin(float* out, const float* x, std::size_t n);
 void torch_cos(float* out, const float* x, std::size_t n);
 
 // Which sin/cos a table or a rotation is computed with:
 //   Exact  torch_sincos: PyTorch's bits, for every number the page prints or
-//          compares with torch (one lane at a time, with emulated FMAs)
+//          compares with torch (emulated FMAs; 4 lanes at a time where the
+//          build has SIMD, else one)
 //   Fast   vecmath's sincos: <= 1.5 ULP, 4 lanes of wasm SIMD, for pictures,
 //          the trainer and the benchmarks
 enum class SinCos { Exact, Fast };

@@ -636,3 +636,137 @@ TEST_CASE("torch_sincos groups 8 lanes from the start; tails, nulls and aliasing
     }
     torch_sincos(nullptr, nullptr, nullptr, 0);  // n = 0 touches nothing
 }
+
+#if POSENC_SIMD
+// --- torch_sincos_simd against its scalar twin --------------------------------
+
+namespace {
+
+bool same_bits(float a, float b) { return std::isnan(a) ? std::isnan(b) : to_bits(a) == to_bits(b); }
+
+// Both twins over x; the number of lanes where they part (sin or cos).
+std::size_t twin_mismatches(const std::vector<float>& x) {
+    const std::size_t n = x.size();
+    std::vector<float> s1(n), c1(n), s2(n), c2(n);
+    torch_sincos_scalar(x.data(), s1.data(), c1.data(), n);
+    torch_sincos_simd(x.data(), s2.data(), c2.data(), n);
+    std::size_t bad = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (same_bits(s1[i], s2[i]) && same_bits(c1[i], c2[i])) continue;
+        if (++bad <= 5) {
+            INFO("x " << x[i] << " (0x" << std::hex << to_bits(x[i]) << std::dec << ") at " << i << ": sin "
+                      << s1[i] << " vs " << s2[i] << ", cos " << c1[i] << " vs " << c2[i]);
+            CHECK(false);
+        }
+    }
+    return bad;
+}
+
+}  // namespace
+
+TEST_CASE("torch_sincos_simd matches its scalar twin on the course's angles", "[sleef]") {
+    // Angles formed as the core forms them: sinusoidal tables as one flat
+    // (L, d/2) run of f32(pos) * div_i; RoPE rows of f32(m) * inv_i, each
+    // row its own run (rope_apply's torch_sincos call).
+    std::size_t total = 0, bad = 0;
+    for (int d : {64, 128, 256, 512}) {
+        const std::size_t half = static_cast<std::size_t>(d / 2), rows = 2048;
+        std::vector<float> div(half), x(rows * half);
+        sinusoidal_div(div.data(), d, 10000.0);
+        for (std::size_t p = 0; p < rows; ++p)
+            for (std::size_t i = 0; i < half; ++i) x[p * half + i] = static_cast<float>(p) * div[i];
+        total += x.size();
+        bad += twin_mismatches(x);
+    }
+    for (double base : {10000.0, 500000.0, 1000000.0}) {
+        for (int dim : {64, 128, 160}) {
+            const std::size_t half = static_cast<std::size_t>(dim / 2), rows = 4096;
+            std::vector<float> inv(half), x(rows * half);
+            rope_inv_freq(inv.data(), dim, base);
+            for (std::size_t m = 0; m < rows; ++m)
+                for (std::size_t i = 0; i < half; ++i) x[m * half + i] = static_cast<float>(m) * inv[i];
+            // each row its own call, as rope_apply makes them (80 lanes: groups
+            // restart at every row; 32 and 64 lanes: the same as one run)
+            for (std::size_t m = 0; m < rows; ++m) {
+                const std::vector<float> row(x.begin() + static_cast<std::ptrdiff_t>(m * half),
+                                             x.begin() + static_cast<std::ptrdiff_t>((m + 1) * half));
+                bad += twin_mismatches(row);
+            }
+            total += x.size();
+        }
+    }
+    CAPTURE(total);
+    CHECK(total == 3145728);
+    REQUIRE(bad == 0);
+}
+
+TEST_CASE("torch_sincos_simd matches its scalar twin on random and adversarial floats", "[sleef]") {
+    std::uint64_t k = 0;
+    auto rnd = [&k] { return splitmix64(0x5eed0000ull + k++); };
+    const float pi2 = 1.57079632679489661923f;
+    auto adversarial = [&](std::uint64_t r) -> float {
+        const std::int32_t ulps = static_cast<std::int32_t>((r >> 8) % 65) - 32;
+        switch (r % 8) {
+            case 0: {  // within 32 ULPs of a multiple of pi/2 below 125
+                const float m = static_cast<float>((r >> 16) % 80) * pi2;
+                return float_of_bits(static_cast<std::uint32_t>(static_cast<std::int32_t>(to_bits(m)) + ulps)) *
+                       ((r >> 40) & 1 ? -1.0f : 1.0f);
+            }
+            case 1:  // within 32 ULPs of +-125: either side of the reduction switch
+                return float_of_bits(static_cast<std::uint32_t>(static_cast<std::int32_t>(to_bits(125.0f)) + ulps)) *
+                       ((r >> 40) & 1 ? -1.0f : 1.0f);
+            case 2:  // subnormal, and tiny normal
+                return float_of_bits(static_cast<std::uint32_t>((r >> 8) % 0x01000000u) |
+                                     static_cast<std::uint32_t>((r >> 40) & 1) << 31);
+            case 3: {  // specials and huge
+                const float sp[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN,
+                                    std::numeric_limits<float>::max(), -1e30f, 1e10f, 125.0f, -125.0f};
+                return sp[(r >> 8) % (sizeof sp / sizeof sp[0])];
+            }
+            case 4:  // any bit pattern
+                return float_of_bits(static_cast<std::uint32_t>(r >> 16));
+            default:  // uniform below 125 (most groups stay narrow)
+                return signed_range(r >> 3, 0, to_bits(125.0f));
+        }
+    };
+    std::size_t total = 0, bad = 0;
+    // pass 1: 2^21 narrow values (every float below 125 by bit pattern): all
+    // groups narrow, the vector path throughout
+    {
+        std::vector<float> x(std::size_t{1} << 21);
+        for (auto& v : x) v = signed_range(rnd(), 0, to_bits(125.0f));
+        total += x.size();
+        bad += twin_mismatches(x);
+    }
+    // pass 2: 2^19 adversarial values, one in 64 of them in an otherwise
+    // narrow stream so that most groups stay narrow; then all adversarial
+    {
+        std::vector<float> x(std::size_t{1} << 19);
+        for (std::size_t i = 0; i < x.size(); ++i) {
+            const std::uint64_t r = rnd();
+            x[i] = (i >> 18) == 0 && (r >> 58) != 0 ? signed_range(r, 0, to_bits(125.0f)) : adversarial(r);
+        }
+        total += x.size();
+        bad += twin_mismatches(x);
+    }
+    // pass 3: arrays of every length 1..40 (tails padded with zeros), in place
+    for (std::size_t n = 1; n <= 40; ++n) {
+        std::vector<float> x(n);
+        for (auto& v : x) v = adversarial(rnd());
+        if (n % 3 == 0) for (auto& v : x) v = std::fmod(v, 125.0f);  // NaN stays NaN
+        total += n;
+        bad += twin_mismatches(x);
+        std::vector<float> s(n), c(n), y = x, z = x;
+        torch_sincos_scalar(x.data(), s.data(), c.data(), n);
+        torch_sincos_simd(y.data(), y.data(), nullptr, n);  // sin in place
+        torch_sincos_simd(z.data(), nullptr, z.data(), n);  // cos in place
+        for (std::size_t i = 0; i < n; ++i) {
+            CHECK(same_bits(y[i], s[i]));
+            CHECK(same_bits(z[i], c[i]));
+        }
+    }
+    CAPTURE(total);
+    CHECK(total >= 2600000);
+    REQUIRE(bad == 0);
+}
+#endif
