@@ -113,7 +113,8 @@ const EXTRA_ROUNDS = 2;
 const REFERENCE = widgetCases.find((c) => c.reference).tag;
 
 // A throttled p95 moves by up to 2x from one run to the next on this
-// 2-core machine (docs/benchmarks.md, "How Chromium slows the CPU"), so the
+// 2-core machine (docs/perf-journal.md, fourth pass, "How Chromium slows
+// the CPU"), so the
 // profile runs `rounds` times, all of it each time (the rounds interleave
 // with whatever else the machine does), and reports per widget and run the
 // median of the rounds' figures, with every round's p95 in `p95s`.
