@@ -1,4 +1,4 @@
-// `npm run bench:browser`: the benchmark page (web/bench.html) in Debian's
+// `npm run bench:browser`: the benchmark page (web/bench/bench.html) in Debian's
 // headless Chromium (playwright-core). Serves web/ on a free port, runs the
 // page, prints the page's table. `--quick` runs the tiny sizes.
 import { createStaticServer } from './serve.mjs';
@@ -9,7 +9,7 @@ const timeoutMs = quick ? 120_000 : 900_000;
 
 const server = createStaticServer();
 await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-const url = `http://127.0.0.1:${server.address().port}/bench.html?auto=1${quick ? '&quick=1' : ''}`;
+const url = `http://127.0.0.1:${server.address().port}/bench/bench.html?auto=1${quick ? '&quick=1' : ''}`;
 
 let status = 1;
 let browser;

@@ -1,4 +1,4 @@
-// The widget part of `npm run bench`: web/bench-widgets.html in Debian's
+// The widget part of `npm run bench`: web/bench/bench-widgets.html in Debian's
 // headless Chromium (playwright-core), once with the SIMD build and once with
 // the scalar one. Returns { tag: { simd: { median, p95, max }, scalar: {...} } }.
 // The phone profile (benchPhoneWidgets) runs the SIMD build again with the
@@ -41,7 +41,7 @@ async function runPage(browser, port, { simd, frames, size = 'default', cpu = 1,
     const label = `${simd ? 'simd' : 'scalar'}, ${size} sizes, CPU ${cpu}x`;
     // throttled from the first byte: the widgets' code is compiled at the slowed speed too
     if (cpu !== 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
-    await page.goto(`http://127.0.0.1:${port}/bench-widgets.html?auto=1&simd=${simd ? 1 : 0}&frames=${frames}&size=${size}${only ? `&only=${only.join(',')}` : ''}`);
+    await page.goto(`http://127.0.0.1:${port}/bench/bench-widgets.html?auto=1&simd=${simd ? 1 : 0}&frames=${frames}&size=${size}${only ? `&only=${only.join(',')}` : ''}`);
     await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 600_000 });
     const results = await page.evaluate(() => window.widgetBenchResults ?? window.widgetBenchError);
     if (!Array.isArray(results)) throw new Error(`widget benchmark failed (${label}): ${results} ${errors.join('; ')}`);
@@ -113,7 +113,8 @@ const EXTRA_ROUNDS = 2;
 const REFERENCE = widgetCases.find((c) => c.reference).tag;
 
 // A throttled p95 moves by up to 2x from one run to the next on this
-// 2-core machine (docs/benchmarks.md, "How Chromium slows the CPU"), so the
+// 2-core machine (docs/perf-journal.md, fourth pass, "How Chromium slows
+// the CPU"), so the
 // profile runs `rounds` times, all of it each time (the rounds interleave
 // with whatever else the machine does), and reports per widget and run the
 // median of the rounds' figures, with every round's p95 in `p95s`.

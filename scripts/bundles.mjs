@@ -4,8 +4,8 @@
 //      (static tag, description, params, events) and the base class's
 //      CSS_PROPERTIES, so it cannot drift from the code
 //   2. web/widgets.d.ts: every tag in HTMLElementTagNameMap, with its
-//      attributes and events, from the same data; and the README's table of
-//      tags (between its widget-table markers), also from the manifest
+//      attributes and events, from the same data; and docs/embedding.md's table
+//      of tags (between its widget-table markers), also from the manifest
 //   3. dist/posenc-widgets.js: one ES module with every widget and both
 //      lesson builds of the core inlined (no other request); it also exports
 //      the compute API (loadPosenc, ...) of that same copy of the core, so a
@@ -131,13 +131,15 @@ export function makeManifest({ widgets, cssProperties }) {
   return { schemaVersion: '2.1.0', readme: 'README.md', modules };
 }
 
-// The README's tag table, written between these markers from the manifest
-export const README_TABLE_MARKERS = ['<!-- widget-table: generated from custom-elements.json by scripts/bundles.mjs; edit the widgets\' static params instead -->', '<!-- /widget-table -->'];
+// The tag table of docs/embedding.md ("The widgets and their attributes"),
+// written between these markers from the manifest
+export const TAG_TABLE_FILE = 'docs/embedding.md';
+export const TAG_TABLE_MARKERS = ['<!-- widget-table: generated from custom-elements.json by scripts/bundles.mjs; edit the widgets\' static params instead -->', '<!-- /widget-table -->'];
 
 const cell = (text) => String(text).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-/** The README's table of tags, attributes, events and CSS custom properties. */
-export function makeReadmeTable(manifest) {
+/** The table of tags, attributes, events and CSS custom properties (docs/embedding.md). */
+export function makeTagTable(manifest) {
   const decls = manifest.modules.map((m) => m.declarations[0]);
   // events every tag fires (the base class's) are said once, below the table
   const common = decls[0].events.filter((e) => decls.every((d) => d.events.some((x) => x.name === e.name)));
@@ -153,13 +155,13 @@ export function makeReadmeTable(manifest) {
   ].join('\n');
 }
 
-/** README.md with its tag table replaced by one made from the manifest. */
-export function readmeWithTable(readme, manifest) {
-  const [open, close] = README_TABLE_MARKERS;
-  const start = readme.indexOf(open);
-  const end = readme.indexOf(close);
-  if (start < 0 || end < start) throw new Error(`bundles: README.md has no ${open} ... ${close} block`);
-  return `${readme.slice(0, start + open.length)}\n${makeReadmeTable(manifest)}\n${readme.slice(end)}`;
+/** A document (docs/embedding.md's text) with its tag table replaced by one made from the manifest. */
+export function withTagTable(doc, manifest) {
+  const [open, close] = TAG_TABLE_MARKERS;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
+  return `${doc.slice(0, start + open.length)}\n${makeTagTable(manifest)}\n${doc.slice(end)}`;
 }
 
 const TS_TYPES = { int: 'number | string', float: 'number | string', bool: 'boolean | string', vector: 'string | number[]', string: 'string' };
@@ -249,7 +251,7 @@ export function makeTypes(manifest, widgets) {
 
 // configureXapi, exported by web/widgets.js (web/lib/xapi.js says the rest)
 const XAPI_TYPES = [
-  '/** Where the xAPI statements go (README, "Sending to an LRS"); what is left out keeps its value. */',
+  '/** Where the xAPI statements go (docs/embedding.md, "Sending to an LRS"); what is left out keeps its value. */',
   'export interface XapiOptions {',
   '  /** The LRS\'s xAPI endpoint, http(s); null: no LRS, in-page events only. */',
   '  endpoint?: string | null;',
@@ -316,10 +318,10 @@ export async function buildAll() {
   const manifest = makeManifest(classes);
   writeFileSync(path.join(root, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(path.join(web, 'widgets.d.ts'), makeTypes(manifest, widgets));
-  const readmePath = path.join(root, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const updated = readmeWithTable(readme, manifest);
-  if (updated !== readme) writeFileSync(readmePath, updated);
+  const tablePath = path.join(root, TAG_TABLE_FILE);
+  const doc = readFileSync(tablePath, 'utf8');
+  const updated = withTagTable(doc, manifest);
+  if (updated !== doc) writeFileSync(tablePath, updated);
   const a = await bundle(widgets, "export * from './posenc.js'; export { configureXapi, xapiConfig } from './lib/xapi.js';", path.join(root, 'dist/posenc-widgets.js'));
   writeFileSync(path.join(root, 'dist/posenc-widgets.d.ts'), BUNDLE_TYPES);
   const b = await bundle(widgets, ANYWIDGET_SOURCE, path.join(root, 'dist/anywidget.mjs'));

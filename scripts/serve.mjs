@@ -10,7 +10,7 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../web');
 // /vendor/ serves TensorFlow.js from node_modules (a devDependency), for the
-// benchmark page (web/bench.html) only.
+// benchmark page (web/bench/bench.html) only.
 const vendor = path.resolve(root, '../node_modules/@tensorflow');
 const DEFAULT_PORT = 8080;
 // how many ports after 8080 to try before giving up
@@ -127,7 +127,7 @@ async function main() {
   console.log(`Serving the lesson at http://localhost:${port}/  (Ctrl+C to stop)`);
   console.log(`  one widget for an iframe: http://localhost:${port}/embed.html?widget=rope-clock`);
   console.log(`  an example course page embedding widgets: http://localhost:${port}/examples/course-page.html`);
-  console.log(`  benchmarks: http://localhost:${port}/bench.html and /bench-widgets.html`);
+  console.log(`  benchmarks: http://localhost:${port}/bench/bench.html and /bench/bench-widgets.html`);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

@@ -1,5 +1,5 @@
 // embed.html?widget=rope-clock&d-model=8: one widget alone, for an iframe in
-// somebody else's course page. The protocol (README, "Embed a widget"):
+// somebody else's course page. The protocol (docs/embedding.md, "Embed a widget"):
 //
 // To the parent, whenever the widget's height changes:
 //   { type: 'posenc:resize', version: 1, widget, height }         ours
@@ -87,7 +87,7 @@ let el = null;
 if (pinned !== null && targetOrigin === '*') {
   showError(`The origin parameter must be an http(s) origin such as https://lms.example.org; got "${pinned.slice(0, 80)}".`);
 } else if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)+$/.test(tag) || !customElements.get(tag) || tag === 'pe-quiz-score') {
-  showError(tag ? `There is no widget called "${tag.slice(0, 80)}".` : 'Name a widget: embed.html?widget=rope-clock (see the README, "Embed a widget").');
+  showError(tag ? `There is no widget called "${tag.slice(0, 80)}".` : 'Name a widget: embed.html?widget=rope-clock (see docs/embedding.md, "Embed a widget").');
 } else {
   el = document.createElement(tag);
   host.replaceChildren(el);
@@ -124,7 +124,7 @@ new ResizeObserver(() => postHeight()).observe(document.body);
 postHeight(true);
 
 // --------------------------------------------------------------- answers
-// An LRS named by the launch parameters (README, "Sending to an LRS") gets
+// An LRS named by the launch parameters (docs/embedding.md, "Sending to an LRS") gets
 // the same statements the parent does; a bad one is said on the console and
 // in a posenc-xapi-status event, and the widget works on.
 configureFromLaunch();

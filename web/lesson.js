@@ -132,8 +132,8 @@ document.addEventListener('click', (e) => {
   if (isBar() && tocDetails.open && !tocDetails.contains(e.target)) tocDetails.open = false;
 });
 
-// xAPI: opened with launch parameters (?endpoint=…&auth=…&actor=…, README
-// "Sending to an LRS"), the answers go to that LRS as well; the footer says
+// xAPI: opened with launch parameters (?endpoint=…&auth=…&actor=…,
+// docs/embedding.md, "Sending to an LRS"), the answers go to that LRS as well; the footer says
 // when that cannot work (a bad parameter, refused credentials), the lesson
 // works on either way.
 window.addEventListener(STATUS_EVENT, (e) => {

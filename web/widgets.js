@@ -1,5 +1,5 @@
 // Registers every widget of the course as a custom element. One script for
-// course authors (see the README's "Embed a widget"), also used by the
+// course authors (see docs/embedding.md, "Embed a widget"), also used by the
 // lesson page itself, so there is one implementation of each widget.
 //
 //   <script type="module" src="https://…/widgets.js"></script>
@@ -26,5 +26,5 @@ import './widgets/pe-live-output.js';
 
 
 // Where the quizzes' and exercises' xAPI statements go (an LRS, the activity
-// IRIs, the learner): README, "Sending to an LRS".
+// IRIs, the learner): docs/embedding.md, "Sending to an LRS".
 export { configureXapi, xapiConfig } from './lib/xapi.js';

@@ -7,7 +7,7 @@
 // - `posenc-course/widgets` with the package's wasm/ folder copied where the
 //   core names its .wasm files (`new URL('../wasm/posenc-<variant>.wasm',
 //   import.meta.url)`, which esbuild leaves as is: wasm/ next to the folder
-//   holding the bundle), as the README says; esbuild inlines the glue: every
+//   holding the bundle), as docs/embedding.md says; esbuild inlines the glue: every
 //   tag renders, train-lab included, and the API gives PyTorch's sinusoidal table.
 // esbuild does not build `new Worker(new URL(...))` as a worker: <train-lab>
 // sees its worker URL unresolved and trains on the page, with no failing
@@ -22,7 +22,7 @@ import { installPackedPackage } from '../js/installed-package.mjs';
 import { SITES, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-// the README's recipe for posenc-course/widgets: the core's .wasm files in ../wasm/ from the bundle
+// docs/embedding.md's recipe for posenc-course/widgets: the core's .wasm files in ../wasm/ from the bundle
 const COPY = { bundle: [], widgets: ['web/wasm'] };
 
 let installed;

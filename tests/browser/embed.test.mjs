@@ -194,18 +194,18 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   await page.context().close();
 });
 
-// The README's iframe snippet, taken from between its markers and run as
-// written (only the course's origin swapped for this test's), so the README
+// docs/embedding.md's iframe snippet, taken from between its markers and run
+// as written (only the course's origin swapped for this test's), so the docs
 // cannot drift from what works.
 function readmeSnippet(courseOrigin) {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(root, 'docs/embedding.md'), 'utf8');
   const block = readme.match(/<!-- embed-snippet:start[^>]*-->\s*```html\n([\s\S]*?)```\s*<!-- embed-snippet:end -->/);
-  assert.ok(block, 'README has no embed snippet between <!-- embed-snippet:start --> and <!-- embed-snippet:end -->');
+  assert.ok(block, 'docs/embedding.md has no embed snippet between <!-- embed-snippet:start --> and <!-- embed-snippet:end -->');
   assert.match(block[1], /sandbox="allow-scripts"/);
   return block[1].replaceAll('https://course.example.org', courseOrigin);
 }
 
-test("the README's iframe snippet, as written: sandboxed, it follows the frame's height from origin \"null\" and ignores other windows; unsandboxed, it checks the origin", async () => {
+test("docs/embedding.md's iframe snippet, as written: sandboxed, it follows the frame's height from origin \"null\" and ignores other windows; unsandboxed, it checks the origin", async () => {
   const open = async (name, snippet) => {
     writeFileSync(path.join(hostDir, name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title><link rel="icon" href="data:,"></head><body>\n${snippet}\n</body></html>`);
     const page = await newPage(browser, { viewport: { width: 900, height: 900 } });

@@ -12,7 +12,7 @@ import { tags } from './widget-tags.mjs';
 
 const CHANGES = 10000;
 const WARM_UP = 2000;
-// The bounds (README, "Limits"), from change WARM_UP to the end, measured
+// The bounds (docs/api.md, "Limits"), from change WARM_UP to the end, measured
 // after a full garbage collection: what the wasm allocator holds besides the
 // grow-only scratch area and the widgets' HeapArrays may grow by at most
 // 256 KiB, the JS heap by at most 4 MiB; the number of live HeapArrays does

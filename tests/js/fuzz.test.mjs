@@ -1,7 +1,7 @@
 // The short run of the JS API fuzzer (tests/fuzz/api-fuzz.mjs) in both wasm
 // builds, and the memory bound it must keep. `npm run fuzz` runs it longer.
 //
-// The bound (also in README "Limits"): a fuzz run leaves the allocator
+// The bound (also in docs/api.md, "Limits"): a fuzz run leaves the allocator
 // holding no more than it did before, plus what the grow-only scratch area
 // grew by, plus 64 KiB for the attention workspace's reused buffers (256 KiB
 // in the trainer build, whose matrix kernels keep a packing buffer); the

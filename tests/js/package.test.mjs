@@ -18,7 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
 import { installPackedPackage, sinusoidalBothBuilds } from './installed-package.mjs';
-import { widgetClasses, makeReadmeTable, readmeWithTable } from '../../scripts/bundles.mjs';
+import { widgetClasses, makeTagTable, withTagTable, TAG_TABLE_FILE } from '../../scripts/bundles.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -83,10 +83,11 @@ test("custom-elements.json says exactly what each widget's static params say", a
   assert.deepEqual(Object.keys(cssProperties).sort(), declared.sort(), 'CSS_PROPERTIES lists exactly the :host declarations');
 });
 
-test("the README's tag table is the one the manifest makes (it cannot drift)", () => {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  assert.equal(readmeWithTable(readme, manifest), readme, 'README.md is out of date: run node scripts/bundles.mjs');
-  const table = makeReadmeTable(manifest);
+test("docs/embedding.md's tag table is the one the manifest makes (it cannot drift)", () => {
+  assert.equal(TAG_TABLE_FILE, 'docs/embedding.md');
+  const doc = readFileSync(path.join(root, TAG_TABLE_FILE), 'utf8');
+  assert.equal(withTagTable(doc, manifest), doc, `${TAG_TABLE_FILE} is out of date: run node scripts/bundles.mjs`);
+  const table = makeTagTable(manifest);
   for (const m of manifest.modules) {
     const d = m.declarations[0];
     const row = table.split('\n').find((l) => l.startsWith(`| \`<${d.tagName}>\``));
@@ -96,7 +97,7 @@ test("the README's tag table is the one the manifest makes (it cannot drift)", (
   // a widget whose params changed makes a different table
   const changed = structuredClone(manifest);
   changed.modules[0].declarations[0].attributes[0].default = '65';
-  assert.notEqual(readmeWithTable(readme, changed), readme);
+  assert.notEqual(withTagTable(doc, changed), doc);
 });
 
 test("the bundles give a site's bundler nothing to resolve: no new URL(..., import.meta.url), no Node built-in import", () => {
@@ -133,10 +134,12 @@ after(() => installed?.remove());
 
 test('the tarball holds what a consumer needs and no tests, fixtures or build folders', () => {
   assert.match(path.basename(tarball), /^posenc-course-0\.2\.0\.tgz$/);
-  for (const f of ['package.json', 'web/posenc.js', 'web/core/load.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/wasm/posenc-train-simd.wasm', 'web/workers/train-worker.js', 'web/data/corpus.js', 'web/data/lm-results.js', 'web/data/t5-learned.js', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/posenc-widgets.d.ts', 'dist/anywidget.mjs', 'custom-elements.json', 'LICENSE', 'web/embed.html', 'web/embed.js', 'web/embed.css', 'web/exercises/find-the-bug.js']) {
+  for (const f of ['package.json', 'web/posenc.js', 'web/core/load.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/wasm/posenc-train-simd.wasm', 'web/workers/train-worker.js', 'web/data/corpus.js', 'web/data/lm-results.js', 'web/data/t5-learned.js', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/posenc-widgets.d.ts', 'dist/anywidget.mjs', 'custom-elements.json', 'LICENSE', 'web/embed.html', 'web/embed.js', 'web/embed.css', 'web/exercises/find-the-bug.js', 'docs/embedding.md', 'docs/api.md']) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  const bad = files.filter((f) => /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(f));
+  // of docs/, only the two pages a consumer of the package reads (what the
+  // shipped code and its messages point to): embedding and the API
+  const bad = files.filter((f) => /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(f) && !['docs/embedding.md', 'docs/api.md'].includes(f));
   assert.deepEqual(bad, []);
   // every export target is in it
   for (const target of Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {

@@ -1,5 +1,5 @@
 // The benchmark's cases, shared by the Node runner (scripts/bench.mjs) and the
-// page (web/bench.html). Adding a case is adding one entry to `cases`.
+// page (web/bench/bench.html). Adding a case is adding one entry to `cases`.
 //
 // A case is
 //   id        key in the JSON output (stable: scripts compare runs by it)

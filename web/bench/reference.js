@@ -6,7 +6,7 @@
 // the data.
 //
 // What it is for: with the CPU throttled, Chromium's slowdown on this 2-core
-// machine is not a constant 4x (docs/benchmarks.md, "How Chromium slows the
+// machine is not a constant 4x (docs/perf-journal.md, fourth pass, "How Chromium slows the
 // CPU"). The reference runs last in each run and says what the throttle did
 // to a task of known size then: its 4x median over its 1x median is the
 // slowdown applied at the end of that run, and its 4x p95 what noise gives

@@ -2,7 +2,7 @@
 // every round times each implementation once, round-robin, starting with a
 // different one each round, so a burst of machine noise hits all of them
 // alike. Reports the median per implementation. Shared by the Node runner
-// (scripts/bench.mjs) and the page (web/bench-page.js).
+// (scripts/bench.mjs) and the page (web/bench/bench-page.js).
 //
 // Nothing here asserts a time: a benchmark is not a test.
 

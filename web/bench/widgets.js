@@ -5,7 +5,7 @@
 // or SVG or text) plus the style and layout it forces. Reported: median and
 // 95th percentile (the target: p95 under 16 ms, one frame at 60 Hz).
 //
-// Runs in a page (web/bench-widgets.html); the build is chosen there with
+// Runs in a page (web/bench/bench-widgets.html); the build is chosen there with
 // configureCore before any widget loads.
 
 /**
@@ -38,7 +38,7 @@ export const widgetCases = [
   { tag: 'pe-quiz', attrs: { quiz: 'sinusoidal-fastest-pair' }, change: (el, i) => el.setAttribute('quiz', i % 2 ? 'rope-what-rotates' : 'sinusoidal-fastest-pair') },
   { tag: 'pe-live-output', attrs: { sample: 'seat-vectors' }, change: (el, i) => el.setSampleValue('d_model', i % 2 ? 6 : 4) },
   // not a widget: a fixed amount of work, the yardstick of each run (reference.js)
-  { tag: 'bench-reference', module: './bench/reference.js', reference: true, largest: {}, change: (el, i) => el.setAttribute('step', String(i % 2)) },
+  { tag: 'bench-reference', module: './reference.js', reference: true, largest: {}, change: (el, i) => el.setAttribute('step', String(i % 2)) },
 ];
 
 // rope-config-lab's own path for a config: paste it and press "Show this config"

@@ -44,7 +44,7 @@ export class PeElement extends HTMLElement {
   static params = {};
   /** This widget's own CSS text (css`...`). */
   static styles = '';
-  /** One line about the widget (custom-elements.json, the README's tag table). */
+  /** One line about the widget (custom-elements.json, the tag table in docs/embedding.md). */
   static description = '';
   /** { 'event-name': 'what it means and its detail' }: events this widget fires besides the base class's. */
   static events = {};

@@ -256,7 +256,7 @@ export function formatPoints(x) {
   return whole === 0 && frac ? frac : `${whole}${frac}`;
 }
 
-/** The credit rule in one sentence, shown above the score (and in the README). */
+/** The credit rule in one sentence, shown above the score (and in docs/embedding.md, "Credit"). */
 export const CREDIT_RULE =
   'Each question earns 1 point when your first check is right; each wrong check, and each solution you show before answering right, takes ⅓ off what it can still earn. New numbers never take away points you have earned.';
 

@@ -46,7 +46,7 @@ const FINAL_LOSS_STEPS = 50; // the final loss is the mean of this many last ste
 /**
  * What a lab run may be set to, and its defaults: the one table that the
  * lab's controls (train-lab.js's static params), this module's checkConfig
- * (the worker's and the on-page loop's) and the README's tag table read.
+ * (the worker's and the on-page loop's) and the tag table in docs/embedding.md read.
  */
 export const LAB_OPTIONS = Object.freeze({
   task: Object.freeze({ options: TASKS, default: 'reverse' }),

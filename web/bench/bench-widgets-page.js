@@ -1,8 +1,8 @@
-// The widget benchmark page (web/bench-widgets.html). When a run ends,
+// The widget benchmark page (web/bench/bench-widgets.html). When a run ends,
 // <body data-state> is "done" (or "error") and window.widgetBenchResults
 // holds [{ tag, median, p95, max, n }].
-import { configureCore, core } from './lib/pe-element.js';
-import { widgetCases, runWidgetBench } from './bench/widgets.js';
+import { configureCore, core } from '../lib/pe-element.js';
+import { widgetCases, runWidgetBench } from './widgets.js';
 
 const params = new URLSearchParams(location.search);
 const simd = params.get('simd') !== '0';
@@ -13,7 +13,7 @@ const frames = Math.max(5, Math.min(1000, Number(params.get('frames')) || 100));
 const $ = (id) => document.getElementById(id);
 
 // every widget file, so the timings never include a module download
-await Promise.all(widgetCases.map((c) => import(c.module ?? `./widgets/${c.tag}.js`)));
+await Promise.all(widgetCases.map((c) => import(c.module ?? `../widgets/${c.tag}.js`)));
 const pe = await core();
 $('build').textContent = pe.simd ? 'WebAssembly SIMD' : 'scalar WebAssembly';
 

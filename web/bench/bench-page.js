@@ -5,9 +5,9 @@
 // ?quick=1 ticks "Quick"; ?auto=1 runs on load (for headless runs). When a run
 // ends, <body data-state> is "done" (or "error") and window.benchResults holds
 // the JSON object.
-import { loadPosenc, simdSupported } from './posenc.js';
-import { cases } from './bench/cases.js';
-import { runBench, tableRows, toJson } from './bench/runner.js';
+import { loadPosenc, simdSupported } from '../posenc.js';
+import { cases } from './cases.js';
+import { runBench, tableRows, toJson } from './runner.js';
 
 const $ = (id) => document.getElementById(id);
 const params = new URLSearchParams(location.search);
@@ -28,10 +28,10 @@ function loadScript(src) {
 // does not set, but say so anyway.
 async function loadTfjs() {
   try {
-    await loadScript('vendor/tfjs-core/dist/tf-core.min.js');
-    await loadScript('vendor/tfjs-backend-wasm/dist/tf-backend-wasm.min.js');
+    await loadScript('../vendor/tfjs-core/dist/tf-core.min.js');
+    await loadScript('../vendor/tfjs-backend-wasm/dist/tf-backend-wasm.min.js');
     const tf = globalThis.tf;
-    tf.wasm.setWasmPaths(new URL('vendor/tfjs-backend-wasm/dist/', location.href).href);
+    tf.wasm.setWasmPaths(new URL('../vendor/tfjs-backend-wasm/dist/', location.href).href);
     tf.wasm.setThreadsCount(1);
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('tf.setBackend("wasm") failed');
