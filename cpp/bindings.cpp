@@ -151,7 +151,8 @@ void set_address(C& c, Addr a) {
 // LongRoPE's factor lists as Float32Arrays (at most 32768 values, checked in posenc.js)
 template <std::vector<float> posenc::RopeScaling::*F>
 val get_floats(const posenc::RopeScaling& s) {
-    return val::global("Float32Array").call<val>("from", val(emscripten::typed_memory_view((s.*F).size(), (s.*F).data())));
+    return val::global("Float32Array")
+        .call<val>("from", val(emscripten::typed_memory_view((s.*F).size(), (s.*F).data())));
 }
 template <std::vector<float> posenc::RopeScaling::*F>
 void set_floats(posenc::RopeScaling& s, val v) {
@@ -162,8 +163,10 @@ double get_scale(const posenc::AttentionOptions& o) {
     return o.scale ? double(*o.scale) : std::numeric_limits<double>::quiet_NaN();
 }
 void set_scale(posenc::AttentionOptions& o, double v) {
-    if (v == v) o.scale = static_cast<float>(v);
-    else o.scale.reset();
+    if (v == v)
+        o.scale = static_cast<float>(v);
+    else
+        o.scale.reset();
 }
 
 // Registers an Embind enum whose values are the core's names: name(E(i)) for
@@ -194,8 +197,8 @@ val sinusoidal(Addr out, double max_len, double d_model, const TableOptions& o) 
 // out: (rows, d_model): rows row0.. of the (max_len, d_model) table
 val sinusoidal_rows(Addr out, double max_len, double d_model, double row0, double rows, const TableOptions& o) {
     return guarded([&] {
-        posenc::sinusoidal_rows(at<float>(out), as_size(max_len), as_size(d_model), o.base, as_size(row0), as_size(rows),
-                                o.path());
+        posenc::sinusoidal_rows(at<float>(out), as_size(max_len), as_size(d_model), o.base, as_size(row0),
+                                as_size(rows), o.path());
         return val::undefined();
     });
 }
@@ -220,8 +223,8 @@ val sinusoidal_picture(Addr out, double max_len, double d_model, double base, do
 // table: (rows, d_model); positions: (n) f64; out: (n, d_model)
 val learned_lookup(Addr out, Addr table, double rows, double d_model, Addr positions, double n) {
     return guarded([&] {
-        posenc::learned_lookup(at<float>(out), at<const float>(table), as_size(rows),
-                               as_size(d_model), at<const double>(positions), as_size(n));
+        posenc::learned_lookup(at<float>(out), at<const float>(table), as_size(rows), as_size(d_model),
+                               at<const double>(positions), as_size(n));
         return val::undefined();
     });
 }
@@ -264,8 +267,8 @@ struct RopeOptions {
 val rope_apply(Addr out, Addr x, double rows, double dim, Addr positions, const RopeOptions& o) {
     return guarded([&] {
         const auto conv = posenc::rope_convention(o.convention.c_str());
-        posenc::rope_apply(at<float>(out), at<const float>(x), as_size(rows), as_size(dim),
-                           at<const double>(positions), o.base, conv, as_size(o.rotary_dim), o.scaling,
+        posenc::rope_apply(at<float>(out), at<const float>(x), as_size(rows), as_size(dim), at<const double>(positions),
+                           o.base, conv, as_size(o.rotary_dim), o.scaling,
                            o.fast ? posenc::SinCos::Fast : posenc::SinCos::Exact);
         return val::undefined();
     });
@@ -288,11 +291,11 @@ val alibi_bias(Addr out, double heads, double seq_len, bool causal) {
 }
 
 // out: (query_len, key_len) i32
-val t5_buckets(Addr out, double query_len, double key_len, bool bidirectional,
-               double num_buckets, double max_distance) {
+val t5_buckets(Addr out, double query_len, double key_len, bool bidirectional, double num_buckets,
+               double max_distance) {
     return guarded([&] {
-        posenc::t5_buckets(at<std::int32_t>(out), as_size(query_len), as_size(key_len),
-                           bidirectional, as_size(num_buckets), as_size(max_distance));
+        posenc::t5_buckets(at<std::int32_t>(out), as_size(query_len), as_size(key_len), bidirectional,
+                           as_size(num_buckets), as_size(max_distance));
         return val::undefined();
     });
 }
@@ -316,8 +319,8 @@ struct AttentionArrays {
 // (heads, seq, seq) bias is built. `workspace` belongs to the caller (one
 // per loaded module in posenc.js), so repeated calls allocate nothing and
 // nothing global lives here.
-val attention(const AttentionArrays& a, double heads, double seq_len, double head_dim,
-              posenc::AttentionOptions options, posenc::AttentionWorkspace& workspace) {
+val attention(const AttentionArrays& a, double heads, double seq_len, double head_dim, posenc::AttentionOptions options,
+              posenc::AttentionWorkspace& workspace) {
     return guarded([&] {
         options.want_weights = a.weights != 0;
         options.workspace = &workspace;
@@ -435,8 +438,8 @@ val memory_stats() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(posenc) {
-    using posenc::RopeScaling;
     using posenc::AttentionOptions;
+    using posenc::RopeScaling;
     bind_names<RopeScaling::Type>("RopeScalingType", &posenc::rope_scaling_type_name);
     emscripten::value_object<RopeScaling>("RopeScaling")
         .field("type", &RopeScaling::type)

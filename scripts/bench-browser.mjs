@@ -20,7 +20,12 @@ try {
   tab.on('pageerror', (e) => console.error('page exception:', e.message));
   await tab.goto(url);
   console.error(`bench:browser: ${product}, ${url}`);
-  await tab.waitForFunction(() => ['done', 'error'].includes(document.body?.dataset.state), null, { timeout: timeoutMs, polling: 1000 }).catch(() => {});
+  await tab
+    .waitForFunction(() => ['done', 'error'].includes(document.body?.dataset.state), null, {
+      timeout: timeoutMs,
+      polling: 1000,
+    })
+    .catch(() => {});
   const page = await tab.evaluate(() => ({
     state: document.body.dataset.state ?? '',
     engine: document.getElementById('engine').textContent,

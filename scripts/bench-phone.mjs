@@ -21,7 +21,12 @@ import { pathToFileURL } from 'node:url';
 import { createStaticServer } from './serve.mjs';
 import { launchChromium } from './chromium.mjs';
 
-const FAST_3G = { offline: false, latency: 562.5, downloadThroughput: (1.6e6 / 8) * 0.9, uploadThroughput: (750e3 / 8) * 0.9 };
+const FAST_3G = {
+  offline: false,
+  latency: 562.5,
+  downloadThroughput: (1.6e6 / 8) * 0.9,
+  uploadThroughput: (750e3 / 8) * 0.9,
+};
 const CPU_SLOWDOWN = 4;
 const QUIET_MS = 3000;
 // the sliders the keyboard drives: [tag, index among that tag, control id]
@@ -42,7 +47,8 @@ function observe() {
     for (const e of list.getEntries()) perf.longTasks.push({ start: e.startTime, duration: e.duration });
   }).observe({ type: 'longtask', buffered: true });
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.interactionId) perf.events.push({ name: e.name, id: e.interactionId, duration: e.duration });
+    for (const e of list.getEntries())
+      if (e.interactionId) perf.events.push({ name: e.name, id: e.interactionId, duration: e.duration });
   }).observe({ type: 'event', durationThreshold: 16, buffered: true });
   document.addEventListener('DOMContentLoaded', () => {
     const info = document.getElementById('build-info');
@@ -57,7 +63,12 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil(p
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
 
 async function oneRun(browser, url, { presses }) {
-  const context = await browser.newContext({ viewport: { width: 375, height: 812 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  const context = await browser.newContext({
+    viewport: { width: 375, height: 812 },
+    deviceScaleFactor: 2,
+    isMobile: true,
+    hasTouch: true,
+  });
   try {
     const page = await context.newPage();
     const errors = [];
@@ -70,7 +81,10 @@ async function oneRun(browser, url, { presses }) {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU_SLOWDOWN });
     await page.goto(url, { waitUntil: 'commit', timeout: 120_000 });
     // polled every half second: a poll is a tiny task, never a long one
-    await page.waitForFunction(() => window.__phonePerf?.ready !== null && window.__phonePerf?.fcp !== null, null, { timeout: 120_000, polling: 500 });
+    await page.waitForFunction(() => window.__phonePerf?.ready !== null && window.__phonePerf?.fcp !== null, null, {
+      timeout: 120_000,
+      polling: 500,
+    });
     await page.waitForFunction(
       (quiet) => {
         const p = window.__phonePerf;
@@ -99,7 +113,10 @@ async function oneRun(browser, url, { presses }) {
     for (const [tag, index, id] of SLIDERS) {
       const el = page.locator(tag).nth(index);
       await el.evaluate((node) => node.scrollIntoView({ block: 'center', behavior: 'instant' }));
-      await page.waitForFunction((node) => node.hasAttribute('data-ready'), await el.elementHandle(), { timeout: 60_000, polling: 250 });
+      await page.waitForFunction((node) => node.hasAttribute('data-ready'), await el.elementHandle(), {
+        timeout: 60_000,
+        polling: 250,
+      });
       await page.waitForTimeout(1000);
       await el.evaluate((node, controlId) => node.shadowRoot.getElementById(controlId).focus(), id);
       // the first press as far from the focus as each press from the one before
@@ -116,9 +133,17 @@ async function oneRun(browser, url, { presses }) {
     const byInteraction = new Map();
     for (const e of events) byInteraction.set(e.id, Math.max(byInteraction.get(e.id) ?? 0, e.duration));
     // a press that left no entry took under 16 ms
-    const keys = [...byInteraction.values(), ...Array(Math.max(0, pressed - byInteraction.size)).fill(16)].sort((a, b) => a - b);
+    const keys = [...byInteraction.values(), ...Array(Math.max(0, pressed - byInteraction.size)).fill(16)].sort(
+      (a, b) => a - b,
+    );
     if (errors.length) throw new Error(`lesson errors on the phone profile: ${errors.join('; ')}`);
-    return { ...load, keyP95: percentile(keys, 0.95), keyMax: keys.at(-1), presses: pressed, keyEntries: byInteraction.size };
+    return {
+      ...load,
+      keyP95: percentile(keys, 0.95),
+      keyMax: keys.at(-1),
+      presses: pressed,
+      keyEntries: byInteraction.size,
+    };
   } finally {
     await context.close();
   }
@@ -135,11 +160,17 @@ export async function benchPhone({ quick = false, runs = quick ? 1 : 3, onProgre
     const out = [];
     for (let i = 0; i < runs; i++) {
       const r = await oneRun(browser, url, { presses: quick ? 4 : 20 });
-      onProgress(`phone load ${i + 1}/${runs}: FCP ${r.fcp.toFixed(0)} ms, TBT ${r.tbt.toFixed(0)} ms (${r.longTasks} long tasks, longest ${r.longest.toFixed(0)} ms), core ready ${r.ready.toFixed(0)} ms, key to paint p95 ${r.keyP95} ms`);
+      onProgress(
+        `phone load ${i + 1}/${runs}: FCP ${r.fcp.toFixed(0)} ms, TBT ${r.tbt.toFixed(0)} ms (${r.longTasks} long tasks, longest ${r.longest.toFixed(0)} ms), core ready ${r.ready.toFixed(0)} ms, key to paint p95 ${r.keyP95} ms`,
+      );
       out.push(r);
     }
     const keys = ['fcp', 'tbt', 'ready', 'longTasks', 'longest', 'keyP95', 'keyMax'];
-    return { runs: out, median: Object.fromEntries(keys.map((k) => [k, median(out.map((r) => r[k]))])), browser: browser.version() };
+    return {
+      runs: out,
+      median: Object.fromEntries(keys.map((k) => [k, median(out.map((r) => r[k]))])),
+      browser: browser.version(),
+    };
   } finally {
     await browser.close();
     server.close();
@@ -148,7 +179,8 @@ export async function benchPhone({ quick = false, runs = quick ? 1 : 3, onProgre
 
 /** A Markdown table of the phone-profile lesson: medians of the runs, and each run. */
 export function phoneTable({ runs, median: m }) {
-  const row = (label, r) => `| ${label} | ${r.fcp.toFixed(0)} | ${r.tbt.toFixed(0)} | ${r.longTasks} | ${r.longest.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.keyP95.toFixed(0)} |`;
+  const row = (label, r) =>
+    `| ${label} | ${r.fcp.toFixed(0)} | ${r.tbt.toFixed(0)} | ${r.longTasks} | ${r.longest.toFixed(0)} | ${r.ready.toFixed(0)} | ${r.keyP95.toFixed(0)} |`;
   return [
     '| lesson on the phone profile | first paint (FCP) ms | total blocking time ms | long tasks | longest task ms | core ready ms | key press to paint p95 ms |',
     '|---|---:|---:|---:|---:|---:|---:|',
@@ -160,7 +192,11 @@ export function phoneTable({ runs, median: m }) {
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const quick = process.argv.includes('--quick');
   const runsArg = process.argv.find((a) => a.startsWith('--runs='));
-  const result = await benchPhone({ quick, runs: runsArg ? Number(runsArg.slice(7)) : undefined, onProgress: (t) => process.stderr.write(`  ${t}\n`) });
+  const result = await benchPhone({
+    quick,
+    runs: runsArg ? Number(runsArg.slice(7)) : undefined,
+    onProgress: (t) => process.stderr.write(`  ${t}\n`),
+  });
   console.log(`Chromium ${result.browser}, headless; Fast 3G, CPU 4x, 375 x 812 at DPR 2`);
   console.log(phoneTable(result));
 }

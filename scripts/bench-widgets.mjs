@@ -40,13 +40,19 @@ async function runPage(browser, port, { simd, frames, size = 'default', cpu = 1,
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
     const label = `${simd ? 'simd' : 'scalar'}, ${size} sizes, CPU ${cpu}x`;
     // throttled from the first byte: the widgets' code is compiled at the slowed speed too
-    if (cpu !== 1) await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
-    await page.goto(`http://127.0.0.1:${port}/bench/bench-widgets.html?auto=1&simd=${simd ? 1 : 0}&frames=${frames}&size=${size}${only ? `&only=${only.join(',')}` : ''}`);
-    await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, { timeout: 600_000 });
+    if (cpu !== 1)
+      await (await page.context().newCDPSession(page)).send('Emulation.setCPUThrottlingRate', { rate: cpu });
+    await page.goto(
+      `http://127.0.0.1:${port}/bench/bench-widgets.html?auto=1&simd=${simd ? 1 : 0}&frames=${frames}&size=${size}${only ? `&only=${only.join(',')}` : ''}`,
+    );
+    await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state), null, {
+      timeout: 600_000,
+    });
     const results = await page.evaluate(() => window.widgetBenchResults ?? window.widgetBenchError);
     if (!Array.isArray(results)) throw new Error(`widget benchmark failed (${label}): ${results} ${errors.join('; ')}`);
     if (errors.length) throw new Error(`widget benchmark page errors (${label}): ${errors.join('; ')}`);
-    for (const r of results) if (r.error) throw new Error(`<${r.tag}> showed an error during the benchmark (${label}): ${r.error}`);
+    for (const r of results)
+      if (r.error) throw new Error(`<${r.tag}> showed an error during the benchmark (${label}): ${r.error}`);
     results.steal = stealBetween(ticks, cpuTicks());
     return results;
   } finally {
@@ -138,7 +144,12 @@ const REFERENCE = widgetCases.find((c) => c.reference).tag;
 // Returns { results, rounds (the number counted), roundLog: [{ round,
 // slowdown: { cpu4Default, cpu4Largest } | null, steal: { cpu4Default,
 // cpu4Largest } (shares, null where unknown), p95, counted }], browser }.
-export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PHONE_ROUNDS, only = null, onProgress = () => {} } = {}) {
+export async function benchPhoneWidgets({
+  quick = false,
+  rounds = quick ? 1 : PHONE_ROUNDS,
+  only = null,
+  onProgress = () => {},
+} = {}) {
   const tags = only && !only.includes(REFERENCE) ? [...only, REFERENCE] : only;
   return withChromium(async (browser, port) => {
     const all = {}; // tag -> key -> [{ median, p95, max, n }] per counted round
@@ -153,20 +164,46 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
       const got = {}; // tag -> key -> result, this round
       const steal = {}; // run key -> share of CPU time stolen
       for (const run of PHONE_RUNS) {
-        const results = await runPage(browser, port, { simd: true, frames: quick ? 5 : 100, size: run.size, cpu: run.cpu, only: tags });
+        const results = await runPage(browser, port, {
+          simd: true,
+          frames: quick ? 5 : 100,
+          size: run.size,
+          cpu: run.cpu,
+          only: tags,
+        });
         steal[run.key] = results.steal;
         for (const r of results) {
           (got[r.tag] ??= {})[run.key] = r;
-          onProgress(`round ${round}, CPU ${run.cpu}x ${run.size} ${r.tag}: median ${r.median.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms`);
+          onProgress(
+            `round ${round}, CPU ${run.cpu}x ${run.size} ${r.tag}: median ${r.median.toFixed(2)} ms, p95 ${r.p95.toFixed(2)} ms`,
+          );
         }
       }
       const ref = got[REFERENCE];
-      const slowdown = ref?.cpu4Default && ref.cpu4Largest && ref.cpu1Largest ? { cpu4Default: ref.cpu4Default.median / ref.cpu1Largest.median, cpu4Largest: ref.cpu4Largest.median / ref.cpu1Largest.median } : null;
+      const slowdown =
+        ref?.cpu4Default && ref.cpu4Largest && ref.cpu1Largest
+          ? {
+              cpu4Default: ref.cpu4Default.median / ref.cpu1Largest.median,
+              cpu4Largest: ref.cpu4Largest.median / ref.cpu1Largest.median,
+            }
+          : null;
       const why = [];
-      if (slowdown && !THROTTLED.every((k) => slowdown[k] >= SLOWDOWN_BAND[0] && slowdown[k] <= SLOWDOWN_BAND[1])) why.push(`the reference was slowed ${THROTTLED.map((k) => `${slowdown[k].toFixed(2)}x`).join(' and ')}, outside ${band()}`);
-      if (!THROTTLED.every((k) => steal[k] === null || steal[k] <= STEAL_MAX)) why.push(`the host stole ${THROTTLED.map((k) => pct(steal[k])).join(' and ')} of the CPU time, over ${pct(STEAL_MAX)}`);
+      if (slowdown && !THROTTLED.every((k) => slowdown[k] >= SLOWDOWN_BAND[0] && slowdown[k] <= SLOWDOWN_BAND[1]))
+        why.push(
+          `the reference was slowed ${THROTTLED.map((k) => `${slowdown[k].toFixed(2)}x`).join(' and ')}, outside ${band()}`,
+        );
+      if (!THROTTLED.every((k) => steal[k] === null || steal[k] <= STEAL_MAX))
+        why.push(
+          `the host stole ${THROTTLED.map((k) => pct(steal[k])).join(' and ')} of the CPU time, over ${pct(STEAL_MAX)}`,
+        );
       const counted = quick || why.length === 0;
-      roundLog.push({ round, slowdown, steal: Object.fromEntries(THROTTLED.map((k) => [k, steal[k]])), p95: ref?.cpu4Default?.p95 ?? null, counted });
+      roundLog.push({
+        round,
+        slowdown,
+        steal: Object.fromEntries(THROTTLED.map((k) => [k, steal[k]])),
+        p95: ref?.cpu4Default?.p95 ?? null,
+        counted,
+      });
       // no round counted after all: the last one stands, marked so in the log
       const last = !counted && round === maxRounds && countedRounds === 0;
       if (!counted && !last) {
@@ -175,7 +212,8 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
       }
       if (last) roundLog.at(-1).counted = 'kept: no round met the rules';
       countedRounds += 1;
-      for (const [tag, byKey] of Object.entries(got)) for (const [key, r] of Object.entries(byKey)) ((all[tag] ??= {})[key] ??= []).push(r);
+      for (const [tag, byKey] of Object.entries(got))
+        for (const [key, r] of Object.entries(byKey)) ((all[tag] ??= {})[key] ??= []).push(r);
     }
     const results = {};
     for (const [tag, byKey] of Object.entries(all)) {
@@ -196,13 +234,22 @@ export async function benchPhoneWidgets({ quick = false, rounds = quick ? 1 : PH
 
 /** A Markdown table of the phone profile: p95 per widget and run (the median of the rounds, then each round's), and whether each meets its target. */
 export function phoneWidgetTable(results) {
-  const f = (x) => (x === undefined ? '-' : x.p95s.length > 1 ? `**${x.p95.toFixed(1)}** (${x.p95s.map((v) => v.toFixed(1)).join(', ')})` : x.p95.toFixed(1));
+  const f = (x) =>
+    x === undefined
+      ? '-'
+      : x.p95s.length > 1
+        ? `**${x.p95.toFixed(1)}** (${x.p95s.map((v) => v.toFixed(1)).join(', ')})`
+        : x.p95.toFixed(1);
   const lines = [
     '| widget update (SIMD build), p95 ms | CPU 4x, default size | CPU 4x, largest size | CPU 1x, largest size | targets (16 / 50 / 16 ms) met |',
     '|---|---:|---:|---:|:---:|',
   ];
   for (const [tag, r] of Object.entries(results)) {
-    const ok = isReference(tag) ? '- (reference)' : PHONE_RUNS.every((run) => !r[run.key] || r[run.key].p95 <= PHONE_TARGETS[run.key]) ? 'yes' : 'no';
+    const ok = isReference(tag)
+      ? '- (reference)'
+      : PHONE_RUNS.every((run) => !r[run.key] || r[run.key].p95 <= PHONE_TARGETS[run.key])
+        ? 'yes'
+        : 'no';
     lines.push(`| \`<${tag}>\` | ${f(r.cpu4Default)} | ${f(r.cpu4Largest)} | ${f(r.cpu1Largest)} | ${ok} |`);
   }
   return lines.join('\n');
@@ -216,10 +263,16 @@ const pct = (x) => (x === null ? '?' : `${(100 * x).toFixed(1)}%`);
 
 /** Per round: the slowdown each 4x run applied to the reference task, its 4x p95, the CPU time stolen by a VM host during each 4x run, and whether the round counted. */
 export function roundsLine(roundLog, { quick = false } = {}) {
-  const stolen = (r) => (r.steal && Object.values(r.steal).some((x) => x !== null) ? `, ${Object.values(r.steal).map(pct).join(' and ')} stolen` : '');
-  const f = (r) => (r.slowdown
-    ? `round ${r.round}: ${r.slowdown.cpu4Default.toFixed(2)}x and ${r.slowdown.cpu4Largest.toFixed(2)}x, p95 ${r.p95.toFixed(1)} ms`
-    : `round ${r.round}: no reference in this copy of web/`) + stolen(r) + (r.counted === true ? '' : r.counted ? ` (${r.counted})` : ' (not counted)');
+  const stolen = (r) =>
+    r.steal && Object.values(r.steal).some((x) => x !== null)
+      ? `, ${Object.values(r.steal).map(pct).join(' and ')} stolen`
+      : '';
+  const f = (r) =>
+    (r.slowdown
+      ? `round ${r.round}: ${r.slowdown.cpu4Default.toFixed(2)}x and ${r.slowdown.cpu4Largest.toFixed(2)}x, p95 ${r.p95.toFixed(1)} ms`
+      : `round ${r.round}: no reference in this copy of web/`) +
+    stolen(r) +
+    (r.counted === true ? '' : r.counted ? ` (${r.counted})` : ' (not counted)');
   const rule = quick
     ? 'a quick run counts every round'
     : `a round counts when both factors are within ${band()} and the host stole at most ${pct(STEAL_MAX)} of the CPU time in each 4x run (Linux's /proc/stat; "?" where unknown), and the table's per-round figures are the counted rounds'`;
@@ -229,10 +282,19 @@ export function roundsLine(roundLog, { quick = false } = {}) {
 /** A Markdown table: widget, SIMD median / p95, scalar median / p95, p95 under 16 ms? */
 export function widgetTable(results) {
   const f = (x) => (x === undefined ? '-' : x.toFixed(2));
-  const lines = ['| widget update (default size) | simd median | simd p95 | scalar median | scalar p95 | p95 < 16 ms |', '|---|---:|---:|---:|---:|:---:|'];
+  const lines = [
+    '| widget update (default size) | simd median | simd p95 | scalar median | scalar p95 | p95 < 16 ms |',
+    '|---|---:|---:|---:|---:|:---:|',
+  ];
   for (const [tag, r] of Object.entries(results)) {
-    const ok = isReference(tag) ? '- (reference)' : Math.max(r.simd?.p95 ?? Infinity, r.scalar?.p95 ?? Infinity) < 16 ? 'yes' : 'no';
-    lines.push(`| \`<${tag}>\` | ${f(r.simd?.median)} | ${f(r.simd?.p95)} | ${f(r.scalar?.median)} | ${f(r.scalar?.p95)} | ${ok} |`);
+    const ok = isReference(tag)
+      ? '- (reference)'
+      : Math.max(r.simd?.p95 ?? Infinity, r.scalar?.p95 ?? Infinity) < 16
+        ? 'yes'
+        : 'no';
+    lines.push(
+      `| \`<${tag}>\` | ${f(r.simd?.median)} | ${f(r.simd?.p95)} | ${f(r.scalar?.median)} | ${f(r.scalar?.p95)} | ${ok} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -250,7 +312,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const only = onlyArg ? onlyArg.slice(7).split(',') : null;
   const unknownTags = (only ?? []).filter((t) => !widgetCases.some((c) => c.tag === t));
   if (unknownTags.length) {
-    console.error(`bench-widgets: no widget case ${unknownTags.join(', ')} (known: ${widgetCases.map((c) => c.tag).join(', ')})`);
+    console.error(
+      `bench-widgets: no widget case ${unknownTags.join(', ')} (known: ${widgetCases.map((c) => c.tag).join(', ')})`,
+    );
     process.exit(2);
   }
   const roundsArg = process.argv.find((a) => a.startsWith('--rounds='));
@@ -267,7 +331,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.log('');
   }
   const phone = await benchPhoneWidgets({ quick, rounds, only, onProgress });
-  if (phone.rounds > 1) console.log(`p95 of each: the median of ${phone.rounds} counted rounds in bold, then each counted round's.`);
+  if (phone.rounds > 1)
+    console.log(`p95 of each: the median of ${phone.rounds} counted rounds in bold, then each counted round's.`);
   console.log(phoneWidgetTable(phone.results));
   console.log(`\n${roundsLine(phone.roundLog, { quick })}`);
 }

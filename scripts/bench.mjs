@@ -64,14 +64,18 @@ async function loadTfjs() {
     const require = createRequire(import.meta.url);
     const tf = await import('@tensorflow/tfjs-core');
     const wasm = await import('@tensorflow/tfjs-backend-wasm');
-    const dist = path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep;
+    const dist =
+      path.join(path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/package.json')), 'dist') + path.sep;
     wasm.setWasmPaths(dist);
     wasm.setThreadsCount(1);
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('tf.setBackend("wasm") failed');
     await tf.ready();
     const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
-    return { tf, about: `tfjs-core ${tf.version_core}, tfjs-backend-wasm ${wasm.version_wasm} (${simd ? 'SIMD' : 'no SIMD'}, ${wasm.getThreadsCount()} thread)` };
+    return {
+      tf,
+      about: `tfjs-core ${tf.version_core}, tfjs-backend-wasm ${wasm.version_wasm} (${simd ? 'SIMD' : 'no SIMD'}, ${wasm.getThreadsCount()} thread)`,
+    };
   } catch (err) {
     console.error(`bench: TensorFlow.js not available, tfjs-wasm is left out (${err.message}); run npm ci`);
     return { tf: null, about: 'not available' };
@@ -80,7 +84,9 @@ async function loadTfjs() {
 
 function cpuModel() {
   try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('model name'));
     if (line) return line.split(':')[1].trim();
   } catch {}
   return os.cpus()[0]?.model ?? 'unknown';
@@ -93,7 +99,9 @@ const scalarTrainer = await loadPosenc({ simd: false, trainer: true });
 const { tf, about } = await loadTfjs();
 
 console.log(`# posenc benchmark (${args.quick ? 'quick: tiny sizes, proves it runs, numbers mean nothing' : 'full'})`);
-console.log(`CPU: ${cpuModel()}, ${os.cpus().length} logical cores; Node ${process.version} (V8 ${process.versions.v8}); ${os.platform()} ${os.release()}`);
+console.log(
+  `CPU: ${cpuModel()}, ${os.cpus().length} logical cores; Node ${process.version} (V8 ${process.versions.v8}); ${os.platform()} ${os.release()}`,
+);
 console.log(`tfjs: ${about}`);
 console.log('');
 
@@ -113,24 +121,37 @@ console.log('');
 console.log('Medians in ms; "x ÷ simd" = how many times longer x takes than our SIMD build.');
 console.log('GFLOP/s count 4*h*n^2*d for attention, also for the causal case. "max abs diff vs js": largest');
 console.log('difference from the plain-JS result (masked -Infinity entries agree).');
-console.log(`Rounds per case: ${results.map((r) => `${r.id} ${r.rounds}`).join(', ')}; ${seconds.toFixed(0)} s in all.`);
+console.log(
+  `Rounds per case: ${results.map((r) => `${r.id} ${r.rounds}`).join(', ')}; ${seconds.toFixed(0)} s in all.`,
+);
 const json = toJson(results);
 if (args.widgets) {
   try {
     const w = await benchWidgets({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
     console.log('');
-    console.log(`Widgets: each update timed from the attribute change to the end of the redraw and the layout it forces, in headless Chromium ${w.browser}; ${args.quick ? 10 : 100} changes each.`);
+    console.log(
+      `Widgets: each update timed from the attribute change to the end of the redraw and the layout it forces, in headless Chromium ${w.browser}; ${args.quick ? 10 : 100} changes each.`,
+    );
     console.log(widgetTable(w.results));
-    for (const [tag, r] of Object.entries(w.results)) json[`widget ${tag}`] = { simd: r.simd.median, scalar: r.scalar.median };
-    const phoneWidgets = await benchPhoneWidgets({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
+    for (const [tag, r] of Object.entries(w.results))
+      json[`widget ${tag}`] = { simd: r.simd.median, scalar: r.scalar.median };
+    const phoneWidgets = await benchPhoneWidgets({
+      quick: args.quick,
+      onProgress: (text) => process.stderr.write(`  ${text}\n`),
+    });
     console.log('');
-    console.log(`Phone profile, widgets: the same updates, SIMD build, ${args.quick ? 5 : 100} changes each; p95 in ms${phoneWidgets.rounds > 1 ? `, the median of ${phoneWidgets.rounds} rounds in bold, then each counted round's` : ''} (load average ${os.loadavg()[0].toFixed(2)}).`);
+    console.log(
+      `Phone profile, widgets: the same updates, SIMD build, ${args.quick ? 5 : 100} changes each; p95 in ms${phoneWidgets.rounds > 1 ? `, the median of ${phoneWidgets.rounds} rounds in bold, then each counted round's` : ''} (load average ${os.loadavg()[0].toFixed(2)}).`,
+    );
     console.log(phoneWidgetTable(phoneWidgets.results));
     console.log(`\n${roundsLine(phoneWidgets.roundLog, { quick: args.quick })}`);
-    for (const [tag, r] of Object.entries(phoneWidgets.results)) json[`phone widget ${tag}`] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.p95]));
+    for (const [tag, r] of Object.entries(phoneWidgets.results))
+      json[`phone widget ${tag}`] = Object.fromEntries(Object.entries(r).map(([k, v]) => [k, v.p95]));
     const phone = await benchPhone({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
     console.log('');
-    console.log(`Phone profile, the lesson: Fast 3G, CPU 4x, 375 x 812 at DPR 2 (load average ${os.loadavg()[0].toFixed(2)}).`);
+    console.log(
+      `Phone profile, the lesson: Fast 3G, CPU 4x, 375 x 812 at DPR 2 (load average ${os.loadavg()[0].toFixed(2)}).`,
+    );
     console.log(phoneTable(phone));
     json['phone lesson'] = phone.median;
   } catch (error) {

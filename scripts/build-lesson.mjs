@@ -52,7 +52,19 @@ import python from 'highlight.js/lib/languages/python';
 import { loadPosenc } from '../web/posenc.js';
 import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
-import { BuildError, fail, escapeHtml, slug, containerPlugin, citationPlugin, parseReferences, checkCitations, renderReferences, mathvariantLetters, mathmlProblems } from './lesson-format.mjs';
+import {
+  BuildError,
+  fail,
+  escapeHtml,
+  slug,
+  containerPlugin,
+  citationPlugin,
+  parseReferences,
+  checkCitations,
+  renderReferences,
+  mathvariantLetters,
+  mathmlProblems,
+} from './lesson-format.mjs';
 import { lessonStats, formatStats, quizTells, sampleGenerator, formatQuizTells } from './lesson-stats.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
 
@@ -66,7 +78,9 @@ const webDir = path.join(root, 'web');
 function renderMath(tex, displayMode, where) {
   try {
     // styled letters (ℝ) as Unicode characters: Chromium ignores mathvariant
-    const mathml = mathvariantLetters(katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' }));
+    const mathml = mathvariantLetters(
+      katex.renderToString(tex, { output: 'mathml', displayMode, throwOnError: true, strict: 'ignore' }),
+    );
     // what the page's HTML parser will read: an msub/mfrac/... with the wrong
     // number of children is drawn wrong and reported by Firefox
     const problems = mathmlProblems(mathml);
@@ -128,7 +142,8 @@ function mathPlugin(md, where) {
     return true;
   });
   md.renderer.rules.math = (tokens, i) => renderMath(tokens[i].content, tokens[i].meta.display, where());
-  md.renderer.rules.math_block = (tokens, i) => `<div class="math-display">${renderMath(tokens[i].content, true, where())}</div>\n`;
+  md.renderer.rules.math_block = (tokens, i) =>
+    `<div class="math-display">${renderMath(tokens[i].content, true, where())}</div>\n`;
 }
 
 // ------------------------------------------------------------------ inputs
@@ -137,14 +152,17 @@ function readFrontMatter(text, file) {
   if (!m) fail(file, 'missing front matter (--- id: ..., title: ... ---)');
   const meta = yaml.load(m[1]);
   if (!meta?.id || !meta?.title) fail(file, 'front matter needs id and title');
-  if (!/^[a-z][a-z0-9-]*$/.test(meta.id)) fail(file, `section id ${meta.id} must be lowercase letters, digits and dashes`);
+  if (!/^[a-z][a-z0-9-]*$/.test(meta.id))
+    fail(file, `section id ${meta.id} must be lowercase letters, digits and dashes`);
   return { meta, body: text.slice(m[0].length) };
 }
 
 async function importAll(dir) {
   const out = {};
   if (!existsSync(dir)) return out;
-  for (const f of readdirSync(dir).filter((f) => f.endsWith('.js')).sort()) {
+  for (const f of readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .sort()) {
     const mod = await import(pathToFileURL(path.join(dir, f)).href);
     out[f.slice(0, -3)] = mod.default ?? mod; // a default export, or the named exports (generate)
   }
@@ -155,7 +173,13 @@ async function importAll(dir) {
 // One renderer for the whole lesson (quiz ids, samples and citations are
 // collected across sections). pe is needed only by live samples; a snippet
 // without samples renders with pe = null.
-export function createRenderer({ pe = null, sampleModules = {}, generatorModules = {}, exerciseModules = {}, references = {} } = {}) {
+export function createRenderer({
+  pe = null,
+  sampleModules = {},
+  generatorModules = {},
+  exerciseModules = {},
+  references = {},
+} = {}) {
   const quizzes = {};
   const exercises = {};
   const questionIds = []; // quizzes and exercises, in page order
@@ -192,24 +216,32 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
     } catch (error) {
       fail(where, `quiz YAML does not parse: ${error.message}`);
     }
-    if (!q?.id || !/^[a-z0-9-]+$/.test(q.id)) fail(where, `a quiz needs an id of lowercase letters, digits and dashes (got ${q?.id})`);
+    if (!q?.id || !/^[a-z0-9-]+$/.test(q.id))
+      fail(where, `a quiz needs an id of lowercase letters, digits and dashes (got ${q?.id})`);
     if (quizzes[q.id] || exercises[q.id]) fail(where, `question id ${q.id} is used twice`);
     const quiz = { id: q.id, section: env.section };
     if (q.generator) {
       const gen = generatorModules[q.generator];
-      if (!gen || typeof gen.generate !== 'function') fail(where, `quiz ${q.id}: no generator web/quizzes/${q.generator}.js exporting generate()`);
+      if (!gen || typeof gen.generate !== 'function')
+        fail(where, `quiz ${q.id}: no generator web/quizzes/${q.generator}.js exporting generate()`);
       quiz.generator = q.generator;
       quiz.title = q.title ? inlineMd(q.title) : '';
     } else {
-      if (!q.question || !Array.isArray(q.options) || q.options.length < 2) fail(where, `quiz ${q.id} needs a question and at least two options`);
+      if (!q.question || !Array.isArray(q.options) || q.options.length < 2)
+        fail(where, `quiz ${q.id} needs a question and at least two options`);
       const correct = q.options.filter((o) => o.correct === true).length;
       if (correct === 0) fail(where, `quiz ${q.id} has no correct option`);
       if (correct > 1 && !q.multiple) fail(where, `quiz ${q.id} has ${correct} correct options; add multiple: true`);
-      for (const o of q.options) if (!o.text || !o.feedback) fail(where, `quiz ${q.id}: every option needs text and feedback`);
+      for (const o of q.options)
+        if (!o.text || !o.feedback) fail(where, `quiz ${q.id}: every option needs text and feedback`);
       if (!q.explanation) fail(where, `quiz ${q.id} needs an explanation`);
       quiz.multiple = !!q.multiple;
       quiz.question = inlineMd(q.question);
-      quiz.options = q.options.map((o) => ({ html: inlineMd(o.text), correct: o.correct === true, feedback: inlineMd(o.feedback) }));
+      quiz.options = q.options.map((o) => ({
+        html: inlineMd(o.text),
+        correct: o.correct === true,
+        feedback: inlineMd(o.feedback),
+      }));
       quiz.explanation = inlineMd(q.explanation);
     }
     quizzes[q.id] = quiz;
@@ -230,13 +262,21 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
     } catch (error) {
       fail(where, `exercise YAML does not parse: ${error.message}`);
     }
-    if (!x?.id || !/^[a-z0-9-]+$/.test(x.id)) fail(where, `an exercise needs an id of lowercase letters, digits and dashes (got ${x?.id})`);
+    if (!x?.id || !/^[a-z0-9-]+$/.test(x.id))
+      fail(where, `an exercise needs an id of lowercase letters, digits and dashes (got ${x?.id})`);
     if (quizzes[x.id] || exercises[x.id]) fail(where, `question id ${x.id} is used twice`);
     const gen = exerciseModules[x.generator];
-    if (!gen || typeof gen.generate !== 'function') fail(where, `exercise ${x.id}: no generator web/exercises/${x.generator}.js exporting generate()`);
-    if (gen.section && gen.section !== env.section) fail(where, `exercise ${x.id}: web/exercises/${x.generator}.js says it is written for section ${gen.section}, but section ${env.section} uses it`);
+    if (!gen || typeof gen.generate !== 'function')
+      fail(where, `exercise ${x.id}: no generator web/exercises/${x.generator}.js exporting generate()`);
+    if (gen.section && gen.section !== env.section)
+      fail(
+        where,
+        `exercise ${x.id}: web/exercises/${x.generator}.js says it is written for section ${gen.section}, but section ${env.section} uses it`,
+      );
     if (!x.title) fail(where, `exercise ${x.id} needs a title (what it asks, in a few words)`);
-    for (const k of Object.keys(x)) if (!['id', 'generator', 'title'].includes(k)) fail(where, `exercise ${x.id}: unknown field ${k} (id, generator, title)`);
+    for (const k of Object.keys(x))
+      if (!['id', 'generator', 'title'].includes(k))
+        fail(where, `exercise ${x.id}: unknown field ${k} (id, generator, title)`);
     exercises[x.id] = { id: x.id, section: env.section, generator: x.generator, title: inlineMd(x.title) };
     questionIds.push(x.id);
     // the title in light DOM paints before any script runs
@@ -245,18 +285,28 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
 
   function renderSample(id, code, env) {
     const mod = sampleModules[id];
-    if (!mod || typeof mod.run !== 'function') fail(where, `sample ${id}: web/samples/${id}.js must export default { params, run }`);
-    if (mod.section && mod.section !== env.section) fail(where, `sample ${id}: web/samples/${id}.js says it is written for section ${mod.section}, but section ${env.section} uses it`);
+    if (!mod || typeof mod.run !== 'function')
+      fail(where, `sample ${id}: web/samples/${id}.js must export default { params, run }`);
+    if (mod.section && mod.section !== env.section)
+      fail(
+        where,
+        `sample ${id}: web/samples/${id}.js says it is written for section ${mod.section}, but section ${env.section} uses it`,
+      );
     if (usedSamples.has(id)) fail(where, `sample ${id} is used twice`);
     usedSamples.add(id);
     const params = mod.params ?? {};
     const names = [...code.matchAll(PLACEHOLDER)].map((x) => x[1]);
-    for (const n of names) if (!params[n]) fail(where, `sample ${id}: code uses {{${n}}} but web/samples/${id}.js declares no such parameter`);
+    for (const n of names)
+      if (!params[n])
+        fail(where, `sample ${id}: code uses {{${n}}} but web/samples/${id}.js declares no such parameter`);
     const defaults = defaultsOf(params);
     // placeholders become identifiers the highlighter leaves alone, then spans
     const marked = code.replace(PLACEHOLDER, (_, n) => `PEPARAM${n}PEEND`);
     let html = hljs.highlight(marked, { language: 'python' }).value;
-    html = html.replace(/PEPARAM([a-z_][a-z0-9_]*)PEEND/gi, (_, n) => `<span class="param" data-param="${n}">${escapeHtml(pyLiteral(params[n], defaults[n]))}</span>`);
+    html = html.replace(
+      /PEPARAM([a-z_][a-z0-9_]*)PEEND/gi,
+      (_, n) => `<span class="param" data-param="${n}">${escapeHtml(pyLiteral(params[n], defaults[n]))}</span>`,
+    );
     let output;
     try {
       output = mod.run(pe, defaults);
@@ -283,7 +333,10 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
       if (t.type === 'container_aside_open') asideDepth += 1;
       if (t.type === 'container_aside_close') asideDepth -= 1;
       if (t.type !== 'heading_open') continue;
-      const text = state.tokens[i + 1].children.filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('');
+      const text = state.tokens[i + 1].children
+        .filter((c) => c.type === 'text' || c.type === 'code_inline')
+        .map((c) => c.content)
+        .join('');
       if (t.tag === 'h1') fail(where, 'use ## and below inside a section (the section title is the page heading)');
       const level = Number(t.tag.slice(1)) + 1; // ## in a section file renders as <h3>
       t.tag = `h${level}`;
@@ -305,9 +358,12 @@ export function createRenderer({ pe = null, sampleModules = {}, generatorModules
     const tokens = state.tokens;
     for (let i = 0; i + 2 < tokens.length; i++) {
       if (tokens[i].type !== 'paragraph_open' || tokens[i + 2].type !== 'paragraph_close') continue;
-      const parts = tokens[i + 1].children.filter((c) => !(c.type === 'text' && c.content.trim() === '') && c.type !== 'softbreak');
+      const parts = tokens[i + 1].children.filter(
+        (c) => !(c.type === 'text' && c.content.trim() === '') && c.type !== 'softbreak',
+      );
       const open = parts[0]?.type === 'html_inline' && parts[0].content.match(/^<([a-z][a-z0-9]*-[a-z0-9-]*)[\s>]/);
-      if (!open || parts.length !== 2 || parts[1].type !== 'html_inline' || parts[1].content.trim() !== `</${open[1]}>`) continue;
+      if (!open || parts.length !== 2 || parts[1].type !== 'html_inline' || parts[1].content.trim() !== `</${open[1]}>`)
+        continue;
       tokens[i].hidden = true;
       tokens[i + 2].hidden = true;
     }
@@ -362,7 +418,12 @@ function readInputs(lessonDir) {
 // them (the same browser, another export) is kept
 function questionIdsOf(parts) {
   const md = new MarkdownIt();
-  return parts.flatMap(({ body }) => md.parse(body, {}).filter((t) => t.type === 'fence' && /^(quiz|exercise)$/.test(t.info.trim())).map((t) => yaml.load(t.content)?.id));
+  return parts.flatMap(({ body }) =>
+    md
+      .parse(body, {})
+      .filter((t) => t.type === 'fence' && /^(quiz|exercise)$/.test(t.info.trim()))
+      .map((t) => yaml.load(t.content)?.id),
+  );
 }
 
 /**
@@ -372,7 +433,10 @@ function questionIdsOf(parts) {
  */
 export function chooseSections(parts, only) {
   if (only == null) return parts;
-  const { ids, error } = parseSections(Array.isArray(only) ? only.join(',') : only, parts.map((p) => p.meta.id));
+  const { ids, error } = parseSections(
+    Array.isArray(only) ? only.join(',') : only,
+    parts.map((p) => p.meta.id),
+  );
   if (error) throw new BuildError(`--sections: ${error}`);
   return parts.filter((p) => ids.includes(p.meta.id));
 }
@@ -422,7 +486,8 @@ function checkUnused(modules, used, { dir, what }, { present, chosen, whole }) {
   for (const [id, mod] of Object.entries(modules)) {
     if (used.has(id)) continue;
     const section = mod.section;
-    if (section && !present.has(section)) notes.push(`web/${dir}/${id}.js: dropped, its section ${section} is not in the lesson`);
+    if (section && !present.has(section))
+      notes.push(`web/${dir}/${id}.js: dropped, its section ${section} is not in the lesson`);
     else if (section ? chosen.has(section) : whole) fail(`web/${dir}/${id}.js`, `${what} is not used by any lesson`);
   }
   return notes;
@@ -437,27 +502,53 @@ function renderPage(lesson, sections, references, { inlineMd, quizzes, exercises
       .map(
         (s) =>
           `<li><a href="#${s.id}">${s.number}. ${inlineMd(s.title)}</a>` +
-          (s.subsections.length ? `<ol>${s.subsections.map((x) => `<li><a href="#${x.id}">${inlineMd(x.title)}</a></li>`).join('')}</ol>` : '') +
+          (s.subsections.length
+            ? `<ol>${s.subsections.map((x) => `<li><a href="#${x.id}">${inlineMd(x.title)}</a></li>`).join('')}</ol>`
+            : '') +
           `</li>`,
       )
       .join('\n') + (referencesHtml ? `\n<li><a href="#references">References</a></li>` : '');
   const content =
     sections
-      .map((s) => `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${s.number}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`)
+      .map(
+        (s) =>
+          `<section id="${s.id}" aria-labelledby="${s.id}-title">\n<h2 id="${s.id}-title"><span class="section-number">${s.number}.</span> ${inlineMd(s.title)} <a class="anchor" href="#${s.id}" aria-label="Link to this section">#</a></h2>\n${s.html}</section>`,
+      )
       .join('\n') + (referencesHtml ? `\n${referencesHtml}` : '');
   const template = readFileSync(path.join(webDir, 'templates/lesson.html'), 'utf8');
-  const fill = { title: escapeHtml(lesson.title), subtitle: inlineMd(lesson.subtitle ?? ''), description: escapeHtml(lesson.description ?? ''), toc, content, 'question-count': questionCount(quizzes, exercises) };
-  return template.replace(/\{\{([a-z-]+)\}\}/g, (m, k) => (k in fill ? fill[k] : fail('web/templates/lesson.html', `unknown slot ${m}`)));
+  const fill = {
+    title: escapeHtml(lesson.title),
+    subtitle: inlineMd(lesson.subtitle ?? ''),
+    description: escapeHtml(lesson.description ?? ''),
+    toc,
+    content,
+    'question-count': questionCount(quizzes, exercises),
+  };
+  return template.replace(/\{\{([a-z-]+)\}\}/g, (m, k) =>
+    k in fill ? fill[k] : fail('web/templates/lesson.html', `unknown slot ${m}`),
+  );
 }
 
 const count = (n, one, many) => `${n} ${n === 1 ? one : many}`;
-const questionCount = (quizzes, exercises) => `${count(Object.keys(quizzes).length, 'quiz', 'quizzes')} and ${count(Object.keys(exercises).length, 'exercise', 'exercises')}`;
+const questionCount = (quizzes, exercises) =>
+  `${count(Object.keys(quizzes).length, 'quiz', 'quizzes')} and ${count(Object.keys(exercises).length, 'exercise', 'exercises')}`;
 
 // pass 6: web/gen/lesson-data.js, what the widgets import
-function lessonDataModule({ quizzes, exercises, questionIds }, sections, lessonQuestionIds, samples, generatorModules, exerciseModules) {
+function lessonDataModule(
+  { quizzes, exercises, questionIds },
+  sections,
+  lessonQuestionIds,
+  samples,
+  generatorModules,
+  exerciseModules,
+) {
   // each section's questions, in page order: what web/lib/sections.js scores
   // for a choice of sections
-  const sectionList = sections.map((s) => ({ id: s.id, title: s.title, questionIds: questionIds.filter((id) => (quizzes[id] ?? exercises[id]).section === s.id) }));
+  const sectionList = sections.map((s) => ({
+    id: s.id,
+    title: s.title,
+    questionIds: questionIds.filter((id) => (quizzes[id] ?? exercises[id]).section === s.id),
+  }));
   return (
     `// Generated by scripts/build-lesson.mjs from lessons/: do not edit.\n` +
     `// the sections, in page order, with their questions (web/lib/sections.js)\n` +
@@ -499,7 +590,13 @@ export async function buildLesson({ lessonDir = LESSON_DIR, sections: only = nul
   const sampleModules = await importAll(path.join(webDir, 'samples'));
   const generatorModules = await importAll(path.join(webDir, 'quizzes'));
   const exerciseModules = await importAll(path.join(webDir, 'exercises'));
-  const renderer = createRenderer({ pe, sampleModules, generatorModules, exerciseModules, references: bibliography.references });
+  const renderer = createRenderer({
+    pe,
+    sampleModules,
+    generatorModules,
+    exerciseModules,
+    references: bibliography.references,
+  });
   const sections = renderSections(chosenParts, renderer, number);
   const scope = { present: new Set(parts.map((p) => p.meta.id)), chosen: new Set(sections.map((s) => s.id)), whole };
   const usedGenerators = new Set(Object.values(renderer.exercises).map((x) => x.generator));
@@ -511,20 +608,49 @@ export async function buildLesson({ lessonDir = LESSON_DIR, sections: only = nul
   // or one whose samples show a section was removed, lists only the
   // references it cites (strict: true cannot tell a forgotten citation from
   // one that left with its section).
-  const removed = Object.values({ ...sampleModules, ...exerciseModules }).some((mod) => mod.section && !scope.present.has(mod.section));
+  const removed = Object.values({ ...sampleModules, ...exerciseModules }).some(
+    (mod) => mod.section && !scope.present.has(mod.section),
+  );
   const uncitedReferences = whole && !removed ? checkCitations(bibliography, renderer.cited, referencesFile) : [];
-  const references = whole && !removed ? bibliography.references : Object.fromEntries(Object.entries(bibliography.references).filter(([key]) => renderer.cited.has(key)));
+  const references =
+    whole && !removed
+      ? bibliography.references
+      : Object.fromEntries(Object.entries(bibliography.references).filter(([key]) => renderer.cited.has(key)));
   if (whole && removed) {
     const left = Object.keys(bibliography.references).filter((key) => !renderer.cited.has(key));
     if (left.length) notes.push(`${referencesFile}: not cited by the sections left, so not listed: ${left.join(', ')}`);
   }
   const page = renderPage(lesson, sections, references, renderer);
-  const data = lessonDataModule(renderer, sections, whole ? renderer.questionIds : questionIdsOf(parts), renderer.samples, generatorModules, exerciseModules);
+  const data = lessonDataModule(
+    renderer,
+    sections,
+    whole ? renderer.questionIds : questionIdsOf(parts),
+    renderer.samples,
+    generatorModules,
+    exerciseModules,
+  );
   const { quizzes, exercises, samples } = renderer;
   // the generated quizzes are measured on draws from their generators
-  const draws = Object.fromEntries(Object.values(quizzes).filter((q) => q.generator).map((q) => [q.generator, sampleGenerator(generatorModules[q.generator].generate, pe)]));
+  const draws = Object.fromEntries(
+    Object.values(quizzes)
+      .filter((q) => q.generator)
+      .map((q) => [q.generator, sampleGenerator(generatorModules[q.generator].generate, pe)]),
+  );
   const tells = quizTells(quizzes, draws);
-  return { page, data, sections, quizzes, exercises, questionIds: renderer.questionIds, samples, numbers, references: bibliography, uncitedReferences, tells, notes };
+  return {
+    page,
+    data,
+    sections,
+    quizzes,
+    exercises,
+    questionIds: renderer.questionIds,
+    samples,
+    numbers,
+    references: bibliography,
+    uncitedReferences,
+    tells,
+    notes,
+  };
 }
 
 function parseArgs(argv) {
@@ -538,7 +664,9 @@ function parseArgs(argv) {
   // web/index.html is the lesson the site serves: a choice of sections is
   // checked here, written by the exports, shown by the page with ?sections=
   if (opts.sections !== null && !opts.check) {
-    throw new BuildError('--sections goes with --check (web/index.html stays the whole lesson): write a lesson of some sections with node scripts/export.mjs --sections, or open the page with ?sections=');
+    throw new BuildError(
+      '--sections goes with --check (web/index.html stays the whole lesson): write a lesson of some sections with node scripts/export.mjs --sections, or open the page with ?sections=',
+    );
   }
   return opts;
 }
@@ -546,16 +674,21 @@ function parseArgs(argv) {
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const { check: checkOnly, sections: only } = parseArgs(process.argv.slice(2));
-    const { page, data, sections, quizzes, exercises, samples, references, uncitedReferences, tells, notes } = await buildLesson({ sections: only });
+    const { page, data, sections, quizzes, exercises, samples, references, uncitedReferences, tells, notes } =
+      await buildLesson({ sections: only });
     for (const note of notes) console.log(`lesson: ${note}`);
     if (!checkOnly) {
       mkdirSync(path.join(webDir, 'gen'), { recursive: true });
       writeFileSync(path.join(webDir, 'index.html'), page);
       writeFileSync(path.join(webDir, 'gen/lesson-data.js'), data);
     }
-    console.log(`lesson: ${sections.length} sections, ${Object.keys(quizzes).length} quizzes, ${Object.keys(exercises).length} exercises, ${Object.keys(samples).length} live samples${checkOnly ? ' (checked, nothing written)' : ' -> web/index.html'}`);
+    console.log(
+      `lesson: ${sections.length} sections, ${Object.keys(quizzes).length} quizzes, ${Object.keys(exercises).length} exercises, ${Object.keys(samples).length} live samples${checkOnly ? ' (checked, nothing written)' : ' -> web/index.html'}`,
+    );
     if (uncitedReferences.length) {
-      console.log(`lesson: ${uncitedReferences.length} of ${Object.keys(references.references).length} references not cited yet (an error once references.yaml says strict: true): ${uncitedReferences.join(', ')}`);
+      console.log(
+        `lesson: ${uncitedReferences.length} of ${Object.keys(references.references).length} references not cited yet (an error once references.yaml says strict: true): ${uncitedReferences.join(', ')}`,
+      );
     }
     console.log(formatStats(lessonStats(sections)));
     console.log(formatQuizTells(tells));

@@ -8,7 +8,15 @@ import { dirname, join } from 'node:path';
 import { chromium } from 'playwright-core';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM ?? '/usr/bin/chromium';
-export const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const CHROMIUM_FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 // Every new window (each browser context) of Chromium 156 loads the address
 // bar's suggestion popup, a WebUI page (chrome://omnibox-popup.top-chrome/,
@@ -34,13 +42,20 @@ function featureArgs() {
   } catch {
     // below
   }
-  console.warn(`scripts/chromium.mjs: Playwright's --disable-features list was not found; Chromium starts with ${DISABLED_FEATURES.join(', ')} enabled`);
+  console.warn(
+    `scripts/chromium.mjs: Playwright's --disable-features list was not found; Chromium starts with ${DISABLED_FEATURES.join(', ')} enabled`,
+  );
   return { args: [], ignoreDefaultArgs: [] };
 }
 
 /** Chromium driven by playwright-core. */
 export function launchChromium() {
-  if (!existsSync(CHROMIUM_PATH)) throw new Error(`no Chromium at ${CHROMIUM_PATH} (npm test and npm run bench install it)`);
+  if (!existsSync(CHROMIUM_PATH))
+    throw new Error(`no Chromium at ${CHROMIUM_PATH} (npm test and npm run bench install it)`);
   const features = featureArgs();
-  return chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_FLAGS, ...features.args], ignoreDefaultArgs: features.ignoreDefaultArgs });
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [...CHROMIUM_FLAGS, ...features.args],
+    ignoreDefaultArgs: features.ignoreDefaultArgs,
+  });
 }

@@ -31,11 +31,15 @@ async function shot(url, file, { width, height, ready, scrollTo = null, clipFrom
   if (scrollTo) {
     // scrolled again on every poll: sections above it lay out as they come
     // near the screen (content-visibility), which moves it
-    await page.waitForFunction((sel) => {
-      const el = document.querySelector(sel);
-      el.scrollIntoView({ block: 'start' });
-      return el.matches('[data-ready]');
-    }, scrollTo, { timeout: 30000, polling: 250 });
+    await page.waitForFunction(
+      (sel) => {
+        const el = document.querySelector(sel);
+        el.scrollIntoView({ block: 'start' });
+        return el.matches('[data-ready]');
+      },
+      scrollTo,
+      { timeout: 30000, polling: 250 },
+    );
     await page.waitForTimeout(500);
     // down to its dials, past its controls
     await page.evaluate((sel) => {
@@ -44,27 +48,38 @@ async function shot(url, file, { width, height, ready, scrollTo = null, clipFrom
     }, scrollTo);
   }
   // fonts and the frame after the last update
-  await page.evaluate(() => document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
+  await page.evaluate(() =>
+    document.fonts.ready.then(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))),
+  );
   const clip = clipFrom
-    ? await page.evaluate(({ clipFrom, width, height }) => {
-      const top = document.querySelector(clipFrom).getBoundingClientRect().top + scrollY;
-      return { x: 0, y: Math.max(0, top - 16), width, height };
-    }, { clipFrom, width, height })
+    ? await page.evaluate(
+        ({ clipFrom, width, height }) => {
+          const top = document.querySelector(clipFrom).getBoundingClientRect().top + scrollY;
+          return { x: 0, y: Math.max(0, top - 16), width, height };
+        },
+        { clipFrom, width, height },
+      )
     : undefined;
   const target = path.join(out, file);
   await page.screenshot({ path: target, clip, fullPage: Boolean(clip) });
   await page.close();
-  console.log(`docs-shots: ${path.relative(root, target)} (${statSync(target).size.toLocaleString("en")} bytes)`);
+  console.log(`docs-shots: ${path.relative(root, target)} (${statSync(target).size.toLocaleString('en')} bytes)`);
 }
 
 try {
   await shot('/', 'lesson.png', {
-    width: 1100, height: 560,
+    width: 1100,
+    height: 560,
     ready: () => document.getElementById('build-info')?.textContent.startsWith('Running now'),
     // section 4 (RoPE), at its clock dials
     scrollTo: '#rope rope-clock',
   });
-  await shot('/examples/course-page.html', 'widget.png', { width: 640, height: 940, ready: () => document.querySelector('rope-clock[data-ready]'), clipFrom: 'main > h2' });
+  await shot('/examples/course-page.html', 'widget.png', {
+    width: 640,
+    height: 940,
+    ready: () => document.querySelector('rope-clock[data-ready]'),
+    clipFrom: 'main > h2',
+  });
 } finally {
   await browser.close();
   server.close();

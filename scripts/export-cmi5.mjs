@@ -18,7 +18,8 @@
 // moveOn is "Passed": the mastery score is what the author grades on, so an
 // AU is satisfied only when the learner reaches it; "CompletedOrPassed" would
 // let a learner who reached the end below mastery move on.
-const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+const escapeXml = (s) =>
+  String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 const langstring = (s, lang) => `<langstring lang="${lang}">${escapeXml(s)}</langstring>`;
 
 // aus: [{ id, title, description, url }]; mastery: percent 0..100
@@ -29,7 +30,9 @@ export function courseStructure({ courseId, title, description, aus, mastery, la
   if (!Array.isArray(aus) || aus.length === 0) throw new Error('cmi5: a course needs at least one AU');
   // cmi5 masteryScore is a decimal from 0 to 1
   const masteryScore = String(Math.round(mastery * 100) / 10000);
-  const au = (a) => `  <au id="${escapeXml(a.id)}" moveOn="Passed" masteryScore="${masteryScore}" launchMethod="AnyWindow">
+  const au = (
+    a,
+  ) => `  <au id="${escapeXml(a.id)}" moveOn="Passed" masteryScore="${masteryScore}" launchMethod="AnyWindow">
     <title>${langstring(a.title, lang)}</title>
     <description>${langstring(a.description, lang)}</description>
     <url>${escapeXml(a.url)}</url>
@@ -84,7 +87,9 @@ export async function auHtml({ mastery, activityBase = null, sections = null }) 
 
 /** The AUs: one per section with questions (or per chosen section), [{ id, title, description, url }]. */
 export function ausOf(sections, { base, chosen = null }) {
-  const list = chosen ? sections.filter((s) => chosen.includes(s.id)) : sections.filter((s) => s.questionIds.length > 0);
+  const list = chosen
+    ? sections.filter((s) => chosen.includes(s.id))
+    : sections.filter((s) => s.questionIds.length > 0);
   return list.map((s) => ({
     id: `${base}/section/${encodeURIComponent(s.id)}`,
     title: s.title,
@@ -94,29 +99,49 @@ export function ausOf(sections, { base, chosen = null }) {
 }
 
 /** Writes dist/posenc-cmi5.zip; returns { file, bytes, entries: [{ name, bytes }], aus }. */
-export async function exportCmi5({ outDir = path.join(root, 'dist'), mastery = 80, sections = null, activityBase = null } = {}) {
-  if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100)) throw new Error(`export:cmi5: --mastery must be a number from 0 to 100, not ${mastery}`);
+export async function exportCmi5({
+  outDir = path.join(root, 'dist'),
+  mastery = 80,
+  sections = null,
+  activityBase = null,
+} = {}) {
+  if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100))
+    throw new Error(`export:cmi5: --mastery must be a number from 0 to 100, not ${mastery}`);
   const { sections: all } = await import(pathToFileURL(path.join(root, 'web/gen/lesson-data.js')).href);
   let chosen = null;
   if (sections != null) {
-    const { ids, error } = parseSections(Array.isArray(sections) ? sections.join(',') : String(sections), all.map((s) => s.id));
+    const { ids, error } = parseSections(
+      Array.isArray(sections) ? sections.join(',') : String(sections),
+      all.map((s) => s.id),
+    );
     if (error) throw new Error(`export:cmi5: --sections: ${error}`);
     chosen = ids;
   }
   const base = (activityBase ?? DEFAULT_ACTIVITY_BASE).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s?#]+$/.test(base)) throw new Error(`export:cmi5: --activity-base must be an http(s) IRI without query or fragment, not ${activityBase}`);
+  if (!/^https?:\/\/[^\s?#]+$/.test(base))
+    throw new Error(
+      `export:cmi5: --activity-base must be an http(s) IRI without query or fragment, not ${activityBase}`,
+    );
   const aus = ausOf(all, { base, chosen });
   if (aus.length === 0) throw new Error('export:cmi5: no section with questions to make an AU of');
   const meta = lessonMeta();
   const xml = courseStructure({ courseId: base, title: meta.title, description: meta.description, aus, mastery });
-  const files = { 'cmi5.xml': [strToU8(xml), { mtime: MTIME }], [AU_PAGE]: [new Uint8Array(await auHtml({ mastery, activityBase, sections: chosen })), { mtime: MTIME }] };
+  const files = {
+    'cmi5.xml': [strToU8(xml), { mtime: MTIME }],
+    [AU_PAGE]: [new Uint8Array(await auHtml({ mastery, activityBase, sections: chosen })), { mtime: MTIME }],
+  };
   const xsd = path.join(root, 'scripts/schemas/cmi5/CourseStructure.xsd');
   if (existsSync(xsd)) files['CourseStructure.xsd'] = [new Uint8Array(readFileSync(xsd)), { mtime: MTIME }];
   const zip = zipSync(files, { level: 9 });
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, CMI5_ZIP);
   writeFileSync(file, zip);
-  return { file, bytes: zip.length, entries: Object.entries(files).map(([name, [b]]) => ({ name, bytes: b.length })), aus };
+  return {
+    file,
+    bytes: zip.length,
+    entries: Object.entries(files).map(([name, [b]]) => ({ name, bytes: b.length })),
+    aus,
+  };
 }
 
 const parseArgs = (argv) =>
@@ -134,8 +159,11 @@ const parseArgs = (argv) =>
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const { file, bytes, entries, aus } = await exportCmi5(parseArgs(process.argv.slice(2)));
-    console.log(`export:cmi5: ${path.relative(root, file) || file} (${(bytes / 1024).toFixed(0)} KiB, ${aus.length} AU${aus.length === 1 ? '' : 's'}: ${aus.map((a) => a.url.split('=')[1]).join(', ')})`);
-    for (const e of entries) console.log(`  ${e.name} ${(e.bytes / 1024).toFixed(0)} KiB (${e.bytes.toLocaleString('en-US')} bytes)`);
+    console.log(
+      `export:cmi5: ${path.relative(root, file) || file} (${(bytes / 1024).toFixed(0)} KiB, ${aus.length} AU${aus.length === 1 ? '' : 's'}: ${aus.map((a) => a.url.split('=')[1]).join(', ')})`,
+    );
+    for (const e of entries)
+      console.log(`  ${e.name} ${(e.bytes / 1024).toFixed(0)} KiB (${e.bytes.toLocaleString('en-US')} bytes)`);
   } catch (error) {
     console.error(error.message);
     process.exit(1);

@@ -46,7 +46,8 @@ export function lessonMeta(lessonDir = path.join(root, 'lessons', 'positional-en
   return { title: String(lesson.title ?? TITLE).trim(), description: String(lesson.description ?? '').trim() };
 }
 
-const escapeXml = (s) => String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
+const escapeXml = (s) =>
+  String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
 
 /**
  * The organization's items: one for the whole SCO (`title`), or one per
@@ -86,7 +87,9 @@ export function manifest12({ mastery, meta = lessonMeta(), title = TITLE, bySect
       <title>${escapeXml(title)}</title>
 ${itemsOf({ title, bySection })
   .map(
-    (item) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco" isvisible="true"${parametersAttr(item)}>
+    (
+      item,
+    ) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco" isvisible="true"${parametersAttr(item)}>
         <title>${escapeXml(item.title)}</title>
         <adlcp:masteryscore>${mastery}</adlcp:masteryscore>
       </item>`,
@@ -148,7 +151,9 @@ ${itemsOf({ title, bySection })
   )
   .join('\n')}${
     // several SCOs: the learner picks any (choice) or goes on to the next (flow)
-    bySection ? '\n      <imsss:sequencing>\n        <imsss:controlMode choice="true" flow="true"/>\n      </imsss:sequencing>' : ''
+    bySection
+      ? '\n      <imsss:sequencing>\n        <imsss:controlMode choice="true" flow="true"/>\n      </imsss:sequencing>'
+      : ''
   }
     </organization>
   </organizations>
@@ -162,7 +167,7 @@ ${itemsOf({ title, bySection })
 }
 
 const VERSIONS = {
-  '1.2': { file: 'posenc-scorm12.zip', manifest: manifest12 },
+  1.2: { file: 'posenc-scorm12.zip', manifest: manifest12 },
   2004: { file: 'posenc-scorm2004.zip', manifest: manifest2004 },
 };
 
@@ -197,12 +202,23 @@ async function lessonSections() {
  * `sections`: section ids ("a,b" or a list) the SCO holds (null: all);
  * `scoPerSection`: one SCO item per section; `activityBase`: the xAPI IRI base.
  */
-export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 80, versions = ['1.2', '2004'], sections = null, scoPerSection = false, activityBase = null } = {}) {
-  if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100)) throw new Error(`export:scorm: --mastery must be a percentage from 0 to 100; got ${mastery}`);
+export async function exportScorm({
+  outDir = path.join(root, 'dist'),
+  mastery = 80,
+  versions = ['1.2', '2004'],
+  sections = null,
+  scoPerSection = false,
+  activityBase = null,
+} = {}) {
+  if (!(Number.isFinite(mastery) && mastery >= 0 && mastery <= 100))
+    throw new Error(`export:scorm: --mastery must be a percentage from 0 to 100; got ${mastery}`);
   const all = await lessonSections();
   let chosen = null;
   if (sections != null) {
-    const { ids, error } = parseSections(Array.isArray(sections) ? sections.join(',') : sections, all.map((s) => s.id));
+    const { ids, error } = parseSections(
+      Array.isArray(sections) ? sections.join(',') : sections,
+      all.map((s) => s.id),
+    );
     if (error) throw new Error(`export:scorm: --sections: ${error}`);
     chosen = all.filter((s) => ids.includes(s.id));
   }
@@ -219,7 +235,9 @@ export async function exportScorm({ outDir = path.join(root, 'dist'), mastery = 
         'imsmanifest.xml': [strToU8(manifest({ mastery, title, bySection })), { mtime: MTIME }],
         [SCO]: [new Uint8Array(html), { mtime: MTIME }],
         // the control files the manifest's xsi:schemaLocation names, at the zip's root
-        ...Object.fromEntries(Object.entries(schemaFiles(version)).map(([name, bytes]) => [name, [bytes, { mtime: MTIME }]])),
+        ...Object.fromEntries(
+          Object.entries(schemaFiles(version)).map(([name, bytes]) => [name, [bytes, { mtime: MTIME }]]),
+        ),
       },
       { level: 9 },
     );
@@ -246,7 +264,9 @@ const parseArgs = (argv) =>
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     for (const { version, file, bytes } of await exportScorm(parseArgs(process.argv.slice(2)))) {
-      console.log(`export:scorm: ${path.relative(root, file)} (SCORM ${version === '2004' ? '2004 4th edition' : version}, ${(bytes / 1024).toFixed(0)} KiB)`);
+      console.log(
+        `export:scorm: ${path.relative(root, file)} (SCORM ${version === '2004' ? '2004 4th edition' : version}, ${(bytes / 1024).toFixed(0)} KiB)`,
+      );
     }
   } catch (error) {
     console.error(error.message);

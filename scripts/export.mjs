@@ -42,11 +42,25 @@ const web = path.join(root, 'web');
 const NO_GLUE_IMPORTS = {
   name: 'posenc-no-glue-imports',
   setup(b) {
-    b.onResolve({ filter: /^\.\.\/wasm\/posenc-[a-z-]+\.js$/ }, (args) => (args.kind === 'dynamic-import' ? { path: args.path, namespace: 'posenc-no-glue' } : undefined));
-    b.onLoad({ filter: /.*/, namespace: 'posenc-no-glue' }, (args) => ({ contents: `export default () => { throw new Error('${args.path} is not in this bundle'); };`, loader: 'js' }));
+    b.onResolve({ filter: /^\.\.\/wasm\/posenc-[a-z-]+\.js$/ }, (args) =>
+      args.kind === 'dynamic-import' ? { path: args.path, namespace: 'posenc-no-glue' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'posenc-no-glue' }, (args) => ({
+      contents: `export default () => { throw new Error('${args.path} is not in this bundle'); };`,
+      loader: 'js',
+    }));
   },
 };
-export const ESBUILD_OPTIONS = { bundle: true, format: 'esm', target: 'es2022', minify: true, write: false, logLevel: 'silent', external: ['node:fs/promises'], plugins: [NO_GLUE_IMPORTS] };
+export const ESBUILD_OPTIONS = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  write: false,
+  logLevel: 'silent',
+  external: ['node:fs/promises'],
+  plugins: [NO_GLUE_IMPORTS],
+};
 
 /**
  * Module source (resolved from web/) that hands the given wasm builds to
@@ -85,8 +99,14 @@ function lessonDataFrom(data) {
   return {
     name: 'posenc-lesson-data',
     setup(b) {
-      b.onResolve({ filter: /gen\/lesson-data\.js$/ }, (args) => (path.resolve(args.resolveDir, args.path) === file ? { path: file, namespace: 'posenc-lesson-data' } : undefined));
-      b.onLoad({ filter: /.*/, namespace: 'posenc-lesson-data' }, () => ({ contents: data, resolveDir: path.dirname(file), loader: 'js' }));
+      b.onResolve({ filter: /gen\/lesson-data\.js$/ }, (args) =>
+        path.resolve(args.resolveDir, args.path) === file ? { path: file, namespace: 'posenc-lesson-data' } : undefined,
+      );
+      b.onLoad({ filter: /.*/, namespace: 'posenc-lesson-data' }, () => ({
+        contents: data,
+        resolveDir: path.dirname(file),
+        loader: 'js',
+      }));
     },
   };
 }
@@ -97,23 +117,30 @@ function lessonDataFrom(data) {
 // task="text" without a corpus URL says the text is not in this file.
 function corpusOnlyIfUsed(page) {
   if (/<train-lab\b[^>]*\stask="text"/.test(page)) return [];
-  return [{
-    name: 'posenc-no-corpus',
-    setup(b) {
-      b.onResolve({ filter: /data\/corpus\.js$/ }, (args) => ({ path: args.path, namespace: 'posenc-no-corpus' }));
-      b.onLoad({ filter: /.*/, namespace: 'posenc-no-corpus' }, () => ({
-        contents: `throw new Error('this file was exported without the sections that train on the lesson\\'s text; give the lab a corpus URL');`,
-        loader: 'js',
-      }));
+  return [
+    {
+      name: 'posenc-no-corpus',
+      setup(b) {
+        b.onResolve({ filter: /data\/corpus\.js$/ }, (args) => ({ path: args.path, namespace: 'posenc-no-corpus' }));
+        b.onLoad({ filter: /.*/, namespace: 'posenc-no-corpus' }, () => ({
+          contents: `throw new Error('this file was exported without the sections that train on the lesson\\'s text; give the lab a corpus URL');`,
+          loader: 'js',
+        }));
+      },
     },
-  }];
+  ];
 }
 
 // `prelude`: module code run before the lesson's script (its imports resolve
 // from web/), e.g. the SCORM adapter of scripts/export-scorm.mjs; `sections`:
 // section ids ("a,b" or a list) for a lesson of those only (null: the whole
 // of web/index.html); `activityBase`: the xAPI IRI base
-export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), prelude = '', sections = null, activityBase = null } = {}) {
+export async function exportLesson({
+  out = path.join(root, 'dist/lesson.html'),
+  prelude = '',
+  sections = null,
+  activityBase = null,
+} = {}) {
   const variants = BUILD_VARIANTS;
   for (const f of ['index.html', 'gen/lesson-data.js', ...variants.map((v) => `wasm/posenc-${v}.wasm`)]) {
     if (!existsSync(path.join(web, f))) throw new Error(`export: web/${f} is missing; run npm run build first`);
@@ -126,8 +153,16 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
     ${prelude}
     await import('./lesson.js');
   `;
-  const options = chosen ? { ...ESBUILD_OPTIONS, plugins: [...ESBUILD_OPTIONS.plugins, lessonDataFrom(chosen.data), ...corpusOnlyIfUsed(chosen.page)] } : ESBUILD_OPTIONS;
-  const result = await build({ stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' }, ...options });
+  const options = chosen
+    ? {
+        ...ESBUILD_OPTIONS,
+        plugins: [...ESBUILD_OPTIONS.plugins, lessonDataFrom(chosen.data), ...corpusOnlyIfUsed(chosen.page)],
+      }
+    : ESBUILD_OPTIONS;
+  const result = await build({
+    stdin: { contents: entry, resolveDir: web, sourcefile: 'export-entry.js', loader: 'js' },
+    ...options,
+  });
   for (const w of result.warnings) {
     if (!/dynamic import|import\.meta|node:fs/.test(w.text)) console.warn(`export: ${w.text}`);
   }
@@ -144,7 +179,10 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
     if (!html.includes(from)) throw new Error(`export: web/index.html has no ${from}`);
     html = html.replace(from, () => to);
   };
-  replaceOnce('<link rel="icon" href="favicon.png" type="image/png">', `<link rel="icon" href="${icon}" type="image/png">`);
+  replaceOnce(
+    '<link rel="icon" href="favicon.png" type="image/png">',
+    `<link rel="icon" href="${icon}" type="image/png">`,
+  );
   replaceOnce('<link rel="stylesheet" href="lesson.css">', `<style>\n${css}</style>`);
   replaceOnce('<script type="module" src="lesson.js"></script>', '');
   // the script goes last, so the text shows while it parses
@@ -155,7 +193,11 @@ export async function exportLesson({ out = path.join(root, 'dist/lesson.html'), 
   }
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, html);
-  return { out, bytes: Buffer.byteLength(html), sections: chosen ? chosen.sections.map((s) => ({ id: s.id, title: s.title })) : null };
+  return {
+    out,
+    bytes: Buffer.byteLength(html),
+    sections: chosen ? chosen.sections.map((s) => ({ id: s.id, title: s.title })) : null,
+  };
 }
 
 /**
@@ -186,7 +228,11 @@ const text = (value) => value;
 const parseArgs = (argv) =>
   parseOptions(argv, {
     command: 'export',
-    spec: { '--sections': ['sections', text], '--activity-base': ['activityBase', text], '--out': ['out', (v) => path.resolve(v)] },
+    spec: {
+      '--sections': ['sections', text],
+      '--activity-base': ['activityBase', text],
+      '--out': ['out', (v) => path.resolve(v)],
+    },
     usage: '--sections <ids>, --activity-base <IRI>, --out <file>',
   });
 
@@ -194,7 +240,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
     const { out, bytes, sections } = await exportLesson(parseArgs(process.argv.slice(2)));
     const which = sections ? `sections ${sections.map((s) => s.id).join(', ')}` : 'the whole lesson';
-    console.log(`export: ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB, ${which}), one file; open it from disk`);
+    console.log(
+      `export: ${path.relative(root, out)} (${(bytes / 1024).toFixed(0)} KiB, ${which}), one file; open it from disk`,
+    );
   } catch (error) {
     console.error(error.message);
     process.exit(1);

@@ -40,10 +40,26 @@ let findings = 0;
 function buildNative() {
   const dir = path.join(root, 'build/fuzz');
   const env = { ...process.env, CXX: process.env.POSENC_FUZZ_CXX ?? 'clang++-14' };
-  const configure = spawnSync('cmake', ['-S', '.', '-B', dir, '-DCMAKE_BUILD_TYPE=RelWithDebInfo', '-DPOSENC_TESTS=OFF',
-    '-DPOSENC_FUZZ=ON', '-DPOSENC_SANITIZE=fuzzer-no-link,address,undefined'], { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  if (configure.status !== 0) throw new Error('fuzz: configuring build/fuzz failed (needs clang++-14 and libclang-rt-14-dev)');
-  const build = spawnSync('cmake', ['--build', dir, '-j', process.env.POSENC_JOBS ?? '2'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  const configure = spawnSync(
+    'cmake',
+    [
+      '-S',
+      '.',
+      '-B',
+      dir,
+      '-DCMAKE_BUILD_TYPE=RelWithDebInfo',
+      '-DPOSENC_TESTS=OFF',
+      '-DPOSENC_FUZZ=ON',
+      '-DPOSENC_SANITIZE=fuzzer-no-link,address,undefined',
+    ],
+    { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] },
+  );
+  if (configure.status !== 0)
+    throw new Error('fuzz: configuring build/fuzz failed (needs clang++-14 and libclang-rt-14-dev)');
+  const build = spawnSync('cmake', ['--build', dir, '-j', process.env.POSENC_JOBS ?? '2'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   if (build.status !== 0) throw new Error('fuzz: building build/fuzz failed');
   return dir;
 }
@@ -63,11 +79,19 @@ function runNative(dir) {
     if (r.status !== 0) {
       findings++;
       const artifact = out.match(/Test unit written to (\S+)/)?.[1];
-      console.log(out.split('\n').filter((l) => !/^#\d+\s/.test(l)).slice(-60).join('\n'));
+      console.log(
+        out
+          .split('\n')
+          .filter((l) => !/^#\d+\s/.test(l))
+          .slice(-60)
+          .join('\n'),
+      );
       console.log(`fuzz: libFuzzer (${variant}) FOUND A BUG after ${executed} inputs (${s} s).`);
       if (artifact) console.log(`fuzz: reproduce with: ${exe} ${artifact}`);
     } else {
-      console.log(`fuzz: libFuzzer (${variant}, ASan + UBSan): ${executed} inputs in ${s} s, no finding (corpus ${readdirSync(corpus).length} units)`);
+      console.log(
+        `fuzz: libFuzzer (${variant}, ASan + UBSan): ${executed} inputs in ${s} s, no finding (corpus ${readdirSync(corpus).length} units)`,
+      );
     }
   }
 }

@@ -28,7 +28,7 @@ export function descendants(pid) {
     children.get(ppid).push(Number(name));
   }
   const out = [];
-  for (let queue = [pid]; queue.length; ) {
+  for (let queue = [pid]; queue.length;) {
     const next = children.get(queue.shift()) ?? [];
     out.push(...next);
     queue.push(...next);

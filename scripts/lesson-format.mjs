@@ -17,7 +17,8 @@ export const fail = (where, message) => {
   throw new BuildError(`${where}: ${message}`);
 };
 
-export const escapeHtml = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
+export const escapeHtml = (s) =>
+  String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
 export const slug = (s) =>
   s
     .toLowerCase()
@@ -39,7 +40,8 @@ export function containerPlugin(md, ctx) {
     render(tokens, i, options, env) {
       if (tokens[i].nesting !== 1) return '</div>\n</details>\n';
       const title = titleOf(tokens[i], 'aside');
-      if (!title) fail(ctx.where(), '"::: aside" needs a title on the same line: ::: aside Under the hood: float32 rounding');
+      if (!title)
+        fail(ctx.where(), '"::: aside" needs a title on the same line: ::: aside Under the hood: float32 rounding');
       // native <details>: closed by default, keyboard-operable, no script
       return `<details class="aside"><summary>${md.renderInline(title, env)}</summary>\n<div class="aside-body">\n`;
     },
@@ -73,9 +75,15 @@ export function containerPlugin(md, ctx) {
       else if (t.type === 'fence' && asideDepth > 0 && ['quiz', 'exercise'].includes(t.info.trim())) {
         const id = t.content.match(/^id:\s*(\S+)/m)?.[1] ?? '(no id)';
         const kind = t.info.trim();
-        fail(ctx.where(), `${kind} ${id} is inside an aside: ${kind === 'quiz' ? 'quizzes' : 'exercises'} belong to the main path, move it out of the "::: aside"`);
+        fail(
+          ctx.where(),
+          `${kind} ${id} is inside an aside: ${kind === 'quiz' ? 'quizzes' : 'exercises'} belong to the main path, move it out of the "::: aside"`,
+        );
       } else if (t.type === 'inline' && /^:{3,}/.test(t.content)) {
-        fail(ctx.where(), `"${t.content.split('\n')[0]}" is not a container: write "::: aside Title" or "::: note Title", close it with ":::", and give an outer container more colons than the one it holds`);
+        fail(
+          ctx.where(),
+          `"${t.content.split('\n')[0]}" is not a container: write "::: aside Title" or "::: note Title", close it with ":::", and give an outer container more colons than the one it holds`,
+        );
       }
     }
   });
@@ -97,7 +105,8 @@ export function citationPlugin(md, ctx) {
       return { key, yearOnly: dash === '-', locator: (locator ?? '').trim() };
     });
     for (const { key } of items) {
-      if (!ctx.references[key]) fail(ctx.where(), `unknown reference [@${key}]: add it to lessons/positional-encoding/references.yaml`);
+      if (!ctx.references[key])
+        fail(ctx.where(), `unknown reference [@${key}]: add it to lessons/positional-encoding/references.yaml`);
     }
     if (!silent) {
       state.push('citation', '', 0).meta = { items };
@@ -128,19 +137,24 @@ export function parseReferences(text, file) {
     fail(file, `does not parse: ${error.message}`);
   }
   if (typeof doc !== 'object' || Array.isArray(doc)) fail(file, 'must be a mapping with strict: and references:');
-  for (const k of Object.keys(doc)) if (k !== 'strict' && k !== 'references') fail(file, `unknown top-level field ${k} (strict, references)`);
+  for (const k of Object.keys(doc))
+    if (k !== 'strict' && k !== 'references') fail(file, `unknown top-level field ${k} (strict, references)`);
   const strict = doc.strict ?? false;
   if (typeof strict !== 'boolean') fail(file, 'strict must be true or false');
   const references = doc.references ?? {};
-  if (typeof references !== 'object' || Array.isArray(references)) fail(file, 'references must map each key to an entry');
+  if (typeof references !== 'object' || Array.isArray(references))
+    fail(file, 'references must map each key to an entry');
   for (const [key, r] of Object.entries(references)) {
     if (!KEY.test(key)) fail(file, `reference key ${key} must be lowercase letters, digits and dashes`);
     if (!r || typeof r !== 'object') fail(file, `reference ${key} must be a mapping`);
     for (const [field, value] of Object.entries(r)) {
-      if (!(field in FIELDS)) fail(file, `reference ${key}: unknown field ${field} (${Object.keys(FIELDS).join(', ')})`);
-      if (typeof value !== FIELDS[field] || value === '') fail(file, `reference ${key}: ${field} must be a non-empty ${FIELDS[field]}`);
+      if (!(field in FIELDS))
+        fail(file, `reference ${key}: unknown field ${field} (${Object.keys(FIELDS).join(', ')})`);
+      if (typeof value !== FIELDS[field] || value === '')
+        fail(file, `reference ${key}: ${field} must be a non-empty ${FIELDS[field]}`);
     }
-    for (const field of ['authors', 'year', 'title', 'url']) if (!(field in r)) fail(file, `reference ${key} needs ${field}`);
+    for (const field of ['authors', 'year', 'title', 'url'])
+      if (!(field in r)) fail(file, `reference ${key} needs ${field}`);
     if (!Number.isInteger(r.year)) fail(file, `reference ${key}: year must be an integer`);
     if (!/^https:\/\/[^\s"<>]+$/.test(r.url)) fail(file, `reference ${key}: url must be an https:// address`);
   }
@@ -158,7 +172,9 @@ const endSentence = (s) => (/[.?!]$/.test(s) ? s : `${s}.`);
 
 /** The References part: every entry, by authors then year; '' when there is none. */
 export function renderReferences(references) {
-  const entries = Object.entries(references).sort(([ka, a], [kb, b]) => a.authors.localeCompare(b.authors) || a.year - b.year || ka.localeCompare(kb));
+  const entries = Object.entries(references).sort(
+    ([ka, a], [kb, b]) => a.authors.localeCompare(b.authors) || a.year - b.year || ka.localeCompare(kb),
+  );
   if (!entries.length) return '';
   const items = entries.map(
     ([key, r]) =>
@@ -227,14 +243,17 @@ export function styledLetter(ch, variant) {
  * has one); the result is still valid MathML (the annotation keeps the TeX).
  */
 export function mathvariantLetters(mathml) {
-  return mathml.replace(/<(mi|mn)(\s[^>]*?)?\smathvariant="([a-z-]+)"([^>]*)>([^<]*)<\/\1>/g, (whole, tag, before = '', variant, after, text) => {
-    if (variant === 'normal') return whole;
-    const chars = [...text.replace(/&amp;|&lt;|&gt;/g, '\0')];
-    const styled = chars.map((ch) => styledLetter(ch, variant));
-    if (!chars.length || styled.includes(null)) return whole;
-    // a single styled letter in <mi> is not auto-italicised (that applies to plain letters only)
-    return `<${tag}${before}${after}>${styled.join('')}</${tag}>`;
-  });
+  return mathml.replace(
+    /<(mi|mn)(\s[^>]*?)?\smathvariant="([a-z-]+)"([^>]*)>([^<]*)<\/\1>/g,
+    (whole, tag, before = '', variant, after, text) => {
+      if (variant === 'normal') return whole;
+      const chars = [...text.replace(/&amp;|&lt;|&gt;/g, '\0')];
+      const styled = chars.map((ch) => styledLetter(ch, variant));
+      if (!chars.length || styled.includes(null)) return whole;
+      // a single styled letter in <mi> is not auto-italicised (that applies to plain letters only)
+      return `<${tag}${before}${after}>${styled.join('')}</${tag}>`;
+    },
+  );
 }
 
 // MathML elements whose children are positional (base, script, ...): the

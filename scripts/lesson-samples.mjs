@@ -18,10 +18,12 @@ import { seededRandom } from '../web/lib/random.js'; // mulberry32: the same set
 export const PLACEHOLDER = /\{\{([a-z_][a-z0-9_]*)\}\}/gi;
 
 /** A sample's default parameter values, { name: default }. */
-export const defaultsOf = (params) => Object.fromEntries(Object.entries(params ?? {}).map(([k, spec]) => [k, spec.default]));
+export const defaultsOf = (params) =>
+  Object.fromEntries(Object.entries(params ?? {}).map(([k, spec]) => [k, spec.default]));
 
 /** The sample's code with each placeholder written as a Python literal of its value. */
-export const fillPlaceholders = (code, params, values) => code.replace(PLACEHOLDER, (_, n) => pyLiteral(params[n], values[n]));
+export const fillPlaceholders = (code, params, values) =>
+  code.replace(PLACEHOLDER, (_, n) => pyLiteral(params[n], values[n]));
 
 /** How many random settings each sample is recorded at, beyond its cases. */
 export const RANDOM_SETTINGS = { 'rope-seats': 300, 'rope-vs-additive': 300, 'rope-pairing': 300 };
@@ -43,10 +45,13 @@ export function randomSettings(params, count, seed) {
   const draw = (spec) => {
     const step = spec.step ?? (spec.type === 'int' ? (spec.even ? 2 : 1) : 0.01);
     if (spec.type === 'int' || spec.type === 'float') return onGrid(random, spec.min, spec.max, step);
-    if (spec.type === 'vector') return Array.from({ length: spec.length }, () => onGrid(random, spec.min, spec.max, step));
+    if (spec.type === 'vector')
+      return Array.from({ length: spec.length }, () => onGrid(random, spec.min, spec.max, step));
     return spec.default;
   };
-  return Array.from({ length: count }, () => Object.fromEntries(Object.entries(params).map(([k, spec]) => [k, draw(spec)])));
+  return Array.from({ length: count }, () =>
+    Object.fromEntries(Object.entries(params).map(([k, spec]) => [k, draw(spec)])),
+  );
 }
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -55,7 +60,9 @@ const lessonDir = path.join(root, 'lessons/positional-encoding');
 export async function collectSamples() {
   const md = new MarkdownIt();
   const out = [];
-  for (const file of readdirSync(lessonDir).filter((f) => /^\d+-.*\.md$/.test(f)).sort()) {
+  for (const file of readdirSync(lessonDir)
+    .filter((f) => /^\d+-.*\.md$/.test(f))
+    .sort()) {
     const tokens = md.parse(readFileSync(path.join(lessonDir, file), 'utf8'), {});
     for (const t of tokens) {
       const m = t.type === 'fence' && t.info.trim().match(/^python\s+sample=([a-z0-9-]+)$/);

@@ -21,7 +21,8 @@ const WORD = /[\p{L}\p{N}]+(?:['’.,-][\p{L}\p{N}]+)*/gu;
 const SKIPPED = new Set(['pre', 'script', 'style', 'template']);
 const NOT_WIDGETS = new Set(['pe-quiz', 'pe-exercise', 'pe-live-output', 'pe-quiz-score']);
 
-const isAside = (node) => node.tagName === 'details' && node.attrs.some((a) => a.name === 'class' && a.value.split(/\s+/).includes('aside'));
+const isAside = (node) =>
+  node.tagName === 'details' && node.attrs.some((a) => a.name === 'class' && a.value.split(/\s+/).includes('aside'));
 
 /** Counts for one section's HTML: { mainWords, asideWords, quizzes, exercises, widgets, samples }. */
 export function sectionStats(html) {
@@ -65,7 +66,9 @@ export function formatStats({ sections, totals }) {
   const line = (r, name) => [name, r.mainWords, r.asideWords, r.quizzes, r.exercises, r.widgets, r.samples].map(String);
   const rows = [head, ...sections.map((r) => line(r, r.id)), line(totals, 'total')];
   const widths = head.map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ')).join('\n');
+  return rows
+    .map((r) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  '))
+    .join('\n');
 }
 
 // ------------------------------------------------------------------ quiz tells
@@ -90,7 +93,31 @@ export function formatStats({ sections, totals }) {
 // tests/js/quiz-tells.test.mjs holds the lesson to it.
 
 /** The one list of words that make an option sound careful, and so right. */
-export const HEDGES = ['usually', 'often', 'likely', 'typically', 'mostly', 'about', 'roughly', 'may', 'might', 'can', 'could', 'some', 'sometimes', 'partly', 'tends', 'tend', 'generally', 'largely', 'probably', 'perhaps', 'nearly', 'almost', 'approximately'];
+export const HEDGES = [
+  'usually',
+  'often',
+  'likely',
+  'typically',
+  'mostly',
+  'about',
+  'roughly',
+  'may',
+  'might',
+  'can',
+  'could',
+  'some',
+  'sometimes',
+  'partly',
+  'tends',
+  'tend',
+  'generally',
+  'largely',
+  'probably',
+  'perhaps',
+  'nearly',
+  'almost',
+  'approximately',
+];
 // "can" in "can't" or "cannot" is no hedge
 const HEDGE = new RegExp(`\\b(?:${HEDGES.join('|')})\\b(?!['’]t)`, 'iu');
 const NUMBER = /(?<![\p{L}\p{N}_][\p{L}\p{N}_-]*)\p{Nd}/u;
@@ -152,7 +179,15 @@ export function quizTells(quizzes, samples = {}) {
       const tells = draws.map(optionTells);
       const alone = Object.fromEntries(FEATURES.map((f) => [f, tells.filter((t) => t.alone.includes(f)).length]));
       const count = (k) => tells.filter((t) => t[k]).length;
-      generated.push({ id: q.id, section: q.section, generator: q.generator, draws: draws.length, rightLongest: count('rightLongest'), rightShortest: count('rightShortest'), alone });
+      generated.push({
+        id: q.id,
+        section: q.section,
+        generator: q.generator,
+        draws: draws.length,
+        rightLongest: count('rightLongest'),
+        rightShortest: count('rightShortest'),
+        alone,
+      });
     } else (q.multiple ? multiple : single).push({ id: q.id, section: q.section, ...optionTells(q.options) });
   }
   return { single, multiple, generated };
@@ -164,7 +199,10 @@ export function quizTells(quizzes, samples = {}) {
  */
 export function sampleGenerator(generate, pe, draws = 200) {
   return Array.from({ length: draws }, (_, k) =>
-    generate(pe, seededRandom((k + 1) * 2654435761)).options.map((o) => ({ html: quizTextToHtml(o.text), correct: !!o.correct })),
+    generate(pe, seededRandom((k + 1) * 2654435761)).options.map((o) => ({
+      html: quizTextToHtml(o.text),
+      correct: !!o.correct,
+    })),
   );
 }
 
@@ -172,11 +210,19 @@ export function sampleGenerator(generate, pe, draws = 200) {
 export function formatQuizTells({ single, multiple, generated }) {
   const head = ['quiz', 'right', 'wrong', 'ratio', 'right is', 'alone'];
   const extreme = (r) => (r.rightLongest ? 'longest' : r.rightShortest ? 'shortest' : '');
-  const line = (r) => [r.id, r.right, r.wrong, (r.right / r.wrong).toFixed(2), extreme(r), r.alone.join(' ')].map(String);
+  const line = (r) =>
+    [r.id, r.right, r.wrong, (r.right / r.wrong).toFixed(2), extreme(r), r.alone.join(' ')].map(String);
   const table = (rows) => {
     const cells = [head, ...rows.map(line)];
     const widths = head.map((_, c) => Math.max(...cells.map((r) => r[c].length)));
-    return cells.map((r) => r.map((cell, c) => (c === 0 || c >= 4 ? cell.padEnd(widths[c]) : cell.padStart(widths[c]))).join('  ').trimEnd()).join('\n');
+    return cells
+      .map((r) =>
+        r
+          .map((cell, c) => (c === 0 || c >= 4 ? cell.padEnd(widths[c]) : cell.padStart(widths[c])))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n');
   };
   const count = (rows, f) => rows.filter(f).length;
   const out = [
@@ -186,11 +232,15 @@ export function formatQuizTells({ single, multiple, generated }) {
   ];
   if (multiple.length) {
     out.push('select-all quizzes (right: the shortest right option)', table(multiple));
-    out.push(`right options all longer than every wrong one in ${count(multiple, (r) => r.rightLongest)} of ${multiple.length} select-all quizzes (all shorter in ${count(multiple, (r) => r.rightShortest)}); a feature only right options carry in ${count(multiple, (r) => r.alone.length)}`);
+    out.push(
+      `right options all longer than every wrong one in ${count(multiple, (r) => r.rightLongest)} of ${multiple.length} select-all quizzes (all shorter in ${count(multiple, (r) => r.rightShortest)}); a feature only right options carry in ${count(multiple, (r) => r.alone.length)}`,
+    );
   }
   for (const g of generated) {
     const alone = FEATURES.map((f) => `${f} ${g.alone[f]}`).join(', ');
-    out.push(`generated ${g.id}: right option longest in ${g.rightLongest} of ${g.draws} draws (shortest in ${g.rightShortest}); alone on the right option: ${alone}`);
+    out.push(
+      `generated ${g.id}: right option longest in ${g.rightLongest} of ${g.draws} draws (shortest in ${g.rightShortest}); alone on the right option: ${alone}`,
+    );
   }
   return out.join('\n');
 }

@@ -24,7 +24,7 @@ const dir = path.join(path.dirname(fileURLToPath(import.meta.url)), 'schemas');
 // Every import among the vendored files is relative (xml.xsd, ims_xml.xsd are
 // local copies), so nothing is fetched from the network.
 const KINDS = {
-  '1.2': {
+  1.2: {
     folder: 'scorm12',
     namespaces: [
       ['http://www.imsproject.org/xsd/imscp_rootv1p1p2', 'imscp_rootv1p1p2.xsd'],
@@ -70,13 +70,16 @@ export function schemaFiles(kind) {
 
 /** The xsi:schemaLocation text: namespace, file, namespace, file ... */
 export function schemaLocation(kind) {
-  return kindOf(kind).namespaces.map(([ns, file]) => `${ns} ${file}`).join(' ');
+  return kindOf(kind)
+    .namespaces.map(([ns, file]) => `${ns} ${file}`)
+    .join(' ');
 }
 
 /** A schema importing every namespace of `kind`, to hand to xmllint --schema. */
 export function validationSchema(kind) {
-  const imports = kindOf(kind).namespaces
-    .map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${file}"/>`).join('\n');
+  const imports = kindOf(kind)
+    .namespaces.map(([ns, file]) => `  <xsd:import namespace="${ns}" schemaLocation="${file}"/>`)
+    .join('\n');
   return `<?xml version="1.0" encoding="UTF-8"?>
 <xsd:schema xmlns:xsd="http://www.w3.org/2001/XMLSchema">
 ${imports}
@@ -95,8 +98,12 @@ export function xmllintValidate(kind, xml) {
     for (const [name, bytes] of Object.entries(schemaFiles(kind))) writeFileSync(path.join(tmp, name), bytes);
     writeFileSync(path.join(tmp, 'posenc-all.xsd'), validationSchema(kind));
     writeFileSync(path.join(tmp, 'document.xml'), xml);
-    const r = spawnSync('xmllint', ['--nonet', '--noout', '--schema', 'posenc-all.xsd', 'document.xml'], { cwd: tmp, encoding: 'utf8' });
-    if (r.error) throw new Error(`schemas: xmllint could not run (${r.error.code}); scripts/setup.sh installs libxml2-utils`);
+    const r = spawnSync('xmllint', ['--nonet', '--noout', '--schema', 'posenc-all.xsd', 'document.xml'], {
+      cwd: tmp,
+      encoding: 'utf8',
+    });
+    if (r.error)
+      throw new Error(`schemas: xmllint could not run (${r.error.code}); scripts/setup.sh installs libxml2-utils`);
     const output = `${r.stdout}${r.stderr}`.trim();
     // xmllint says "warning: failed to load external entity" for a schema it
     // could not find and then skips that import: count that as a failure too

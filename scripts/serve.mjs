@@ -93,7 +93,8 @@ export async function listenFrom(server, port, tries = 1) {
 function requestedPort(text) {
   if (text === undefined || text === '') return { port: null };
   const port = Number(text);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return { error: `PORT must be a port number from 1 to 65535; got "${text}".` };
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    return { error: `PORT must be a port number from 1 to 65535; got "${text}".` };
   return { port };
 }
 
@@ -111,18 +112,26 @@ async function main() {
   } catch (error) {
     const first = asked.port ?? DEFAULT_PORT;
     if (error.code === 'EADDRINUSE' && asked.port) {
-      console.error(`Port ${first} is already in use (PORT=${first}): another server is running there. Stop it, or choose another port, e.g. PORT=${first + 1} npm start`);
+      console.error(
+        `Port ${first} is already in use (PORT=${first}): another server is running there. Stop it, or choose another port, e.g. PORT=${first + 1} npm start`,
+      );
     } else if (error.code === 'EADDRINUSE') {
-      console.error(`Ports ${first} to ${first + PORT_TRIES - 1} are all in use. Stop one of the servers running there, or choose a port: PORT=9000 npm start`);
+      console.error(
+        `Ports ${first} to ${first + PORT_TRIES - 1} are all in use. Stop one of the servers running there, or choose a port: PORT=9000 npm start`,
+      );
     } else if (error.code === 'EACCES') {
-      console.error(`Not allowed to listen on port ${first} (ports below 1024 need root). Choose another: PORT=8080 npm start`);
+      console.error(
+        `Not allowed to listen on port ${first} (ports below 1024 need root). Choose another: PORT=8080 npm start`,
+      );
     } else {
       console.error(`Could not start the server on port ${first}: ${error.message}`);
     }
     process.exit(1);
   }
   if (port !== DEFAULT_PORT && !asked.port) {
-    console.log(`Port ${DEFAULT_PORT} is already in use (another server is running there), so this one serves on port ${port}.`);
+    console.log(
+      `Port ${DEFAULT_PORT} is already in use (another server is running there), so this one serves on port ${port}.`,
+    );
   }
   console.log(`Serving the lesson at http://localhost:${port}/  (Ctrl+C to stop)`);
   console.log(`  one widget for an iframe: http://localhost:${port}/embed.html?widget=rope-clock`);

@@ -51,7 +51,8 @@ async function run(name, cmd, args, { cwd = root, parse, show = null, minutes = 
   const counts = parse ? parse(`${r.stdout}\n${r.stderr}`) : null;
   const ok = r.code === 0 && !r.timedOut && !failedBefore.length;
   results.push({ name, ok, counts, note, seconds: (Date.now() - started) / 1000 });
-  if (!ok) console.log(`=== ${name} FAILED (${r.timedOut ? `timed out after ${minutes} min` : `exit ${r.code ?? r.signal}`})`);
+  if (!ok)
+    console.log(`=== ${name} FAILED (${r.timedOut ? `timed out after ${minutes} min` : `exit ${r.code ?? r.signal}`})`);
   return ok;
 }
 
@@ -100,7 +101,11 @@ function ctestCounts(out) {
     assertions += Number(c[1]);
     cases += Number(c[2]);
   }
-  return { passed: Number(m[3]) - Number(m[2]), failed: Number(m[2]), detail: `${cases} Catch2 test cases, ${assertions} assertions` };
+  return {
+    passed: Number(m[3]) - Number(m[2]),
+    failed: Number(m[2]),
+    detail: `${cases} Catch2 test cases, ${assertions} assertions`,
+  };
 }
 const ctestSummaryLines = (line) => /Test +#|tests passed|Total Test time|All tests passed/.test(line);
 
@@ -109,24 +114,43 @@ function nodeTestCounts(out) {
   const fail = out.match(/^# fail (\d+)/m);
   // todo: checks that run but are known open problems (not counted as failures)
   const todo = Number(out.match(/^# todo (\d+)/m)?.[1] ?? 0);
-  return pass ? { passed: Number(pass[1]), failed: Number(fail?.[1] ?? 0), ...(todo ? { detail: `${todo} known open problems run as todo` } : {}) } : null;
+  return pass
+    ? {
+        passed: Number(pass[1]),
+        failed: Number(fail?.[1] ?? 0),
+        ...(todo ? { detail: `${todo} known open problems run as todo` } : {}),
+      }
+    : null;
 }
 
 const built = await run('build', 'bash', ['scripts/build.sh', '--tests']);
 if (built) {
-  await run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], { cwd: path.join(root, 'build/native'), parse: ctestCounts, show: ctestSummaryLines });
+  await run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], {
+    cwd: path.join(root, 'build/native'),
+    parse: ctestCounts,
+    show: ctestSummaryLines,
+  });
   await run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/sanitize'),
     parse: ctestCounts,
     show: ctestSummaryLines,
   });
-  await run('libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)', process.execPath, ['scripts/fuzz.mjs', '--native-only', '--runs', '40000'], {
-    parse: (out) => {
-      const ok = /fuzz: no findings/.test(out);
-      const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
-      return { passed: ok ? 1 : 0, failed: ok ? 0 : 1, detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants` };
+  await run(
+    'libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)',
+    process.execPath,
+    ['scripts/fuzz.mjs', '--native-only', '--runs', '40000'],
+    {
+      parse: (out) => {
+        const ok = /fuzz: no findings/.test(out);
+        const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
+        return {
+          passed: ok ? 1 : 0,
+          failed: ok ? 0 : 1,
+          detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants`,
+        };
+      },
     },
-  });
+  );
   await run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
     cwd: path.join(root, 'build/wasm'),
     parse: ctestCounts,
@@ -135,22 +159,42 @@ if (built) {
   const jsTests = readdirSync(path.join(root, 'tests/js'))
     .filter((f) => f.endsWith('.test.mjs'))
     .map((f) => path.join('tests/js', f));
-  await run('JS API, printing and live samples vs PyTorch (node --test, both builds)', process.execPath, ['--test', ...jsTests], { parse: nodeTestCounts });
+  await run(
+    'JS API, printing and live samples vs PyTorch (node --test, both builds)',
+    process.execPath,
+    ['--test', ...jsTests],
+    { parse: nodeTestCounts },
+  );
   if (process.env.POSENC_BROWSER_TESTS !== '0') {
     const engines = browsersToTest();
     if (engines.includes('chromium')) {
       const browserTests = readdirSync(path.join(root, 'tests/browser'))
         .filter((f) => f.endsWith('.test.mjs'))
         .map((f) => path.join('tests/browser', f));
-      await run('Browser tests in Chromium (playwright-core)', process.execPath, ['--test', '--test-concurrency=1', ...browserTests], { parse: nodeTestCounts, minutes: 20, again: true });
+      await run(
+        'Browser tests in Chromium (playwright-core)',
+        process.execPath,
+        ['--test', '--test-concurrency=1', ...browserTests],
+        { parse: nodeTestCounts, minutes: 20, again: true },
+      );
     }
     if (engines.includes('firefox')) {
-      await run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', 'tests/browser/engines/firefox.test.mjs'], { parse: nodeTestCounts, minutes: 15, again: true });
+      await run(
+        'Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)',
+        process.execPath,
+        ['--test', 'tests/browser/engines/firefox.test.mjs'],
+        { parse: nodeTestCounts, minutes: 15, again: true },
+      );
     }
     if (engines.includes('webkit')) {
       // WebKitGTK needs a display: a virtual one unless there is one already
       const [cmd, args] = process.env.DISPLAY ? [process.execPath, []] : ['xvfb-run', ['-a', process.execPath]];
-      await run('Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)', cmd, [...args, '--test', 'tests/browser/engines/webkit.test.mjs'], { parse: nodeTestCounts, minutes: 15, again: true });
+      await run(
+        'Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)',
+        cmd,
+        [...args, '--test', 'tests/browser/engines/webkit.test.mjs'],
+        { parse: nodeTestCounts, minutes: 15, again: true },
+      );
     }
   }
 }
@@ -158,7 +202,10 @@ if (built) {
 // POSENC_BROWSERS=chromium (or firefox, webkit, a comma list) runs those engines only
 function browsersToTest() {
   const all = ['chromium', 'firefox', 'webkit'];
-  const asked = (process.env.POSENC_BROWSERS ?? all.join(',')).split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const asked = (process.env.POSENC_BROWSERS ?? all.join(','))
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const unknown = asked.filter((e) => !all.includes(e));
   if (unknown.length) {
     console.log(`POSENC_BROWSERS: unknown engine ${unknown.join(', ')} (choose from ${all.join(', ')})`);
@@ -173,7 +220,9 @@ console.log('\n=== summary');
 for (const r of results) {
   const c = r.counts
     ? `${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.detail ? ` (${r.counts.detail})` : ''}`
-    : r.ok ? 'ok' : 'FAILED';
+    : r.ok
+      ? 'ok'
+      : 'FAILED';
   console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c} (${r.seconds.toFixed(1)} s${r.note ?? ''})`);
   if (r.counts) {
     passed += r.counts.passed;

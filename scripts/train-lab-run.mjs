@@ -39,14 +39,23 @@ try {
       for (const [k, v] of Object.entries({ task, steps, encodings, seed })) el.setAttribute(k, v);
       document.body.append(el);
       el.maxWorkers = Number(workers);
-      await new Promise((r) => (el.hasAttribute('data-ready') ? r() : el.addEventListener('pe-update', r, { once: true })));
+      await new Promise((r) =>
+        el.hasAttribute('data-ready') ? r() : el.addEventListener('pe-update', r, { once: true }),
+      );
       const invalid = el.shadowRoot.querySelector('.error').textContent;
       if (invalid) throw new Error(invalid);
-      const done = new Promise((r) => el.addEventListener('train-lab-done', (e) => r(e.detail.results), { once: true }));
+      const done = new Promise((r) =>
+        el.addEventListener('train-lab-done', (e) => r(e.detail.results), { once: true }),
+      );
       const t0 = performance.now();
       el.shadowRoot.querySelector('button.primary').click();
       const results = await done;
-      return { results, runInfo: el.runInfo, totalMs: performance.now() - t0, mode: el.shadowRoot.querySelector('.mode').textContent };
+      return {
+        results,
+        runInfo: el.runInfo,
+        totalMs: performance.now() - t0,
+        mode: el.shadowRoot.querySelector('.mode').textContent,
+      };
     },
     { ...args, workers: args.workers },
   );
@@ -57,18 +66,28 @@ try {
   const pct = (x) => (x === null ? '—' : (100 * x).toFixed(1));
   const L = 16;
   const { runInfo } = out;
-  console.log(`task ${args.task}, ${args.steps} steps per encoding, seed ${args.seed}; ${out.mode} (SIMD: ${runInfo.simd})\n`);
+  console.log(
+    `task ${args.task}, ${args.steps} steps per encoding, seed ${args.seed}; ${out.mode} (SIMD: ${runInfo.simd})\n`,
+  );
   console.log(`| encoding | ${L} (1x) | ${2 * L} (2x) | ${4 * L} (4x) | final loss | 1x ≥ 99% at |`);
   console.log('|---|---:|---:|---:|---:|---|');
   for (const r of out.results) {
     const solved = r.solved ? `step ${r.solved.step} (${(r.solved.ms / 1000).toFixed(1)} s)` : 'never';
     const why = r.acc2x === null ? ` (${r.reason2x?.match(/has \d+ rows/)?.[0] ?? 'n/a'})` : '';
-    console.log(`| ${r.encoding} | ${pct(r.acc1x)} | ${pct(r.acc2x)}${why} | ${pct(r.acc4x)} | ${r.finalLoss.toFixed(3)} | ${solved} |`);
+    console.log(
+      `| ${r.encoding} | ${pct(r.acc1x)} | ${pct(r.acc2x)}${why} | ${pct(r.acc4x)} | ${r.finalLoss.toFixed(3)} | ${solved} |`,
+    );
   }
   const totalSteps = Number(args.steps) * out.results.length;
-  console.log(`\nwall time ${(runInfo.wallMs / 1000).toFixed(1)} s (+ ${(runInfo.loadMs / 1000).toFixed(1)} s loading the trainer), ${out.results.length} encodings x ${args.steps} steps`);
-  console.log(`ms per step, per worker: ${runInfo.msPerStep.map((x) => x.toFixed(1)).join(', ')}; effective (wall / all steps, incl. evaluations): ${(runInfo.wallMs / totalSteps).toFixed(1)}`);
-  console.log('("1x ≥ 99% at": the first of the evaluations every 200 steps at or above 99%, with the training time of that worker until then)');
+  console.log(
+    `\nwall time ${(runInfo.wallMs / 1000).toFixed(1)} s (+ ${(runInfo.loadMs / 1000).toFixed(1)} s loading the trainer), ${out.results.length} encodings x ${args.steps} steps`,
+  );
+  console.log(
+    `ms per step, per worker: ${runInfo.msPerStep.map((x) => x.toFixed(1)).join(', ')}; effective (wall / all steps, incl. evaluations): ${(runInfo.wallMs / totalSteps).toFixed(1)}`,
+  );
+  console.log(
+    '("1x ≥ 99% at": the first of the evaluations every 200 steps at or above 99%, with the training time of that worker until then)',
+  );
   if (errors.length) console.log(`\nconsole errors:\n${errors.join('\n')}`);
 } finally {
   await browser.close();

@@ -10,7 +10,10 @@ const server = createStaticServer();
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const port = server.address().port;
 const browser = await launchChromium();
-const page = await browser.newPage({ viewport: { width, height: 800 }, colorScheme: flags.includes('--dark') ? 'dark' : 'light' });
+const page = await browser.newPage({
+  viewport: { width, height: 800 },
+  colorScheme: flags.includes('--dark') ? 'dark' : 'light',
+});
 const errors = [];
 page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
 page.on('pageerror', (e) => errors.push(String(e)));
@@ -23,10 +26,16 @@ await page.evaluate(
   },
   { markup, tag },
 );
-await page.waitForSelector(`${tag}[data-ready]`, { timeout: 15000 }).catch(() => errors.push('widget never became ready'));
+await page
+  .waitForSelector(`${tag}[data-ready]`, { timeout: 15000 })
+  .catch(() => errors.push('widget never became ready'));
 const info = await page.evaluate((tag) => {
   const el = document.querySelector(tag);
-  return { ms: el.lastUpdateMs, text: el.shadowRoot.textContent.replace(/\s+/g, ' ').slice(0, 1500), scrollW: document.documentElement.scrollWidth };
+  return {
+    ms: el.lastUpdateMs,
+    text: el.shadowRoot.textContent.replace(/\s+/g, ' ').slice(0, 1500),
+    scrollW: document.documentElement.scrollWidth,
+  };
 }, tag);
 await page.screenshot({ path: out, fullPage: true });
 console.log(JSON.stringify({ ...info, errors, screenshot: out }, null, 1));

@@ -61,7 +61,9 @@ struct Case {
     }
 };
 
-inline std::string dir() { return POSENC_FIXTURE_DIR; }
+inline std::string dir() {
+    return POSENC_FIXTURE_DIR;
+}
 
 inline double parse_value(const std::string& t) {
     if (t == "inf") return INFINITY;
@@ -77,20 +79,40 @@ inline Case load(const std::string& name) {
     c.file = name;
     std::string word;
     while (in >> word) {
-        if (word[0] == '#') { std::string rest; std::getline(in, rest); continue; }
-        if (word == "op") in >> c.op;
-        else if (word == "param") { std::string k, v; in >> k >> v; c.params[k] = v; }
-        else if (word == "tensor") {
-            std::string line; std::getline(in, line);
+        if (word[0] == '#') {
+            std::string rest;
+            std::getline(in, rest);
+            continue;
+        }
+        if (word == "op")
+            in >> c.op;
+        else if (word == "param") {
+            std::string k, v;
+            in >> k >> v;
+            c.params[k] = v;
+        } else if (word == "tensor") {
+            std::string line;
+            std::getline(in, line);
             std::istringstream ls(line);
-            std::string name; Tensor t; ls >> name >> t.dtype;
+            std::string name;
+            Tensor t;
+            ls >> name >> t.dtype;
             std::int64_t d, count = 1;
-            while (ls >> d) { t.shape.push_back(d); count *= d; }
+            while (ls >> d) {
+                t.shape.push_back(d);
+                count *= d;
+            }
             t.values.resize(static_cast<std::size_t>(count));
-            for (auto& v : t.values) { std::string tok; in >> tok; v = parse_value(tok); }
+            for (auto& v : t.values) {
+                std::string tok;
+                in >> tok;
+                v = parse_value(tok);
+            }
             c.tensors[name] = std::move(t);
-        } else if (word == "end") break;
-        else throw std::runtime_error(name + ": unexpected word " + word);
+        } else if (word == "end")
+            break;
+        else
+            throw std::runtime_error(name + ": unexpected word " + word);
     }
     return c;
 }
@@ -114,8 +136,14 @@ double max_abs_diff(const A& a, const B& b) {
     double worst = 0;
     for (std::size_t i = 0; i < a.size(); ++i) {
         double x = a[i], y = b[i];
-        if (std::isnan(x) || std::isnan(y)) { if (std::isnan(x) != std::isnan(y)) return NAN; continue; }
-        if (std::isinf(x) || std::isinf(y)) { if (x != y) return NAN; continue; }
+        if (std::isnan(x) || std::isnan(y)) {
+            if (std::isnan(x) != std::isnan(y)) return NAN;
+            continue;
+        }
+        if (std::isinf(x) || std::isinf(y)) {
+            if (x != y) return NAN;
+            continue;
+        }
         worst = std::fmax(worst, std::fabs(x - y));
     }
     return worst;

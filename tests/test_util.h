@@ -52,7 +52,9 @@ inline double ulp_of(double r) {
 }
 
 // A size as an index type.
-inline std::size_t sz(std::int64_t n) { return static_cast<std::size_t>(n); }
+inline std::size_t sz(std::int64_t n) {
+    return static_cast<std::size_t>(n);
+}
 
 enum class Kernel { scalar, simd };
 

@@ -85,9 +85,15 @@ function post(message) {
 const tag = params.get('widget') ?? '';
 let el = null;
 if (pinned !== null && targetOrigin === '*') {
-  showError(`The origin parameter must be an http(s) origin such as https://lms.example.org; got "${pinned.slice(0, 80)}".`);
+  showError(
+    `The origin parameter must be an http(s) origin such as https://lms.example.org; got "${pinned.slice(0, 80)}".`,
+  );
 } else if (!/^[a-z][a-z0-9]*(-[a-z0-9]+)+$/.test(tag) || !customElements.get(tag) || tag === 'pe-quiz-score') {
-  showError(tag ? `There is no widget called "${tag.slice(0, 80)}".` : 'Name a widget: embed.html?widget=rope-clock (see docs/embedding.md, "Embed a widget").');
+  showError(
+    tag
+      ? `There is no widget called "${tag.slice(0, 80)}".`
+      : 'Name a widget: embed.html?widget=rope-clock (see docs/embedding.md, "Embed a widget").',
+  );
 } else {
   el = document.createElement(tag);
   host.replaceChildren(el);

@@ -41,19 +41,21 @@ const anchored = CSS.supports('overflow-anchor', 'auto');
 
 // Table of contents: mark the section being read (aria-current), so the
 // sidebar shows where the reader is.
-const links = new Map([...document.querySelectorAll('.toc a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]));
+const links = new Map(
+  [...document.querySelectorAll('.toc a[href^="#"]')].map((a) => [a.getAttribute('href').slice(1), a]),
+);
 const sections = [...document.querySelectorAll('main section[id]')];
 const currentLabel = document.querySelector('.toc-current');
 if ('IntersectionObserver' in window && sections.length) {
   const visible = new Set();
   const observer = new IntersectionObserver(
     (entries) => {
-      for (const e of entries) (e.isIntersecting ? visible.add(e.target.id) : visible.delete(e.target.id));
+      for (const e of entries) e.isIntersecting ? visible.add(e.target.id) : visible.delete(e.target.id);
       const current = sections.find((s) => visible.has(s.id));
       for (const a of links.values()) a.removeAttribute('aria-current');
       if (current) links.get(current.id)?.setAttribute('aria-current', 'true');
       // on a phone the folded contents bar names the section being read
-      if (currentLabel) currentLabel.textContent = current ? links.get(current.id)?.textContent ?? '' : '';
+      if (currentLabel) currentLabel.textContent = current ? (links.get(current.id)?.textContent ?? '') : '';
     },
     { rootMargin: '-20% 0px -70% 0px' },
   );
@@ -82,7 +84,8 @@ if ('ResizeObserver' in window) {
       heights.set(e.target, height);
       if (old === undefined || Math.abs(height - old) < 0.5) continue;
       if (target?.isConnected) {
-        if (e.target.contains(target) || e.target.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING) aboveTarget = true;
+        if (e.target.contains(target) || e.target.compareDocumentPosition(target) & Node.DOCUMENT_POSITION_FOLLOWING)
+          aboveTarget = true;
       } else if (!anchored && e.target.getBoundingClientRect().top - shift + old <= 0) shift += height - old; // wholly above the screen before
     }
     if (aboveTarget) target.scrollIntoView({ behavior: 'instant' });
@@ -93,7 +96,8 @@ if ('ResizeObserver' in window) {
     if (observing) return;
     observing = true;
     // entries arrive in this (document) order
-    for (const el of document.querySelectorAll('.page-header > *, main > section > *, main > :not(section)')) anchor.observe(el);
+    for (const el of document.querySelectorAll('.page-header > *, main > section > *, main > :not(section)'))
+      anchor.observe(el);
   };
   const aimAt = (hash) => {
     target = hash.length > 1 ? document.getElementById(decodeURIComponent(hash.slice(1))) : null;
@@ -160,7 +164,8 @@ core()
   })
   .catch((error) => {
     const info = document.getElementById('build-info');
-    if (info) info.textContent = `The compute core could not be loaded (${error.message}); the text still reads, the widgets stay empty.`;
+    if (info)
+      info.textContent = `The compute core could not be loaded (${error.message}); the text still reads, the widgets stay empty.`;
   });
 
 // A formula or table wider than the column scrolls sideways; keyboard users
@@ -168,7 +173,9 @@ core()
 // is measured when it comes near the screen, when the browser lays it out
 // anyway: measuring them all at once made a phone lay out the whole lesson
 // in the task that starts the page (over a second of blocking).
-const wideCandidates = [...document.querySelectorAll('.math-display, main :not(.katex-display) > .katex, main section table')];
+const wideCandidates = [
+  ...document.querySelectorAll('.math-display, main :not(.katex-display) > .katex, main section table'),
+];
 // a display formula's label names its place among all display formulas, so
 // labels differ and do not depend on which were measured first
 const displayIndex = new Map(wideCandidates.filter((el) => el.localName === 'div').map((el, i) => [el, i + 1]));
@@ -259,10 +266,15 @@ function remeasure(els) {
   startIdlePass();
 }
 if (wideObserver) {
-  window.addEventListener('load', () => setTimeout(() => {
-    loaded = true;
-    startIdlePass();
-  }, 1000), { once: true });
+  window.addEventListener(
+    'load',
+    () =>
+      setTimeout(() => {
+        loaded = true;
+        startIdlePass();
+      }, 1000),
+    { once: true },
+  );
 }
 function markWideFormulas(els = wideCandidates) {
   if (wideObserver) remeasure(els);
@@ -275,7 +287,10 @@ window.addEventListener('resize', () => {
 });
 // what a closed aside holds has no width until it opens
 for (const aside of document.querySelectorAll('details.aside')) {
-  aside.addEventListener('toggle', () => aside.open && markWideFormulas(wideCandidates.filter((el) => aside.contains(el))));
+  aside.addEventListener(
+    'toggle',
+    () => aside.open && markWideFormulas(wideCandidates.filter((el) => aside.contains(el))),
+  );
 }
 
 // Widget parameters in the URL: `?pe-heatmap-1.d-model=128` opens the page
@@ -289,7 +304,9 @@ for (const aside of document.querySelectorAll('details.aside')) {
 if (deferred && location.search.length > 1) defineDeferredNow();
 const tagsOnPage = [...new Set([...document.querySelectorAll('main :not(:defined)')].map((el) => el.localName))];
 Promise.all(tagsOnPage.map((t) => customElements.whenDefined(t))).then(() => {
-  const shareable = [...document.querySelectorAll('main *')].filter((el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz' && el.localName !== 'pe-exercise');
+  const shareable = [...document.querySelectorAll('main *')].filter(
+    (el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz' && el.localName !== 'pe-exercise',
+  );
   const counts = new Map();
   bindUrlState(
     shareable.map((el) => {

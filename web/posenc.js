@@ -30,7 +30,18 @@
 import { simdSupported, registerEmbeddedBuild, instantiate, resolveWasmBase } from './core/load.js';
 import { quote, camelCase, describe, number, integer, size, boolean, options, unwrap } from './core/check.js';
 import { scalingOption } from './core/rope-scaling.js';
-import { TYPES, HeapArray, Scratch, allocateHeapArray, heapAddress, heapArraysHeld, live, arg, output, toTyped } from './core/heap.js';
+import {
+  TYPES,
+  HeapArray,
+  Scratch,
+  allocateHeapArray,
+  heapAddress,
+  heapArraysHeld,
+  live,
+  arg,
+  output,
+  toTyped,
+} from './core/heap.js';
 import { Trainer, wrapTrainer } from './core/trainer.js';
 
 export { simdSupported, registerEmbeddedBuild };
@@ -72,7 +83,9 @@ export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   }
   const useSimd = simd === undefined ? simdSupported() : simd;
   if (useSimd && !simdSupported()) {
-    return Promise.reject(new Error('loadPosenc: this engine does not support WebAssembly SIMD; load with { simd: false }'));
+    return Promise.reject(
+      new Error('loadPosenc: this engine does not support WebAssembly SIMD; load with { simd: false }'),
+    );
   }
   const variant = `${trainer ? 'train-' : ''}${useSimd ? 'simd' : 'scalar'}`;
   const key = base ? `${variant} ${base.href}` : variant;
@@ -109,7 +122,11 @@ class Posenc {
     const { trainer, ...defaults } = info.defaults;
     if (trainer) {
       const { text: _, ...config } = trainer;
-      defaults.trainer = { ...config, task: enumName(core.TrainTask, trainer.task), encoding: enumName(core.TrainEncoding, trainer.encoding) };
+      defaults.trainer = {
+        ...config,
+        task: enumName(core.TrainTask, trainer.task),
+        encoding: enumName(core.TrainEncoding, trainer.encoding),
+      };
     }
     this.#defaults = defaults;
     Object.freeze(this);
@@ -129,7 +146,8 @@ class Posenc {
     if (length < 0 || length > this.limits.maxElements) {
       throw new RangeError(`${fn}: length must be between 0 and ${this.limits.maxElements}, got ${length}`);
     }
-    if (type !== 'f32' && type !== 'i32') throw new TypeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
+    if (type !== 'f32' && type !== 'i32')
+      throw new TypeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
     return allocateHeapArray(this.#core, type, length);
   }
 
@@ -172,34 +190,50 @@ class Posenc {
     const plain = inputs.map((a) => {
       if (!(a.value instanceof HeapArray)) return toTyped(a);
       const s = live(a.value, fn);
-      if (s.core !== this.#core) throw new TypeError(`${fn}: ${a.name} is a HeapArray of the other build; allocate it with this one`);
-      if (s.type !== a.type) throw new TypeError(`${fn}: ${a.name} must be a ${TYPES[a.type].Array.name}, not a HeapArray of type '${s.type}'`);
+      if (s.core !== this.#core)
+        throw new TypeError(`${fn}: ${a.name} is a HeapArray of the other build; allocate it with this one`);
+      if (s.type !== a.type)
+        throw new TypeError(
+          `${fn}: ${a.name} must be a ${TYPES[a.type].Array.name}, not a HeapArray of type '${s.type}'`,
+        );
       if (s.length !== a.length) {
-        throw new RangeError(`${fn}: ${a.name} must hold ${a.lengthText} = ${a.length} values, got a HeapArray of ${s.length}`);
+        throw new RangeError(
+          `${fn}: ${a.name} must hold ${a.lengthText} = ${a.length} values, got a HeapArray of ${s.length}`,
+        );
       }
       return null;
     });
     for (const a of inputs) {
       if (a.length > this.limits.maxElements) {
-        throw new RangeError(`${fn}: ${a.name} has ${a.length} values, more than the cap of ${this.limits.maxElements}`);
+        throw new RangeError(
+          `${fn}: ${a.name} has ${a.length} values, more than the cap of ${this.limits.maxElements}`,
+        );
       }
     }
     for (const a of outputs) {
       if (a.length > this.limits.maxElements) {
-        throw new RangeError(`${fn}: ${a.name} would hold ${a.length} values, more than the cap of ${this.limits.maxElements}`);
+        throw new RangeError(
+          `${fn}: ${a.name} would hold ${a.length} values, more than the cap of ${this.limits.maxElements}`,
+        );
       }
       if (a.value instanceof HeapArray) {
         const s = live(a.value, fn);
-        if (s.core !== this.#core) throw new TypeError(`${fn}: out is a HeapArray of the other build; allocate it with this one`);
+        if (s.core !== this.#core)
+          throw new TypeError(`${fn}: out is a HeapArray of the other build; allocate it with this one`);
         if (s.type !== a.type || s.length !== a.length) {
-          throw new RangeError(`${fn}: out for ${a.name} must be a HeapArray of ${a.length} '${a.type}' values, got ${s.length} '${s.type}'`);
+          throw new RangeError(
+            `${fn}: out for ${a.name} must be a HeapArray of ${a.length} '${a.type}' values, got ${s.length} '${s.type}'`,
+          );
         }
       }
     }
     const wantsScratch = args.map((a, i) => (i < inputs.length ? plain[i] !== null : !(a.value instanceof HeapArray)));
     // pass 2: scratch addresses for everything not already in the heap
     const sizes = args.map((a, i) => (wantsScratch[i] ? a.length * TYPES[a.type].Array.BYTES_PER_ELEMENT : 0));
-    const scratch = this.#scratch.reserve(fn, sizes.filter((_, i) => wantsScratch[i]));
+    const scratch = this.#scratch.reserve(
+      fn,
+      sizes.filter((_, i) => wantsScratch[i]),
+    );
     let next = 0;
     const addr = args.map((a, i) => (wantsScratch[i] ? scratch[next++] : heapAddress(a.value)));
     // pass 3: copy plain inputs in (one bulk set each), after any growth
@@ -280,8 +314,11 @@ class Posenc {
     size(fn, 'outRows', outRows, 1, cap);
     size(fn, 'outCols', outCols, 1, cap);
     number(fn, 'base', base);
-    const [picture] = this.#run(fn, [], [output(fn, 'sinusoidal picture', out, 'f32', outRows * outCols, 'outRows * outCols')], (o) =>
-      this.#core.sinusoidalPicture(o, maxLen, dModel, base, outRows, outCols),
+    const [picture] = this.#run(
+      fn,
+      [],
+      [output(fn, 'sinusoidal picture', out, 'f32', outRows * outCols, 'outRows * outCols')],
+      (o) => this.#core.sinusoidalPicture(o, maxLen, dModel, base, outRows, outCols),
     );
     return picture;
   }
@@ -307,7 +344,10 @@ class Posenc {
     const p = toTyped(arg(fn, 'positions', positions, 'f64'));
     const [result] = this.#run(
       fn,
-      [arg(fn, 'table', table, 'f32', rows * dModel, 'rows * dModel'), arg(fn, 'positions', p, 'f64', p.length, 'positions.length')],
+      [
+        arg(fn, 'table', table, 'f32', rows * dModel, 'rows * dModel'),
+        arg(fn, 'positions', p, 'f64', p.length, 'positions.length'),
+      ],
       [output(fn, 'lookup output', out, 'f32', p.length * Math.max(dModel, 0), 'positions.length * dModel')],
       (t, pos, o) => this.#core.learnedLookup(o, t, rows, dModel, pos, p.length),
     );
@@ -368,7 +408,9 @@ class Posenc {
     number(fn, 'base', base);
     boolean(fn, 'fast', fast);
     if (!CONVENTIONS.includes(convention)) {
-      throw new TypeError(`${fn}: unknown convention: convention must be 'half' or 'interleaved', got ${describe(convention)}`);
+      throw new TypeError(
+        `${fn}: unknown convention: convention must be 'half' or 'interleaved', got ${describe(convention)}`,
+      );
     }
     size(fn, 'rotaryDim', rotaryDim, 2, dim);
     const xArg = arg(fn, 'x', x, 'f32', rows * dim, 'rows * dim');
@@ -379,7 +421,8 @@ class Posenc {
     } else {
       positions = toTyped(arg(fn, 'positions', o.positions, 'f64', rows, 'rows'));
       for (let i = 0; i < positions.length; i++) {
-        if (!Number.isInteger(positions[i])) throw new RangeError(`${fn}: positions[${i}] must be an integer, got ${positions[i]}`);
+        if (!Number.isInteger(positions[i]))
+          throw new RangeError(`${fn}: positions[${i}] must be an integer, got ${positions[i]}`);
       }
     }
     let maxPos = 0;
@@ -389,7 +432,8 @@ class Posenc {
       fn,
       [xArg, arg(fn, 'positions', positions, 'f64', rows, 'rows')],
       [output(fn, 'output', o.out, 'f32', rows * dim, 'rows * dim')],
-      (xa, pa, oa) => this.#core.ropeApply(oa, xa, rows, dim, pa, { base, convention, rotaryDim, scaling: this.#scaling(s), fast }),
+      (xa, pa, oa) =>
+        this.#core.ropeApply(oa, xa, rows, dim, pa, { base, convention, rotaryDim, scaling: this.#scaling(s), fast }),
       { aliasOk: true },
     );
     return result;
@@ -422,12 +466,12 @@ class Posenc {
   /** T5 relative-position buckets (queryLen, keyLen) of key_pos - query_pos. */
   t5Buckets(queryLen, keyLen, opts) {
     const fn = 't5Buckets';
-    const { bidirectional = this.#defaults.t5.bidirectional, numBuckets = this.#defaults.t5.numBuckets, maxDistance = this.#defaults.t5.maxDistance, out } = options(fn, opts, [
-      'bidirectional',
-      'numBuckets',
-      'maxDistance',
-      'out',
-    ]);
+    const {
+      bidirectional = this.#defaults.t5.bidirectional,
+      numBuckets = this.#defaults.t5.numBuckets,
+      maxDistance = this.#defaults.t5.maxDistance,
+      out,
+    } = options(fn, opts, ['bidirectional', 'numBuckets', 'maxDistance', 'out']);
     size(fn, 'queryLen', queryLen, 1, this.limits.maxSeqLen);
     size(fn, 'keyLen', keyLen, 1, this.limits.maxSeqLen);
     boolean(fn, 'bidirectional', bidirectional);
@@ -467,25 +511,52 @@ class Posenc {
    */
   createTrainer(opts) {
     const fn = 'createTrainer';
-    if (!this.trainer) throw new TypeError(`${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`);
-    const o = options(fn, opts, ['task', 'encoding', 'layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch', 'lr', 'seed', 'text']);
+    if (!this.trainer)
+      throw new TypeError(
+        `${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`,
+      );
+    const o = options(fn, opts, [
+      'task',
+      'encoding',
+      'layers',
+      'dModel',
+      'heads',
+      'ffn',
+      'vocab',
+      'trainLen',
+      'batch',
+      'lr',
+      'seed',
+      'text',
+    ]);
     const c = { ...this.#defaults.trainer };
     for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
-    if (!TRAIN_TASKS.includes(c.task)) throw new TypeError(`${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`);
+    if (!TRAIN_TASKS.includes(c.task))
+      throw new TypeError(
+        `${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`,
+      );
     if (c.task === 'text') {
-      if (typeof c.text !== 'string') throw new TypeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
+      if (typeof c.text !== 'string')
+        throw new TypeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
       if (o.vocab === undefined) c.vocab = this.#defaults.textVocab;
     } else if (o.text !== undefined) {
       throw new TypeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
     }
     if (!TRAIN_ENCODINGS.includes(c.encoding)) {
-      throw new TypeError(`${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`);
+      throw new TypeError(
+        `${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`,
+      );
     }
     for (const k of ['layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch']) integer(fn, k, c[k]);
     number(fn, 'lr', c.lr);
     size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
     const handle = new this.#core.TrainerHandle();
-    const result = handle.init({ ...c, task: this.#core.TrainTask[c.task], encoding: this.#core.TrainEncoding[c.encoding], text: c.text ?? '' });
+    const result = handle.init({
+      ...c,
+      task: this.#core.TrainTask[c.task],
+      encoding: this.#core.TrainEncoding[c.encoding],
+      text: c.text ?? '',
+    });
     if (result instanceof Error) {
       handle.delete();
       unwrap(fn, result);
@@ -504,7 +575,18 @@ class Posenc {
    */
   attention(q, k, v, opts) {
     const fn = 'attention';
-    const o = options(fn, opts, ['heads', 'seqLen', 'headDim', 'causal', 'bias', 'scale', 'alibi', 't5', 'returnWeights', 'out']);
+    const o = options(fn, opts, [
+      'heads',
+      'seqLen',
+      'headDim',
+      'causal',
+      'bias',
+      'scale',
+      'alibi',
+      't5',
+      'returnWeights',
+      'out',
+    ]);
     const { heads, seqLen, headDim, causal = false, bias = null, alibi = false, t5 = null, returnWeights = true } = o;
     size(fn, 'heads', heads, 1, this.limits.maxHeads);
     size(fn, 'seqLen', seqLen, 1, this.limits.maxSeqLen);
@@ -539,7 +621,16 @@ class Posenc {
       const wa = returnWeights ? addr[next++] : 0;
       const t = t5Config ?? this.#defaults.t5;
       const arrays = { out: oa, weights: wa, q: qa, k: ka, v: va };
-      const attn = { causal, bias: ba, scale, alibi, t5Table: ta, t5Bidirectional: t.bidirectional, t5NumBuckets: t.numBuckets, t5MaxDistance: t.maxDistance };
+      const attn = {
+        causal,
+        bias: ba,
+        scale,
+        alibi,
+        t5Table: ta,
+        t5Bidirectional: t.bidirectional,
+        t5NumBuckets: t.numBuckets,
+        t5MaxDistance: t.maxDistance,
+      };
       return this.#core.attention(arrays, heads, seqLen, headDim, attn, this.#workspace);
     });
     return { output: results[0], weights: returnWeights ? results[1] : null };

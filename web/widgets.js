@@ -24,7 +24,6 @@ import './widgets/pe-exercise.js';
 import './widgets/pe-quiz-score.js';
 import './widgets/pe-live-output.js';
 
-
 // Where the quizzes' and exercises' xAPI statements go (an LRS, the activity
 // IRIs, the learner): docs/embedding.md, "Sending to an LRS".
 export { configureXapi, xapiConfig } from './lib/xapi.js';

@@ -14,8 +14,7 @@ namespace posenc {
 //   start = 2^(-2^-(log2(n) - 3)) = 2^(-8/n);  slope_i = start * start^i
 static void slopes_power_of_2(std::vector<double>& out, std::int64_t n) {
     const double start = std::pow(2.0, -std::pow(2.0, -(std::log2(static_cast<double>(n)) - 3.0)));
-    for (std::int64_t i = 0; i < n; ++i)
-        out.push_back(start * std::pow(start, static_cast<double>(i)));
+    for (std::int64_t i = 0; i < n; ++i) out.push_back(start * std::pow(start, static_cast<double>(i)));
 }
 
 // slopes(n) = p2(n)                              n a power of two

@@ -21,10 +21,8 @@ namespace posenc {
 // with an additive bias (ALiBi, T5, a float mask) inside the softmax, and the
 // causal mask S[i, j] = -inf for j > i.
 
-
 // out: (seq, head_dim); weights: (seq, seq) or null
-void attention_head_scalar(float* out, float* weights, const AttentionHead& head,
-                           AttentionWorkspace& ws) {
+void attention_head_scalar(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws) {
     const std::int64_t seq = head.seq, d = head.head_dim;
     float* scratch = weights ? nullptr : grow(ws.rows, seq);
     for (std::int64_t i = 0; i < seq; ++i) {
@@ -76,8 +74,7 @@ constexpr std::int64_t kPanel = 8;
 constexpr std::int64_t kRows = 4;
 
 // b: (rows, cols) row-major at stride ldb -> panels: (ceil(cols/8), rows, 8)
-static void pack_panels(float* panels, const float* b, std::int64_t rows, std::int64_t cols,
-                        std::int64_t ldb) {
+static void pack_panels(float* panels, const float* b, std::int64_t rows, std::int64_t cols, std::int64_t ldb) {
     for (std::int64_t c0 = 0; c0 < cols; c0 += kPanel) {
         const std::int64_t nc = std::min(kPanel, cols - c0);
         float* dst = panels + (c0 / kPanel) * rows * kPanel;
@@ -103,8 +100,8 @@ static void pack_keys(float* panels, const float* k, std::int64_t seq, std::int6
 // a: (MR, kd) at stride lda; b: one panel (kd, 8).
 //   lo[r] | hi[r] = (a b)[r, 0..8)
 template <int MR>
-static inline void tile_mr_x8(batch_f (&lo)[MR], batch_f (&hi)[MR], const float* a,
-                              std::int64_t lda, const float* b, std::int64_t kd) {
+static inline void tile_mr_x8(batch_f (&lo)[MR], batch_f (&hi)[MR], const float* a, std::int64_t lda, const float* b,
+                              std::int64_t kd) {
     // The accumulators must live in registers: the unroll pragmas make sure
     // of it at -O2 too (g++ -O2 otherwise keeps lo/hi in memory, 2x slower).
 #pragma GCC unroll 4
@@ -146,8 +143,8 @@ struct RowMax {
 // the visible keys (j <= i when causal; the rest is overwritten by 0 later).
 template <int MR>
 static inline void score_tile(float* const (&w)[MR], RowMax (&rmax)[MR], const batch_f (&lo)[MR],
-                              const batch_f (&hi)[MR], const AttentionHead& head, std::int64_t i0,
-                              std::int64_t j0, std::int64_t nc) {
+                              const batch_f (&hi)[MR], const AttentionHead& head, std::int64_t i0, std::int64_t j0,
+                              std::int64_t nc) {
     const batch_f bs(head.scale);
     for (int r = 0; r < MR; ++r) {
         const std::int64_t i = i0 + r;
@@ -190,8 +187,8 @@ static inline void score_tile(float* const (&w)[MR], RowMax (&rmax)[MR], const b
 // panels: (ceil(head_dim/8), seq, 8).
 //   out = w V[0..kd)
 template <int MR>
-static inline void weighted_values(float* out, const float* w, const float* value_panels,
-                                   std::int64_t seq, std::int64_t head_dim, std::int64_t kd) {
+static inline void weighted_values(float* out, const float* w, const float* value_panels, std::int64_t seq,
+                                   std::int64_t head_dim, std::int64_t kd) {
     for (std::int64_t c0 = 0; c0 < head_dim; c0 += kPanel) {
         const std::int64_t nc = std::min(kPanel, head_dim - c0);
         batch_f lo[MR], hi[MR];
@@ -213,9 +210,8 @@ static inline void weighted_values(float* out, const float* w, const float* valu
 
 // One block of MR query rows starting at i0, the three passes fused per block.
 template <int MR>
-static void attention_block(float* out, float* const (&w)[MR], const AttentionHead& head,
-                            const float* key_panels, const float* value_panels, std::int64_t i0,
-                            bool full_rows) {
+static void attention_block(float* out, float* const (&w)[MR], const AttentionHead& head, const float* key_panels,
+                            const float* value_panels, std::int64_t i0, bool full_rows) {
     const std::int64_t seq = head.seq, d = head.head_dim;
     // Causal rows i0 .. i0 + MR - 1 need keys 0 .. i0 + MR - 1 only; the few
     // scores past the diagonal inside the block are computed, then set to 0.
@@ -242,8 +238,7 @@ static void attention_block(float* out, float* const (&w)[MR], const AttentionHe
 }
 
 // out: (seq, head_dim); weights: (seq, seq) or null
-void attention_head_simd(float* out, float* weights, const AttentionHead& head,
-                         AttentionWorkspace& ws) {
+void attention_head_simd(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws) {
     const std::int64_t seq = head.seq, d = head.head_dim;
 
     // pass 0: pack K^T and V into contiguous 8-column panels
@@ -255,9 +250,7 @@ void attention_head_simd(float* out, float* weights, const AttentionHead& head,
     // passes 1-3 per block of kRows query rows, into the caller's weights or
     // into kRows scratch rows (stride seq either way)
     float* scratch = weights ? nullptr : grow(ws.rows, kRows * seq);
-    auto row = [&](std::int64_t i) {
-        return weights ? weights + i * seq : scratch + (i % kRows) * seq;
-    };
+    auto row = [&](std::int64_t i) { return weights ? weights + i * seq : scratch + (i % kRows) * seq; };
     std::int64_t i0 = 0;
     for (; i0 + kRows <= seq; i0 += kRows) {
         float* const w[kRows] = {row(i0), row(i0 + 1), row(i0 + 2), row(i0 + 3)};
@@ -277,22 +270,19 @@ void attention_head_simd(float* out, float* weights, const AttentionHead& head,
 static void t5_offset_buckets(std::int32_t* buckets, std::int64_t seq, const AttentionOptions& o) {
     try {
         for (std::int64_t rel = -(seq - 1); rel < seq; ++rel)
-            buckets[rel + seq - 1] =
-                t5_bucket(rel, o.t5_bidirectional, o.t5_num_buckets, o.t5_max_distance);
+            buckets[rel + seq - 1] = t5_bucket(rel, o.t5_bidirectional, o.t5_num_buckets, o.t5_max_distance);
     } catch (const RangeError& e) {
         throw RangeError(std::string("t5 bias: ") + e.what(), e);
     }
 }
 
 // q, k, v, out: (heads, seq, head_dim); weights: (heads, seq, seq) or null
-void attention(float* out, float* weights, const float* q, const float* k, const float* v,
-               std::int64_t heads, std::int64_t seq, std::int64_t head_dim,
-               const AttentionOptions& options) {
+void attention(float* out, float* weights, const float* q, const float* k, const float* v, std::int64_t heads,
+               std::int64_t seq, std::int64_t head_dim, const AttentionOptions& options) {
     check_range("heads", heads, 1, kMaxHeads);
     check_range("seq", seq, 1, kMaxSeqLen);
     check_range("head_dim", head_dim, 1, kMaxDim);
-    if (options.want_weights)
-        check_elements("attention weights (heads * seq * seq)", heads * seq * seq);
+    if (options.want_weights) check_elements("attention weights (heads * seq * seq)", heads * seq * seq);
     check_elements("attention output (heads * seq * head_dim)", heads * seq * head_dim, {"head_dim"});
     if (options.scale) check_finite("scale", *options.scale);
     AttentionWorkspace local;
@@ -304,8 +294,8 @@ void attention(float* out, float* weights, const float* q, const float* k, const
         throw TypeError("weights must not be null when want_weights is set", {"want_weights"});
 
     // The default of F.scaled_dot_product_attention: 1/sqrt(E), in double, then float32.
-    const float scale = options.scale ? *options.scale
-                                      : static_cast<float>(1.0 / std::sqrt(static_cast<double>(head_dim)));
+    const float scale =
+        options.scale ? *options.scale : static_cast<float>(1.0 / std::sqrt(static_cast<double>(head_dim)));
     float* slopes = options.alibi ? grow(ws.slopes, heads) : nullptr;
     if (slopes && ws.slopes_heads != heads) {
         alibi_slopes(slopes, heads);
@@ -330,9 +320,9 @@ void attention(float* out, float* weights, const float* q, const float* k, const
                 rel[t] = b;
             }
         }
-        const AttentionHead head{q + h * qkv, k + h * qkv, v + h * qkv,
-                                 options.bias ? options.bias + h * ss : nullptr,
-                                 rel, seq, head_dim, scale, options.causal};
+        const AttentionHead head{
+            q + h * qkv, k + h * qkv, v + h * qkv,   options.bias ? options.bias + h * ss : nullptr, rel, seq,
+            head_dim,    scale,       options.causal};
         float* w = options.want_weights ? weights + h * ss : nullptr;
 #if POSENC_SIMD
         attention_head_simd(out + h * qkv, w, head, ws);

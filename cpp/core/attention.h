@@ -23,12 +23,12 @@ namespace posenc {
 // allocate nothing once it has grown to the largest sizes seen. Its contents
 // between calls are meaningless; one workspace serves one call at a time.
 struct AttentionWorkspace {
-    std::vector<float> key_panels;    // K^T packed in 8-key panels (SIMD twin)
-    std::vector<float> value_panels;  // V packed in 8-dim panels (SIMD twin)
-    std::vector<float> rows;          // score rows when the weights are not wanted
-    std::vector<float> rel_bias;      // (2 seq - 1): one head's rel(j - i)
-    std::vector<float> slopes;        // ALiBi slopes of slopes_heads heads
-    std::int64_t slopes_heads = 0;    // (computing them allocates: kept across calls)
+    std::vector<float> key_panels;      // K^T packed in 8-key panels (SIMD twin)
+    std::vector<float> value_panels;    // V packed in 8-dim panels (SIMD twin)
+    std::vector<float> rows;            // score rows when the weights are not wanted
+    std::vector<float> rel_bias;        // (2 seq - 1): one head's rel(j - i)
+    std::vector<float> slopes;          // ALiBi slopes of slopes_heads heads
+    std::int64_t slopes_heads = 0;      // (computing them allocates: kept across calls)
     std::vector<std::int32_t> buckets;  // (2 seq - 1): T5 bucket of each offset
 };
 
@@ -68,9 +68,8 @@ struct AttentionOptions {
 // 1..kMaxDim, outputs over kMaxElements, a non-finite or negative scale, a
 // bad T5 configuration (message prefixed "t5 bias: "); TypeError for a null
 // weights pointer when want_weights.
-void attention(float* out, float* weights, const float* q, const float* k, const float* v,
-               std::int64_t heads, std::int64_t seq, std::int64_t head_dim,
-               const AttentionOptions& options = AttentionOptions{});
+void attention(float* out, float* weights, const float* q, const float* k, const float* v, std::int64_t heads,
+               std::int64_t seq, std::int64_t head_dim, const AttentionOptions& options = AttentionOptions{});
 
 // One head, as the twins see it (no checks).
 struct AttentionHead {
@@ -88,11 +87,9 @@ struct AttentionHead {
 
 // The twins behind attention, one head. out: (seq, head_dim); weights:
 // (seq, seq) or null (then the rows live in ws.rows).
-void attention_head_scalar(float* out, float* weights, const AttentionHead& head,
-                           AttentionWorkspace& ws);
+void attention_head_scalar(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws);
 #if POSENC_SIMD
-void attention_head_simd(float* out, float* weights, const AttentionHead& head,
-                         AttentionWorkspace& ws);
+void attention_head_simd(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws);
 #endif
 
 }  // namespace posenc

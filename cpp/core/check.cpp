@@ -54,8 +54,8 @@ static bool is_name(const char* what) {
 
 void check_range(const char* what, std::int64_t n, std::int64_t lo, std::int64_t hi) {
     if (n < lo || n > hi)
-        throw RangeError(std::string(what) + " must be between " + std::to_string(lo) +
-                             " and " + std::to_string(hi) + ", got " + std::to_string(n),
+        throw RangeError(std::string(what) + " must be between " + std::to_string(lo) + " and " + std::to_string(hi) +
+                             ", got " + std::to_string(n),
                          {is_name(what) ? what : nullptr}, {double(n), double(lo), double(hi)});
 }
 
@@ -67,8 +67,7 @@ void check_finite(const char* what, double x) {
 
 void check_positive(const char* what, double x) {
     if (!std::isfinite(x) || !(x > 0))
-        throw RangeError(std::string(what) + " must be a finite number greater than 0, got " +
-                             format_number(x),
+        throw RangeError(std::string(what) + " must be a finite number greater than 0, got " + format_number(x),
                          {is_name(what) ? what : nullptr}, {x});
 }
 

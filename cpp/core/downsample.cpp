@@ -20,8 +20,8 @@ void box_spans(std::int64_t pixels, std::int64_t cells, std::vector<std::int64_t
     }
 }
 
-void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t cols,
-                    std::int64_t out_rows, std::int64_t out_cols) {
+void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t cols, std::int64_t out_rows,
+                    std::int64_t out_cols) {
     check_range("rows", rows, 1, kMaxElements);
     check_range("cols", cols, 1, kMaxElements);
     check_elements("table (rows x cols)", rows * cols, {"rows", "cols"});

@@ -19,8 +19,8 @@ namespace posenc {
 //   out[y, x] = mean over r in [r0(y), r1(y)) of (mean over c in [c0(x), c1(x)) of in[r, c])
 // each inner mean in double, the running sum over rows in float32.
 // Throws RangeError for a size outside 1..kMaxElements or an output over the cap.
-void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t cols,
-                    std::int64_t out_rows, std::int64_t out_cols);
+void box_downsample(float* out, const float* in, std::int64_t rows, std::int64_t cols, std::int64_t out_rows,
+                    std::int64_t out_cols);
 
 // [lo[x], hi[x]): the cells each of `pixels` pixels covers out of `cells`,
 // c0 and c1 above (also the rows of a pixel row). No checks: sizes >= 1.

@@ -10,11 +10,10 @@
 
 namespace posenc {
 
-
 // out: (n, d_model); table: (rows, d_model); positions: (n)
 // out[k] = table[positions[k]], nn.Embedding's forward.
-void learned_lookup(float* out, const float* table, std::int64_t rows, std::int64_t d_model,
-                    const double* positions, std::int64_t n) {
+void learned_lookup(float* out, const float* table, std::int64_t rows, std::int64_t d_model, const double* positions,
+                    std::int64_t n) {
     check_range("rows", rows, 1, kMaxPosition);
     check_range("d_model", d_model, 1, kMaxDim);
     check_elements("table (rows x d_model)", rows * d_model, {"d_model"});
@@ -30,10 +29,9 @@ void learned_lookup(float* out, const float* table, std::int64_t rows, std::int6
         if (p != std::floor(p))
             throw RangeError("position must be a whole number, got " + format_number(p), {"position"}, {p});
         if (p < 0 || p >= static_cast<double>(rows))
-            throw IndexError("index out of range in self: position " + format_number(p) +
-                             " is outside a table of " + std::to_string(rows) +
-                             (rows == 1 ? " row" : " rows") + " (valid positions are 0.." +
-                             std::to_string(rows - 1) + ")",
+            throw IndexError("index out of range in self: position " + format_number(p) + " is outside a table of " +
+                                 std::to_string(rows) + (rows == 1 ? " row" : " rows") + " (valid positions are 0.." +
+                                 std::to_string(rows - 1) + ")",
                              {"position"}, {p, double(rows)});
     }
 

@@ -52,9 +52,9 @@ inline void copy_tail(float* out, const float* x, std::int64_t dim, std::int64_t
 }  // namespace
 
 // x, out: (rows, dim); positions: (rows); inv: (rotary_dim/2)
-void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim,
-                       const double* positions, const float* inv, std::int64_t rotary_dim,
-                       RopeConvention convention, float attn_factor, SinCos path) {
+void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                       const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
+                       SinCos path) {
     const std::int64_t half = rotary_dim / 2;
     std::vector<float> buf(static_cast<std::size_t>(3 * half));
     float* angle = buf.data();
@@ -67,8 +67,10 @@ void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64
         // scaled by the attention factor (YaRN; 1 otherwise).
         const float m = static_cast<float>(positions[r]);
         for (std::int64_t i = 0; i < half; ++i) angle[i] = m * inv[i];
-        if (path == SinCos::Exact) torch_sincos(angle, sn, cs, static_cast<std::size_t>(half));
-        else sincos_scalar(angle, sn, cs, static_cast<std::size_t>(half));
+        if (path == SinCos::Exact)
+            torch_sincos(angle, sn, cs, static_cast<std::size_t>(half));
+        else
+            sincos_scalar(angle, sn, cs, static_cast<std::size_t>(half));
         for (std::int64_t i = 0; i < half; ++i) {
             cs[i] = cs[i] * attn_factor;
             sn[i] = sn[i] * attn_factor;
@@ -98,9 +100,9 @@ struct SwapPairs {
 }  // namespace
 
 // x, out: (rows, dim); positions: (rows); inv: (rotary_dim/2)
-void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim,
-                     const double* positions, const float* inv, std::int64_t rotary_dim,
-                     RopeConvention convention, float attn_factor, SinCos path) {
+void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                     const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
+                     SinCos path) {
     const std::size_t half = static_cast<std::size_t>(rotary_dim / 2);
     const std::size_t body = half - half % kLanes;
     std::vector<float> buf(3 * half);
@@ -119,8 +121,10 @@ void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t
         for (std::size_t i = 0; i < body; i += kLanes)
             xsimd::store_unaligned(angle + i, mb * xsimd::load_unaligned(inv + i));
         for (std::size_t i = body; i < half; ++i) angle[i] = m * inv[i];
-        if (path == SinCos::Exact) torch_sincos(angle, sn, cs, half);
-        else sincos(angle, sn, cs, half);
+        if (path == SinCos::Exact)
+            torch_sincos(angle, sn, cs, half);
+        else
+            sincos(angle, sn, cs, half);
         for (std::size_t i = 0; i < body; i += kLanes) {
             xsimd::store_unaligned(cs + i, xsimd::load_unaligned(cs + i) * attn);
             xsimd::store_unaligned(sn + i, xsimd::load_unaligned(sn + i) * attn);
@@ -165,15 +169,15 @@ void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t
 }
 #endif
 
-void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
-                const double* positions, double base, RopeConvention convention,
-                std::int64_t rotary_dim, const RopeScaling& scaling, SinCos path) {
+void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions, double base,
+                RopeConvention convention, std::int64_t rotary_dim, const RopeScaling& scaling, SinCos path) {
     check_range("rows", rows, 1, kMaxPosition);
     check_range("dim", dim, 2, kMaxDim);
     if (dim % 2 != 0) throw RangeError("dim must be even, got " + std::to_string(dim), {"dim"}, {double(dim)});
     check_range("rotary_dim", rotary_dim, 2, dim);
     if (rotary_dim % 2 != 0)
-        throw RangeError("rotary_dim must be even, got " + std::to_string(rotary_dim), {"rotary_dim"}, {double(rotary_dim)});
+        throw RangeError("rotary_dim must be even, got " + std::to_string(rotary_dim), {"rotary_dim"},
+                         {double(rotary_dim)});
     check_positive("base", base);
     check_elements("x", rows * dim);
     rope_scaling_check(scaling);

@@ -29,8 +29,7 @@ enum class RopeConvention { Half, Interleaved };
 RopeConvention rope_convention(const char* name);
 
 // inv: (dim/2). dim even in 2..kMaxDim, base > 0 and finite; scaling applied.
-void rope_inv_freq(float* inv, std::int64_t dim, double base = 10000.0,
-                   const RopeScaling& scaling = RopeScaling{});
+void rope_inv_freq(float* inv, std::int64_t dim, double base = 10000.0, const RopeScaling& scaling = RopeScaling{});
 
 // x, out: (rows, dim) row-major (out may alias x); positions: (rows),
 // integers in 0..kMaxPosition. rotary_dim even, 2..dim.
@@ -43,20 +42,19 @@ void rope_inv_freq(float* inv, std::int64_t dim, double base = 10000.0,
 // rotary_dim/2 is a multiple of 8 (every head size in use), or when every
 // angle is below 125 (the groups then never leave SLEEF's short reduction).
 // Fast takes vecmath's sincos.
-void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
-                const double* positions, double base, RopeConvention convention,
-                std::int64_t rotary_dim, const RopeScaling& scaling = RopeScaling{},
+void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions, double base,
+                RopeConvention convention, std::int64_t rotary_dim, const RopeScaling& scaling = RopeScaling{},
                 SinCos path = SinCos::Exact);
 
 // The twins behind rope_apply (no checks). inv: (rotary_dim/2), attn_factor
 // and path as above.
-void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim,
-                       const double* positions, const float* inv, std::int64_t rotary_dim,
-                       RopeConvention convention, float attn_factor, SinCos path = SinCos::Fast);
+void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                       const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
+                       SinCos path = SinCos::Fast);
 #if POSENC_SIMD
-void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim,
-                     const double* positions, const float* inv, std::int64_t rotary_dim,
-                     RopeConvention convention, float attn_factor, SinCos path = SinCos::Fast);
+void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                     const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
+                     SinCos path = SinCos::Fast);
 #endif
 
 }  // namespace posenc

@@ -51,8 +51,7 @@ void default_inv_freq(float* inv, std::int64_t dim, double base) {
 // YaRN's inverse dimension formula (Peng et al. 2023, eq. 17): the pair
 // index whose wavelength turns num_rotations times over Lorig positions.
 //   corr_dim(r) = dim * ln(Lorig / (r * 2 * pi)) / (2 * ln(base))
-double yarn_correction_dim(double num_rotations, std::int64_t dim, double base,
-                           std::int64_t original_max_positions) {
+double yarn_correction_dim(double num_rotations, std::int64_t dim, double base, std::int64_t original_max_positions) {
     const double turns = num_rotations * 2 * kPi;
     return (static_cast<double>(dim) * std::log(static_cast<double>(original_max_positions) / turns)) /
            (2 * std::log(base));
@@ -99,8 +98,10 @@ void yarn_inv_freq(float* inv, std::int64_t dim, double base, const RopeScaling&
 void llama3_inv_freq(float* inv, std::int64_t dim, double base, const RopeScaling& s) {
     default_inv_freq(inv, dim, base);
     // Python floats, compared against float32 tensors after rounding.
-    const float low_freq_wavelen = static_cast<float>(static_cast<double>(s.original_max_positions) / s.low_freq_factor);
-    const float high_freq_wavelen = static_cast<float>(static_cast<double>(s.original_max_positions) / s.high_freq_factor);
+    const float low_freq_wavelen =
+        static_cast<float>(static_cast<double>(s.original_max_positions) / s.low_freq_factor);
+    const float high_freq_wavelen =
+        static_cast<float>(static_cast<double>(s.original_max_positions) / s.high_freq_factor);
     const float two_pi = static_cast<float>(2 * kPi);
     const float factor_f = static_cast<float>(s.factor);
     const float lorig_f = static_cast<float>(s.original_max_positions);
@@ -159,8 +160,8 @@ void check_factor_list(const char* what, const std::vector<float>& v) {
     for (std::size_t i = 0; i < v.size(); ++i) {
         const double x = v[i];
         if (!(std::isfinite(x) && x > 0))
-            throw RangeError(std::string(what) + "[" + std::to_string(i) + "] must be a finite number greater than 0, got " +
-                                 format_number(x),
+            throw RangeError(std::string(what) + "[" + std::to_string(i) +
+                                 "] must be a finite number greater than 0, got " + format_number(x),
                              {what}, {x});
     }
 }
@@ -195,8 +196,7 @@ void rope_scaling_check(const RopeScaling& s) {
         // the bracket shrink below 1 and, for long L, go negative.
         check_finite("scaling.factor", s.factor);
         if (!(s.factor >= 1))
-            throw RangeError("scaling.factor must be at least 1 for dynamic scaling, got " +
-                                 format_number(s.factor),
+            throw RangeError("scaling.factor must be at least 1 for dynamic scaling, got " + format_number(s.factor),
                              {"scaling.factor"}, {s.factor, 1.0});
         check_length("scaling.max_positions", s.max_positions, 1);
         check_length("scaling.seq_len", s.seq_len, 0);
@@ -206,8 +206,10 @@ void rope_scaling_check(const RopeScaling& s) {
     if (s.type == T::Longrope) {
         check_length("scaling.original_max_positions", s.original_max_positions, 1);
         check_length("scaling.seq_len", s.seq_len, 0);
-        if (std::isnan(s.factor)) check_length("scaling.max_positions", s.max_positions, 1);
-        else check_positive("scaling.factor", s.factor);
+        if (std::isnan(s.factor))
+            check_length("scaling.max_positions", s.max_positions, 1);
+        else
+            check_positive("scaling.factor", s.factor);
         check_factor_list("scaling.short_factor", s.short_factor);
         check_factor_list("scaling.long_factor", s.long_factor);
         return;
@@ -229,11 +231,12 @@ void rope_scaling_check(const RopeScaling& s) {
         check_positive("scaling.low_freq_factor", s.low_freq_factor);
         check_positive("scaling.high_freq_factor", s.high_freq_factor);
         if (!(s.low_freq_factor < s.high_freq_factor))
-            throw RangeError("scaling.low_freq_factor must be less than scaling.high_freq_factor, got "
-                             "low_freq_factor " + format_number(s.low_freq_factor) +
-                                 " and high_freq_factor " + format_number(s.high_freq_factor),
-                             {"scaling.low_freq_factor", "scaling.high_freq_factor", "low_freq_factor", "high_freq_factor"},
-                             {s.low_freq_factor, s.high_freq_factor});
+            throw RangeError(
+                "scaling.low_freq_factor must be less than scaling.high_freq_factor, got "
+                "low_freq_factor " +
+                    format_number(s.low_freq_factor) + " and high_freq_factor " + format_number(s.high_freq_factor),
+                {"scaling.low_freq_factor", "scaling.high_freq_factor", "low_freq_factor", "high_freq_factor"},
+                {s.low_freq_factor, s.high_freq_factor});
     }
 }
 
@@ -245,54 +248,56 @@ void rope_scaling_inv_freq(float* inv, std::int64_t dim, double base, const Rope
 
     using T = RopeScaling::Type;
     switch (s.type) {
-    case T::None:
-        default_inv_freq(inv, dim, base);
-        return;
-    case T::Linear: {
-        // Position interpolation (Chen et al. 2023): positions / factor,
-        // folded into the frequencies: inv_i / factor.
-        default_inv_freq(inv, dim, base);
-        const float factor_f = static_cast<float>(s.factor);
-        for (std::int64_t i = 0; i < dim / 2; ++i) inv[i] = inv[i] / factor_f;
-        return;
-    }
-    case T::Dynamic: {
-        // The exponent dim/(dim-2) divides by zero at dim 2 (HF raises
-        // ZeroDivisionError there).
-        if (dim < 4)
-            throw RangeError("dim must be at least 4 for dynamic scaling (the exponent is dim/(dim-2)), got " +
-                                 std::to_string(dim),
-                             {"dim"}, {double(dim)});
-        // NTK-aware (bloc97, HF): a larger base, in Python floats.
-        //   L = max(seq_len, Lmax);  base' = base * (factor*L/Lmax - (factor-1))^(dim/(dim-2))
-        const double lmax = static_cast<double>(s.max_positions);
-        const double len = s.seq_len > s.max_positions ? static_cast<double>(s.seq_len) : lmax;
-        const double stretch = (s.factor * len / lmax) - (s.factor - 1);
-        const double d = static_cast<double>(dim);
-        const double scaled_base = base * std::pow(stretch, d / (d - 2));
-        default_inv_freq(inv, dim, scaled_base);
-        return;
-    }
-    case T::Yarn:
-        // ln(base) is the denominator of the correction dims.
-        if (base == 1.0)
-            throw RangeError("base must not be 1 for yarn scaling (its correction range divides by ln(base))", {"base"}, {base});
-        yarn_inv_freq(inv, dim, base, s);
-        return;
-    case T::Llama3:
-        llama3_inv_freq(inv, dim, base, s);
-        return;
-    case T::Longrope: {
-        const auto pairs = static_cast<std::size_t>(dim / 2);
-        if (s.short_factor.size() != pairs || s.long_factor.size() != pairs)
-            throw RangeError("scaling.short_factor and scaling.long_factor must hold dim/2 = " + std::to_string(pairs) +
-                             " factors each, got " + std::to_string(s.short_factor.size()) + " and " +
-                                 std::to_string(s.long_factor.size()),
-                             {"scaling.short_factor", "scaling.long_factor"},
-                             {double(pairs), double(s.short_factor.size()), double(s.long_factor.size())});
-        longrope_inv_freq(inv, dim, base, s);
-        return;
-    }
+        case T::None:
+            default_inv_freq(inv, dim, base);
+            return;
+        case T::Linear: {
+            // Position interpolation (Chen et al. 2023): positions / factor,
+            // folded into the frequencies: inv_i / factor.
+            default_inv_freq(inv, dim, base);
+            const float factor_f = static_cast<float>(s.factor);
+            for (std::int64_t i = 0; i < dim / 2; ++i) inv[i] = inv[i] / factor_f;
+            return;
+        }
+        case T::Dynamic: {
+            // The exponent dim/(dim-2) divides by zero at dim 2 (HF raises
+            // ZeroDivisionError there).
+            if (dim < 4)
+                throw RangeError("dim must be at least 4 for dynamic scaling (the exponent is dim/(dim-2)), got " +
+                                     std::to_string(dim),
+                                 {"dim"}, {double(dim)});
+            // NTK-aware (bloc97, HF): a larger base, in Python floats.
+            //   L = max(seq_len, Lmax);  base' = base * (factor*L/Lmax - (factor-1))^(dim/(dim-2))
+            const double lmax = static_cast<double>(s.max_positions);
+            const double len = s.seq_len > s.max_positions ? static_cast<double>(s.seq_len) : lmax;
+            const double stretch = (s.factor * len / lmax) - (s.factor - 1);
+            const double d = static_cast<double>(dim);
+            const double scaled_base = base * std::pow(stretch, d / (d - 2));
+            default_inv_freq(inv, dim, scaled_base);
+            return;
+        }
+        case T::Yarn:
+            // ln(base) is the denominator of the correction dims.
+            if (base == 1.0)
+                throw RangeError("base must not be 1 for yarn scaling (its correction range divides by ln(base))",
+                                 {"base"}, {base});
+            yarn_inv_freq(inv, dim, base, s);
+            return;
+        case T::Llama3:
+            llama3_inv_freq(inv, dim, base, s);
+            return;
+        case T::Longrope: {
+            const auto pairs = static_cast<std::size_t>(dim / 2);
+            if (s.short_factor.size() != pairs || s.long_factor.size() != pairs)
+                throw RangeError(
+                    "scaling.short_factor and scaling.long_factor must hold dim/2 = " + std::to_string(pairs) +
+                        " factors each, got " + std::to_string(s.short_factor.size()) + " and " +
+                        std::to_string(s.long_factor.size()),
+                    {"scaling.short_factor", "scaling.long_factor"},
+                    {double(pairs), double(s.short_factor.size()), double(s.long_factor.size())});
+            longrope_inv_freq(inv, dim, base, s);
+            return;
+        }
     }
 }
 

@@ -26,23 +26,23 @@ namespace posenc {
 struct RopeScaling {
     enum class Type { None, Linear, Dynamic, Yarn, Llama3, Longrope };
     Type type = Type::None;
-    double factor = 1.0;                       // all but None; >= 1 for dynamic, > 0 otherwise;
-                                               // longrope: NaN means max_positions / Lorig (HF)
-    std::int64_t max_positions = 0;            // dynamic: the model's trained length (Lmax);
-                                               // longrope: the extended length
-    std::int64_t seq_len = 0;                  // dynamic, longrope: current length (L)
-    std::int64_t original_max_positions = 0;   // yarn, llama3, longrope: Lorig
-    double beta_fast = 32.0;                   // yarn
-    double beta_slow = 1.0;                    // yarn
-    bool truncate = true;                      // yarn: floor/ceil the correction range (HF default)
+    double factor = 1.0;                      // all but None; >= 1 for dynamic, > 0 otherwise;
+                                              // longrope: NaN means max_positions / Lorig (HF)
+    std::int64_t max_positions = 0;           // dynamic: the model's trained length (Lmax);
+                                              // longrope: the extended length
+    std::int64_t seq_len = 0;                 // dynamic, longrope: current length (L)
+    std::int64_t original_max_positions = 0;  // yarn, llama3, longrope: Lorig
+    double beta_fast = 32.0;                  // yarn
+    double beta_slow = 1.0;                   // yarn
+    bool truncate = true;                     // yarn: floor/ceil the correction range (HF default)
     // yarn, longrope: the config's attention_factor; NaN = computed (HF's default)
     double attention_factor = std::numeric_limits<double>::quiet_NaN();
-    double mscale = 0.0;                       // yarn: DeepSeek's mscale / mscale_all_dim (0 = unset)
+    double mscale = 0.0;  // yarn: DeepSeek's mscale / mscale_all_dim (0 = unset)
     double mscale_all_dim = 0.0;
-    std::vector<float> short_factor;           // longrope: (dim/2) each, float32 as torch.tensor(list)
+    std::vector<float> short_factor;  // longrope: (dim/2) each, float32 as torch.tensor(list)
     std::vector<float> long_factor;
-    double low_freq_factor = 1.0;              // llama3
-    double high_freq_factor = 4.0;             // llama3
+    double low_freq_factor = 1.0;   // llama3
+    double high_freq_factor = 4.0;  // llama3
 };
 
 // Parses "none" / "linear" / "dynamic" / "yarn" / "llama3" / "longrope";

@@ -22,8 +22,7 @@ namespace {
 //   div_i = expf(f32(2i) * c)       (SLEEF's expf, as torch.exp on CPU)
 void fill_div(float* div, std::int64_t d_model, double base) {
     const float c = static_cast<float>(-std::log(base) / static_cast<double>(d_model));
-    for (std::int64_t i = 0; i < d_model / 2; ++i)
-        div[i] = sleef_expf(static_cast<float>(2 * i) * c);
+    for (std::int64_t i = 0; i < d_model / 2; ++i) div[i] = sleef_expf(static_cast<float>(2 * i) * c);
 }
 
 }  // namespace
@@ -32,11 +31,12 @@ void fill_div(float* div, std::int64_t d_model, double base) {
 void check_sinusoidal_dims(std::int64_t d_model, double base) {
     check_range("d_model", d_model, 2, kMaxDim);
     if (d_model % 2 != 0)
-        throw RangeError("d_model must be even: sin and cos fill the columns in pairs "
-                         "(PyTorch's snippet fails with a shape mismatch, since pe[:, 1::2] has " +
-                         std::to_string(d_model / 2) + " columns and div_term " +
-                             std::to_string(d_model / 2 + 1) + "), got " + std::to_string(d_model),
-                         {"d_model"}, {double(d_model)});
+        throw RangeError(
+            "d_model must be even: sin and cos fill the columns in pairs "
+            "(PyTorch's snippet fails with a shape mismatch, since pe[:, 1::2] has " +
+                std::to_string(d_model / 2) + " columns and div_term " + std::to_string(d_model / 2 + 1) + "), got " +
+                std::to_string(d_model),
+            {"d_model"}, {double(d_model)});
     check_positive("base", base);
 }
 
@@ -66,8 +66,8 @@ void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, do
 // torch_sincos must see the angles as torch's one flat tensor (its result for
 // an angle depends on the 8-lane group it falls in), so the blocks below are
 // whole groups: kBlock is a multiple of kTorchTrigLanes.
-void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                            std::int64_t row0, std::int64_t rows) {
+void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t row0,
+                            std::int64_t rows) {
     constexpr std::size_t kBlock = 4096;
     static_assert(kBlock % kTorchTrigLanes == 0, "blocks must hold whole 8-lane groups");
     if (rows < 0) rows = max_len - row0;
@@ -99,8 +99,8 @@ void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_mod
 }
 
 // out: (rows, d_model)
-void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                     std::int64_t row0, std::int64_t rows, SinCos path) {
+void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t row0,
+                     std::int64_t rows, SinCos path) {
     check_range("max_len", max_len, 1, kMaxPosition);
     check_sinusoidal_dims(d_model, base);
     check_range("row0", row0, 0, max_len - 1);
@@ -115,7 +115,8 @@ void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, dou
     std::vector<float> ang(static_cast<std::size_t>(rows * half));
     for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t i = 0; i < half; ++i)
-            ang[static_cast<std::size_t>(r * half + i)] = static_cast<float>(row0 + r) * div[static_cast<std::size_t>(i)];
+            ang[static_cast<std::size_t>(r * half + i)] =
+                static_cast<float>(row0 + r) * div[static_cast<std::size_t>(i)];
     sincos_interleaved(ang.data(), out, ang.size());
 }
 
@@ -162,8 +163,7 @@ void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_mode
         }
 
         // pass 2: sin and cos of all of them, written interleaved
-        sincos_interleaved_simd(ang.data(), out + p0 * d_model,
-                                static_cast<std::size_t>(rows) * half);
+        sincos_interleaved_simd(ang.data(), out + p0 * d_model, static_cast<std::size_t>(rows) * half);
     }
 }
 #endif

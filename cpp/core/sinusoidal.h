@@ -32,8 +32,8 @@ void sinusoidal_div(float* div, std::int64_t d_model, double base = 10000.0);
 // Throws RangeError for max_len outside 1..kMaxPosition, odd or out-of-range
 // d_model (PyTorch's snippet fails on odd d with a shape error; we say why),
 // base <= 0 or not finite, or an output over kMaxElements.
-void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model,
-                      double base = 10000.0, SinCos path = SinCos::Exact);
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base = 10000.0,
+                      SinCos path = SinCos::Exact);
 
 // out: (rows, d_model): rows row0 .. row0 + rows - 1 of the (max_len, d_model)
 // table. Exact: the bits the whole exact table has, computing only the 8-lane
@@ -41,8 +41,8 @@ void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model,
 // fast path and print a few of its values exactly. Fast: within vecmath's
 // contract, not necessarily the fast table's bits (its SIMD batches differ).
 // Throws RangeError as sinusoidal_table, and for row0 / rows outside the table.
-void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                     std::int64_t row0, std::int64_t rows, SinCos path = SinCos::Exact);
+void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t row0,
+                     std::int64_t rows, SinCos path = SinCos::Exact);
 
 // out: (out_rows, out_cols): the table's picture on out_rows x out_cols
 // pixels, each pixel the mean of the cells it covers (box_downsample's spans
@@ -65,14 +65,14 @@ void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, dou
 // 1..kMaxElements, and out_rows x max(out_cols, d_model) over the cap: the
 // picture, and its work (out_rows x d_model row means, though it holds only
 // a block of them at a time). Defined in sinusoidal_picture.cpp.
-void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                        std::int64_t out_rows, std::int64_t out_cols);
+void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t out_rows,
+                        std::int64_t out_cols);
 
 // The kernels behind sinusoidal_table (no argument checks: call the public
 // one): torch's exact table, and the fast path's scalar and SIMD twins.
 // The exact one writes rows row0 .. row0 + rows - 1 into out (rows, d_model).
-void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                            std::int64_t row0 = 0, std::int64_t rows = -1);
+void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t row0 = 0,
+                            std::int64_t rows = -1);
 void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_model, double base);
 #if POSENC_SIMD
 void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base);

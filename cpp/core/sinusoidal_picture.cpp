@@ -47,18 +47,19 @@ double sin_series(double x) {
 // each pixel the mean of its columns' row means, f32(sum in double / count),
 // as box_downsample gives for a one-row span (its general loop took twice as
 // long as the sin and cos here).
-void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base,
-                        std::int64_t out_rows, std::int64_t out_cols) {
+void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t out_rows,
+                        std::int64_t out_cols) {
     check_range("max_len", max_len, 1, kMaxPosition);
     check_sinusoidal_dims(d_model, base);
     check_range("out_rows", out_rows, 1, kMaxElements);
     check_range("out_cols", out_cols, 1, kMaxElements);
     // the pixels, and the work: a sin and cos per pair and pixel row (its row means, held a block at a time)
-    check_elements("sinusoidal picture (out_rows x max(out_cols, d_model))",
-                   out_rows * std::max(out_cols, d_model), {"out_rows", "out_cols", "d_model"});
+    check_elements("sinusoidal picture (out_rows x max(out_cols, d_model))", out_rows * std::max(out_cols, d_model),
+                   {"out_rows", "out_cols", "d_model"});
 
     const std::size_t half = static_cast<std::size_t>(d_model / 2);
-    const std::int64_t block_rows = std::min(out_rows, static_cast<std::int64_t>(std::max<std::size_t>(1, 4096 / half)));
+    const std::int64_t block_rows =
+        std::min(out_rows, static_cast<std::int64_t>(std::max<std::size_t>(1, 4096 / half)));
     const auto block = static_cast<std::size_t>(block_rows);
     // one allocation: div (half), kernel (2 x half), a block's angles (block x half) and row means (block x d_model)
     std::vector<float> work(half * (3 + 3 * block));
@@ -79,7 +80,8 @@ void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, 
         const double s = sin_series(h);
         for (std::size_t j = 0; j < 2; ++j) {
             const double n = static_cast<double>(n_lo) + static_cast<double>(j);
-            kernel[j * half + i] = s == 0.0 ? 1.0f : static_cast<float>(std::clamp(sin_series(n * h) / (n * s), -1.0, 1.0));
+            kernel[j * half + i] =
+                s == 0.0 ? 1.0f : static_cast<float>(std::clamp(sin_series(n * h) / (n * s), -1.0, 1.0));
         }
     }
 

@@ -12,8 +12,7 @@
 namespace posenc {
 
 // The checks t5_bucket and t5_buckets share.
-static void check_bucket_args(bool bidirectional, std::int64_t num_buckets,
-                              std::int64_t max_distance) {
+static void check_bucket_args(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
     check_range("num_buckets", num_buckets, bidirectional ? 4 : 2, kMaxBuckets);
     // Bidirectional splits the buckets into two equal halves (past, future).
     if (bidirectional && num_buckets % 2 != 0)
@@ -24,14 +23,14 @@ static void check_bucket_args(bool bidirectional, std::int64_t num_buckets,
     // log(max_distance / max_exact) is the divisor of the log branch: it must be > 0.
     if (max_distance <= max_exact || max_distance > kMaxPosition)
         throw RangeError("max_distance must be greater than max_exact = " + std::to_string(max_exact) +
-                         " (a quarter of num_buckets when bidirectional, half otherwise) and at most " +
+                             " (a quarter of num_buckets when bidirectional, half otherwise) and at most " +
                              std::to_string(kMaxPosition) + ", got " + std::to_string(max_distance),
-                         {"max_distance", "num_buckets"}, {double(max_distance), double(max_exact), double(kMaxPosition)});
+                         {"max_distance", "num_buckets"},
+                         {double(max_distance), double(max_exact), double(kMaxPosition)});
 }
 
 // The unchecked bucket, HF's _relative_position_bucket step for step in float32.
-static std::int32_t bucket_of(std::int64_t rel, bool bidirectional, std::int64_t num_buckets,
-                              float log_ratio) {
+static std::int32_t bucket_of(std::int64_t rel, bool bidirectional, std::int64_t num_buckets, float log_ratio) {
     std::int64_t nb = num_buckets;
     std::int64_t bucket = 0;
     if (bidirectional) {
@@ -59,21 +58,18 @@ static std::int32_t bucket_of(std::int64_t rel, bool bidirectional, std::int64_t
 static float log_ratio_of(bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
     const std::int64_t nb = bidirectional ? num_buckets / 2 : num_buckets;
     const std::int64_t max_exact = nb / 2;
-    return static_cast<float>(
-        std::log(static_cast<double>(max_distance) / static_cast<double>(max_exact)));
+    return static_cast<float>(std::log(static_cast<double>(max_distance) / static_cast<double>(max_exact)));
 }
 
-std::int32_t t5_bucket(std::int64_t rel, bool bidirectional, std::int64_t num_buckets,
-                       std::int64_t max_distance) {
+std::int32_t t5_bucket(std::int64_t rel, bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
     check_range("rel", rel, -kMaxPosition, kMaxPosition);
     check_bucket_args(bidirectional, num_buckets, max_distance);
-    return bucket_of(rel, bidirectional, num_buckets,
-                     log_ratio_of(bidirectional, num_buckets, max_distance));
+    return bucket_of(rel, bidirectional, num_buckets, log_ratio_of(bidirectional, num_buckets, max_distance));
 }
 
 // out: (query_len, key_len)
-void t5_buckets(std::int32_t* out, std::int64_t query_len, std::int64_t key_len,
-                bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance) {
+void t5_buckets(std::int32_t* out, std::int64_t query_len, std::int64_t key_len, bool bidirectional,
+                std::int64_t num_buckets, std::int64_t max_distance) {
     check_range("query_len", query_len, 1, kMaxSeqLen);
     check_range("key_len", key_len, 1, kMaxSeqLen);
     check_elements("t5 buckets (query_len * key_len)", query_len * key_len, {"query_len", "key_len"});

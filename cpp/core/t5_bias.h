@@ -25,12 +25,10 @@ constexpr std::int64_t kT5DefaultBuckets = 32;
 constexpr std::int64_t kT5DefaultMaxDistance = 128;
 
 // One bucket. num_buckets >= 2 (>= 4 when bidirectional), max_distance > max_exact.
-std::int32_t t5_bucket(std::int64_t rel, bool bidirectional, std::int64_t num_buckets,
-                       std::int64_t max_distance);
+std::int32_t t5_bucket(std::int64_t rel, bool bidirectional, std::int64_t num_buckets, std::int64_t max_distance);
 
 // out: (query_len, key_len), out[i, j] = t5_bucket(j - i, ...).
-void t5_buckets(std::int32_t* out, std::int64_t query_len, std::int64_t key_len,
-                bool bidirectional = true, std::int64_t num_buckets = kT5DefaultBuckets,
-                std::int64_t max_distance = kT5DefaultMaxDistance);
+void t5_buckets(std::int32_t* out, std::int64_t query_len, std::int64_t key_len, bool bidirectional = true,
+                std::int64_t num_buckets = kT5DefaultBuckets, std::int64_t max_distance = kT5DefaultMaxDistance);
 
 }  // namespace posenc

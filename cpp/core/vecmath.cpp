@@ -68,8 +68,8 @@ namespace {
 // addition rounds v to the nearest integer (ties to even) and that integer
 // sits in the low mantissa bits, readable as an int32 without any
 // float->int conversion instruction.
-constexpr float kMagic = 12582912.0f;                // 1.5 * 2^23
-constexpr std::int32_t kMagicBits = 0x4B400000;      // its bit pattern
+constexpr float kMagic = 12582912.0f;            // 1.5 * 2^23
+constexpr std::int32_t kMagicBits = 0x4B400000;  // its bit pattern
 
 // --- sin / cos ------------------------------------------------------------
 //
@@ -83,10 +83,10 @@ constexpr std::int32_t kMagicBits = 0x4B400000;      // its bit pattern
 // once, error < 2^-31 on top of that rounding. What P1..P4 miss of pi/2 is
 // 1.7e-15, times q it is < 2e-10.
 constexpr float kTwoOverPi = 0.636619772367581343f;
-constexpr float kPio2P1 = 1.5703125f;                // 0x1.92p+0
-constexpr float kPio2P2 = 4.8828125e-04f;            // 0x1p-11
-constexpr float kPio2P3 = -4.41074371337890625e-06f; // -0x1.28p-18
-constexpr float kPio2P4 = -4.37113882867379e-08f;    // -0x1.777a5cp-25
+constexpr float kPio2P1 = 1.5703125f;                 // 0x1.92p+0
+constexpr float kPio2P2 = 4.8828125e-04f;             // 0x1p-11
+constexpr float kPio2P3 = -4.41074371337890625e-06f;  // -0x1.28p-18
+constexpr float kPio2P4 = -4.37113882867379e-08f;     // -0x1.777a5cp-25
 // The exact-product argument holds for |q| < 83468, i.e. |x| < 1.31e5.
 // Positional angles (pos * freq, freq <= 1) stay below this for positions up
 // to 131072; beyond it a lane goes through the C library, which reduces
@@ -98,8 +98,7 @@ constexpr float kFastMax = 131072.0f;
 //   sin r ~ r + r^3 (S1 + S2 r^2 + S3 r^4)
 //   cos r ~ 1 - r^2/2 + r^4 (C1 + C2 r^2 + C3 r^4)
 constexpr float kS1 = -1.6666654611e-1f, kS2 = 8.3321608736e-3f, kS3 = -1.9515295891e-4f;
-constexpr float kC1 = 4.166664568298827e-2f, kC2 = -1.388731625493765e-3f,
-                kC3 = 2.443315711809948e-5f;
+constexpr float kC1 = 4.166664568298827e-2f, kC2 = -1.388731625493765e-3f, kC3 = 2.443315711809948e-5f;
 
 // sin r and cos r for |r| <= pi/4, the polynomials above in z = r^2; cos
 // with 1 - z/2 compensated, which halves its worst error (5.96e-8, not 1.19e-7).
@@ -136,7 +135,7 @@ inline void sincos_batch(const batch_f& x, batch_f& s, batch_f& c) {
     // Bit 0 of q swaps the polynomials; bit 1 of q (of q + 1 for cos) moved to
     // the sign bit flips the sign.
     const batch_i one(1);
-    const batch_f odd = xsimd::bitwise_cast<batch_f>(batch_i(0) - (qi & one));   // all ones if q odd
+    const batch_f odd = xsimd::bitwise_cast<batch_f>(batch_i(0) - (qi & one));  // all ones if q odd
     const batch_f even = xsimd::bitwise_cast<batch_f>((qi & one) - one);        // all ones if q even
     const batch_f sin_abs = (pc & odd) | (ps & even);
     const batch_f cos_abs = (ps & odd) | (pc & even);
@@ -292,8 +291,7 @@ inline batch_f exp_batch(const batch_f& x) {
 // kernel in a padded batch, so a value never depends on where it falls.
 void sincos_simd(const float* x, float* s, float* c, std::size_t n) {
     const std::size_t full = n - n % kLanes;
-    for (std::size_t i = 0; i < full; i += kLanes)
-        sincos_four(x + i, s ? s + i : nullptr, c ? c + i : nullptr);
+    for (std::size_t i = 0; i < full; i += kLanes) sincos_four(x + i, s ? s + i : nullptr, c ? c + i : nullptr);
     if (full == n) return;
     float xt[kLanes] = {}, st[kLanes], ct[kLanes];
     const std::size_t rest = n - full;
@@ -331,8 +329,7 @@ void exp_simd(const float* x, float* y, std::size_t n) {
 // value never depends on where it falls.
 void sincos_interleaved_simd(const float* x, float* out, std::size_t n) {
     const std::size_t full = n - n % kLanes;
-    for (std::size_t i = 0; i < full; i += kLanes)
-        sincos_interleaved_four(xsimd::load_unaligned(x + i), out + 2 * i);
+    for (std::size_t i = 0; i < full; i += kLanes) sincos_interleaved_four(xsimd::load_unaligned(x + i), out + 2 * i);
     if (full == n) return;
     alignas(16) float xt[kLanes] = {}, ot[2 * kLanes];
     std::memcpy(xt, x + full, (n - full) * sizeof(float));

@@ -83,9 +83,8 @@ constexpr float kExpNonposMagic = 0x1.8000FEp23f;   // 1.5 * 2^23 + 127
 constexpr float kExpNonposLog2e = 0x1.715476p+0f;
 constexpr float kExpNonposMinusLn2Hi = -0x1.62E400p-1f;
 constexpr float kExpNonposMinusLn2Lo = -0x1.7F7D1Cp-20f;
-constexpr float kExpNonposC5 = 0x1.0F9F9Cp-7f, kExpNonposC4 = 0x1.573A1Ap-5f,
-                kExpNonposC3 = 0x1.555A80p-3f, kExpNonposC2 = 0x1.FFFDC6p-2f,
-                kExpNonposC1 = 0x1.FFFFF6p-1f;
+constexpr float kExpNonposC5 = 0x1.0F9F9Cp-7f, kExpNonposC4 = 0x1.573A1Ap-5f, kExpNonposC3 = 0x1.555A80p-3f,
+                kExpNonposC2 = 0x1.FFFDC6p-2f, kExpNonposC1 = 0x1.FFFFF6p-1f;
 
 // y = exp(x) for x <= 0 (above); y may alias x.
 float exp_nonpositive_scalar(float x);

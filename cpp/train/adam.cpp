@@ -30,8 +30,8 @@ AdamScalars adam_scalars(std::int64_t step, const AdamConfig& c) {
 }  // namespace
 
 // p, g, m, v: (n)
-void adam_update_scalar(float* p, const float* g, float* m, float* v, std::int64_t n,
-                        std::int64_t step, const AdamConfig& config) {
+void adam_update_scalar(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                        const AdamConfig& config) {
     const AdamScalars s = adam_scalars(step, config);
     for (std::int64_t i = 0; i < n; ++i) {
         // m = m b1 + (1 - b1) g;  v = v b2 + (1 - b2) g g   (addcmul: (value * g) * g)
@@ -48,11 +48,10 @@ void adam_update_scalar(float* p, const float* g, float* m, float* v, std::int64
 #if POSENC_SIMD
 // The same operations in the same order, four lanes at a time; sqrt and
 // division are correctly rounded in SIMD too, so it equals the twin bit for bit.
-void adam_update_simd(float* p, const float* g, float* m, float* v, std::int64_t n,
-                      std::int64_t step, const AdamConfig& config) {
+void adam_update_simd(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                      const AdamConfig& config) {
     const AdamScalars s = adam_scalars(step, config);
-    const batch_f b1(s.b1), a1(s.a1), b2(s.b2), a2(s.a2), neg_step(s.neg_step),
-        bc2_sqrt(s.bc2_sqrt), eps(s.eps);
+    const batch_f b1(s.b1), a1(s.a1), b2(s.b2), a2(s.a2), neg_step(s.neg_step), bc2_sqrt(s.bc2_sqrt), eps(s.eps);
     const std::int64_t body = n - n % static_cast<std::int64_t>(kLanes);
     for (std::int64_t i = 0; i < body; i += kLanes) {
         const batch_f gi = xsimd::load_unaligned(g + i);
@@ -67,8 +66,8 @@ void adam_update_simd(float* p, const float* g, float* m, float* v, std::int64_t
 }
 #endif
 
-void adam_update_unchecked(float* p, const float* g, float* m, float* v, std::int64_t n,
-                           std::int64_t step, const AdamConfig& config) {
+void adam_update_unchecked(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                           const AdamConfig& config) {
 #if POSENC_SIMD
     adam_update_simd(p, g, m, v, n, step, config);
 #else
@@ -76,11 +75,11 @@ void adam_update_unchecked(float* p, const float* g, float* m, float* v, std::in
 #endif
 }
 
-void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                 const AdamConfig& c) {
+void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step, const AdamConfig& c) {
     if (n < 0) throw RangeError("n must be >= 0, got " + std::to_string(n), {"n"}, {double(n)});
     if (step < 1)
-        throw RangeError("step must be >= 1 (the first step is 1), got " + std::to_string(step), {"step"}, {double(step)});
+        throw RangeError("step must be >= 1 (the first step is 1), got " + std::to_string(step), {"step"},
+                         {double(step)});
     check_positive("lr", c.lr);
     check_positive("eps", c.eps);
     if (!(c.beta1 >= 0 && c.beta1 < 1))

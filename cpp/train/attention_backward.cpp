@@ -6,9 +6,8 @@
 
 namespace posenc {
 
-void attention_head_backward(float* dq, float* dk, float* dv, float* ds, const float* w,
-                             const float* q, const float* k, const float* v, std::int64_t L,
-                             std::int64_t hd, float scale, const RelBiasGrad* rel) {
+void attention_head_backward(float* dq, float* dk, float* dv, float* ds, const float* w, const float* q, const float* k,
+                             const float* v, std::int64_t L, std::int64_t hd, float scale, const RelBiasGrad* rel) {
     // pass 1: dW = dO V^T, then dO is free to become dV = W^T dO
     gemm_nt(ds, dv, v, L, hd, L, false);
     gemm_tn(dk, w, dv, L, L, hd, false);  // dk as scratch for dV

@@ -25,8 +25,7 @@ struct RelBiasGrad {
     std::int64_t stride;
 };
 
-void attention_head_backward(float* dq, float* dk, float* dv, float* ds, const float* w,
-                             const float* q, const float* k, const float* v, std::int64_t L,
-                             std::int64_t hd, float scale, const RelBiasGrad* rel);
+void attention_head_backward(float* dq, float* dk, float* dv, float* ds, const float* w, const float* q, const float* k,
+                             const float* v, std::int64_t L, std::int64_t hd, float scale, const RelBiasGrad* rel);
 
 }  // namespace posenc

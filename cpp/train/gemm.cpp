@@ -15,8 +15,8 @@ namespace detail {
 // c: (m, n); a: (m, k); b: (k, n)
 // C[i, :] (+)= sum_p A[i, p] B[p, :]. The i-p-j order walks B and the row of
 // C with unit stride, so the inner loop streams through contiguous memory.
-void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                    std::int64_t n, bool accumulate) {
+void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                    bool accumulate) {
     for (std::int64_t i = 0; i < m; ++i) {
         float* ci = c + i * n;
         if (!accumulate) std::fill(ci, ci + n, 0.0f);
@@ -31,8 +31,8 @@ void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, st
 // c: (m, n); a: (m, k); b: (n, k)
 // C[i, j] (+)= A[i, :] . B[j, :]: both operands are rows, so each entry is a
 // unit-stride dot product.
-void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                    std::int64_t n, bool accumulate) {
+void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                    bool accumulate) {
     for (std::int64_t i = 0; i < m; ++i) {
         const float* ai = a + i * k;
         for (std::int64_t j = 0; j < n; ++j) {
@@ -47,8 +47,8 @@ void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, st
 // c: (m, n); a: (k, m); b: (k, n)
 // C (+)= sum_p A[p, :]^T B[p, :], one rank-1 update per p: row p of A and
 // row p of B are read once each, C's rows with unit stride.
-void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                    std::int64_t n, bool accumulate) {
+void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                    bool accumulate) {
     if (!accumulate) std::fill(c, c + m * n, 0.0f);
     for (std::int64_t p = 0; p < k; ++p) {
         const float* ap = a + p * m;
@@ -87,17 +87,15 @@ enum class Init { zero, from_c, add_c_last };
 // (wasm SIMD, m = 512, k, n in {64, 256}: 4 x 2 at 41-54 GFLOP/s, 2 x 4 the
 // same within noise, 4 x 3, 6 x 2, 8 x 2 and 4 x 4 at 29-35).
 template <int MR, int NB>
-void block_simd(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, std::int64_t a_cs,
-                const float* b, std::int64_t ldb, std::int64_t k, Init init) {
+void block_simd(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, std::int64_t a_cs, const float* b,
+                std::int64_t ldb, std::int64_t k, Init init) {
     const std::int64_t lanes = static_cast<std::int64_t>(kLanes);
     // pass 1: the accumulators start from zero or from C
     batch_f acc[MR][NB];
     POSENC_UNROLL
-    for (int r = 0; r < MR; ++r)
-        POSENC_UNROLL
-        for (int q = 0; q < NB; ++q)
-            acc[r][q] = init == Init::from_c ? xsimd::load_unaligned(c + r * ldc + q * lanes)
-                                             : batch_f(0.0f);
+    for (int r = 0; r < MR; ++r) POSENC_UNROLL
+    for (int q = 0; q < NB; ++q)
+        acc[r][q] = init == Init::from_c ? xsimd::load_unaligned(c + r * ldc + q * lanes) : batch_f(0.0f);
     // pass 2: one rank-1 update of the block per p
     for (std::int64_t p = 0; p < k; ++p) {
         batch_f bq[NB];
@@ -112,20 +110,19 @@ void block_simd(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, s
     }
     // pass 3: back into C
     POSENC_UNROLL
-    for (int r = 0; r < MR; ++r)
-        POSENC_UNROLL
-        for (int q = 0; q < NB; ++q) {
-            float* cq = c + r * ldc + q * lanes;
-            if (init == Init::add_c_last) acc[r][q] = xsimd::load_unaligned(cq) + acc[r][q];
-            acc[r][q].store_unaligned(cq);
-        }
+    for (int r = 0; r < MR; ++r) POSENC_UNROLL
+    for (int q = 0; q < NB; ++q) {
+        float* cq = c + r * ldc + q * lanes;
+        if (init == Init::add_c_last) acc[r][q] = xsimd::load_unaligned(cq) + acc[r][q];
+        acc[r][q].store_unaligned(cq);
+    }
 }
 
 // The same block for the last n % kLanes columns, one float at a time, in
 // the same order of additions.
 template <int MR>
-void block_tail(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, std::int64_t a_cs,
-                const float* b, std::int64_t ldb, std::int64_t k, std::int64_t cols, Init init) {
+void block_tail(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, std::int64_t a_cs, const float* b,
+                std::int64_t ldb, std::int64_t k, std::int64_t cols, Init init) {
     for (int r = 0; r < MR; ++r)
         for (std::int64_t j = 0; j < cols; ++j) {
             float s = init == Init::from_c ? c[r * ldc + j] : 0.0f;
@@ -137,12 +134,11 @@ void block_tail(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, s
 // MR rows of C, all n columns: 8-column blocks, then one 4-column block,
 // then n % 4 scalar columns.
 template <int MR>
-void row_block(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, std::int64_t a_cs,
-               const float* b, std::int64_t ldb, std::int64_t k, std::int64_t n, Init init) {
+void row_block(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, std::int64_t a_cs, const float* b,
+               std::int64_t ldb, std::int64_t k, std::int64_t n, Init init) {
     const std::int64_t lanes = static_cast<std::int64_t>(kLanes);
     std::int64_t j = 0;
-    for (; j + 2 * lanes <= n; j += 2 * lanes)
-        block_simd<MR, 2>(c + j, ldc, a, a_rs, a_cs, b + j, ldb, k, init);
+    for (; j + 2 * lanes <= n; j += 2 * lanes) block_simd<MR, 2>(c + j, ldc, a, a_rs, a_cs, b + j, ldb, k, init);
     if (j + lanes <= n) {
         block_simd<MR, 1>(c + j, ldc, a, a_rs, a_cs, b + j, ldb, k, init);
         j += lanes;
@@ -152,18 +148,24 @@ void row_block(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, st
 
 // c: (m, n); a: element (i, p) at a[i * a_rs + p * a_cs]; b: (k, n).
 // Blocks of 4 rows, then the m % 4 rows left over as one smaller block.
-void gemm_blocked(float* c, const float* a, std::int64_t a_rs, std::int64_t a_cs, const float* b,
-                  std::int64_t m, std::int64_t k, std::int64_t n, Init init) {
+void gemm_blocked(float* c, const float* a, std::int64_t a_rs, std::int64_t a_cs, const float* b, std::int64_t m,
+                  std::int64_t k, std::int64_t n, Init init) {
     const std::int64_t body = m - m % 4;
-    for (std::int64_t i = 0; i < body; i += 4)
-        row_block<4>(c + i * n, n, a + i * a_rs, a_rs, a_cs, b, n, k, n, init);
+    for (std::int64_t i = 0; i < body; i += 4) row_block<4>(c + i * n, n, a + i * a_rs, a_rs, a_cs, b, n, k, n, init);
     float* ct = c + body * n;
     const float* at = a + body * a_rs;
     switch (m - body) {
-        case 3: row_block<3>(ct, n, at, a_rs, a_cs, b, n, k, n, init); break;
-        case 2: row_block<2>(ct, n, at, a_rs, a_cs, b, n, k, n, init); break;
-        case 1: row_block<1>(ct, n, at, a_rs, a_cs, b, n, k, n, init); break;
-        default: break;
+        case 3:
+            row_block<3>(ct, n, at, a_rs, a_cs, b, n, k, n, init);
+            break;
+        case 2:
+            row_block<2>(ct, n, at, a_rs, a_cs, b, n, k, n, init);
+            break;
+        case 1:
+            row_block<1>(ct, n, at, a_rs, a_cs, b, n, k, n, init);
+            break;
+        default:
+            break;
     }
 }
 
@@ -172,8 +174,8 @@ void gemm_blocked(float* c, const float* a, std::int64_t a_rs, std::int64_t a_cs
 namespace detail {
 
 // c: (m, n); a: (m, k); b: (k, n)
-void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                  std::int64_t n, bool accumulate) {
+void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                  bool accumulate) {
     gemm_blocked(c, a, k, 1, b, m, k, n, accumulate ? Init::from_c : Init::zero);
 }
 
@@ -183,8 +185,8 @@ void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std:
 // products straight from B's rows (2 x 4 of them at a time, horizontal sums
 // at the end) were slower in wasm SIMD: 38 against 50 GFLOP/s at m = 512,
 // k = n = 64, 16 against 26 at m = k = n = 16.
-void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                  std::int64_t n, bool accumulate) {
+void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                  bool accumulate) {
     if (m == 0) return;  // nothing to compute: don't pack (or even read) B
     // One panel per thread, kept between calls: the trainer calls this for
     // every layer of every step with the same few shapes.
@@ -199,8 +201,8 @@ void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std:
 
 // c: (m, n); a: (k, m); b: (k, n)
 // The nn kernel reading A down its columns: element (i, p) is a[p * m + i].
-void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                  std::int64_t n, bool accumulate) {
+void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                  bool accumulate) {
     gemm_blocked(c, a, 1, m, b, m, k, n, accumulate ? Init::from_c : Init::zero);
 }
 
@@ -209,8 +211,8 @@ void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std:
 #undef POSENC_UNROLL
 #endif  // POSENC_SIMD
 
-void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-             std::int64_t n, bool accumulate) {
+void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
 #if POSENC_SIMD
     detail::gemm_nn_simd(c, a, b, m, k, n, accumulate);
 #else
@@ -218,8 +220,8 @@ void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int6
 #endif
 }
 
-void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-             std::int64_t n, bool accumulate) {
+void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
 #if POSENC_SIMD
     detail::gemm_nt_simd(c, a, b, m, k, n, accumulate);
 #else
@@ -227,8 +229,8 @@ void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int6
 #endif
 }
 
-void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-             std::int64_t n, bool accumulate) {
+void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
 #if POSENC_SIMD
     detail::gemm_tn_simd(c, a, b, m, k, n, accumulate);
 #else

@@ -16,29 +16,26 @@
 
 namespace posenc {
 
-void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-             std::int64_t n, bool accumulate);
-void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-             std::int64_t n, bool accumulate);
-void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-             std::int64_t n, bool accumulate);
+void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
+void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
+void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
 
 // The twins behind the three entry points, for the tests: the scalar loops
 // (every build) and the register-blocked xsimd kernels (POSENC_SIMD builds).
 // Same contract as above.
 namespace detail {
-void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                    std::int64_t n, bool accumulate);
-void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                    std::int64_t n, bool accumulate);
-void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                    std::int64_t n, bool accumulate);
-void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                  std::int64_t n, bool accumulate);
-void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                  std::int64_t n, bool accumulate);
-void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k,
-                  std::int64_t n, bool accumulate);
+void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                    bool accumulate);
+void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                    bool accumulate);
+void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                    bool accumulate);
+void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                  bool accumulate);
+void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                  bool accumulate);
+void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+                  bool accumulate);
 }  // namespace detail
 
 }  // namespace posenc

@@ -8,8 +8,8 @@
 namespace posenc {
 
 // x, y: (rows, n); gamma, beta: (n); mean, rstd: (rows)
-void layer_norm_forward(float* y, float* mean, float* rstd, const float* x, const float* gamma,
-                        const float* beta, std::int64_t rows, std::int64_t n, float eps) {
+void layer_norm_forward(float* y, float* mean, float* rstd, const float* x, const float* gamma, const float* beta,
+                        std::int64_t rows, std::int64_t n, float eps) {
     check_range("rows", rows, 1, kMaxElements);
     check_range("n", n, 1, kMaxDim);
     for (std::int64_t r = 0; r < rows; ++r) {
@@ -36,9 +36,8 @@ void layer_norm_forward(float* y, float* mean, float* rstd, const float* x, cons
 }
 
 // dy, x, dx: (rows, n); mean, rstd: (rows); gamma, dgamma, dbeta: (n)
-void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x,
-                         const float* mean, const float* rstd, const float* gamma,
-                         std::int64_t rows, std::int64_t n, bool accumulate) {
+void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x, const float* mean,
+                         const float* rstd, const float* gamma, std::int64_t rows, std::int64_t n, bool accumulate) {
     check_range("rows", rows, 1, kMaxElements);
     check_range("n", n, 1, kMaxDim);
     const float inv_n = 1.0f / static_cast<float>(n);

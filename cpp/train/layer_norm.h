@@ -19,16 +19,14 @@ constexpr float kLayerNormEps = 1e-5f;
 // y must not alias x (backward needs x). The mean and variance are summed in
 // double: one rounding, not n.
 // Throws RangeError for rows outside 1..2^24 or n outside 1..kMaxDim.
-void layer_norm_forward(float* y, float* mean, float* rstd, const float* x, const float* gamma,
-                        const float* beta, std::int64_t rows, std::int64_t n,
-                        float eps = kLayerNormEps);
+void layer_norm_forward(float* y, float* mean, float* rstd, const float* x, const float* gamma, const float* beta,
+                        std::int64_t rows, std::int64_t n, float eps = kLayerNormEps);
 
 // dy, x, dx: (rows, n); mean, rstd: (rows) from the forward; gamma: (n).
 // dx is overwritten (accumulate = false) or added to (true: the residual
 // stream's gradient arrives there already). dgamma, dbeta: (n), added to.
 // dx must not alias dy. Same checks as the forward.
-void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x,
-                         const float* mean, const float* rstd, const float* gamma,
-                         std::int64_t rows, std::int64_t n, bool accumulate);
+void layer_norm_backward(float* dx, float* dgamma, float* dbeta, const float* dy, const float* x, const float* mean,
+                         const float* rstd, const float* gamma, std::int64_t rows, std::int64_t n, bool accumulate);
 
 }  // namespace posenc

@@ -83,8 +83,8 @@ TextCorpus text_corpus(const std::string& utf8, std::int64_t window) {
     c.ids = text_tokens(utf8);
     const auto n = static_cast<std::int64_t>(c.ids.size());
     if (n < 10 * (window + 1))
-        throw RangeError("the text has " + std::to_string(n) + " characters; a window of " +
-                             std::to_string(window) + " needs at least " + std::to_string(10 * (window + 1)) +
+        throw RangeError("the text has " + std::to_string(n) + " characters; a window of " + std::to_string(window) +
+                             " needs at least " + std::to_string(10 * (window + 1)) +
                              " (a tenth is held out for validation and must hold a window plus its next character)",
                          {"text"}, {double(n), double(10 * (window + 1))});
     c.train_end = n - n / 10;
@@ -92,16 +92,16 @@ TextCorpus text_corpus(const std::string& utf8, std::int64_t window) {
 }
 
 // tokens, targets: (batch, length)
-void text_batch(std::int32_t* tokens, std::int32_t* targets, const TextCorpus& corpus,
-                bool validation, std::int64_t batch, std::int64_t length, TrainRng& rng) {
+void text_batch(std::int32_t* tokens, std::int32_t* targets, const TextCorpus& corpus, bool validation,
+                std::int64_t batch, std::int64_t length, TrainRng& rng) {
     check_range("batch", batch, 1, 4096);
     check_range("length", length, 1, kMaxSeqLen);
     const std::int64_t lo = validation ? corpus.train_end : 0;
     const std::int64_t size = (validation ? static_cast<std::int64_t>(corpus.ids.size()) : corpus.train_end) - lo;
     if (size < length + 1)
         throw RangeError(std::string("the ") + (validation ? "validation" : "training") + " text has " +
-                             std::to_string(size) + " characters, fewer than a window of " +
-                             std::to_string(length) + " plus its next character",
+                             std::to_string(size) + " characters, fewer than a window of " + std::to_string(length) +
+                             " plus its next character",
                          {"length"}, {double(size), double(length)});
     const auto n = static_cast<std::int32_t>(size - length);  // starts lo .. lo + n - 1
     for (std::int64_t b = 0; b < batch; ++b) {
@@ -112,8 +112,7 @@ void text_batch(std::int32_t* tokens, std::int32_t* targets, const TextCorpus& c
 }
 
 // tokens, targets: (length)
-void train_task_targets(std::int32_t* targets, const std::int32_t* tokens, TrainTask task,
-                        std::int64_t length) {
+void train_task_targets(std::int32_t* targets, const std::int32_t* tokens, TrainTask task, std::int64_t length) {
     switch (task) {
         case TrainTask::copy:
             for (std::int64_t i = 0; i < length; ++i) targets[i] = tokens[i];
@@ -146,13 +145,12 @@ void train_task_targets(std::int32_t* targets, const std::int32_t* tokens, Train
 }
 
 // tokens, targets: (batch, length)
-void train_task_batch(std::int32_t* tokens, std::int32_t* targets, TrainTask task,
-                      std::int64_t batch, std::int64_t length, std::int64_t vocab, TrainRng& rng) {
+void train_task_batch(std::int32_t* tokens, std::int32_t* targets, TrainTask task, std::int64_t batch,
+                      std::int64_t length, std::int64_t vocab, TrainRng& rng) {
     check_range("batch", batch, 1, 4096);
     check_range("length", length, 1, kMaxSeqLen);
     check_range("vocab", vocab, 2, 64);
-    if (task == TrainTask::text)
-        throw TypeError("the text task draws windows of a corpus: use text_batch", {"task"});
+    if (task == TrainTask::text) throw TypeError("the text task draws windows of a corpus: use text_batch", {"task"});
     // pass 1: every token, sequence after sequence (the order Python replays)
     const auto v = static_cast<std::int32_t>(vocab);
     for (std::int64_t i = 0; i < batch * length; ++i) tokens[i] = rng.below(v);

@@ -92,19 +92,18 @@ TextCorpus text_corpus(const std::string& utf8, std::int64_t window);
 // (training or validation) and n = its size - length: tokens = ids[s, s + L),
 // targets = ids[s + 1, s + L + 1). Throws RangeError when the part is shorter
 // than length + 1.
-void text_batch(std::int32_t* tokens, std::int32_t* targets, const TextCorpus& corpus,
-                bool validation, std::int64_t batch, std::int64_t length, TrainRng& rng);
+void text_batch(std::int32_t* tokens, std::int32_t* targets, const TextCorpus& corpus, bool validation,
+                std::int64_t batch, std::int64_t length, TrainRng& rng);
 
 // The targets of one sequence. tokens, targets: (length); tokens in 0..63.
 // No checks (the trainer's inner loop); train_task_batch checks.
-void train_task_targets(std::int32_t* targets, const std::int32_t* tokens, TrainTask task,
-                        std::int64_t length);
+void train_task_targets(std::int32_t* targets, const std::int32_t* tokens, TrainTask task, std::int64_t length);
 
 // tokens, targets: (batch, length), a synthetic task (not text). Draws batch * length tokens from rng in
 // row-major order (sequence after sequence), then fills the targets.
 // Throws RangeError for batch outside 1..4096, length outside 1..kMaxSeqLen,
 // vocab outside 2..64.
-void train_task_batch(std::int32_t* tokens, std::int32_t* targets, TrainTask task,
-                      std::int64_t batch, std::int64_t length, std::int64_t vocab, TrainRng& rng);
+void train_task_batch(std::int32_t* tokens, std::int32_t* targets, TrainTask task, std::int64_t batch,
+                      std::int64_t length, std::int64_t vocab, TrainRng& rng);
 
 }  // namespace posenc

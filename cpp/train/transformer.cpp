@@ -39,32 +39,29 @@ TrainEncoding train_encoding(const char* name) {
 namespace {
 
 // x: (rows, d) -> (batch, heads, L, head_dim), rows = batch * L
-void split_heads(float* out, const float* x, std::int64_t batch, std::int64_t length,
-                 std::int64_t heads, std::int64_t hd) {
+void split_heads(float* out, const float* x, std::int64_t batch, std::int64_t length, std::int64_t heads,
+                 std::int64_t hd) {
     const std::int64_t d = heads * hd;
     for (std::int64_t b = 0; b < batch; ++b)
         for (std::int64_t h = 0; h < heads; ++h)
             for (std::int64_t i = 0; i < length; ++i)
-                std::copy_n(x + (b * length + i) * d + h * hd, hd,
-                            out + ((b * heads + h) * length + i) * hd);
+                std::copy_n(x + (b * length + i) * d + h * hd, hd, out + ((b * heads + h) * length + i) * hd);
 }
 
 // (batch, heads, L, head_dim) -> (rows, d)
-void merge_heads(float* out, const float* x, std::int64_t batch, std::int64_t length,
-                 std::int64_t heads, std::int64_t hd) {
+void merge_heads(float* out, const float* x, std::int64_t batch, std::int64_t length, std::int64_t heads,
+                 std::int64_t hd) {
     const std::int64_t d = heads * hd;
     for (std::int64_t b = 0; b < batch; ++b)
         for (std::int64_t h = 0; h < heads; ++h)
             for (std::int64_t i = 0; i < length; ++i)
-                std::copy_n(x + ((b * heads + h) * length + i) * hd, hd,
-                            out + (b * length + i) * d + h * hd);
+                std::copy_n(x + ((b * heads + h) * length + i) * hd, hd, out + (b * length + i) * d + h * hd);
 }
 
 // Elementwise passes. A branch per ReLU element is mispredicted half the
 // time (7% of a step with g++), so the selects have SIMD twins.
 // out = a + b
-void add_rows(float* __restrict out, const float* __restrict a, const float* __restrict b,
-              std::int64_t n) {
+void add_rows(float* __restrict out, const float* __restrict a, const float* __restrict b, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 
@@ -164,8 +161,8 @@ void check_config(const TrainerConfig& c) {
         throw TypeError("task must be copy, reverse, sort, shift or text", {"task"});
     if (c.task == TrainTask::text && c.vocab != kTextVocab)
         throw RangeError("the text task's vocabulary is its " + std::to_string(kTextVocab) +
-                             " characters (train_tasks.h): vocab must be " + std::to_string(kTextVocab) +
-                             ", got " + std::to_string(c.vocab),
+                             " characters (train_tasks.h): vocab must be " + std::to_string(kTextVocab) + ", got " +
+                             std::to_string(c.vocab),
                          {"vocab"}, {double(c.vocab), double(kTextVocab)});
     if (static_cast<int>(c.encoding) < 0 || c.encoding > TrainEncoding::t5)  // t5: the last
         throw TypeError("encoding must be none, sinusoidal, learned, rope, alibi or t5", {"encoding"});
@@ -176,16 +173,14 @@ void check_config(const TrainerConfig& c) {
     check_elements("attention weights per layer (batch * heads * train_len^2)",
                    c.batch * c.heads * c.train_len * c.train_len, {"train_len"});
     check_elements("feed-forward activations per layer (batch * train_len * ffn)", rows * ffn, {"train_len"});
-    const std::int64_t floats = c.layers * (rows * (7 * d + 2 * ffn + 4) +
-                                            c.batch * c.heads * c.train_len * c.train_len) +
-                                (c.layers + 1) * rows * d + rows * (8 * d + ffn + c.vocab);
+    const std::int64_t floats =
+        c.layers * (rows * (7 * d + 2 * ffn + 4) + c.batch * c.heads * c.train_len * c.train_len) +
+        (c.layers + 1) * rows * d + rows * (8 * d + ffn + c.vocab);
     if (floats > kMaxTrainFloats)
-        throw RangeError("training would keep " + std::to_string(floats / (1 << 18)) +
-                         " MiB of activations, more than the cap of " +
-                         std::to_string(kMaxTrainFloats / (1 << 18)) +
-                             " MiB: reduce batch, train_len, layers, d_model or ffn",
-                         {"batch", "train_len", "layers", "d_model", "ffn"},
-                         {double(floats), double(kMaxTrainFloats)});
+        throw RangeError(
+            "training would keep " + std::to_string(floats / (1 << 18)) + " MiB of activations, more than the cap of " +
+                std::to_string(kMaxTrainFloats / (1 << 18)) + " MiB: reduce batch, train_len, layers, d_model or ffn",
+            {"batch", "train_len", "layers", "d_model", "ffn"}, {double(floats), double(kMaxTrainFloats)});
 }
 
 }  // namespace
@@ -266,9 +261,12 @@ void Trainer::init_params() {
         }
         // a = 1/sqrt(fan_in) for linear weights and biases (nn.Linear's bound)
         double a = 1.0 / std::sqrt(static_cast<double>(d_));
-        if (name == "tok_emb" || name == "pos_emb") a = 1.0;
-        else if (name == "t5_table") a = 0.1;
-        else if (ends_with("w2") || ends_with("b2")) a = 1.0 / std::sqrt(static_cast<double>(ffn_));
+        if (name == "tok_emb" || name == "pos_emb")
+            a = 1.0;
+        else if (name == "t5_table")
+            a = 0.1;
+        else if (ends_with("w2") || ends_with("b2"))
+            a = 1.0 / std::sqrt(static_cast<double>(ffn_));
         // w = f32((2u - 1) a), in double
         for (std::int64_t j = 0; j < n; ++j) w[j] = static_cast<float>((2.0 * rng.uniform() - 1.0) * a);
     }
@@ -277,8 +275,8 @@ void Trainer::init_params() {
 std::vector<Trainer::Param> Trainer::parameters() {
     std::vector<Param> out;
     for (std::size_t i = 0; i < param_info_.size(); ++i)
-        out.push_back(Param{param_info_[i].name, params_.data() + offsets_[i], grads_.data() + offsets_[i],
-                            param_info_[i].size});
+        out.push_back(
+            Param{param_info_[i].name, params_.data() + offsets_[i], grads_.data() + offsets_[i], param_info_[i].size});
     return out;
 }
 
@@ -328,8 +326,7 @@ void Trainer::position_tables(std::int64_t length) {
         grow(rope_sin_, length * half);
         std::vector<float> angle(static_cast<std::size_t>(length * half));  // only when the length grows
         for (std::int64_t m = 0; m < length; ++m)
-            for (std::int64_t i = 0; i < half; ++i)
-                angle[m * half + i] = static_cast<float>(m) * rope_inv_[i];
+            for (std::int64_t i = 0; i < half; ++i) angle[m * half + i] = static_cast<float>(m) * rope_inv_[i];
         sincos(angle.data(), rope_sin_.data(), rope_cos_.data(), static_cast<std::size_t>(length * half));
         rope_len_ = length;
     }
@@ -364,8 +361,8 @@ void Trainer::rope_rotate(float* x, std::int64_t rows, std::int64_t length, bool
 // --- forward ----------------------------------------------------------------
 
 // x: (rows, in); y: (rows, out); y = x W + b
-void Trainer::linear_forward(float* y, const float* x, const Linear& lin, std::int64_t rows,
-                             std::int64_t in, std::int64_t out) {
+void Trainer::linear_forward(float* y, const float* x, const Linear& lin, std::int64_t rows, std::int64_t in,
+                             std::int64_t out) {
     gemm_nn(y, x, p(lin.w), rows, in, out, false);
     const float* b = p(lin.b);
     for (std::int64_t r = 0; r < rows; ++r)
@@ -374,8 +371,8 @@ void Trainer::linear_forward(float* y, const float* x, const Linear& lin, std::i
 
 // dy: (rows, out); x: (rows, in); dx: (rows, in), overwritten or added to.
 //   dx = dy W^T;  dW += x^T dy;  db += colsum(dy)
-void Trainer::linear_backward(float* dx, const float* dy, const float* x, const Linear& lin,
-                              std::int64_t rows, std::int64_t in, std::int64_t out, bool accumulate) {
+void Trainer::linear_backward(float* dx, const float* dy, const float* x, const Linear& lin, std::int64_t rows,
+                              std::int64_t in, std::int64_t out, bool accumulate) {
     gemm_nt(dx, dy, p(lin.w), rows, out, in, accumulate);
     gemm_tn(g(lin.w), x, dy, in, rows, out, true);
     add_colsum(g(lin.b), dy, rows, out);
@@ -386,14 +383,14 @@ void Trainer::check_length(std::int64_t length) const {
     check_range("length", length, 1, 1024);
     if (cfg_.encoding == TrainEncoding::learned && length > cfg_.train_len)
         throw RangeError("the learned position table has " + std::to_string(cfg_.train_len) +
-                         " rows (trained at length " + std::to_string(cfg_.train_len) +
-                         "); length " + std::to_string(length) + " needs positions up to " +
-                             std::to_string(length - 1) + ", which have no row: a learned table cannot extrapolate",
+                             " rows (trained at length " + std::to_string(cfg_.train_len) + "); length " +
+                             std::to_string(length) + " needs positions up to " + std::to_string(length - 1) +
+                             ", which have no row: a learned table cannot extrapolate",
                          {"length"}, {double(cfg_.train_len), double(length)});  // the rows, then the length
 }
 
-void Trainer::check_batch(const std::int32_t* tokens, const std::int32_t* targets,
-                          std::int64_t batch, std::int64_t length) const {
+void Trainer::check_batch(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch,
+                          std::int64_t length) const {
     check_range("batch", batch, 1, 256);
     check_length(length);
     if (!tokens || !targets) throw TypeError("tokens and targets must not be null", {"tokens", "targets"});
@@ -415,9 +412,8 @@ void Trainer::check_batch(const std::int32_t* tokens, const std::int32_t* target
 // not null, receives the number of argmax predictions equal to the target.
 // training: keep every layer's activations and leave softmax(logits) in
 // logits_ for backward.
-float Trainer::run_forward(const std::int32_t* tokens, const std::int32_t* targets,
-                           std::int64_t batch, std::int64_t L, bool training,
-                           std::int64_t* correct) {
+float Trainer::run_forward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch, std::int64_t L,
+                           bool training, std::int64_t* correct) {
     reserve(batch, L, training);
     position_tables(L);
     embed(tokens, batch * L, L);
@@ -438,8 +434,9 @@ float Trainer::run_forward(const std::int32_t* tokens, const std::int32_t* targe
 void Trainer::embed(const std::int32_t* tokens, std::int64_t rows, std::int64_t L) {
     const std::int64_t d = d_;
     float* x = xs_[0].data();
-    const float* pos = cfg_.encoding == TrainEncoding::learned ? p(pos_emb_)
-                     : cfg_.encoding == TrainEncoding::sinusoidal ? pe_.data() : nullptr;
+    const float* pos = cfg_.encoding == TrainEncoding::learned      ? p(pos_emb_)
+                       : cfg_.encoding == TrainEncoding::sinusoidal ? pe_.data()
+                                                                    : nullptr;
     for (std::int64_t n = 0; n < rows; ++n) {
         const float* e = p(tok_emb_) + tokens[n] * d;
         float* xr = x + n * d;
@@ -454,15 +451,13 @@ void Trainer::embed(const std::int32_t* tokens, std::int64_t rows, std::int64_t 
 
 // Layer l, xs_[l] -> xs_[l + 1], keeping its activations in a:
 //   h = x + Wo MHA(LN1(x)) + bo;  x' = h + W2 relu(W1 LN2(h) + b1) + b2
-void Trainer::layer_forward(std::int64_t l, Acts& a, std::int64_t batch, std::int64_t L,
-                            const AttentionOptions& opt) {
+void Trainer::layer_forward(std::int64_t l, Acts& a, std::int64_t batch, std::int64_t L, const AttentionOptions& opt) {
     const std::int64_t rows = batch * L, H = cfg_.heads, d = d_;
     const Layer& W = layer_[l];
     const float* xin = xs_[l].data();
     float* xout = xs_[l + 1].data();
     // attention: Q, K, V of LN1(x) in head layout (RoPE turns Q and K)
-    layer_norm_forward(a.ln1_out.data(), a.mean1.data(), a.rstd1.data(), xin, p(W.ln1_g), p(W.ln1_b),
-                       rows, d);
+    layer_norm_forward(a.ln1_out.data(), a.mean1.data(), a.rstd1.data(), xin, p(W.ln1_g), p(W.ln1_b), rows, d);
     linear_forward(proj_.data(), a.ln1_out.data(), W.q, rows, d, d);
     split_heads(a.qh.data(), proj_.data(), batch, L, H, hd_);
     linear_forward(proj_.data(), a.ln1_out.data(), W.k, rows, d, d);
@@ -476,14 +471,12 @@ void Trainer::layer_forward(std::int64_t l, Acts& a, std::int64_t batch, std::in
     const std::int64_t per_b = H * L * hd_;
     for (std::int64_t b = 0; b < batch; ++b)
         attention(proj_.data() + b * per_b, opt.want_weights ? a.att.data() + b * H * L * L : nullptr,
-                  a.qh.data() + b * per_b, a.kh.data() + b * per_b, a.vh.data() + b * per_b, H,
-                  L, hd_, opt);
+                  a.qh.data() + b * per_b, a.kh.data() + b * per_b, a.vh.data() + b * per_b, H, L, hd_, opt);
     merge_heads(a.merged.data(), proj_.data(), batch, L, H, hd_);
     linear_forward(proj_.data(), a.merged.data(), W.o, rows, d, d);
     add_rows(a.mid.data(), xin, proj_.data(), rows * d);
     // feed-forward
-    layer_norm_forward(a.ln2_out.data(), a.mean2.data(), a.rstd2.data(), a.mid.data(), p(W.ln2_g),
-                       p(W.ln2_b), rows, d);
+    layer_norm_forward(a.ln2_out.data(), a.mean2.data(), a.rstd2.data(), a.mid.data(), p(W.ln2_g), p(W.ln2_b), rows, d);
     linear_forward(a.ffn_pre.data(), a.ln2_out.data(), W.up, rows, d, ffn_);
     relu_forward(a.ffn_post.data(), a.ffn_pre.data(), rows * ffn_);
     linear_forward(proj_.data(), a.ffn_post.data(), W.down, rows, ffn_, d);
@@ -493,11 +486,10 @@ void Trainer::layer_forward(std::int64_t l, Acts& a, std::int64_t batch, std::in
 // logits = LNf(x) Wout + bout, then loss = mean_n (logsumexp(z_n) - z_n[target])
 // with the max subtracted first (log_softmax's stable form); training leaves
 // softmax(z) in logits_, correct (if given) counts argmax hits.
-float Trainer::head_forward(const std::int32_t* targets, std::int64_t rows, bool training,
-                            std::int64_t* correct) {
+float Trainer::head_forward(const std::int32_t* targets, std::int64_t rows, bool training, std::int64_t* correct) {
     const std::int64_t d = d_, V = cfg_.vocab;
-    layer_norm_forward(lnf_out_.data(), meanf_.data(), rstdf_.data(), xs_[cfg_.layers].data(),
-                       p(lnf_g_), p(lnf_b_), rows, d);
+    layer_norm_forward(lnf_out_.data(), meanf_.data(), rstdf_.data(), xs_[cfg_.layers].data(), p(lnf_g_), p(lnf_b_),
+                       rows, d);
     linear_forward(logits_.data(), lnf_out_.data(), out_, rows, d, V);
     double loss = 0;
     std::int64_t hits = 0;
@@ -531,10 +523,10 @@ void Trainer::attention_backward(Acts& a, std::int64_t batch, std::int64_t L) {
     const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(hd)));
     for (std::int64_t bh = 0; bh < batch * H; ++bh) {
         const RelBiasGrad t5{t5_ >= 0 ? g(t5_) + bh % H : nullptr, t5_buckets_.data(), H};
-        attention_head_backward(dqh_.data() + bh * per_head, dkh_.data() + bh * per_head,
-                                dvh_.data() + bh * per_head, dscore_.data(), a.att.data() + bh * L * L,
-                                a.qh.data() + bh * per_head, a.kh.data() + bh * per_head,
-                                a.vh.data() + bh * per_head, L, hd, scale, t5_ >= 0 ? &t5 : nullptr);
+        attention_head_backward(dqh_.data() + bh * per_head, dkh_.data() + bh * per_head, dvh_.data() + bh * per_head,
+                                dscore_.data(), a.att.data() + bh * L * L, a.qh.data() + bh * per_head,
+                                a.kh.data() + bh * per_head, a.vh.data() + bh * per_head, L, hd, scale,
+                                t5_ >= 0 ? &t5 : nullptr);
     }
 }
 
@@ -550,8 +542,8 @@ void Trainer::run_backward(const std::int32_t* tokens, std::int64_t batch, std::
     }
     // the head, then the final LayerNorm; d_resid_ is d loss / d (residual stream)
     linear_backward(d_normed_.data(), dz, lnf_out_.data(), out_, rows, d, V, false);
-    layer_norm_backward(d_resid_.data(), g(lnf_g_), g(lnf_b_), d_normed_.data(), xs_[cfg_.layers].data(),
-                        meanf_.data(), rstdf_.data(), p(lnf_g_), rows, d, false);
+    layer_norm_backward(d_resid_.data(), g(lnf_g_), g(lnf_b_), d_normed_.data(), xs_[cfg_.layers].data(), meanf_.data(),
+                        rstdf_.data(), p(lnf_g_), rows, d, false);
     for (std::int64_t l = cfg_.layers - 1; l >= 0; --l) layer_backward(l, batch, L);
     embed_backward(tokens, rows, L);
 }
@@ -566,8 +558,8 @@ void Trainer::layer_backward(std::int64_t l, std::int64_t batch, std::int64_t L)
     linear_backward(dff_.data(), d_resid_.data(), a.ffn_post.data(), W.down, rows, ffn_, d, false);
     relu_backward(dff_.data(), a.ffn_pre.data(), rows * ffn_);
     linear_backward(d_normed_.data(), dff_.data(), a.ln2_out.data(), W.up, rows, d, ffn_, false);
-    layer_norm_backward(d_resid_.data(), g(W.ln2_g), g(W.ln2_b), d_normed_.data(), a.mid.data(),
-                        a.mean2.data(), a.rstd2.data(), p(W.ln2_g), rows, d, true);
+    layer_norm_backward(d_resid_.data(), g(W.ln2_g), g(W.ln2_b), d_normed_.data(), a.mid.data(), a.mean2.data(),
+                        a.rstd2.data(), p(W.ln2_g), rows, d, true);
     // attention: dc = dh Wo^T, into heads as dO
     linear_backward(d_proj_.data(), d_resid_.data(), a.merged.data(), W.o, rows, d, d, false);
     split_heads(dvh_.data(), d_proj_.data(), batch, L, H, hd_);
@@ -583,8 +575,8 @@ void Trainer::layer_backward(std::int64_t l, std::int64_t batch, std::int64_t L)
     linear_backward(d_normed_.data(), d_proj_.data(), a.ln1_out.data(), W.k, rows, d, d, true);
     merge_heads(d_proj_.data(), dvh_.data(), batch, L, H, hd_);
     linear_backward(d_normed_.data(), d_proj_.data(), a.ln1_out.data(), W.v, rows, d, d, true);
-    layer_norm_backward(d_resid_.data(), g(W.ln1_g), g(W.ln1_b), d_normed_.data(), xs_[l].data(),
-                        a.mean1.data(), a.rstd1.data(), p(W.ln1_g), rows, d, true);
+    layer_norm_backward(d_resid_.data(), g(W.ln1_g), g(W.ln1_b), d_normed_.data(), xs_[l].data(), a.mean1.data(),
+                        a.rstd1.data(), p(W.ln1_g), rows, d, true);
 }
 
 // The embeddings: dE[tok] += dx; dP[pos] += dx (learned)
@@ -603,11 +595,10 @@ void Trainer::embed_backward(const std::int32_t* tokens, std::int64_t rows, std:
 
 // --- public entry points ----------------------------------------------------
 
-float Trainer::forward_backward(const std::int32_t* tokens, const std::int32_t* targets,
-                                std::int64_t batch, std::int64_t length) {
+float Trainer::forward_backward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch,
+                                std::int64_t length) {
     check_batch(tokens, targets, batch, length);
-    check_elements("attention weights per layer (batch * heads * length^2)",
-                   batch * cfg_.heads * length * length);
+    check_elements("attention weights per layer (batch * heads * length^2)", batch * cfg_.heads * length * length);
     std::fill(grads_.begin(), grads_.end(), 0.0f);
     targets_back_ = targets;
     const float loss = run_forward(tokens, targets, batch, length, true, nullptr);
@@ -646,10 +637,12 @@ float Trainer::step(std::int64_t n) {
     return loss;
 }
 
-void Trainer::draw_batch(std::int32_t* tokens, std::int32_t* targets, std::int64_t batch,
-                         std::int64_t length, bool validation, TrainRng& rng) const {
-    if (cfg_.task == TrainTask::text) text_batch(tokens, targets, corpus_, validation, batch, length, rng);
-    else train_task_batch(tokens, targets, cfg_.task, batch, length, cfg_.vocab, rng);
+void Trainer::draw_batch(std::int32_t* tokens, std::int32_t* targets, std::int64_t batch, std::int64_t length,
+                         bool validation, TrainRng& rng) const {
+    if (cfg_.task == TrainTask::text)
+        text_batch(tokens, targets, corpus_, validation, batch, length, rng);
+    else
+        train_task_batch(tokens, targets, cfg_.task, batch, length, cfg_.vocab, rng);
 }
 
 double Trainer::evaluate(std::int64_t length, std::int64_t samples) {
@@ -661,8 +654,8 @@ Evaluation Trainer::evaluate_full(std::int64_t length, std::int64_t samples) {
     check_range("samples", samples, 1, 4096);
     // Chunks of at most a training batch's rows (one sequence if longer), so
     // evaluation reuses the training buffers.
-    const std::int64_t chunk = std::max<std::int64_t>(
-        1, std::min<std::int64_t>(samples, cfg_.batch * cfg_.train_len / length));
+    const std::int64_t chunk =
+        std::max<std::int64_t>(1, std::min<std::int64_t>(samples, cfg_.batch * cfg_.train_len / length));
     grow(eval_tokens_, chunk * length);
     grow(eval_targets_, chunk * length);
     TrainRng rng(cfg_.seed ^ kEvalDataSalt);

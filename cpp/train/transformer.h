@@ -85,8 +85,8 @@ struct TrainerConfig {
     std::int64_t batch = 32;      // 1..256
     double lr = 1e-3;             // finite, in (0, 1]
     std::uint64_t seed = 1;
-    std::string text;             // task text: the corpus (UTF-8, text_tokens); vocab must be
-                                  // kTextVocab. Other tasks ignore it.
+    std::string text;  // task text: the corpus (UTF-8, text_tokens); vocab must be
+                       // kTextVocab. Other tasks ignore it.
 };
 
 // What evaluate_full measures over the same sequences.
@@ -124,10 +124,9 @@ public:
     // tokens, targets: (batch, length), values in 0..vocab-1; batch 1..256,
     // length 1..1024. Returns the mean cross-entropy; forward_backward also
     // overwrites every gradient (parameters()[i].grad) with d loss / d param.
-    float forward_backward(const std::int32_t* tokens, const std::int32_t* targets,
-                           std::int64_t batch, std::int64_t length);
-    float forward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch,
-                  std::int64_t length);
+    float forward_backward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch,
+                           std::int64_t length);
+    float forward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch, std::int64_t length);
 
     struct Param {
         std::string name;
@@ -166,13 +165,13 @@ private:
                      std::int64_t length) const;
     void reserve(std::int64_t batch, std::int64_t length, bool training);
     void position_tables(std::int64_t length);
-    void linear_forward(float* y, const float* x, const Linear& lin, std::int64_t rows,
-                        std::int64_t in, std::int64_t out);
-    void linear_backward(float* dx, const float* dy, const float* x, const Linear& lin,
-                         std::int64_t rows, std::int64_t in, std::int64_t out, bool accumulate);
+    void linear_forward(float* y, const float* x, const Linear& lin, std::int64_t rows, std::int64_t in,
+                        std::int64_t out);
+    void linear_backward(float* dx, const float* dy, const float* x, const Linear& lin, std::int64_t rows,
+                         std::int64_t in, std::int64_t out, bool accumulate);
     void lay_out_params();
-    float run_forward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch,
-                      std::int64_t length, bool training, std::int64_t* correct);
+    float run_forward(const std::int32_t* tokens, const std::int32_t* targets, std::int64_t batch, std::int64_t length,
+                      bool training, std::int64_t* correct);
     void embed(const std::int32_t* tokens, std::int64_t rows, std::int64_t length);
     void layer_forward(std::int64_t layer, Acts& a, std::int64_t batch, std::int64_t length,
                        const AttentionOptions& options);
@@ -205,13 +204,13 @@ private:
     std::vector<std::vector<float>> xs_;  // layers + 1 residual streams (rows, d)
     std::vector<Acts> acts_;
     std::vector<float> lnf_out_, meanf_, rstdf_, logits_;  // final LN (rows, d), logits (rows, vocab)
-    std::vector<float> proj_;      // (rows, d) a projection's output, before it is split or added
+    std::vector<float> proj_;  // (rows, d) a projection's output, before it is split or added
     // backward: d loss / d the residual stream, / d a LayerNorm's output, / d proj_
     std::vector<float> d_resid_, d_normed_, d_proj_;
     std::vector<float> dqh_, dkh_, dvh_, dff_, dscore_;
 
     // positional tables (grow with the longest length seen)
-    std::vector<float> pe_;                 // sinusoidal (pe_len_, d)
+    std::vector<float> pe_;                              // sinusoidal (pe_len_, d)
     std::vector<float> rope_cos_, rope_sin_, rope_inv_;  // (rope_len_, head_dim / 2)
     std::int64_t pe_len_ = 0, rope_len_ = 0;
     std::vector<std::int32_t> t5_buckets_;  // (2 L - 1): bucket of offset j - i
@@ -219,7 +218,7 @@ private:
     AttentionWorkspace ws_;
 
     TrainRng data_rng_;
-    TextCorpus corpus_;                     // task text only
+    TextCorpus corpus_;  // task text only
     void draw_batch(std::int32_t* tokens, std::int32_t* targets, std::int64_t batch, std::int64_t length,
                     bool validation, TrainRng& rng) const;
     std::vector<std::int32_t> tokens_, targets_;  // (batch, train_len) of a step

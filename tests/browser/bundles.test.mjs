@@ -38,8 +38,17 @@ const EXERCISE_LINES = [
 ];
 // every tag with the attributes a course page would write (a quiz, an exercise and a sample need an id)
 const TAGS = [
-  'pe-heatmap', 'pe-wave-barcode', 'attention-permutation', 'learned-overflow', 'rope-clock', 'alibi-bias',
-  't5-buckets', 't5-learned-bias', 'rope-scaling-lab', 'rope-config-lab', 'pe-quiz-score',
+  'pe-heatmap',
+  'pe-wave-barcode',
+  'attention-permutation',
+  'learned-overflow',
+  'rope-clock',
+  'alibi-bias',
+  't5-buckets',
+  't5-learned-bias',
+  'rope-scaling-lab',
+  'rope-config-lab',
+  'pe-quiz-score',
 ];
 const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bundle</title>
 <script type="module" src="posenc-widgets.js"></script></head><body>
@@ -130,13 +139,27 @@ before(async () => {
   copyFileSync(path.join(root, 'dist/posenc-widgets.js'), path.join(dir, 'posenc-widgets.js'));
   copyFileSync(path.join(root, 'dist/anywidget.mjs'), path.join(dir, 'anywidget.mjs'));
   writeFileSync(path.join(dir, 'index.html'), PAGE);
-  writeFileSync(path.join(dir, 'anywidget.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title>
-<script type="module" src="harness.js"></script></head><body></body></html>`);
+  writeFileSync(
+    path.join(dir, 'anywidget.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>anywidget</title>
+<script type="module" src="harness.js"></script></head><body></body></html>`,
+  );
   writeFileSync(path.join(dir, 'harness.js'), HARNESS);
-  const myst = await build({ stdin: { contents: MYST_ENTRY, resolveDir: root, sourcefile: 'myst-entry.js', loader: 'js' }, bundle: true, format: 'esm', minify: true, define: { 'process.env.NODE_ENV': '"production"' }, write: false, logLevel: 'silent' });
+  const myst = await build({
+    stdin: { contents: MYST_ENTRY, resolveDir: root, sourcefile: 'myst-entry.js', loader: 'js' },
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    define: { 'process.env.NODE_ENV': '"production"' },
+    write: false,
+    logLevel: 'silent',
+  });
   writeFileSync(path.join(dir, 'myst-app.js'), myst.outputFiles[0].contents);
-  writeFileSync(path.join(dir, 'myst.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>myst</title>
-<script type="module" src="myst-app.js"></script></head><body><div id="root"></div><div id="direct"></div></body></html>`);
+  writeFileSync(
+    path.join(dir, 'myst.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>myst</title>
+<script type="module" src="myst-app.js"></script></head><body><div id="root"></div><div id="direct"></div></body></html>`,
+  );
   server = createStaticServer(dir, { headers: { 'Content-Security-Policy': CSP } });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${server.address().port}`;
@@ -149,7 +172,9 @@ after(async () => {
 });
 
 test('the bundle holds every lesson tag but the ones it leaves out', () => {
-  const all = [...new Set([...TAGS, 'pe-quiz', 'pe-exercise', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED])].sort();
+  const all = [
+    ...new Set([...TAGS, 'pe-quiz', 'pe-exercise', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED]),
+  ].sort();
   assert.deepEqual(all, [...new Set(lessonTags)].sort());
 });
 
@@ -161,9 +186,15 @@ test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the 
   const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
   for (const line of EXERCISE_LINES) assert.ok(texts.includes(line), `missing: ${line}`);
   for (const t of tags) {
-    const text = await page.locator(t).first().evaluate((n) => n.shadowRoot.textContent);
+    const text = await page
+      .locator(t)
+      .first()
+      .evaluate((n) => n.shadowRoot.textContent);
     assert.ok(text.trim().length > 0, `${t} shows something`);
-    const problems = await page.locator(t).first().evaluate((n) => [...n.shadowRoot.querySelectorAll('.error, .field-note')].map((e) => e.textContent).join(''));
+    const problems = await page
+      .locator(t)
+      .first()
+      .evaluate((n) => [...n.shadowRoot.querySelectorAll('.error, .field-note')].map((e) => e.textContent).join(''));
     assert.equal(problems, '', `${t} reports no error`);
   }
   await page.waitForTimeout(300);
@@ -180,20 +211,31 @@ test('dist/anywidget.mjs in an anywidget-like harness: renders, follows a model 
   const clock = page.locator('#host >> rope-clock');
   await clock.waitFor();
   const ready = () => clock.evaluate((n) => n.hasAttribute('data-ready'));
-  await page.waitForFunction(() => document.querySelector('#host').shadowRoot.querySelector('rope-clock')?.hasAttribute('data-ready'));
+  await page.waitForFunction(() =>
+    document.querySelector('#host').shadowRoot.querySelector('rope-clock')?.hasAttribute('data-ready'),
+  );
   assert.ok(await ready());
   assert.equal(await page.evaluate(() => window.anywidgetTest.hasDefault), true);
   const dials = () => clock.evaluate((n) => n.shadowRoot.querySelectorAll('figure').length);
   const before = await dials();
   assert.match(await clock.evaluate((n) => n.shadowRoot.textContent), /cat/);
   // a model change (what the kernel side or the directive's JSON does)
-  await page.evaluate(() => window.anywidgetTest.model.set('attributes', { 'd-model': 16, sentence: 'the dog bit the man' }));
+  await page.evaluate(() =>
+    window.anywidgetTest.model.set('attributes', { 'd-model': 16, sentence: 'the dog bit the man' }),
+  );
   assert.equal(await clock.getAttribute('d-model'), '16');
   assert.equal(await clock.getAttribute('first'), null, 'an attribute dropped from the model is removed');
-  await page.waitForFunction((b) => document.querySelector('#host').shadowRoot.querySelector('rope-clock').shadowRoot.querySelectorAll('figure').length > b, before);
+  await page.waitForFunction(
+    (b) =>
+      document.querySelector('#host').shadowRoot.querySelector('rope-clock').shadowRoot.querySelectorAll('figure')
+        .length > b,
+    before,
+  );
   // another tag
   await page.evaluate(() => window.anywidgetTest.model.set('tag', 'alibi-bias'));
-  await page.waitForFunction(() => document.querySelector('#host').shadowRoot.querySelector('alibi-bias')?.hasAttribute('data-ready'));
+  await page.waitForFunction(() =>
+    document.querySelector('#host').shadowRoot.querySelector('alibi-bias')?.hasAttribute('data-ready'),
+  );
   assert.equal(await page.evaluate(() => window.anywidgetTest.el.children.length), 1);
   // cleanup removes the widget and stops listening
   const after = await page.evaluate(() => {
@@ -214,23 +256,41 @@ test('dist/anywidget.mjs writes back: a moved slider into state, an answer into 
   await page.goto(`${url}/anywidget.html`);
   await page.waitForFunction(() => window.anywidgetTest);
   const mount = (id, state) =>
-    page.evaluateHandle(async ([id, state]) => {
-      const w = await window.anywidgetTest.mount(state);
-      w.host.id = id;
-      return w;
-    }, [id, state]);
+    page.evaluateHandle(
+      async ([id, state]) => {
+        const w = await window.anywidgetTest.mount(state);
+        w.host.id = id;
+        return w;
+      },
+      [id, state],
+    );
   const lastCall = (w) => w.evaluate((t) => t.model.calls.at(-1));
 
   // render reports every parameter as the widget reads it, and sends it
   const clock = await mount('clock', { tag: 'rope-clock', attributes: { 'd-model': 8 } });
   await page.locator('#clock rope-clock[data-ready]').waitFor();
   const initial = await clock.evaluate((t) => t.model.saved('state'));
-  assert.deepEqual(initial, { sentence: 'the dog bit the man', first: 'dog', second: 'man', 'd-model': 8, base: 10000, phase: 0 });
-  assert.deepEqual(await clock.evaluate((t) => t.model.saved('score')), { points: 0, total: 0, answered: 0, revealed: 0, full: 0 });
+  assert.deepEqual(initial, {
+    sentence: 'the dog bit the man',
+    first: 'dog',
+    second: 'man',
+    'd-model': 8,
+    base: 10000,
+    phase: 0,
+  });
+  assert.deepEqual(await clock.evaluate((t) => t.model.saved('score')), {
+    points: 0,
+    total: 0,
+    answered: 0,
+    revealed: 0,
+    full: 0,
+  });
   // the learner moves the d_model slider with the keyboard
   await page.locator('#clock #c-d-model').focus();
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction(() => document.querySelector('#clock').shadowRoot.querySelector('rope-clock').getAttribute('d-model') === '10');
+  await page.waitForFunction(
+    () => document.querySelector('#clock').shadowRoot.querySelector('rope-clock').getAttribute('d-model') === '10',
+  );
   assert.equal((await clock.evaluate((t) => t.model.saved('state')))['d-model'], 10);
   assert.deepEqual(await lastCall(clock), ['save_changes']);
   // the kernel sets attributes: the widget follows, and state is written once for the change
@@ -244,8 +304,15 @@ test('dist/anywidget.mjs writes back: a moved slider into state, an answer into 
   assert.equal(await clock.evaluate((t) => t.model.calls.filter((c) => c[1] === 'state').length), setsBefore + 1);
   // bad input from the kernel: a message, never a crash
   await clock.evaluate((t) => t.model.fromKernel('attributes', { '1 bad': 3, 'd-model': 'many' }));
-  assert.match(await clock.evaluate((t) => t.el.textContent), /ignored attributes that are not attribute names: "1 bad"/);
-  await page.waitForFunction(() => /d-model must be an even integer/.test(document.querySelector('#clock').shadowRoot.querySelector('rope-clock').shadowRoot.textContent));
+  assert.match(
+    await clock.evaluate((t) => t.el.textContent),
+    /ignored attributes that are not attribute names: "1 bad"/,
+  );
+  await page.waitForFunction(() =>
+    /d-model must be an even integer/.test(
+      document.querySelector('#clock').shadowRoot.querySelector('rope-clock').shadowRoot.textContent,
+    ),
+  );
 
   // a quiz: a wrong answer, then the right one, each into answers and score, each saved
   const id = 'sinusoidal-fastest-pair';
@@ -253,13 +320,25 @@ test('dist/anywidget.mjs writes back: a moved slider into state, an answer into 
   const quiz = await mount('quiz', { tag: 'pe-quiz', attributes: { quiz: id } });
   await page.locator('#quiz pe-quiz').scrollIntoViewIfNeeded();
   await page.locator('#quiz pe-quiz[data-ready]').waitFor();
-  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), { points: 0, total: 1, answered: 0, revealed: 0, full: 0 });
+  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), {
+    points: 0,
+    total: 1,
+    answered: 0,
+    revealed: 0,
+    full: 0,
+  });
   await page.locator(`#quiz .options input[value="${right === 0 ? 1 : 0}"]`).check();
   await page.locator('#quiz').getByRole('button', { name: 'Check' }).click();
   const wrong = await quiz.evaluate((t) => t.model.saved('answers'));
   assert.equal(wrong[id].correct, false);
   assert.equal(wrong[id].attempts, 1);
-  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), { points: 0, total: 1, answered: 1, revealed: 0, full: 0 });
+  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), {
+    points: 0,
+    total: 1,
+    answered: 1,
+    revealed: 0,
+    full: 0,
+  });
   const tryAgain = page.locator('#quiz').getByRole('button', { name: 'Try again' });
   if (await tryAgain.count()) await tryAgain.click();
   await page.locator(`#quiz .options input[value="${right}"]`).check();
@@ -267,7 +346,13 @@ test('dist/anywidget.mjs writes back: a moved slider into state, an answer into 
   const answers = await quiz.evaluate((t) => t.model.saved('answers'));
   assert.equal(answers[id].correct, true);
   assert.ok(Math.abs(answers[id].score - 2 / 3) < 1e-3, `the right answer after a miss scored ${answers[id].score}`);
-  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), { points: 0.6667, total: 1, answered: 1, revealed: 0, full: 0 });
+  assert.deepEqual(await quiz.evaluate((t) => t.model.saved('score')), {
+    points: 0.6667,
+    total: 1,
+    answered: 1,
+    revealed: 0,
+    full: 0,
+  });
   assert.deepEqual(await lastCall(quiz), ['save_changes']);
   assert.deepEqual(page.violations, []);
   assert.deepEqual(page.problems, []);
@@ -278,7 +363,12 @@ test("dist/anywidget.mjs under MyST's own renderer and model (@myst-theme/anywid
   const page = await strictPage(browser);
   await page.goto(`${url}/myst.html`);
   await page.waitForFunction(() => window.myst);
-  await page.evaluate(() => window.myst.show({ tag: 'rope-clock', attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' } }));
+  await page.evaluate(() =>
+    window.myst.show({
+      tag: 'rope-clock',
+      attributes: { 'd-model': 8, sentence: 'the cat sat on the mat', first: 'cat', second: 'mat' },
+    }),
+  );
   const inRenderer = (tag) => `#root >> ${tag}`;
   await page.locator(`${inRenderer('rope-clock')}[data-ready]`).waitFor();
   assert.match(await page.locator(inRenderer('rope-clock')).evaluate((n) => n.shadowRoot.textContent), /cat/);
@@ -287,7 +377,9 @@ test("dist/anywidget.mjs under MyST's own renderer and model (@myst-theme/anywid
   await page.locator(`${inRenderer('alibi-bias')}[data-ready]`).waitFor();
   assert.equal(await page.locator(inRenderer('rope-clock')).count(), 0, 'the old widget was cleaned up');
   // MystAnyModel.set reaches the widget; its off() throws, and cleanup still works
-  const direct = await page.evaluateHandle(() => window.myst.direct({ tag: 'rope-clock', attributes: { 'd-model': 8 } }));
+  const direct = await page.evaluateHandle(() =>
+    window.myst.direct({ tag: 'rope-clock', attributes: { 'd-model': 8 } }),
+  );
   await page.locator('#direct rope-clock[data-ready]').waitFor();
   await direct.evaluate((d) => d.model.set('attributes', { 'd-model': 16 }));
   assert.equal(await page.locator('#direct rope-clock').getAttribute('d-model'), '16');

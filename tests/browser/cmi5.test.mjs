@@ -37,7 +37,11 @@ import { exportCmi5 } from '../../scripts/export-cmi5.mjs';
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
 
-const ACTOR = { objectType: 'Agent', name: 'Ann', account: { homePage: 'https://lms.example.org', name: 'learner-17' } };
+const ACTOR = {
+  objectType: 'Agent',
+  name: 'Ann',
+  account: { homePage: 'https://lms.example.org', name: 'learner-17' },
+};
 const REGISTRATION = '5d1e6f2a-8b3c-4d7e-9f10-a1b2c3d4e5f6';
 const SESSION_EXT = 'https://w3id.org/xapi/cmi5/context/extensions/sessionid';
 const V = (name) => `http://adlnet.gov/expapi/verbs/${name}`;
@@ -87,14 +91,19 @@ async function startLms(html, au) {
     if (url.pathname.startsWith('/fetch/') && req.method === 'POST') {
       const key = url.pathname.slice(7);
       if (!fetches.has(key)) return send(404, '{"error-code":"3","error-text":"unknown launch"}');
-      if (fetches.get(key)) return send(200, JSON.stringify({ 'error-code': '1', 'error-text': 'this fetch URL has already been used' }));
+      if (fetches.get(key))
+        return send(200, JSON.stringify({ 'error-code': '1', 'error-text': 'this fetch URL has already been used' }));
       fetches.set(key, true);
       return send(200, JSON.stringify({ 'auth-token': TOKEN }));
     }
     if (url.pathname === '/xapi/activities/state') {
       if (req.headers.authorization !== `Basic ${TOKEN}`) return send(401, '{}');
       const p = url.searchParams;
-      const key = JSON.stringify(['stateId', 'activityId', 'agent', 'registration'].map((k) => (k === 'agent' ? JSON.parse(p.get(k)) : p.get(k))));
+      const key = JSON.stringify(
+        ['stateId', 'activityId', 'agent', 'registration'].map((k) =>
+          k === 'agent' ? JSON.parse(p.get(k)) : p.get(k),
+        ),
+      );
       if (req.method === 'GET') return states.has(key) ? send(200, states.get(key)) : send(404, '');
       if (req.method === 'PUT' || req.method === 'POST') {
         states.set(key, (await body(req)).toString());
@@ -106,7 +115,11 @@ async function startLms(html, au) {
       try {
         const r = await fetch(`${lrs.endpoint}statements${url.search}`, {
           method: req.method,
-          headers: { Authorization: req.headers.authorization ?? '', 'Content-Type': 'application/json', 'X-Experience-API-Version': req.headers['x-experience-api-version'] ?? '1.0.3' },
+          headers: {
+            Authorization: req.headers.authorization ?? '',
+            'Content-Type': 'application/json',
+            'X-Experience-API-Version': req.headers['x-experience-api-version'] ?? '1.0.3',
+          },
           body: req.method === 'GET' ? undefined : await body(req),
         });
         return send(r.status, await r.text());
@@ -131,14 +144,23 @@ async function startLms(html, au) {
       states.set(
         stateKey('LMS.LaunchData', registration),
         JSON.stringify({
-          contextTemplate: { contextActivities: { grouping: [{ id: au['@_id'], objectType: 'Activity' }] }, extensions: { [SESSION_EXT]: sessionId } },
+          contextTemplate: {
+            contextActivities: { grouping: [{ id: au['@_id'], objectType: 'Activity' }] },
+            extensions: { [SESSION_EXT]: sessionId },
+          },
           launchMode,
           masteryScore,
           moveOn: au['@_moveOn'],
           returnURL: `${url}/return`,
         }),
       );
-      const params = new URLSearchParams({ endpoint: `${url}/xapi/`, fetch: `${url}/fetch/${key}`, actor: JSON.stringify(ACTOR), registration, activityId: au['@_id'] });
+      const params = new URLSearchParams({
+        endpoint: `${url}/xapi/`,
+        fetch: `${url}/fetch/${key}`,
+        actor: JSON.stringify(ACTOR),
+        registration,
+        activityId: au['@_id'],
+      });
       for (const k of omit) params.delete(k);
       return `${url}/course/${au.url}&${params}`;
     },
@@ -158,7 +180,14 @@ async function quiz(page, id) {
   const sel = `pe-quiz[quiz="${id}"]`;
   await renderAllWidgets(page, [sel]);
   const el = page.locator(sel);
-  await el.evaluate((n) => new Promise((resolve) => (function poll() { n._question && n.shadowRoot.querySelector('input') ? resolve() : setTimeout(poll, 50); })()));
+  await el.evaluate(
+    (n) =>
+      new Promise((resolve) =>
+        (function poll() {
+          n._question && n.shadowRoot.querySelector('input') ? resolve() : setTimeout(poll, 50);
+        })(),
+      ),
+  );
   return el;
 }
 
@@ -178,7 +207,11 @@ async function answerExerciseWrong(page, id) {
   await page.locator(sel).getByRole('button', { name: 'Check' }).click();
 }
 
-const board = (page) => page.locator('pe-quiz-score').first().evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+const board = (page) =>
+  page
+    .locator('pe-quiz-score')
+    .first()
+    .evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
 const bySession = (all, id) => all.filter((s) => s.context?.extensions?.[SESSION_EXT] === id);
 const verbs = (list) => list.map((s) => s.verb.id.split('/').pop());
 
@@ -188,7 +221,10 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
   const messages = [];
   page.on('console', (m) => messages.push(`${m.type()}: ${m.text()}`));
   const failures = [];
-  page.on('response', (r) => r.status() >= 400 && failures.push(`${r.status()} ${new URL(r.url()).searchParams.get('stateId')}`));
+  page.on(
+    'response',
+    (r) => r.status() >= 400 && failures.push(`${r.status()} ${new URL(r.url()).searchParams.get('stateId')}`),
+  );
 
   // session 1: three quizzes right (3 of 6 = the LMS's masteryScore 0.5): passed
   await page.goto(lms.newLaunch({ sessionId: 'session-one' }));
@@ -197,21 +233,28 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
   for (const id of fixed) await answerQuiz(page, id, true);
   await until('passed', async () => verbs(await lrs.statements()).includes('passed'));
   assert.match(await board(page), /^Score: 3 of 6 points/);
-  await until('the progress saved', () => lms.ownState()?.passed === true && /rope-checkpoint-pairing/.test(lms.ownState().progress));
+  await until(
+    'the progress saved',
+    () => lms.ownState()?.passed === true && /rope-checkpoint-pairing/.test(lms.ownState().progress),
+  );
   await page.goto('about:blank'); // leaving: pagehide
   await until('terminated', async () => verbs(await lrs.statements()).includes('terminated'));
 
   // session 2: a new fetch URL and session id, the same registration: resumed
   await page.goto(lms.newLaunch({ sessionId: 'session-two' }));
-  await until('the second initialized', async () => verbs(bySession(await lrs.statements(), 'session-two')).includes('initialized'));
+  await until('the second initialized', async () =>
+    verbs(bySession(await lrs.statements(), 'session-two')).includes('initialized'),
+  );
   await quiz(page, 'rope-what-rotates');
-  assert.match(await board(page), /^Score: 3 of 6 points/, 'resumed with the first session\'s answers');
+  assert.match(await board(page), /^Score: 3 of 6 points/, "resumed with the first session's answers");
   await answerQuiz(page, 'rope-same-offset', false);
   await answerExerciseWrong(page, 'rope-rotated-pair');
   await answerExerciseWrong(page, 'rope-shifted-score');
   await until('completed', async () => verbs(await lrs.statements()).includes('completed'));
   await page.goto('about:blank');
-  await until('the second terminated', async () => verbs(bySession(await lrs.statements(), 'session-two')).includes('terminated'));
+  await until('the second terminated', async () =>
+    verbs(bySession(await lrs.statements(), 'session-two')).includes('terminated'),
+  );
   await new Promise((r) => setTimeout(r, 300)); // nothing more comes
 
   const all = await lrs.statements();
@@ -225,7 +268,10 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
     assert.deepEqual(validateStatement(s), [], JSON.stringify(s).slice(0, 300));
     assert.equal(s.context.registration, REGISTRATION);
     assert.deepEqual(s.actor, ACTOR);
-    assert.ok(s.context.contextActivities.grouping.some((a) => a.id === auId), 'the template\'s grouping');
+    assert.ok(
+      s.context.contextActivities.grouping.some((a) => a.id === auId),
+      "the template's grouping",
+    );
     const category = (s.context.contextActivities.category ?? []).map((a) => a.id);
     if (s.verb.id === V('answered')) {
       assert.match(s.object.id, /\/quiz\/rope-/);
@@ -234,7 +280,10 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
     } else {
       assert.equal(s.object.id, auId, 'cmi5 statements are about the AU');
       assert.ok(category.includes('https://w3id.org/xapi/cmi5/context/categories/cmi5'));
-      assert.equal(category.includes('https://w3id.org/xapi/cmi5/context/categories/moveon'), ['passed', 'failed', 'completed'].some((v) => s.verb.id === V(v)));
+      assert.equal(
+        category.includes('https://w3id.org/xapi/cmi5/context/categories/moveon'),
+        ['passed', 'failed', 'completed'].some((v) => s.verb.id === V(v)),
+      );
     }
   }
   const passed = one.find((s) => s.verb.id === V('passed'));
@@ -244,11 +293,20 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
   assert.equal(passed.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/masteryscore'], 0.5);
   assert.equal(two.find((s) => s.verb.id === V('completed')).result.completion, true);
   assert.match(two.at(-1).result.duration, /^PT/);
-  assert.deepEqual(two.filter((s) => s.verb.id === V('answered')).map((s) => s.result.success), [false, false, false]);
-  assert.ok(messages.some((m) => /cmi5: session session-two \(Normal\), mastery 0\.5, progress restored/.test(m)), messages.join('\n'));
+  assert.deepEqual(
+    two.filter((s) => s.verb.id === V('answered')).map((s) => s.result.success),
+    [false, false, false],
+  );
+  assert.ok(
+    messages.some((m) => /cmi5: session session-two \(Normal\), mastery 0\.5, progress restored/.test(m)),
+    messages.join('\n'),
+  );
   // the one answer above 400: the first launch's own state document, not there yet (xAPI's 404)
   assert.deepEqual(failures, ['404 posenc-course.progress']);
-  assert.deepEqual(page.errors.filter((e) => !/status of 404/.test(e)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/status of 404/.test(e)),
+    [],
+  );
   console.log(`# cmi5: ${all.length} statements over two sessions in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   await page.context().close();
 });
@@ -260,9 +318,13 @@ test('bad launches (a fetch URL used twice, no endpoint): the lesson works, the 
   page.on('console', (m) => m.type() === 'warning' && warnings.push(m.text()));
   const url = lms.newLaunch({ sessionId: 'session-three' });
   await page.goto(url);
-  await until('initialized', async () => verbs(bySession(await lrs.statements(), 'session-three')).includes('initialized'));
+  await until('initialized', async () =>
+    verbs(bySession(await lrs.statements(), 'session-three')).includes('initialized'),
+  );
   await page.reload(); // the same launch URL: its fetch URL has been used
-  await until('the warning', () => warnings.some((w) => /fetch URL gave no token \(1 this fetch URL has already been used/.test(w)));
+  await until('the warning', () =>
+    warnings.some((w) => /fetch URL gave no token \(1 this fetch URL has already been used/.test(w)),
+  );
   await answerQuiz(page, 'rope-direction', true);
   assert.match(await board(page), /^Score: 1 of 6 points/, 'the page works, afresh (no LMS record)');
 
@@ -270,10 +332,13 @@ test('bad launches (a fetch URL used twice, no endpoint): the lesson works, the 
   await page.goto(lms.newLaunch({ sessionId: 'session-four', omit: ['endpoint'] }));
   await answerQuiz(page, 'rope-what-rotates', true);
   assert.match(await board(page), /^Score: 2 of 6 points/);
-  assert.ok(warnings.some((w) => /cmi5: the launch URL lacks endpoint; the lesson works on/.test(w)), warnings.join('\n'));
+  assert.ok(
+    warnings.some((w) => /cmi5: the launch URL lacks endpoint; the lesson works on/.test(w)),
+    warnings.join('\n'),
+  );
   await page.goto('about:blank');
   await new Promise((r) => setTimeout(r, 300));
-  assert.equal((await lrs.statements()).length, before + 2, 'only the first launch\'s initialized and terminated');
+  assert.equal((await lrs.statements()).length, before + 2, "only the first launch's initialized and terminated");
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -286,7 +351,11 @@ test('Browse mode judges nothing; with the LRS down its statements wait and arri
 
   // a launchMode cmi5 has not: the lesson alone
   await page.goto(lms.newLaunch({ sessionId: 'session-bad', registration, launchMode: 'Play' }));
-  await until('the warning', () => warnings.some((w) => /cmi5: LMS.LaunchData's launchMode is "Play", not one of Normal, Browse, Review; the lesson works on/.test(w)));
+  await until('the warning', () =>
+    warnings.some((w) =>
+      /cmi5: LMS.LaunchData's launchMode is "Play", not one of Normal, Browse, Review; the lesson works on/.test(w),
+    ),
+  );
   await quiz(page, 'rope-direction');
   assert.equal(bySession(await lrs.statements(), 'session-bad').length, 0);
 
@@ -294,7 +363,12 @@ test('Browse mode judges nothing; with the LRS down its statements wait and arri
   await lrs.stop(); // it forgets what it stored: the tests above have read theirs
   await page.goto(lms.newLaunch({ sessionId: 'session-browse', registration, launchMode: 'Browse', masteryScore: 0 }));
   for (const id of ['rope-what-rotates', 'rope-direction', 'rope-checkpoint-pairing']) await answerQuiz(page, id, true);
-  const queued = () => page.evaluate(() => Object.entries(localStorage).filter(([k]) => k.startsWith('posenc-course:xapi-queue')).reduce((n, [, v]) => n + JSON.parse(v).length, 0));
+  const queued = () =>
+    page.evaluate(() =>
+      Object.entries(localStorage)
+        .filter(([k]) => k.startsWith('posenc-course:xapi-queue'))
+        .reduce((n, [, v]) => n + JSON.parse(v).length, 0),
+    );
   await until('four waiting', async () => (await queued()) === 4);
   await lrs.start();
   await page.evaluate(() => dispatchEvent(new Event('online'))); // try now, not after the backoff
@@ -303,8 +377,13 @@ test('Browse mode judges nothing; with the LRS down its statements wait and arri
   await until('terminated', async () => verbs(await lrs.statements()).includes('terminated'));
   const all = await lrs.statements();
   assert.deepEqual(verbs(all), ['initialized', 'answered', 'answered', 'answered', 'terminated']);
-  assert.ok(all.every((s) => s.context.registration === registration && s.context.extensions[SESSION_EXT] === 'session-browse'));
+  assert.ok(
+    all.every((s) => s.context.registration === registration && s.context.extensions[SESSION_EXT] === 'session-browse'),
+  );
   for (const s of all) assert.deepEqual(validateStatement(s), []);
-  assert.deepEqual(page.errors.filter((e) => !/status of (404|503)/.test(e)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/status of (404|503)/.test(e)),
+    [],
+  );
   await page.context().close();
 });

@@ -15,7 +15,11 @@ import path from 'node:path';
 import { launch, startServer } from './harness.mjs';
 import { SITES, siteProject, writeEntries, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
-const PINNED = { rollup: '4.69.3', '@rollup/plugin-node-resolve': '16.0.3', '@web/rollup-plugin-import-meta-assets': '2.3.3' };
+const PINNED = {
+  rollup: '4.69.3',
+  '@rollup/plugin-node-resolve': '16.0.3',
+  '@web/rollup-plugin-import-meta-assets': '2.3.3',
+};
 // An author's rollup.config.mjs: one build per page, ES modules, the assets
 // plugin. Rollup does not build `new Worker(new URL(...))` as a worker: the
 // assets plugin copies train-worker.js as it is, whose own imports
@@ -42,8 +46,13 @@ before(async () => {
   writeEntries(project);
   writeFileSync(path.join(project, 'rollup.config.mjs'), CONFIG);
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
-  execFileSync('npx', ['rollup', '-c', 'rollup.config.mjs', '--silent'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const [name, s] of Object.entries(SITES)) writeFileSync(path.join(project, 'dist', name, 'index.html'), pageHtml(s.tags, `${name}.js`));
+  execFileSync('npx', ['rollup', '-c', 'rollup.config.mjs', '--silent'], {
+    cwd: project,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  for (const [name, s] of Object.entries(SITES))
+    writeFileSync(path.join(project, 'dist', name, 'index.html'), pageHtml(s.tags, `${name}.js`));
   ({ server, url } = await startServer({ dir: path.join(project, 'dist') }));
   browser = await launch();
 });
@@ -58,7 +67,9 @@ test('Rollup emits no copy of the train worker (train-lab.js left out of the ass
 
 for (const name of Object.keys(SITES)) {
   test(`a page built by Rollup from posenc-course/${name}: every tag renders, no console error${name === 'widgets' ? ', train-lab trains' : ''}, and the API equals PyTorch`, async (t) => {
-    const [{ page: p, trainMode }, seconds] = await timed(() => checkSite(browser, `${url}/${name}/`, SITES[name].tags));
+    const [{ page: p, trainMode }, seconds] = await timed(() =>
+      checkSite(browser, `${url}/${name}/`, SITES[name].tags),
+    );
     if (trainMode) t.diagnostic(`rollup: train-lab trained in ${trainMode === 'workers' ? 'a worker' : 'the page'}`);
     if (name === 'widgets') assert.equal(trainMode, 'page');
     t.diagnostic(`rollup ${name} page checked in ${seconds.toFixed(1)} s`);

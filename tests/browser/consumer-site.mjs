@@ -27,15 +27,25 @@ export { root };
 
 // the attributes a course page must give (a quiz and a sample need an id);
 // train-lab is kept short: one encoding, 50 steps
-const REQUIRED = { 'pe-quiz': 'quiz="sinusoidal-fastest-pair"', 'pe-live-output': 'sample="seat-vectors"', 'train-lab': 'steps="50" encodings="rope"' };
+const REQUIRED = {
+  'pe-quiz': 'quiz="sinusoidal-fastest-pair"',
+  'pe-live-output': 'sample="seat-vectors"',
+  'train-lab': 'steps="50" encodings="rope"',
+};
 export const allTags = [...new Set(lessonTags)];
 export const sinusoidal = loadCase('sinusoidal_L50_d6_base10000.txt');
 const apiCheck = `${sinusoidalBothBuilds(sinusoidal)}\nwindow.apiResult = out;\n`;
 
 /** The two sites: name -> { source (the entry module), tags (on its page) }. */
 export const SITES = {
-  widgets: { source: `import 'posenc-course/widgets';\nimport { loadPosenc } from 'posenc-course';\n${apiCheck}`, tags: allTags },
-  bundle: { source: `import { loadPosenc } from 'posenc-course/bundle';\n${apiCheck}`, tags: allTags.filter((t) => !BUNDLE_EXCLUDED.includes(t)) },
+  widgets: {
+    source: `import 'posenc-course/widgets';\nimport { loadPosenc } from 'posenc-course';\n${apiCheck}`,
+    tags: allTags,
+  },
+  bundle: {
+    source: `import { loadPosenc } from 'posenc-course/bundle';\n${apiCheck}`,
+    tags: allTags.filter((t) => !BUNDLE_EXCLUDED.includes(t)),
+  },
 };
 
 /** A page holding `tags`, loading `script` (a module unless `module` is false). */
@@ -54,16 +64,27 @@ ${tags.map((t) => `<${t} ${REQUIRED[t] ?? ''}></${t}>`).join('\n')}
  */
 export function siteProject(name, pinned) {
   const project = path.join(root, 'build/bundler-sites', name);
-  const npm = (args) => execFileSync('npm', args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const npm = (args) =>
+    execFileSync('npm', args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
   mkdirSync(project, { recursive: true });
   // 1. the bundler, installed once per pinned list
   const stamp = path.join(project, '.pinned-stamp');
   const want = JSON.stringify(pinned);
-  const cold = !existsSync(stamp) || readFileSync(stamp, 'utf8') !== want || !Object.keys(pinned).every((p) => existsSync(path.join(project, 'node_modules', p)));
+  const cold =
+    !existsSync(stamp) ||
+    readFileSync(stamp, 'utf8') !== want ||
+    !Object.keys(pinned).every((p) => existsSync(path.join(project, 'node_modules', p)));
   if (cold) {
     rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
     rmSync(path.join(project, 'package-lock.json'), { force: true });
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: `${name}-site`, version: '1.0.0', private: true, type: 'module', devDependencies: pinned }, null, 2));
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify(
+        { name: `${name}-site`, version: '1.0.0', private: true, type: 'module', devDependencies: pinned },
+        null,
+        2,
+      ),
+    );
     npm(['install', '--no-audit', '--no-fund', '--loglevel=error']);
     writeFileSync(stamp, want);
   }
@@ -71,10 +92,16 @@ export function siteProject(name, pinned) {
   const packDir = path.join(project, 'pack');
   rmSync(packDir, { recursive: true, force: true });
   mkdirSync(packDir);
-  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }));
+  const packed = JSON.parse(
+    execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }),
+  );
   npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./pack/${packed[0].filename}`]);
   for (const f of ['web/posenc.js', 'web/core/load.js', 'web/widgets/train-lab.js', 'dist/posenc-widgets.js']) {
-    assert.equal(readFileSync(path.join(project, 'node_modules/posenc-course', f), 'utf8'), readFileSync(path.join(root, f), 'utf8'), `the installed ${f} is this checkout's`);
+    assert.equal(
+      readFileSync(path.join(project, 'node_modules/posenc-course', f), 'utf8'),
+      readFileSync(path.join(root, f), 'utf8'),
+      `the installed ${f} is this checkout's`,
+    );
   }
   return { project, npm, cold };
 }
@@ -129,7 +156,10 @@ export async function checkSite(browser, url, tags) {
   await p.goto(url);
   assert.equal(await renderAllWidgets(p, tags), tags.length);
   for (const t of tags) {
-    const text = await p.locator(t).first().evaluate((n) => n.shadowRoot.textContent);
+    const text = await p
+      .locator(t)
+      .first()
+      .evaluate((n) => n.shadowRoot.textContent);
     assert.ok(text.trim().length > 0, `${t} shows something`);
   }
   await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
@@ -149,7 +179,10 @@ export async function checkSite(browser, url, tags) {
     });
     await lab.getByRole('button', { name: 'Start', exact: true }).click();
     await p.waitForFunction(() => window.trainLog.done, null, { timeout: 60_000 });
-    const log = await p.evaluate(() => ({ progress: window.trainLog.progress, results: window.trainLog.done.results?.length }));
+    const log = await p.evaluate(() => ({
+      progress: window.trainLog.progress,
+      results: window.trainLog.done.results?.length,
+    }));
     assert.ok(log.progress > 0, 'train-lab reported progress');
     assert.equal(log.results, 1, 'train-lab: a result for its one encoding');
     trainMode = await lab.evaluate((el) => el.runInfo.mode);

@@ -11,7 +11,18 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from './harness.mjs';
-import { SITES, siteProject, writeEntries, pageHtml, freePort, startCommandServer, stopCommandServer, checkSite, workerCopies, timed } from './consumer-site.mjs';
+import {
+  SITES,
+  siteProject,
+  writeEntries,
+  pageHtml,
+  freePort,
+  startCommandServer,
+  stopCommandServer,
+  checkSite,
+  workerCopies,
+  timed,
+} from './consumer-site.mjs';
 
 const PINNED = { vite: '8.4.1' };
 
@@ -27,13 +38,24 @@ before(async () => {
   // the site's two pages: index.html (widgets) and bundle.html
   writeFileSync(path.join(project, 'index.html'), pageHtml(SITES.widgets.tags, '/widgets.js'));
   writeFileSync(path.join(project, 'bundle.html'), pageHtml(SITES.bundle.tags, '/bundle.js'));
-  writeFileSync(path.join(project, 'vite.config.js'), "export default { build: { rollupOptions: { input: { index: 'index.html', bundle: 'bundle.html' } } } };\n");
+  writeFileSync(
+    path.join(project, 'vite.config.js'),
+    "export default { build: { rollupOptions: { input: { index: 'index.html', bundle: 'bundle.html' } } } };\n",
+  );
   rmSync(path.join(project, 'main.js'), { force: true }); // the former single-page site
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: project,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
-  preview = await startCommandServer(['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'], project, `${url}/`);
+  preview = await startCommandServer(
+    ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
+    project,
+    `${url}/`,
+  );
   browser = await launch();
 });
 after(async () => {
@@ -47,7 +69,10 @@ test('Vite emits the train worker once, built (no unbuilt copy, no inlined one)'
   assert.match(copies[0], /^assets\/train-worker-[\w-]+\.js$/);
 });
 
-for (const [name, page] of [['widgets', '/'], ['bundle', '/bundle.html']]) {
+for (const [name, page] of [
+  ['widgets', '/'],
+  ['bundle', '/bundle.html'],
+]) {
   test(`a page built by Vite from posenc-course/${name}: every tag renders, no console error${name === 'widgets' ? ', train-lab trains' : ''}, and the API equals PyTorch`, async (t) => {
     const [{ page: p, trainMode }, seconds] = await timed(() => checkSite(browser, `${url}${page}`, SITES[name].tags));
     if (trainMode) t.diagnostic(`vite: train-lab trained in ${trainMode === 'workers' ? 'a worker' : 'the page'}`);

@@ -32,7 +32,8 @@ before(async () => {
     "export default { mode: 'production', entry: { widgets: './widgets.js', bundle: './bundle.js' }, output: { path: new URL('./dist/', import.meta.url).pathname, filename: '[name].js', clean: true }, experiments: { topLevelAwait: true }, cache: { type: 'filesystem' }, snapshot: { managedPaths: [], module: { hash: true }, resolve: { hash: true } } };\n",
   );
   execFileSync('npx', ['webpack'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  for (const [name, file] of Object.entries(PAGES)) writeFileSync(path.join(project, 'dist', file), pageHtml(SITES[name].tags, `${name}.js`, { module: false }));
+  for (const [name, file] of Object.entries(PAGES))
+    writeFileSync(path.join(project, 'dist', file), pageHtml(SITES[name].tags, `${name}.js`, { module: false }));
   ({ server, url } = await startServer({ dir: path.join(project, 'dist') }));
   browser = await launch();
 });
@@ -44,7 +45,11 @@ after(async () => {
 test('webpack emits the train worker once, built (no unbuilt copy)', () => {
   const copies = workerCopies(path.join(project, 'dist'));
   assert.equal(copies.length, 1, `train worker copies: ${copies.join(', ')}`);
-  assert.doesNotMatch(readFileSync(path.join(project, 'dist', copies[0]), 'utf8'), /from\s*["']\.\.\/posenc\.js["']/, 'the worker is built, not copied');
+  assert.doesNotMatch(
+    readFileSync(path.join(project, 'dist', copies[0]), 'utf8'),
+    /from\s*["']\.\.\/posenc\.js["']/,
+    'the worker is built, not copied',
+  );
 });
 
 for (const [name, file] of Object.entries(PAGES)) {

@@ -38,12 +38,28 @@ before(async () => {
     mkdirSync(out, { recursive: true });
     writeFileSync(path.join(project, `${name}.js`), site.source);
     // what a bundler config for the browser looks like: ES module output, minified
-    const result = await build({ entryPoints: [path.join(project, `${name}.js`)], bundle: true, format: 'esm', minify: true, platform: 'browser', target: 'es2022', outfile: path.join(out, 'app.js'), absWorkingDir: project, logLevel: 'silent' });
+    const result = await build({
+      entryPoints: [path.join(project, `${name}.js`)],
+      bundle: true,
+      format: 'esm',
+      minify: true,
+      platform: 'browser',
+      target: 'es2022',
+      outfile: path.join(out, 'app.js'),
+      absWorkingDir: project,
+      logLevel: 'silent',
+    });
     assert.deepEqual(result.errors, []);
     writeFileSync(path.join(out, 'index.html'), pageHtml(site.tags, 'app.js'));
-    for (const dir of COPY[name]) cpSync(path.join(project, 'node_modules/posenc-course', dir), path.join(out, '..', path.basename(dir)), { recursive: true });
+    for (const dir of COPY[name])
+      cpSync(path.join(project, 'node_modules/posenc-course', dir), path.join(out, '..', path.basename(dir)), {
+        recursive: true,
+      });
   }
-  ({ server, url } = await startServer({ dir: path.join(project, 'public'), headers: { 'Content-Security-Policy': CSP } }));
+  ({ server, url } = await startServer({
+    dir: path.join(project, 'public'),
+    headers: { 'Content-Security-Policy': CSP },
+  }));
   browser = await launch();
 });
 after(async () => {
@@ -64,7 +80,12 @@ for (const [name, site] of Object.entries(SITES)) {
     assert.deepEqual(p.violations, []);
     const other = p.requests.filter((r) => !/^\/[a-z]+\/(app\.js)?$/.test(r));
     if (name === 'bundle') assert.deepEqual(other, [], 'no request but the page and its script');
-    else assert.deepEqual([...new Set(other)].sort(), ['/wasm/posenc-scalar.wasm', '/wasm/posenc-simd.wasm', '/wasm/posenc-train-simd.wasm'], 'the glue is in the bundle');
+    else
+      assert.deepEqual(
+        [...new Set(other)].sort(),
+        ['/wasm/posenc-scalar.wasm', '/wasm/posenc-simd.wasm', '/wasm/posenc-train-simd.wasm'],
+        'the glue is in the bundle',
+      );
     t.diagnostic(`esbuild ${name} page checked in ${seconds.toFixed(1)} s`);
     await p.close();
   });

@@ -37,7 +37,8 @@ before(async () => {
     .replaceAll('../widgets.js', `${widgets.url}/widgets.js`)
     .replaceAll('../embed.html', `${widgets.url}/embed.html`);
   writeFileSync(path.join(hostDir, 'course-page.html'), page);
-  for (const f of ['course-page.js', 'course-page.css']) copyFileSync(path.join(root, 'web/examples', f), path.join(hostDir, f));
+  for (const f of ['course-page.js', 'course-page.css'])
+    copyFileSync(path.join(root, 'web/examples', f), path.join(hostDir, f));
   const server = createStaticServer(hostDir);
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   host = { server, url: `http://127.0.0.1:${server.address().port}` };
@@ -65,7 +66,9 @@ async function cspPage(options = {}) {
   page.violations = [];
   await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.reportViolation(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+    );
   });
   return page;
 }
@@ -81,14 +84,20 @@ test('a course page on another origin loads widgets.js and renders widgets; attr
   const text = await clock.evaluate((n) => n.shadowRoot.textContent);
   assert.match(text, /cat/);
   await clock.evaluate((n) => n.setAttribute('d-model', '16'));
-  await page.waitForFunction(([el, b]) => el.shadowRoot.querySelectorAll('svg').length !== b, [await clock.elementHandle(), before]);
+  await page.waitForFunction(
+    ([el, b]) => el.shadowRoot.querySelectorAll('svg').length !== b,
+    [await clock.elementHandle(), before],
+  );
   assert.ok((await dials()) > before, 'd-model 16 shows more dials than 8');
   const alibi = page.locator('alibi-bias');
   const textBefore = await alibi.evaluate((n) => n.shadowRoot.textContent);
   await alibi.evaluate((n) => n.setAttribute('heads', '6'));
   await page.waitForFunction(([el, t]) => el.shadowRoot.textContent !== t, [await alibi.elementHandle(), textBefore]);
   // the host's own styles did not reach into the widget, nor the widget's out
-  const fonts = await page.evaluate(() => [getComputedStyle(document.body).fontFamily, getComputedStyle(document.querySelector('rope-clock')).fontFamily]);
+  const fonts = await page.evaluate(() => [
+    getComputedStyle(document.body).fontFamily,
+    getComputedStyle(document.querySelector('rope-clock')).fontFamily,
+  ]);
   assert.match(fonts[0], /Georgia/);
   assert.doesNotMatch(fonts[1], /Georgia/);
   assert.deepEqual(page.errors, []);
@@ -102,12 +111,23 @@ test('the iframe embed resizes to its height, and a quiz answer reaches the host
   const frame = page.locator('#quiz-frame');
   await frame.scrollIntoViewIfNeeded();
   // the host received a height and the iframe follows it
-  await page.waitForFunction(() => (window.hostMessages ?? []).some((m) => m.type === 'posenc:resize' && m.height > 100));
+  await page.waitForFunction(() =>
+    (window.hostMessages ?? []).some((m) => m.type === 'posenc:resize' && m.height > 100),
+  );
   const posted = await page.evaluate(() => window.hostMessages.filter((m) => m.type === 'posenc:resize').at(-1).height);
-  await page.waitForFunction((h) => Math.abs(document.getElementById('quiz-frame').getBoundingClientRect().height - h) <= 1, posted);
+  await page.waitForFunction(
+    (h) => Math.abs(document.getElementById('quiz-frame').getBoundingClientRect().height - h) <= 1,
+    posted,
+  );
   const messages = await page.evaluate(() => window.hostMessages);
-  assert.ok(messages.some((m) => m.subject === 'lti.frameResize' && m.height === posted), 'Canvas-style message');
-  assert.ok(messages.some((m) => m.context === 'h5p' && m.action === 'prepareResize' && m.scrollHeight === posted), 'H5P-style message');
+  assert.ok(
+    messages.some((m) => m.subject === 'lti.frameResize' && m.height === posted),
+    'Canvas-style message',
+  );
+  assert.ok(
+    messages.some((m) => m.context === 'h5p' && m.action === 'prepareResize' && m.scrollHeight === posted),
+    'H5P-style message',
+  );
   // answer the quiz inside the iframe: its height changes (feedback) and the answer is reported
   await answerCorrectly(page.frameLocator('#quiz-frame'), 'sinusoidal-fastest-pair');
   await page.waitForFunction(() => window.hostMessages.some((m) => m.type === 'posenc:answered'));
@@ -121,13 +141,10 @@ test('the iframe embed resizes to its height, and a quiz answer reaches the host
   assert.ok(Array.isArray(answered.response) && answered.response.length === 1);
   assert.match(await page.locator('#gradebook').textContent(), /sinusoidal-fastest-pair: correct/);
   // the feedback made the quiz taller: a new height was posted and followed
-  await page.waitForFunction(
-    (h) => {
-      const last = window.hostMessages.filter((m) => m.type === 'posenc:resize').at(-1).height;
-      return last > h && Math.abs(document.getElementById('quiz-frame').getBoundingClientRect().height - last) <= 1;
-    },
-    posted,
-  );
+  await page.waitForFunction((h) => {
+    const last = window.hostMessages.filter((m) => m.type === 'posenc:resize').at(-1).height;
+    return last > h && Math.abs(document.getElementById('quiz-frame').getBoundingClientRect().height - last) <= 1;
+  }, posted);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -147,34 +164,52 @@ addEventListener('message', (event) => {
 
 test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz answers without keeping progress, and resize and answered messages reach the parent', async () => {
   writeFileSync(path.join(hostDir, 'sandboxed-host.js'), SANDBOXED_HOST);
-  writeFileSync(path.join(hostDir, 'sandboxed.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sandboxed</title><link rel="icon" href="data:,">
+  writeFileSync(
+    path.join(hostDir, 'sandboxed.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>sandboxed</title><link rel="icon" href="data:,">
 <script src="sandboxed-host.js"></script></head><body>
 <iframe id="widget" sandbox="allow-scripts" title="widget" style="width:100%;border:0" src="${widgets.url}/embed.html?widget=rope-offset-check&amp;shift=100"></iframe>
 <iframe id="quiz" sandbox="allow-scripts" title="quiz" style="width:100%;border:0" src="${widgets.url}/embed.html?widget=pe-quiz&amp;quiz=sinusoidal-fastest-pair"></iframe>
-</body></html>`);
+</body></html>`,
+  );
   const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
   await page.goto(`${host.url}/sandboxed.html`);
   // the frame really is sandboxed: an opaque origin, no storage
-  const inside = await page.frameLocator('#quiz').locator('body').evaluate(() => {
-    let storage;
-    try {
-      localStorage.getItem('x');
-      storage = 'available';
-    } catch (e) {
-      storage = e.name;
-    }
-    return { origin: origin, storage };
-  });
+  const inside = await page
+    .frameLocator('#quiz')
+    .locator('body')
+    .evaluate(() => {
+      let storage;
+      try {
+        localStorage.getItem('x');
+        storage = 'available';
+      } catch (e) {
+        storage = e.name;
+      }
+      return { origin: origin, storage };
+    });
   assert.deepEqual(inside, { origin: 'null', storage: 'SecurityError' });
   // the widget renders and computes
   const check = page.frameLocator('#widget').locator('rope-offset-check');
-  await check.evaluate((n) => (n.hasAttribute('data-ready') ? null : new Promise((r) => n.addEventListener('pe-update', r, { once: true }))));
+  await check.evaluate((n) =>
+    n.hasAttribute('data-ready') ? null : new Promise((r) => n.addEventListener('pe-update', r, { once: true })),
+  );
   assert.match(await check.evaluate((n) => n.shadowRoot.textContent), /0\.65457/);
   // both frames posted their heights, and the parent followed them
-  await page.waitForFunction(() => ['widget', 'quiz'].every((id) => window.hostMessages.some((m) => m.frame === id && m.type === 'posenc:resize' && m.height > 100)));
+  await page.waitForFunction(() =>
+    ['widget', 'quiz'].every((id) =>
+      window.hostMessages.some((m) => m.frame === id && m.type === 'posenc:resize' && m.height > 100),
+    ),
+  );
   for (const id of ['widget', 'quiz']) {
-    const last = await page.evaluate((f) => window.hostMessages.filter((m) => m.frame === f && m.type === 'posenc:resize').at(-1).height, id);
-    await page.waitForFunction(([f, h]) => Math.abs(document.getElementById(f).getBoundingClientRect().height - Math.ceil(h)) <= 1, [id, last]);
+    const last = await page.evaluate(
+      (f) => window.hostMessages.filter((m) => m.frame === f && m.type === 'posenc:resize').at(-1).height,
+      id,
+    );
+    await page.waitForFunction(
+      ([f, h]) => Math.abs(document.getElementById(f).getBoundingClientRect().height - Math.ceil(h)) <= 1,
+      [id, last],
+    );
   }
   // a quiz answers: feedback shows and the answer reaches the parent
   const quiz = page.frameLocator('#quiz').locator('pe-quiz');
@@ -187,7 +222,10 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   assert.equal(answered.statement.result.success, true);
   assert.match(await quiz.evaluate((n) => n.shadowRoot.textContent), /Correct/);
   // progress simply is not kept: the reloaded frame starts unanswered
-  await page.frameLocator('#quiz').locator('body').evaluate(() => location.reload());
+  await page
+    .frameLocator('#quiz')
+    .locator('body')
+    .evaluate(() => location.reload());
   await page.frameLocator('#quiz').locator('pe-quiz[data-ready]').waitFor();
   assert.equal(await page.frameLocator('#quiz').locator('pe-quiz').locator('input:checked').count(), 0);
   assert.deepEqual(page.errors, []);
@@ -200,28 +238,48 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
 function readmeSnippet(courseOrigin) {
   const readme = readFileSync(path.join(root, 'docs/embedding.md'), 'utf8');
   const block = readme.match(/<!-- embed-snippet:start[^>]*-->\s*```html\n([\s\S]*?)```\s*<!-- embed-snippet:end -->/);
-  assert.ok(block, 'docs/embedding.md has no embed snippet between <!-- embed-snippet:start --> and <!-- embed-snippet:end -->');
+  assert.ok(
+    block,
+    'docs/embedding.md has no embed snippet between <!-- embed-snippet:start --> and <!-- embed-snippet:end -->',
+  );
   assert.match(block[1], /sandbox="allow-scripts"/);
   return block[1].replaceAll('https://course.example.org', courseOrigin);
 }
 
-test("docs/embedding.md's iframe snippet, as written: sandboxed, it follows the frame's height from origin \"null\" and ignores other windows; unsandboxed, it checks the origin", async () => {
+test('docs/embedding.md\'s iframe snippet, as written: sandboxed, it follows the frame\'s height from origin "null" and ignores other windows; unsandboxed, it checks the origin', async () => {
   const open = async (name, snippet) => {
-    writeFileSync(path.join(hostDir, name), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title><link rel="icon" href="data:,"></head><body>\n${snippet}\n</body></html>`);
+    writeFileSync(
+      path.join(hostDir, name),
+      `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>snippet</title><link rel="icon" href="data:,"></head><body>\n${snippet}\n</body></html>`,
+    );
     const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
     await page.goto(`${host.url}/${name}`);
     await page.frameLocator('#posenc-rope').locator('rope-offset-check[data-ready]').waitFor();
     return page;
   };
-  const frameHeight = (page) => page.evaluate(() => document.getElementById('posenc-rope').getBoundingClientRect().height);
-  const contentHeight = (page) => page.frameLocator('#posenc-rope').locator('body').evaluate(() => document.documentElement.scrollHeight);
+  const frameHeight = (page) =>
+    page.evaluate(() => document.getElementById('posenc-rope').getBoundingClientRect().height);
+  const contentHeight = (page) =>
+    page
+      .frameLocator('#posenc-rope')
+      .locator('body')
+      .evaluate(() => document.documentElement.scrollHeight);
 
   // as written: sandboxed, so the messages come from origin "null"
   const sandboxed = await open('snippet-sandboxed.html', readmeSnippet(widgets.url));
-  assert.equal(await sandboxed.frameLocator('#posenc-rope').locator('body').evaluate(() => origin), 'null');
+  assert.equal(
+    await sandboxed
+      .frameLocator('#posenc-rope')
+      .locator('body')
+      .evaluate(() => origin),
+    'null',
+  );
   await sandboxed.waitForFunction(() => document.getElementById('posenc-rope').getBoundingClientRect().height > 200);
   const followed = await frameHeight(sandboxed);
-  assert.ok(Math.abs(followed - (await contentHeight(sandboxed))) <= 2, `frame ${followed} px, content ${await contentHeight(sandboxed)} px`);
+  assert.ok(
+    Math.abs(followed - (await contentHeight(sandboxed))) <= 2,
+    `frame ${followed} px, content ${await contentHeight(sandboxed)} px`,
+  );
   // a message from another window (here the page itself) is not the frame's
   await sandboxed.evaluate(() => postMessage({ type: 'posenc:resize', height: 40 }, '*'));
   await sandboxed.waitForTimeout(200);
@@ -236,7 +294,10 @@ test("docs/embedding.md's iframe snippet, as written: sandboxed, it follows the 
   const right = await open('snippet-origin.html', unsandboxed);
   await right.waitForFunction(() => document.getElementById('posenc-rope').getBoundingClientRect().height > 200);
   await right.context().close();
-  const wrong = await open('snippet-wrong-origin.html', unsandboxed.replace(check, "e.origin !== 'https://elsewhere.example.org'"));
+  const wrong = await open(
+    'snippet-wrong-origin.html',
+    unsandboxed.replace(check, "e.origin !== 'https://elsewhere.example.org'"),
+  );
   await wrong.waitForTimeout(500);
   assert.equal(Math.round(await frameHeight(wrong)), 150, 'followed a frame whose origin is not the course');
   assert.deepEqual(wrong.errors, []);
@@ -249,7 +310,14 @@ test('the lesson and embed.html run under a strict CSP with no violation and no 
   await renderAllWidgets(page, tags);
   assert.deepEqual(page.violations, [], 'lesson');
   assert.deepEqual(page.errors, [], 'lesson');
-  for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'pe-quiz&quiz=rope-what-rotates', 'pe-exercise&exercise=sinusoidal-wavelength', 'pe-live-output&sample=seat-vectors']) {
+  for (const widget of [
+    'rope-clock',
+    'pe-heatmap',
+    't5-buckets',
+    'pe-quiz&quiz=rope-what-rotates',
+    'pe-exercise&exercise=sinusoidal-wavelength',
+    'pe-live-output&sample=seat-vectors',
+  ]) {
     await page.goto(`${strict.url}/embed.html?widget=${widget}`);
     await renderAllWidgets(page, [widget.split('&')[0]]);
   }
@@ -285,7 +353,9 @@ test('hostile URL parameters are shown as text or rejected, and run nothing', as
   const payload = '<img src=x onerror="window.pwned=1">';
   const probe = async () =>
     page.evaluate(() => {
-      const imgs = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)].flatMap((r) => [...r.querySelectorAll('img')]);
+      const imgs = [document, ...[...document.querySelectorAll('*')].map((e) => e.shadowRoot).filter(Boolean)].flatMap(
+        (r) => [...r.querySelectorAll('img')],
+      );
       return { pwned: window.pwned ?? null, imgs: imgs.length };
     });
   // as the widget name
@@ -302,13 +372,22 @@ test('hostile URL parameters are shown as text or rejected, and run nothing', as
   // as a number: refused with a message shown as text
   await page.goto(`${widgets.url}/embed.html?widget=pe-heatmap&d-model=${encodeURIComponent(payload)}`);
   await page.waitForSelector('pe-heatmap[data-invalid]', { state: 'attached' });
-  assert.match(await page.locator('pe-heatmap').evaluate((n) => n.shadowRoot.querySelector('.error').textContent), /d-model must be an even integer/);
+  assert.match(
+    await page.locator('pe-heatmap').evaluate((n) => n.shadowRoot.querySelector('.error').textContent),
+    /d-model must be an even integer/,
+  );
   assert.deepEqual(await probe(), { pwned: null, imgs: 0 });
   // on the lesson page
   await page.goto(`${widgets.url}/?pe-heatmap-1.base=${encodeURIComponent(payload)}`);
   await page.locator('pe-heatmap').first().scrollIntoViewIfNeeded();
   await page.waitForSelector('pe-heatmap[data-invalid]', { state: 'attached' });
-  assert.match(await page.locator('pe-heatmap').first().evaluate((n) => n.shadowRoot.querySelector('.error').textContent), /base must be a number/);
+  assert.match(
+    await page
+      .locator('pe-heatmap')
+      .first()
+      .evaluate((n) => n.shadowRoot.querySelector('.error').textContent),
+    /base must be a number/,
+  );
   assert.deepEqual(await probe(), { pwned: null, imgs: 0 });
   // a hostile origin parameter is refused
   await page.goto(`${widgets.url}/embed.html?widget=rope-clock&origin=${encodeURIComponent('javascript:alert(1)')}`);

@@ -28,7 +28,12 @@ async function openLesson(seed, options = {}) {
 
 const exerciseIds = (page) => page.$$eval('pe-exercise', (nodes) => nodes.map((n) => n.getAttribute('exercise')));
 const sectionsOf = (page) => page.$$eval('pe-exercise', (nodes) => nodes.map((n) => n.closest('section')?.id));
-const texts = (page, id) => page.locator(`pe-exercise[exercise="${id}"]`).evaluate((n) => n.shadowRoot.querySelector('.prompt').textContent + n.shadowRoot.querySelector('.parts').textContent);
+const texts = (page, id) =>
+  page
+    .locator(`pe-exercise[exercise="${id}"]`)
+    .evaluate(
+      (n) => n.shadowRoot.querySelector('.prompt').textContent + n.shadowRoot.querySelector('.parts').textContent,
+    );
 const result = (el) => el.evaluate((n) => n.shadowRoot.querySelector('.result').textContent);
 const board = (page) => page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
 
@@ -62,7 +67,9 @@ test('the solution value, typed by the same learner in a fresh session, is accep
   const sel = `pe-exercise[exercise="${id}"]`;
   await renderAllWidgets(s1, [sel]);
   await s1.locator(sel).getByRole('button', { name: 'Show solution' }).click();
-  const values = await s1.locator(sel).evaluate((n) => [...n.shadowRoot.querySelectorAll('[part~="solution-value"]')].map((e) => e.textContent));
+  const values = await s1
+    .locator(sel)
+    .evaluate((n) => [...n.shadowRoot.querySelectorAll('[part~="solution-value"]')].map((e) => e.textContent));
   assert.ok(values.length >= 1 && values.every((v) => v.trim() !== ''), `no solution values: ${values}`);
   await s1.context().close();
 
@@ -94,7 +101,10 @@ test('the solution value, typed by the same learner in a fresh session, is accep
 
   // new numbers are practice: the credit stays on the board and in storage
   await el.getByRole('button', { name: 'New numbers' }).click();
-  await s2.waitForFunction((s) => document.querySelector(s).shadowRoot.querySelector('.parts input')?.value === '', sel);
+  await s2.waitForFunction(
+    (s) => document.querySelector(s).shadowRoot.querySelector('.parts input')?.value === '',
+    sel,
+  );
   assert.match(await board(s2), /^Score: ⅔ of/);
   const after = await s2.evaluate((k) => JSON.parse(localStorage.getItem(k)), PROGRESS_KEY);
   assert.ok(Math.abs(after[id].credit - 2 / 3) < 1e-3, 'new numbers took the credit away');
@@ -111,7 +121,15 @@ test('hostile typing gets a message and runs nothing; the exercise still works a
   await renderAllWidgets(page, [sel]);
   const el = page.locator(sel);
   const input = el.locator('.parts input').first();
-  for (const hostile of ['<img src=x onerror=alert(1)>', 'constructor.constructor("alert(1)")()', '__proto__', '1e999', 'x'.repeat(20000), '((((((((', ')']) {
+  for (const hostile of [
+    '<img src=x onerror=alert(1)>',
+    'constructor.constructor("alert(1)")()',
+    '__proto__',
+    '1e999',
+    'x'.repeat(20000),
+    '((((((((',
+    ')',
+  ]) {
     await input.fill(hostile);
     await el.getByRole('button', { name: 'Check' }).click();
     const state = await el.evaluate((n) => ({
@@ -132,7 +150,12 @@ test('hostile typing gets a message and runs nothing; the exercise still works a
 });
 
 test('keyboard only: Tab to the box, type, Enter checks; Show solution by keyboard; the widget fits a 375 px phone', async () => {
-  const page = await openLesson(99, { viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true, colorScheme: 'dark' });
+  const page = await openLesson(99, {
+    viewport: { width: 375, height: 800 },
+    hasTouch: true,
+    isMobile: true,
+    colorScheme: 'dark',
+  });
   const ids = await exerciseIds(page);
   const sel = `pe-exercise[exercise="${ids[0]}"]`;
   await renderAllWidgets(page, [sel]);
@@ -145,7 +168,11 @@ test('keyboard only: Tab to the box, type, Enter checks; Show solution by keyboa
   await page.keyboard.press('Enter');
   assert.ok(await el.evaluate((n) => !n.shadowRoot.querySelector('.solution').hidden));
   // every box has a label a screen reader reads, and a described rule
-  const labelled = await el.evaluate((n) => [...n.shadowRoot.querySelectorAll('.parts input')].every((i) => n.shadowRoot.querySelector(`label[for="${i.id}"]`) && i.getAttribute('aria-describedby')));
+  const labelled = await el.evaluate((n) =>
+    [...n.shadowRoot.querySelectorAll('.parts input')].every(
+      (i) => n.shadowRoot.querySelector(`label[for="${i.id}"]`) && i.getAttribute('aria-describedby'),
+    ),
+  );
   assert.ok(labelled);
   await renderAllWidgets(page, ['pe-exercise']);
   const overflow = await page.evaluate(pageOverflow);

@@ -10,7 +10,6 @@ import { launchChromium } from '../../scripts/chromium.mjs';
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = path.join(root, 'screenshots');
 
-
 /** The static server of `npm start` (or of `dir`, with the same options) on a free port. */
 export async function startServer({ dir, ...options } = {}) {
   const server = createStaticServer(dir, options);
@@ -65,12 +64,20 @@ export async function strictPage(browser) {
   page.problems = [];
   const favicon = (url) => url.endsWith('/favicon.ico');
   page.on('request', (r) => !favicon(r.url()) && page.requests.push(new URL(r.url()).pathname));
-  page.on('response', (r) => r.status() >= 400 && !favicon(r.url()) && page.problems.push(`HTTP ${r.status()} ${r.url()}`));
-  page.on('console', (m) => m.type() === 'error' && !favicon(m.location().url) && page.problems.push(`console: ${m.text()}`));
+  page.on(
+    'response',
+    (r) => r.status() >= 400 && !favicon(r.url()) && page.problems.push(`HTTP ${r.status()} ${r.url()}`),
+  );
+  page.on(
+    'console',
+    (m) => m.type() === 'error' && !favicon(m.location().url) && page.problems.push(`console: ${m.text()}`),
+  );
   page.on('pageerror', (e) => page.problems.push(`exception: ${e.message}`));
   await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
   await page.addInitScript(() => {
-    document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`));
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`),
+    );
   });
   return page;
 }
@@ -117,7 +124,10 @@ export async function renderAllWidgets(page, tags) {
       );
     }
     if (!ready) {
-      const text = await el.evaluate((node) => `<${node.localName} ${[...node.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>: ${node.shadowRoot?.textContent.slice(0, 200)}`);
+      const text = await el.evaluate(
+        (node) =>
+          `<${node.localName} ${[...node.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>: ${node.shadowRoot?.textContent.slice(0, 200)}`,
+      );
       throw new Error(`widget did not render: ${text}`);
     }
   }
@@ -138,10 +148,13 @@ export async function openWidget(site, markup, viewport = { width: 1000, height:
   const page = await newPage(site.browser, { viewport, ...options });
   const tag = markup.match(/<([a-z0-9-]+)/)[1];
   await page.goto(`${site.url}/widgets/dev.html`);
-  await page.evaluate(async ([m, t]) => {
-    await import(`/widgets/${t}.js`);
-    document.body.insertAdjacentHTML('beforeend', m);
-  }, [markup, tag]);
+  await page.evaluate(
+    async ([m, t]) => {
+      await import(`/widgets/${t}.js`);
+      document.body.insertAdjacentHTML('beforeend', m);
+    },
+    [markup, tag],
+  );
   await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
   return { page, el: page.locator(tag) };
 }

@@ -34,7 +34,12 @@ async function screenshotWidgets(page, name) {
     await page.waitForTimeout(100);
     const box = await el.boundingBox();
     const viewport = page.viewportSize();
-    const clip = { x: Math.max(0, box.x - 4), y: Math.max(0, box.y - 4), width: Math.min(viewport.width, box.width + 8), height: Math.min(viewport.height - Math.max(0, box.y - 4), box.height + 8) };
+    const clip = {
+      x: Math.max(0, box.x - 4),
+      y: Math.max(0, box.y - 4),
+      width: Math.min(viewport.width, box.width + 8),
+      height: Math.min(viewport.height - Math.max(0, box.y - 4), box.height + 8),
+    };
     await page.screenshot({ path: screenshotPath(`widget-${name}-${tag}.png`), clip });
   }
 }
@@ -51,10 +56,14 @@ test('the lesson loads, every widget renders, with no console errors', async () 
   assert.ok((await page.locator('main section').count()) >= 8, 'fewer than 8 sections');
   const count = await renderAllWidgets(page, tags);
   assert.ok(count >= 30, `only ${count} widgets on the page`);
-  const undefinedTags = await page.evaluate(() => [...document.querySelectorAll(':not(:defined)')].map((e) => e.localName));
+  const undefinedTags = await page.evaluate(() =>
+    [...document.querySelectorAll(':not(:defined)')].map((e) => e.localName),
+  );
   assert.deepEqual(undefinedTags, [], 'elements never upgraded');
-  const invalid = await page.$$eval('[data-invalid]', (nodes) => nodes.map((n) => `<${n.localName}>: ${n.shadowRoot.querySelector('.error')?.textContent}`));
-  assert.deepEqual(invalid, [], 'widgets showing an error with the lesson\'s own attributes');
+  const invalid = await page.$$eval('[data-invalid]', (nodes) =>
+    nodes.map((n) => `<${n.localName}>: ${n.shadowRoot.querySelector('.error')?.textContent}`),
+  );
+  assert.deepEqual(invalid, [], "widgets showing an error with the lesson's own attributes");
   for (const tag of tags.filter((t) => t !== 'pe-quiz-score')) {
     assert.ok((await page.locator(tag).count()) > 0, `the lesson uses no <${tag}>`);
   }
@@ -148,11 +157,17 @@ test('a quiz can be answered with the keyboard alone, and its score persists acr
   await page.keyboard.press('Shift+Tab');
   await page.keyboard.press('Tab');
   // options are shuffled per learner: an input's value is its authored index
-  const focusedIndex = () => quiz.evaluate((n) => ([...n.shadowRoot.querySelectorAll('input')].includes(n.shadowRoot.activeElement) ? Number(n.shadowRoot.activeElement.value) : -1));
+  const focusedIndex = () =>
+    quiz.evaluate((n) =>
+      [...n.shadowRoot.querySelectorAll('input')].includes(n.shadowRoot.activeElement)
+        ? Number(n.shadowRoot.activeElement.value)
+        : -1,
+    );
   assert.ok((await focusedIndex()) >= 0, 'Tab does not reach the quiz options');
   // radio groups: arrow keys move and select
   await page.keyboard.press('Space');
-  for (let guard = 0; (await focusedIndex()) !== correctIndex && guard < 10; guard++) await page.keyboard.press('ArrowDown');
+  for (let guard = 0; (await focusedIndex()) !== correctIndex && guard < 10; guard++)
+    await page.keyboard.press('ArrowDown');
   assert.equal(await focusedIndex(), correctIndex);
   // Tab past the remaining options? radios are one tab stop: next Tab is the Check button
   await page.keyboard.press('Tab');
@@ -172,13 +187,23 @@ test('a quiz can be answered with the keyboard alone, and its score persists acr
 });
 
 test('axe-core finds no accessibility violations (light and dark, desktop and phone)', async () => {
-  for (const [colorScheme, viewport] of [['light', null], ['dark', null], ['light', { width: 375, height: 812 }]]) {
+  for (const [colorScheme, viewport] of [
+    ['light', null],
+    ['dark', null],
+    ['light', { width: 375, height: 812 }],
+  ]) {
     const page = await openLesson({ colorScheme, ...(viewport ? { viewport } : {}) });
     await renderAllWidgets(page, tags);
     await page.evaluate(axeSource);
     const violations = await page.evaluate(async () => {
       const r = await window.axe.run(document, { resultTypes: ['violations'] });
-      return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+      return r.violations.map(
+        (v) =>
+          `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+            .slice(0, 3)
+            .map((n) => n.target.join(' '))
+            .join(' | ')}`,
+      );
     });
     assert.deepEqual(violations, [], `${colorScheme} theme${viewport ? ', phone' : ''}`);
     await page.context().close();
@@ -186,10 +211,18 @@ test('axe-core finds no accessibility violations (light and dark, desktop and ph
 });
 
 test('a 375 px wide phone has no horizontal scrolling', async () => {
-  const page = await openLesson({ viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await openLesson({
+    viewport: { width: 375, height: 812 },
+    isMobile: true,
+    hasTouch: true,
+    deviceScaleFactor: 2,
+  });
   await renderAllWidgets(page, tags);
   const overflow = await page.evaluate(pageOverflow);
-  assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
+  assert.ok(
+    overflow.scrollWidth <= overflow.width,
+    `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`,
+  );
   await screenshotSections(page, 'phone');
   await screenshotWidgets(page, 'phone');
   assert.deepEqual(page.errors, []);

@@ -45,7 +45,13 @@ async function answer(page, { tag, id }) {
 
 test('10 answers with the LRS down, a reload and an offline spell between: each reaches the LRS once, complete', async () => {
   lrs = await startLrs();
-  const launch = new URLSearchParams({ endpoint: lrs.endpoint, auth: LRS_AUTH, actor: JSON.stringify(ACTOR), registration: REGISTRATION, activity_id: BASE });
+  const launch = new URLSearchParams({
+    endpoint: lrs.endpoint,
+    auth: LRS_AUTH,
+    actor: JSON.stringify(ACTOR),
+    registration: REGISTRATION,
+    activity_id: BASE,
+  });
   const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
   await page.context().addInitScript(() => {
     window.xapiStates = [];
@@ -54,8 +60,13 @@ test('10 answers with the LRS down, a reload and an offline spell between: each 
   await page.goto(`${site.url}/?${launch}`);
   const questions = await page.evaluate(async () => {
     const { quizzes } = await import('/gen/lesson-data.js');
-    const quiz = Object.values(quizzes).filter((q) => !q.generator && !q.multiple).map((q) => ({ tag: 'pe-quiz', id: q.id }));
-    const exercise = [...document.querySelectorAll('pe-exercise')].map((n) => ({ tag: 'pe-exercise', id: n.getAttribute('exercise') }));
+    const quiz = Object.values(quizzes)
+      .filter((q) => !q.generator && !q.multiple)
+      .map((q) => ({ tag: 'pe-quiz', id: q.id }));
+    const exercise = [...document.querySelectorAll('pe-exercise')].map((n) => ({
+      tag: 'pe-exercise',
+      id: n.getAttribute('exercise'),
+    }));
     // spread over the lesson, the two kinds mixed
     return [quiz[0], exercise[0], quiz[3], quiz[6], exercise[3], quiz[9], quiz[12], exercise[6], quiz[15], exercise[9]];
   });
@@ -77,7 +88,10 @@ test('10 answers with the LRS down, a reload and an offline spell between: each 
 
   // 3. a reload (the launch URL stays), one more answer; then offline for two
   await page.reload();
-  await renderAllWidgets(page, questions.slice(7).map((q) => `${q.tag}[${q.tag === 'pe-quiz' ? 'quiz' : 'exercise'}="${q.id}"]`));
+  await renderAllWidgets(
+    page,
+    questions.slice(7).map((q) => `${q.tag}[${q.tag === 'pe-quiz' ? 'quiz' : 'exercise'}="${q.id}"]`),
+  );
   await answer(page, questions[7]);
   await page.context().setOffline(true);
   for (const q of questions.slice(8)) await answer(page, q);
@@ -96,11 +110,18 @@ test('10 answers with the LRS down, a reload and an offline spell between: each 
   assert.equal(all.length, answered.length, 'a completed statement before the lesson is complete');
   const ids = answered.map((s) => s.id);
   assert.equal(new Set(ids).size, 10, `statement ids: ${ids}`);
-  assert.deepEqual(answered.map((s) => s.object.id).sort(), questions.map((q) => `${BASE}/quiz/${q.id}`).sort(), 'each question once');
+  assert.deepEqual(
+    answered.map((s) => s.object.id).sort(),
+    questions.map((q) => `${BASE}/quiz/${q.id}`).sort(),
+    'each question once',
+  );
   for (const s of answered) {
     assert.deepEqual(validateStatement(s), [], JSON.stringify(s).slice(0, 300));
     assert.match(s.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    assert.ok(Date.parse(s.timestamp) >= t0 - 1000 && Date.parse(s.timestamp) < Date.parse(s.stored), `${s.id}: timestamp ${s.timestamp}, stored ${s.stored}`);
+    assert.ok(
+      Date.parse(s.timestamp) >= t0 - 1000 && Date.parse(s.timestamp) < Date.parse(s.stored),
+      `${s.id}: timestamp ${s.timestamp}, stored ${s.stored}`,
+    );
     assert.deepEqual(s.actor, { objectType: 'Agent', ...ACTOR });
     assert.equal(s.context.registration, REGISTRATION);
     assert.match(s.context.contextActivities.parent[0].id, new RegExp(`^${BASE}/section/[a-z-]+$`));
@@ -112,7 +133,9 @@ test('10 answers with the LRS down, a reload and an offline spell between: each 
   assert.equal(answered.filter((s) => s.object.definition.interactionType === 'choice').length, 6);
   assert.equal(await waiting(), 0);
   // the page's own errors: none but the refused connections while the LRS was down
-  const errors = page.errors.filter((e) => !/ERR_CONNECTION_REFUSED|ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/.test(e));
+  const errors = page.errors.filter(
+    (e) => !/ERR_CONNECTION_REFUSED|ERR_INTERNET_DISCONNECTED|Failed to load resource|Failed to fetch/.test(e),
+  );
   assert.deepEqual(errors, []);
   await page.context().close();
 });
@@ -127,10 +150,18 @@ test('a launch with a bad actor or endpoint: the footer says so, the quizzes sti
   assert.match(status, /http\(s\) address/);
   assert.match(status, /actor is not JSON/);
   assert.ok(warnings.some((w) => /actor is not JSON/.test(w)));
-  const id = await page.evaluate(async () => Object.values((await import('/gen/lesson-data.js')).quizzes).find((q) => !q.generator).id);
+  const id = await page.evaluate(
+    async () => Object.values((await import('/gen/lesson-data.js')).quizzes).find((q) => !q.generator).id,
+  );
   await answer(page, { tag: 'pe-quiz', id });
-  await page.waitForFunction((q) => /\S/.test(document.querySelector(`pe-quiz[quiz="${q}"]`).shadowRoot.querySelector('.result').textContent), id);
-  assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('posenc-course:xapi-queue')).length), 0);
+  await page.waitForFunction(
+    (q) => /\S/.test(document.querySelector(`pe-quiz[quiz="${q}"]`).shadowRoot.querySelector('.result').textContent),
+    id,
+  );
+  assert.equal(
+    await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('posenc-course:xapi-queue')).length),
+    0,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

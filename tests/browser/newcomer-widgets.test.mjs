@@ -18,26 +18,30 @@ const site = useSite();
 const widget = (markup, viewport, options) => openWidget(site, markup, viewport, options);
 
 // Sets attributes and waits for the update they cause.
-const set = (el, attrs) => el.evaluate((n, a) => {
-  for (const [k, v] of Object.entries(a)) n.setAttribute(k, v);
-  return n.updateNow();
-}, attrs);
+const set = (el, attrs) =>
+  el.evaluate((n, a) => {
+    for (const [k, v] of Object.entries(a)) n.setAttribute(k, v);
+    return n.updateNow();
+  }, attrs);
 
 test('attention-permutation: repeated words tell one story in the headline, the table, the rows and the maps', async () => {
-  const { page, el } = await widget('<attention-permutation sentence="the the the" encoding="sinusoidal"></attention-permutation>');
-  const read = () => el.evaluate((n) => {
-    const r = n.shadowRoot;
-    const cells = (tr) => [...tr.cells].map((c) => c.textContent.trim());
-    return {
-      lesson: r.querySelector('.lesson').textContent,
-      perm: r.querySelector('.perm').textContent,
-      // [encoding, max |difference|, verdict]
-      table: [...r.querySelectorAll('.results tbody tr')].map((tr) => cells(tr).map((c) => c.replace(/^▶ /, ''))),
-      // [word (seat), new seat, row original, row shuffle, largest |diff.|]
-      rows: [...r.querySelectorAll('.perword tbody tr')].map(cells),
-      maps: [...r.querySelectorAll('.maps canvas')].map((c) => c.toDataURL()),
-    };
-  });
+  const { page, el } = await widget(
+    '<attention-permutation sentence="the the the" encoding="sinusoidal"></attention-permutation>',
+  );
+  const read = () =>
+    el.evaluate((n) => {
+      const r = n.shadowRoot;
+      const cells = (tr) => [...tr.cells].map((c) => c.textContent.trim());
+      return {
+        lesson: r.querySelector('.lesson').textContent,
+        perm: r.querySelector('.perm').textContent,
+        // [encoding, max |difference|, verdict]
+        table: [...r.querySelectorAll('.results tbody tr')].map((tr) => cells(tr).map((c) => c.replace(/^▶ /, ''))),
+        // [word (seat), new seat, row original, row shuffle, largest |diff.|]
+        rows: [...r.querySelectorAll('.perword tbody tr')].map(cells),
+        maps: [...r.querySelectorAll('.maps canvas')].map((c) => c.toDataURL()),
+      };
+    });
   // "the the the": every shuffle is the same sentence, so the layer's input is
   // the same and every encoding gives the same outputs, seat by seat
   let r = await read();
@@ -61,7 +65,10 @@ test('attention-permutation: repeated words tell one story in the headline, the 
   await set(el, { sentence: 'the dog bit the man', order: '3,1,2,0,4', encoding: 'learned' });
   r = await read();
   assert.match(r.lesson, /only swaps copies of “the”.*leaves the sentence as it was/);
-  assert.deepEqual(r.table.map((row) => row[1]), ['0', '0', '0', '0', '0', '0']);
+  assert.deepEqual(
+    r.table.map((row) => row[1]),
+    ['0', '0', '0', '0', '0', '0'],
+  );
   assert.match(r.perm, /Only copies of “the” trade places/);
   // the reversal, however the order names the two "the", is the same
   // sentence: the same numbers, and ALiBi cannot tell it from the original
@@ -69,13 +76,24 @@ test('attention-permutation: repeated words tell one story in the headline, the 
   const reversed = await read();
   await set(el, { order: '4,0,2,1,3' });
   r = await read();
-  assert.equal(r.perm.replace(/^.*?of the original\. /, ''), reversed.perm.replace(/^.*?of the original\. /, ''), 'the same move described two ways');
+  assert.equal(
+    r.perm.replace(/^.*?of the original\. /, ''),
+    reversed.perm.replace(/^.*?of the original\. /, ''),
+    'the same move described two ways',
+  );
   assert.match(r.perm, /both copies of “the” from positions 0 and 3 to positions 1 and 4/);
   assert.deepEqual(r.table, reversed.table, 'the same two sentences gave other numbers');
   assert.deepEqual(r.rows, reversed.rows);
-  assert.match(r.lesson, /^With alibi, each word’s output still just moved with the word .*cannot tell these two orders apart, since ALiBi’s bias/);
+  assert.match(
+    r.lesson,
+    /^With alibi, each word’s output still just moved with the word .*cannot tell these two orders apart, since ALiBi’s bias/,
+  );
   assert.match(r.table.find((row) => row[0] === 'alibi')[2], /^(identical|equal up to float32 rounding)/);
-  assert.match(r.rows.find((row) => row[0] === 'the (0)')[1], /^4$/, 'the first “the” is compared with the copy its output matches');
+  assert.match(
+    r.rows.find((row) => row[0] === 'the (0)')[1],
+    /^4$/,
+    'the first “the” is compared with the copy its output matches',
+  );
   assert.match(await el.evaluate((n) => n.shadowRoot.querySelector('.copies').textContent), /“the” comes 2 times/);
   // a sentence without repeated words has no such note
   await set(el, { sentence: 'a dog bit my man', order: '' });
@@ -92,7 +110,10 @@ test('rope-offset-check: an offset before the first token is refused in words, b
   const xOf = (d) => el.evaluate((n, o) => n._geom.X(o), d);
   await svg.click({ position: { x: await xOf(-5), y: 100 } });
   assert.equal(await el.getAttribute('n'), null, 'n changed');
-  assert.equal(await note(), 'Offset −5 would put the key at position −4, before the first token (position 0): n stays 3.');
+  assert.equal(
+    await note(),
+    'Offset −5 would put the key at position −4, before the first token (position 0): n stays 3.',
+  );
   // by keyboard: Home goes to the plot's left end, Enter tries it
   await svg.focus();
   await page.keyboard.press('Home');
@@ -121,13 +142,19 @@ test('rope-offset-check: an offset before the first token is refused in words, b
   await svg.focus();
   await page.keyboard.press('End');
   await page.keyboard.press('Enter');
-  assert.equal(await note(), 'Offset 20 would put the key at position 10020, past the largest position n can take (10000): n stays 10000.');
+  assert.equal(
+    await note(),
+    'Offset 20 would put the key at position 10020, past the largest position n can take (10000): n stays 10000.',
+  );
   // a phone: a tap says the same (m 2, so the key at −6 is at −4)
   await set(el, { m: '2', n: '4' });
   await page.setViewportSize({ width: 375, height: 800 });
   await page.waitForFunction((n) => n._geom.W < 375, await el.elementHandle());
   await svg.tap({ position: { x: await xOf(-6), y: 100 } });
-  assert.equal(await note(), 'Offset −6 would put the key at position −4, before the first token (position 0): n stays 4.');
+  assert.equal(
+    await note(),
+    'Offset −6 would put the key at position −4, before the first token (position 0): n stays 4.',
+  );
   assert.equal(await el.getAttribute('n'), '4');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -135,19 +162,36 @@ test('rope-offset-check: an offset before the first token is refused in words, b
 
 test('pe-wave-barcode: d_model 4 says its second pair is both the medium and the slowest; 2 is refused, 6 shows three', async () => {
   const { page, el } = await widget('<pe-wave-barcode sentence="the dog" d-model="4"></pe-wave-barcode>');
-  const read = () => el.evaluate((n) => {
-    const r = n.shadowRoot;
-    return {
-      pairs: [...r.querySelectorAll('.pairs li')].map((li) => li.textContent),
-      note: r.querySelector('.pairs-note').textContent,
-      waves: [...r.querySelectorAll('.card')].map((c) => [...c.querySelectorAll('.wave .lab span:first-child')].map((s) => s.textContent)),
-      error: r.querySelector('.error').textContent,
-    };
-  });
+  const read = () =>
+    el.evaluate((n) => {
+      const r = n.shadowRoot;
+      return {
+        pairs: [...r.querySelectorAll('.pairs li')].map((li) => li.textContent),
+        note: r.querySelector('.pairs-note').textContent,
+        waves: [...r.querySelectorAll('.card')].map((c) =>
+          [...c.querySelectorAll('.wave .lab span:first-child')].map((s) => s.textContent),
+        ),
+        error: r.querySelector('.error').textContent,
+      };
+    });
   let r = await read();
-  assert.deepEqual(r.pairs.map((t) => t.match(/^(.*?) pair i = (\d+)/).slice(1).join(' ')), ['fast 0', 'slow 1']);
-  assert.equal(r.note, 'With d_model = 4 there are only 2 pairs: pair 1 is both the medium and the slowest, so each card shows 2 waves.');
-  assert.deepEqual(r.waves, [['fast i=0', 'slow i=1'], ['fast i=0', 'slow i=1']]);
+  assert.deepEqual(
+    r.pairs.map((t) =>
+      t
+        .match(/^(.*?) pair i = (\d+)/)
+        .slice(1)
+        .join(' '),
+    ),
+    ['fast 0', 'slow 1'],
+  );
+  assert.equal(
+    r.note,
+    'With d_model = 4 there are only 2 pairs: pair 1 is both the medium and the slowest, so each card shows 2 waves.',
+  );
+  assert.deepEqual(r.waves, [
+    ['fast i=0', 'slow i=1'],
+    ['fast i=0', 'slow i=1'],
+  ]);
   // d_model 2 (one pair) is outside what the widget takes: said, not thrown
   // (the base class names the attribute, d-model, not its label)
   await set(el, { 'd-model': '2' });
@@ -156,7 +200,15 @@ test('pe-wave-barcode: d_model 4 says its second pair is both the medium and the
   await set(el, { 'd-model': '6' });
   r = await read();
   assert.equal(r.error, '');
-  assert.deepEqual(r.pairs.map((t) => t.match(/^(.*?) pair i = (\d+)/).slice(1).join(' ')), ['fast 0', 'medium 1', 'slow 2']);
+  assert.deepEqual(
+    r.pairs.map((t) =>
+      t
+        .match(/^(.*?) pair i = (\d+)/)
+        .slice(1)
+        .join(' '),
+    ),
+    ['fast 0', 'medium 1', 'slow 2'],
+  );
   assert.equal(r.note, '');
   assert.deepEqual(r.waves[0], ['fast i=0', 'medium i=1', 'slow i=2']);
   assert.deepEqual(page.errors, []);

@@ -60,13 +60,18 @@ function findUncuedOverflow() {
   };
   // the nearest ancestor (across shadow roots) that clips or scrolls sideways
   const clipper = (el) => {
-    for (let n = el.parentElement ?? el.getRootNode().host; n && n !== document.documentElement; n = n.parentElement ?? n.getRootNode().host) {
+    for (
+      let n = el.parentElement ?? el.getRootNode().host;
+      n && n !== document.documentElement;
+      n = n.parentElement ?? n.getRootNode().host
+    ) {
       if (getComputedStyle(n).overflowX !== 'visible') return n;
     }
     return null;
   };
   const boxes = [...document.querySelectorAll('body *')];
-  for (const el of document.querySelectorAll('*')) if (el.shadowRoot) boxes.push(...el.shadowRoot.querySelectorAll('*'));
+  for (const el of document.querySelectorAll('*'))
+    if (el.shadowRoot) boxes.push(...el.shadowRoot.querySelectorAll('*'));
   const problems = [];
   for (const el of boxes) {
     // an SVG element has no scroll box (its clientWidth is 0): its <svg> is checked
@@ -82,8 +87,15 @@ function findUncuedOverflow() {
       // content spilling out of a box inside a scroller (a formula's MathML in
       // its .math-display) is fine if that scroller holds it: it is checked itself
       const scroller = clipper(el);
-      if (scroller && /auto|scroll/.test(getComputedStyle(scroller).overflowX) && scroller.scrollWidth > scroller.clientWidth + 1) continue;
-      problems.push(`${describe(el)}: content ${el.scrollWidth} px wide in a ${el.clientWidth} px box that does not scroll (overflow-x: ${style.overflowX})`);
+      if (
+        scroller &&
+        /auto|scroll/.test(getComputedStyle(scroller).overflowX) &&
+        scroller.scrollWidth > scroller.clientWidth + 1
+      )
+        continue;
+      problems.push(
+        `${describe(el)}: content ${el.scrollWidth} px wide in a ${el.clientWidth} px box that does not scroll (overflow-x: ${style.overflowX})`,
+      );
       continue;
     }
     const attachments = style.backgroundAttachment;
@@ -91,21 +103,31 @@ function findUncuedOverflow() {
       problems.push(`${describe(el)}: scrolls sideways (${el.scrollWidth} in ${el.clientWidth} px) with no scroll cue`);
       continue;
     }
-    if (!(el.tabIndex >= 0 && el.hasAttribute('tabindex'))) problems.push(`${describe(el)}: scrolls sideways but has no tab stop for keyboard users`);
+    if (!(el.tabIndex >= 0 && el.hasAttribute('tabindex')))
+      problems.push(`${describe(el)}: scrolls sideways but has no tab stop for keyboard users`);
     // a cue whose covers are not the colour behind the box paints a patch;
     // boxes with a colour of their own (code, printouts) are exempt
     if (!/^(pre)$/.test(el.localName)) {
       const own = parse(style.backgroundColor);
       const back = behind(el);
       if (own && own.slice(0, 3).some((v, i) => Math.abs(v - back[i]) > 3)) {
-        problems.push(`${describe(el)}: its scroll cue is painted in ${style.backgroundColor} on a background of rgb(${back.map(Math.round).join(', ')})`);
+        problems.push(
+          `${describe(el)}: its scroll cue is painted in ${style.backgroundColor} on a background of rgb(${back.map(Math.round).join(', ')})`,
+        );
       }
     }
   }
-  return { problems, pageWidth: document.documentElement.scrollWidth, screenWidth: document.documentElement.clientWidth };
+  return {
+    problems,
+    pageWidth: document.documentElement.scrollWidth,
+    screenWidth: document.documentElement.clientWidth,
+  };
 }
 
-for (const [name, options] of [['375 px phone', phone], ['1280 px desktop', desktop]]) {
+for (const [name, options] of [
+  ['375 px phone', phone],
+  ['1280 px desktop', desktop],
+]) {
   for (const colorScheme of ['light', 'dark']) {
     test(`${name}, ${colorScheme}: whatever is wider than its box scrolls, shows the scroll cue and takes a tab stop`, async () => {
       const page = await openLesson({ ...options, colorScheme });
@@ -122,10 +144,16 @@ test('the scroll cue is drawn: a shadow at an edge with more behind it, none at 
   for (const colorScheme of ['light', 'dark']) {
     const page = await newPage(site.browser, { ...phone, colorScheme });
     await page.goto(`${site.url}/`);
-    await page.locator('pe-live-output').first().evaluate((n) => n.scrollIntoView({ block: 'center', behavior: 'instant' }));
+    await page
+      .locator('pe-live-output')
+      .first()
+      .evaluate((n) => n.scrollIntoView({ block: 'center', behavior: 'instant' }));
     await page.waitForSelector('pe-live-output[data-ready]');
     const pre = page.locator('pe-live-output').first().locator('pre.code.scroll-cue');
-    assert.ok(await pre.evaluate((n) => n.scrollWidth > n.clientWidth + 1), 'the first sample code is expected to scroll on a phone');
+    assert.ok(
+      await pre.evaluate((n) => n.scrollWidth > n.clientWidth + 1),
+      'the first sample code is expected to scroll on a phone',
+    );
     // only the background is left to see: text and highlights transparent
     await pre.evaluate((n) => {
       const hide = new CSSStyleSheet();
@@ -140,11 +168,17 @@ test('the scroll cue is drawn: a shadow at an edge with more behind it, none at 
     const right = box.x + box.width - 10;
     const middle = await strip(box.x + box.width / 2);
     await pre.evaluate((n) => (n.scrollLeft = 0));
-    assert.ok(!(await strip(right)).equals(middle), `${colorScheme}: no shadow at the right edge while more lies to the right`);
+    assert.ok(
+      !(await strip(right)).equals(middle),
+      `${colorScheme}: no shadow at the right edge while more lies to the right`,
+    );
     assert.ok((await strip(left)).equals(middle), `${colorScheme}: a shadow at the left edge with nothing to the left`);
     await pre.evaluate((n) => (n.scrollLeft = n.scrollWidth));
     await page.waitForTimeout(50);
-    assert.ok((await strip(right)).equals(middle), `${colorScheme}: a shadow at the right edge once scrolled to the end`);
+    assert.ok(
+      (await strip(right)).equals(middle),
+      `${colorScheme}: a shadow at the right edge once scrolled to the end`,
+    );
     assert.ok(!(await strip(left)).equals(middle), `${colorScheme}: no shadow at the left edge once scrolled`);
     await page.context().close();
   }
@@ -164,7 +198,12 @@ test('375 px phone: the contents stay one tap away (a sticky bar naming the sect
   const bar = await page.evaluate(() => {
     const toc = document.querySelector('.toc');
     const r = toc.getBoundingClientRect();
-    return { top: r.top, height: r.height, open: toc.querySelector('details').open, label: toc.querySelector('.toc-current')?.textContent ?? '' };
+    return {
+      top: r.top,
+      height: r.height,
+      open: toc.querySelector('details').open,
+      label: toc.querySelector('.toc-current')?.textContent ?? '',
+    };
   });
   assert.ok(Math.abs(bar.top) <= 1, `the contents bar is not at the top of the screen (top ${bar.top})`);
   assert.ok(bar.height <= 56, `the folded contents bar is ${bar.height} px tall`);
@@ -177,10 +216,17 @@ test('375 px phone: the contents stay one tap away (a sticky bar naming the sect
   await page.waitForTimeout(300);
   const after = await page.evaluate((href) => {
     const toc = document.querySelector('.toc');
-    return { open: toc.querySelector('details').open, headingTop: document.querySelector(`${href} h2`).getBoundingClientRect().top, barBottom: toc.getBoundingClientRect().bottom };
+    return {
+      open: toc.querySelector('details').open,
+      headingTop: document.querySelector(`${href} h2`).getBoundingClientRect().top,
+      barBottom: toc.getBoundingClientRect().bottom,
+    };
   }, target);
   assert.equal(after.open, false);
-  assert.ok(after.headingTop >= after.barBottom - 1, `the section heading (${after.headingTop}) lies under the bar (bottom ${after.barBottom})`);
+  assert.ok(
+    after.headingTop >= after.barBottom - 1,
+    `the section heading (${after.headingTop}) lies under the bar (bottom ${after.barBottom})`,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

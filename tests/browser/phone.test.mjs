@@ -20,7 +20,9 @@ function findSmallTargetsAndBareScrollers() {
   const where = (el) => {
     const host = el.getRootNode().host;
     const outer = host ?? el;
-    const section = outer.closest('section[id]') ? `#${outer.closest('section[id]').id}` : (outer.closest('nav, header, footer')?.localName ?? 'body');
+    const section = outer.closest('section[id]')
+      ? `#${outer.closest('section[id]').id}`
+      : (outer.closest('nav, header, footer')?.localName ?? 'body');
     const name = `${el.localName}${el.id ? `#${el.id}` : ''}${el.type && el.localName === 'input' ? `[type=${el.type}]` : ''}`;
     const text = (el.textContent || el.getAttribute('aria-label') || '').replace(/\s+/g, ' ').trim().slice(0, 40);
     return `${host ? `${host.localName} > ` : ''}${name}${text ? ` "${text}"` : ''} in ${section}`;
@@ -28,10 +30,12 @@ function findSmallTargetsAndBareScrollers() {
   // WCAG's inline exception: a link inside a sentence is as tall as its line
   const inSentence = (a) => {
     if (a.localName !== 'a' || getComputedStyle(a).display !== 'inline') return false;
-    const inline = (n) => n && (n.nodeType === Node.TEXT_NODE ? n.data.trim() !== '' : getComputedStyle(n).display.startsWith('inline'));
+    const inline = (n) =>
+      n && (n.nodeType === Node.TEXT_NODE ? n.data.trim() !== '' : getComputedStyle(n).display.startsWith('inline'));
     return inline(a.previousSibling) || inline(a.nextSibling);
   };
-  const targets = 'input:not([type=hidden]), select, textarea, button, summary, a[href], [role=button], [role=slider], [role=checkbox], [role=radio], [role=tab]';
+  const targets =
+    'input:not([type=hidden]), select, textarea, button, summary, a[href], [role=button], [role=slider], [role=checkbox], [role=radio], [role=tab]';
   const small = [];
   const bare = [];
   for (const root of roots) {
@@ -40,11 +44,17 @@ function findSmallTargetsAndBareScrollers() {
       const r = el.getBoundingClientRect();
       if (!r.width && !r.height) continue; // not shown (in a closed part)
       if (getComputedStyle(el).visibility === 'hidden' || inSentence(el)) continue;
-      if (r.width < 24 - 0.01 || r.height < 24 - 0.01) small.push(`${where(el)}: ${r.width.toFixed(1)} x ${r.height.toFixed(1)} px`);
+      if (r.width < 24 - 0.01 || r.height < 24 - 0.01)
+        small.push(`${where(el)}: ${r.width.toFixed(1)} x ${r.height.toFixed(1)} px`);
     }
     for (const el of root.querySelectorAll('*')) {
       const style = getComputedStyle(el);
-      if (!/auto|scroll/.test(style.overflowX) || style.display === 'none' || /^(textarea|input|select)$/.test(el.localName)) continue;
+      if (
+        !/auto|scroll/.test(style.overflowX) ||
+        style.display === 'none' ||
+        /^(textarea|input|select)$/.test(el.localName)
+      )
+        continue;
       // the page's own boxes that fit are left alone (an inline formula takes
       // its cue only once it is wider than its line); a widget's may scroll
       // at another setting, so each has its cue all the time
@@ -68,7 +78,8 @@ test('375 px phone, touch, dark: every control is at least 24 x 24 px, and whate
   // every part a learner can open, open: the asides, the contents, each widget's tables
   await page.evaluate(async () => {
     for (const d of document.querySelectorAll('details')) d.open = true;
-    for (const el of document.querySelectorAll('*')) for (const d of el.shadowRoot?.querySelectorAll('details') ?? []) d.open = true;
+    for (const el of document.querySelectorAll('*'))
+      for (const d of el.shadowRoot?.querySelectorAll('details') ?? []) d.open = true;
     await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   });
   const { small, bare } = await page.evaluate(findSmallTargetsAndBareScrollers);
@@ -91,7 +102,10 @@ test('375 px phone: a sample value typed into its number box changes the printou
   // a value a 120 px slider over 0 to 10000 cannot hit by touch, typed
   await box.tap();
   await box.fill('250');
-  await page.waitForFunction((n) => n.shadowRoot.querySelector('pre.output').textContent.includes('Seats 251 vs 253'), await sample.elementHandle());
+  await page.waitForFunction(
+    (n) => n.shadowRoot.querySelector('pre.output').textContent.includes('Seats 251 vs 253'),
+    await sample.elementHandle(),
+  );
   assert.equal(await slider.inputValue(), '250', 'the slider follows the box');
   assert.match(await sample.evaluate((n) => n.shadowRoot.querySelector('pre.code').textContent), /shift = 1, 3, 250/);
   await page.waitForFunction(() => /\.shift=250(&|$)/.test(location.search));
@@ -108,11 +122,17 @@ test('375 px phone: a sample value typed into its number box changes the printou
   await theta.fill('0.33');
   await theta.blur();
   assert.equal(await theta.inputValue(), '0.5');
-  assert.equal(await sample.locator('#note-theta').textContent(), 'theta must be a number from 0.05 to 1.5 in steps of 0.05; kept 0.5');
+  assert.equal(
+    await sample.locator('#note-theta').textContent(),
+    'theta must be a number from 0.05 to 1.5 in steps of 0.05; kept 0.5',
+  );
   // the slider moves the box, and clears the note
   await sample.locator('#p-theta').focus();
   await page.keyboard.press('ArrowRight');
-  await page.waitForFunction((n) => n.shadowRoot.querySelector('#p-theta-box').value === '0.55', await sample.elementHandle());
+  await page.waitForFunction(
+    (n) => n.shadowRoot.querySelector('#p-theta-box').value === '0.55',
+    await sample.elementHandle(),
+  );
   assert.equal(await sample.locator('#note-theta').textContent(), '');
   // the URL brings the typed value back
   await page.waitForFunction(() => /\.theta=0\.55(&|$)/.test(location.search));
@@ -124,35 +144,63 @@ test('375 px phone: a sample value typed into its number box changes the printou
   await page.context().close();
 });
 
-test('375 px phone: the RoPE clock\'s phase slider shares the screen with the score and the dials it turns, and stays there as the dials scroll by', async () => {
+test("375 px phone: the RoPE clock's phase slider shares the screen with the score and the dials it turns, and stays there as the dials scroll by", async () => {
   const page = await newPage(site.browser, phone);
   await page.goto(`${site.url}/`);
   const clock = page.locator('rope-clock').first();
   await renderAllWidgets(page, ['rope-clock']);
-  const boxes = () => clock.evaluate((n) => {
-    const r = n.shadowRoot;
-    const box = (el) => { const b = el.getBoundingClientRect(); return { top: b.top, bottom: b.bottom }; };
-    const dials = [...r.querySelectorAll('.dials figure')].map(box);
-    return { phase: box(r.querySelector('#c-phase')), phaseBox: box(r.querySelector('#c-phase-box')), score: box(r.querySelector('.scores')), dials, bar: document.querySelector('.toc').getBoundingClientRect().bottom };
-  });
+  const boxes = () =>
+    clock.evaluate((n) => {
+      const r = n.shadowRoot;
+      const box = (el) => {
+        const b = el.getBoundingClientRect();
+        return { top: b.top, bottom: b.bottom };
+      };
+      const dials = [...r.querySelectorAll('.dials figure')].map(box);
+      return {
+        phase: box(r.querySelector('#c-phase')),
+        phaseBox: box(r.querySelector('#c-phase-box')),
+        score: box(r.querySelector('.scores')),
+        dials,
+        bar: document.querySelector('.toc').getBoundingClientRect().bottom,
+      };
+    });
   const b = await boxes();
   const all = [b.phase, b.phaseBox, b.score, ...b.dials];
   const span = Math.max(...all.map((x) => x.bottom)) - Math.min(...all.map((x) => x.top));
-  assert.ok(span <= 800 - b.bar, `the phase slider, the score and the ${b.dials.length} dials span ${span.toFixed(0)} px: more than the ${800 - b.bar} px the phone shows below the contents bar`);
+  assert.ok(
+    span <= 800 - b.bar,
+    `the phase slider, the score and the ${b.dials.length} dials span ${span.toFixed(0)} px: more than the ${800 - b.bar} px the phone shows below the contents bar`,
+  );
   // 32 dials: scrolled to the last one, the slider and the score are still on screen, below the contents bar
-  await clock.evaluate((n) => { n.setAttribute('d-model', '64'); return n.updateNow(); });
-  await clock.evaluate((n) => n.shadowRoot.querySelector('.dials figure:last-child').scrollIntoView({ block: 'end', behavior: 'instant' }));
+  await clock.evaluate((n) => {
+    n.setAttribute('d-model', '64');
+    return n.updateNow();
+  });
+  await clock.evaluate((n) =>
+    n.shadowRoot.querySelector('.dials figure:last-child').scrollIntoView({ block: 'end', behavior: 'instant' }),
+  );
   await page.waitForTimeout(50);
   const s = await boxes();
   assert.equal(s.dials.length, 32);
   assert.ok(s.dials.at(-1).bottom <= 800 + 1, 'the last dial is on screen');
-  for (const [name, x] of [['phase slider', s.phase], ['phase box', s.phaseBox], ['score', s.score]]) {
-    assert.ok(x.top >= s.bar - 1 && x.bottom <= 800, `${name} is off screen (${x.top.toFixed(0)} to ${x.bottom.toFixed(0)} px, contents bar to ${s.bar.toFixed(0)}) beside the last dial`);
+  for (const [name, x] of [
+    ['phase slider', s.phase],
+    ['phase box', s.phaseBox],
+    ['score', s.score],
+  ]) {
+    assert.ok(
+      x.top >= s.bar - 1 && x.bottom <= 800,
+      `${name} is off screen (${x.top.toFixed(0)} to ${x.bottom.toFixed(0)} px, contents bar to ${s.bar.toFixed(0)}) beside the last dial`,
+    );
   }
   // the slider still turns the score there
   const before = await clock.evaluate((n) => n.shadowRoot.querySelector('.scores').textContent);
   await clock.locator('#c-phase-box').fill('1');
-  await page.waitForFunction(([n, t]) => n.shadowRoot.querySelector('.scores').textContent !== t, [await clock.elementHandle(), before]);
+  await page.waitForFunction(
+    ([n, t]) => n.shadowRoot.querySelector('.scores').textContent !== t,
+    [await clock.elementHandle(), before],
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -34,11 +34,22 @@ async function authorPage(markup) {
   return { page, facts };
 }
 
-const boards = (page) => page.$$eval('pe-quiz-score', (nodes) => nodes.map((n) => (n.shadowRoot.querySelector('.error')?.textContent || n.shadowRoot.querySelector('.text').textContent)));
+const boards = (page) =>
+  page.$$eval('pe-quiz-score', (nodes) =>
+    nodes.map(
+      (n) => n.shadowRoot.querySelector('.error')?.textContent || n.shadowRoot.querySelector('.text').textContent,
+    ),
+  );
 const waitBoard = (page, i, re) =>
-  page.waitForFunction(([i, src]) => new RegExp(src).test(document.querySelectorAll('pe-quiz-score')[i].shadowRoot.textContent), [i, re.source], { timeout: 5000 }).catch(async () => {
-    throw new Error(`board ${i} never matched ${re}: ${JSON.stringify(await boards(page))}`);
-  });
+  page
+    .waitForFunction(
+      ([i, src]) => new RegExp(src).test(document.querySelectorAll('pe-quiz-score')[i].shadowRoot.textContent),
+      [i, re.source],
+      { timeout: 5000 },
+    )
+    .catch(async () => {
+      throw new Error(`board ${i} never matched ${re}: ${JSON.stringify(await boards(page))}`);
+    });
 
 async function answerRight(page, id, right) {
   const quiz = page.locator(`pe-quiz[quiz="${id}"]`);
@@ -47,18 +58,38 @@ async function answerRight(page, id, right) {
 }
 
 test('one quiz and one exercise on an author page: 0 of 2, answered moves it, later questions count, the reset clears only these', async () => {
-  const { page, facts } = await authorPage((f) => `<pe-quiz quiz="${f.quizA}"></pe-quiz><pe-exercise exercise="${f.exercise}"></pe-exercise><pe-quiz-score></pe-quiz-score>`);
+  const { page, facts } = await authorPage(
+    (f) =>
+      `<pe-quiz quiz="${f.quizA}"></pe-quiz><pe-exercise exercise="${f.exercise}"></pe-exercise><pe-quiz-score></pe-quiz-score>`,
+  );
   const { quizA, quizB, right } = facts;
   assert.deepEqual(await boards(page), ['Score: 0 of 2 points (0 of 2 questions answered)']);
   // progress of a question elsewhere in the course, which this page must not touch
-  const elsewhere = { credit: 1, misses: 0, attempts: 1, correct: true, solutionShown: false, response: [right[quizB]] };
-  await page.evaluate(([k, id, e]) => localStorage.setItem(k, JSON.stringify({ [id]: e })), [PROGRESS_KEY, quizB, elsewhere]);
+  const elsewhere = {
+    credit: 1,
+    misses: 0,
+    attempts: 1,
+    correct: true,
+    solutionShown: false,
+    response: [right[quizB]],
+  };
+  await page.evaluate(
+    ([k, id, e]) => localStorage.setItem(k, JSON.stringify({ [id]: e })),
+    [PROGRESS_KEY, quizB, elsewhere],
+  );
 
   await answerRight(page, quizA, right[quizA]);
   await waitBoard(page, 0, /^.*Score: 1 of 2 points \(1 of 2 questions answered\)/);
 
   // a question added later, a duplicate and an id the lesson does not have
-  await page.evaluate(([b]) => document.body.insertAdjacentHTML('afterbegin', `<pe-quiz quiz="${b}"></pe-quiz><pe-quiz quiz="no-such-quiz"></pe-quiz>`), [quizB]);
+  await page.evaluate(
+    ([b]) =>
+      document.body.insertAdjacentHTML(
+        'afterbegin',
+        `<pe-quiz quiz="${b}"></pe-quiz><pe-quiz quiz="no-such-quiz"></pe-quiz>`,
+      ),
+    [quizB],
+  );
   await waitBoard(page, 0, /Score: 2 of 3 points \(2 of 3 questions answered\)/);
   await page.evaluate(() => document.querySelector('pe-quiz[quiz]').remove());
   await waitBoard(page, 0, /Score: 1 of 2 points/);
@@ -70,9 +101,14 @@ test('one quiz and one exercise on an author page: 0 of 2, answered moves it, la
   await reset.click();
   await waitBoard(page, 0, /Score: 0 of 2 points \(0 of 2 questions answered\)/);
   assert.deepEqual(await page.evaluate((k) => Object.keys(JSON.parse(localStorage.getItem(k))), PROGRESS_KEY), [quizB]);
-  const picked = await page.locator(`pe-quiz[quiz="${quizA}"]`).evaluate((n) => [...n.shadowRoot.querySelectorAll('input')].filter((i) => i.checked).length);
+  const picked = await page
+    .locator(`pe-quiz[quiz="${quizA}"]`)
+    .evaluate((n) => [...n.shadowRoot.querySelectorAll('input')].filter((i) => i.checked).length);
   assert.equal(picked, 0, 'the reset quiz still shows its pick');
-  assert.deepEqual(page.errors.filter((e) => !/no-such-quiz/.test(e)), []);
+  assert.deepEqual(
+    page.errors.filter((e) => !/no-such-quiz/.test(e)),
+    [],
+  );
   await page.context().close();
 });
 
@@ -104,7 +140,10 @@ test('scope: a selector counts inside the elements it matches, lesson counts the
   await waitBoard(page, 1, /Score: 1 of 3 points/);
   assert.deepEqual(await page.evaluate((k) => Object.keys(JSON.parse(localStorage.getItem(k))), PROGRESS_KEY), [quizA]);
   // the scope is the author's, so the page's URL state cannot change it
-  assert.equal(await page.locator('pe-quiz-score[scope="lesson"]').evaluate((n) => n.applyParam('scope', 'page')), false);
+  assert.equal(
+    await page.locator('pe-quiz-score[scope="lesson"]').evaluate((n) => n.applyParam('scope', 'page')),
+    false,
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

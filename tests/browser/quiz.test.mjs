@@ -16,7 +16,8 @@ const site = useSite();
 /** The lesson with a fixed learner seed (or none: a fresh learner). */
 async function openLesson(seed) {
   const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
-  if (seed !== undefined) await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
+  if (seed !== undefined)
+    await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
   await page.goto(`${site.url}/`);
   await page.evaluate(() => {
     window.answers = [];
@@ -28,13 +29,33 @@ async function openLesson(seed) {
 const quizData = (page) =>
   page.evaluate(async () => {
     const { quizzes } = await import('/gen/lesson-data.js');
-    return Object.fromEntries(Object.entries(quizzes).map(([id, q]) => [id, { generator: q.generator ?? null, multiple: !!q.multiple, correct: (q.options ?? []).flatMap((o, i) => (o.correct ? [i] : [])) }]));
+    return Object.fromEntries(
+      Object.entries(quizzes).map(([id, q]) => [
+        id,
+        {
+          generator: q.generator ?? null,
+          multiple: !!q.multiple,
+          correct: (q.options ?? []).flatMap((o, i) => (o.correct ? [i] : [])),
+        },
+      ]),
+    );
   });
 
 // authored index of each displayed option, per quiz
 const displayedOrders = (page, ids) =>
-  page.$$eval('pe-quiz', (nodes, ids) => Object.fromEntries(nodes.filter((n) => ids.includes(n.getAttribute('quiz'))).map((n) => [n.getAttribute('quiz'), [...n.shadowRoot.querySelectorAll('.options input')].map((i) => Number(i.value))])), ids);
-
+  page.$$eval(
+    'pe-quiz',
+    (nodes, ids) =>
+      Object.fromEntries(
+        nodes
+          .filter((n) => ids.includes(n.getAttribute('quiz')))
+          .map((n) => [
+            n.getAttribute('quiz'),
+            [...n.shadowRoot.querySelectorAll('.options input')].map((i) => Number(i.value)),
+          ]),
+      ),
+    ids,
+  );
 
 test('options are shuffled per learner: the right one is first in at most about half of the quizzes, and the order survives a reload', async () => {
   const orders = [];
@@ -43,20 +64,35 @@ test('options are shuffled per learner: the right one is first in at most about 
     const data = await quizData(page);
     const single = Object.keys(data).filter((id) => !data[id].generator && !data[id].multiple);
     assert.ok(single.length >= 10, `only ${single.length} single-answer written quizzes`);
-    await renderAllWidgets(page, single.map((id) => `pe-quiz[quiz="${id}"]`));
+    await renderAllWidgets(
+      page,
+      single.map((id) => `pe-quiz[quiz="${id}"]`),
+    );
     const order = await displayedOrders(page, single);
     const firstRight = single.filter((id) => order[id][0] === data[id].correct[0]);
-    assert.ok(firstRight.length <= Math.ceil(single.length / 2), `seed ${seed}: the right option is first in ${firstRight.length} of ${single.length} quizzes: ${firstRight.join(', ')}`);
+    assert.ok(
+      firstRight.length <= Math.ceil(single.length / 2),
+      `seed ${seed}: the right option is first in ${firstRight.length} of ${single.length} quizzes: ${firstRight.join(', ')}`,
+    );
     const authored = single.filter((id) => order[id].every((v, i) => v === i));
-    assert.ok(authored.length < single.length / 2, `seed ${seed}: ${authored.length} of ${single.length} quizzes in authored order`);
+    assert.ok(
+      authored.length < single.length / 2,
+      `seed ${seed}: ${authored.length} of ${single.length} quizzes in authored order`,
+    );
     await page.reload();
-    await renderAllWidgets(page, single.map((id) => `pe-quiz[quiz="${id}"]`));
+    await renderAllWidgets(
+      page,
+      single.map((id) => `pe-quiz[quiz="${id}"]`),
+    );
     assert.deepEqual(await displayedOrders(page, single), order, `seed ${seed}: the order changed on reload`);
     orders.push(single.map((id) => order[id].join()));
     assert.deepEqual(page.errors, []);
     await page.context().close();
   }
-  assert.ok(orders[0].some((o, i) => o !== orders[1][i]), 'two learners see the same orders');
+  assert.ok(
+    orders[0].some((o, i) => o !== orders[1][i]),
+    'two learners see the same orders',
+  );
 });
 
 test('a fresh learner gets a seed once; an old progress entry (authored indices, no seed) restores the right option', async () => {
@@ -64,20 +100,30 @@ test('a fresh learner gets a seed once; an old progress entry (authored indices,
   const data = await quizData(page);
   const id = Object.keys(data).find((q) => !data[q].generator && !data[q].multiple);
   const right = data[id].correct[0];
-  await page.evaluate(([k, v]) => localStorage.setItem(k, v), [PROGRESS_KEY, JSON.stringify({ [id]: { correct: true, solutionShown: false, attempts: 1, response: [right] } })]);
+  await page.evaluate(
+    ([k, v]) => localStorage.setItem(k, v),
+    [PROGRESS_KEY, JSON.stringify({ [id]: { correct: true, solutionShown: false, attempts: 1, response: [right] } })],
+  );
   await page.reload();
   const quiz = page.locator(`pe-quiz[quiz="${id}"]`);
   await renderAllWidgets(page, [`pe-quiz[quiz="${id}"]`, 'pe-quiz-score']);
-  const state = await quiz.evaluate((n) => { const r = n.shadowRoot; return ({
-    checked: [...r.querySelectorAll('input')].filter((i) => i.checked).map((i) => Number(i.value)),
-    result: r.querySelector('.result').textContent,
-  }); });
+  const state = await quiz.evaluate((n) => {
+    const r = n.shadowRoot;
+    return {
+      checked: [...r.querySelectorAll('input')].filter((i) => i.checked).map((i) => Number(i.value)),
+      result: r.querySelector('.result').textContent,
+    };
+  });
   assert.deepEqual(state.checked, [right]);
   assert.match(state.result, /^Correct/);
   const seed = await page.evaluate((k) => localStorage.getItem(k), SEED_KEY);
   assert.match(seed ?? '', /^\d+$/);
   await page.reload();
-  assert.equal(await page.evaluate((k) => localStorage.getItem(k), SEED_KEY), seed, 'the learner seed changed on reload');
+  assert.equal(
+    await page.evaluate((k) => localStorage.getItem(k), SEED_KEY),
+    seed,
+    'the learner seed changed on reload',
+  );
   await page.context().close();
 });
 
@@ -96,17 +142,21 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
   await quiz.locator(`input[value="${wrong}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
   await quiz.getByRole('button', { name: 'Show solution' }).click();
-  const solution = await quiz.evaluate((n, [w, c]) => { const r = n.shadowRoot;
-    const label = (i) => r.querySelector(`input[value="${i}"]`).closest('label');
-    return {
-      wrongChecked: label(w).querySelector('input').checked,
-      wrongClass: label(w).className,
-      wrongMark: label(w).querySelector('.mark')?.textContent,
-      rightClass: label(c).className,
-      explanation: !r.querySelector('.explanation').hidden,
-    };
-  }, [wrong, right]);
-  assert.ok(solution.wrongChecked, 'the learner\'s pick is unchecked by Show solution');
+  const solution = await quiz.evaluate(
+    (n, [w, c]) => {
+      const r = n.shadowRoot;
+      const label = (i) => r.querySelector(`input[value="${i}"]`).closest('label');
+      return {
+        wrongChecked: label(w).querySelector('input').checked,
+        wrongClass: label(w).className,
+        wrongMark: label(w).querySelector('.mark')?.textContent,
+        rightClass: label(c).className,
+        explanation: !r.querySelector('.explanation').hidden,
+      };
+    },
+    [wrong, right],
+  );
+  assert.ok(solution.wrongChecked, "the learner's pick is unchecked by Show solution");
   assert.match(solution.wrongClass, /\bwrong\b/);
   assert.match(solution.wrongMark, /your answer/);
   assert.match(solution.rightClass, /\bcorrect\b/);
@@ -114,7 +164,11 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
   await quiz.getByRole('button', { name: 'Try again' }).click();
   await quiz.locator(`input[value="${right}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
-  const result = () => quiz.evaluate((n) => { const r = n.shadowRoot; return r.querySelector('.result').textContent; });
+  const result = () =>
+    quiz.evaluate((n) => {
+      const r = n.shadowRoot;
+      return r.querySelector('.result').textContent;
+    });
   assert.match(await result(), /^Revealed/);
   const answers = await page.evaluate(() => window.answers);
   const last = answers.at(-1);
@@ -151,7 +205,11 @@ test('select-all: after Check every missed right option and every wrong pick is 
   await renderAllWidgets(page, [`pe-quiz[quiz="${id}"]`]);
   const n = await quiz.locator('input').count();
   const wrong = [...Array(n).keys()].find((i) => !correct.includes(i));
-  const classes = () => quiz.evaluate((n) => { const r = n.shadowRoot; return Object.fromEntries([...r.querySelectorAll('input')].map((i) => [i.value, i.closest('label').className])); });
+  const classes = () =>
+    quiz.evaluate((n) => {
+      const r = n.shadowRoot;
+      return Object.fromEntries([...r.querySelectorAll('input')].map((i) => [i.value, i.closest('label').className]));
+    });
   // one right pick and one wrong pick
   await quiz.locator(`input[value="${correct[0]}"]`).check();
   await quiz.locator(`input[value="${wrong}"]`).check();
@@ -160,20 +218,45 @@ test('select-all: after Check every missed right option and every wrong pick is 
   assert.match(marked[correct[0]], /\bcorrect\b/);
   assert.match(marked[wrong], /\bwrong\b/);
   for (const i of correct.slice(1)) assert.match(marked[i], /\bmissed\b/, `right option ${i} not marked as missed`);
-  assert.ok(await quiz.evaluate((n) => { const r = n.shadowRoot; return r.querySelector('.explanation').hidden; }), 'explanation shown after a wrong answer');
+  assert.ok(
+    await quiz.evaluate((n) => {
+      const r = n.shadowRoot;
+      return r.querySelector('.explanation').hidden;
+    }),
+    'explanation shown after a wrong answer',
+  );
   // only right picks, some missing: "Partly", the missing ones marked
   await quiz.getByRole('button', { name: 'Try again' }).click();
   await quiz.locator(`input[value="${correct[0]}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
-  assert.match(await quiz.evaluate((n) => { const r = n.shadowRoot; return r.querySelector('.result').textContent; }), /^Partly/);
+  assert.match(
+    await quiz.evaluate((n) => {
+      const r = n.shadowRoot;
+      return r.querySelector('.result').textContent;
+    }),
+    /^Partly/,
+  );
   marked = await classes();
   for (const i of correct.slice(1)) assert.match(marked[i], /\bmissed\b/);
   // all right: correct, with the explanation
   await quiz.getByRole('button', { name: 'Try again' }).click();
   for (const i of correct) await quiz.locator(`input[value="${i}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
-  assert.match(await quiz.evaluate((n) => { const r = n.shadowRoot; return r.querySelector('.result').textContent; }), /^Correct/);
-  assert.equal(await quiz.evaluate((n) => { const r = n.shadowRoot; return r.querySelector('.explanation').hidden; }), false, 'explanation hidden after a right answer');
+  assert.match(
+    await quiz.evaluate((n) => {
+      const r = n.shadowRoot;
+      return r.querySelector('.result').textContent;
+    }),
+    /^Correct/,
+  );
+  assert.equal(
+    await quiz.evaluate((n) => {
+      const r = n.shadowRoot;
+      return r.querySelector('.explanation').hidden;
+    }),
+    false,
+    'explanation hidden after a right answer',
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
@@ -183,31 +266,41 @@ test('feedback prints its label once, and generated questions set their maths as
   const data = await quizData(page);
   const generated = Object.keys(data).filter((id) => data[id].generator);
   assert.ok(generated.length >= 2, `only ${generated.length} generated quizzes`);
-  await renderAllWidgets(page, generated.map((id) => `pe-quiz[quiz="${id}"]`));
+  await renderAllWidgets(
+    page,
+    generated.map((id) => `pe-quiz[quiz="${id}"]`),
+  );
   for (const id of generated) {
     const quiz = page.locator(`pe-quiz[quiz="${id}"]`);
     for (let round = 0; round < 3; round++) {
       await quiz.getByRole('button', { name: 'Show solution' }).click();
-      const state = await quiz.evaluate((n) => { const r = n.shadowRoot; return ({
-        maths: r.querySelectorAll('legend math, .options math, .explanation math').length,
-        styled: [...r.querySelectorAll('[style]')].map((e) => e.localName),
-        // what is read: without the TeX annotations of the formulas
-        text: [...r.querySelectorAll('legend, .options, .explanation')]
-          .map((e) => {
-            const c = e.cloneNode(true);
-            for (const a of c.querySelectorAll('annotation')) a.remove();
-            return c.textContent;
-          })
-          .join(' '),
-        marks: [...r.querySelectorAll('.feedback')].map((f) => f.textContent),
-      }); });
+      const state = await quiz.evaluate((n) => {
+        const r = n.shadowRoot;
+        return {
+          maths: r.querySelectorAll('legend math, .options math, .explanation math').length,
+          styled: [...r.querySelectorAll('[style]')].map((e) => e.localName),
+          // what is read: without the TeX annotations of the formulas
+          text: [...r.querySelectorAll('legend, .options, .explanation')]
+            .map((e) => {
+              const c = e.cloneNode(true);
+              for (const a of c.querySelectorAll('annotation')) a.remove();
+              return c.textContent;
+            })
+            .join(' '),
+          marks: [...r.querySelectorAll('.feedback')].map((f) => f.textContent),
+        };
+      });
       assert.ok(state.maths > 0, `${id}: no MathML`);
       assert.deepEqual(state.styled, [], `${id}: inline styles`);
       assert.doesNotMatch(state.text, /[-\u2212]0\.0+(?!\d*[1-9])/, `${id}: negative zero`);
       assert.doesNotMatch(state.text, /\$|\\(theta|Delta|lambda|text|top)\b/, `${id}: raw TeX shows`);
-      for (const m of state.marks) assert.doesNotMatch(m, /^[^:]*: (Right|Correct|No|Yes)\s*[.:]/, `${id}: label printed twice: ${m}`);
+      for (const m of state.marks)
+        assert.doesNotMatch(m, /^[^:]*: (Right|Correct|No|Yes)\s*[.:]/, `${id}: label printed twice: ${m}`);
       await quiz.getByRole('button', { name: 'New question' }).click();
-      await page.waitForFunction((q) => document.querySelector(`pe-quiz[quiz="${q}"]`).shadowRoot.querySelector('.options input'), id);
+      await page.waitForFunction(
+        (q) => document.querySelector(`pe-quiz[quiz="${q}"]`).shadowRoot.querySelector('.options input'),
+        id,
+      );
     }
   }
   // a written quiz, every option's feedback shown
@@ -215,7 +308,10 @@ test('feedback prints its label once, and generated questions set their maths as
   const quiz = page.locator(`pe-quiz[quiz="${written}"]`);
   await renderAllWidgets(page, [`pe-quiz[quiz="${written}"]`]);
   await quiz.getByRole('button', { name: 'Show solution' }).click();
-  for (const m of await quiz.evaluate((n) => { const r = n.shadowRoot; return [...r.querySelectorAll('.feedback')].map((f) => f.textContent); })) {
+  for (const m of await quiz.evaluate((n) => {
+    const r = n.shadowRoot;
+    return [...r.querySelectorAll('.feedback')].map((f) => f.textContent);
+  })) {
     assert.doesNotMatch(m, /^[^:]*: (Right|Correct)\s*[.:]/, `label printed twice: ${m}`);
   }
   assert.deepEqual(page.errors, []);

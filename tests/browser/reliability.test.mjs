@@ -47,10 +47,16 @@ const drive = (page, start, count) => page.evaluate(([s, c]) => globalThis.posen
 async function installDriver(page) {
   await page.evaluate(() => {
     const instances = [...document.querySelectorAll('*')].filter(
-      (el) => el.localName.includes('-') && el.constructor.params && Object.keys(el.constructor.params).length && typeof el.updateNow === 'function',
+      (el) =>
+        el.localName.includes('-') &&
+        el.constructor.params &&
+        Object.keys(el.constructor.params).length &&
+        typeof el.updateNow === 'function',
     );
     const plans = instances.map((el) => {
-      const params = Object.entries(el.constructor.params).filter(([, s]) => ['int', 'float', 'bool', 'enum'].includes(s.type));
+      const params = Object.entries(el.constructor.params).filter(([, s]) =>
+        ['int', 'float', 'bool', 'enum'].includes(s.type),
+      );
       return params.map(([name, s]) => {
         if (s.type === 'bool') return { name, values: ['true', 'false'] };
         if (s.type === 'enum') return { name, values: s.options };
@@ -103,7 +109,10 @@ async function memory(page, cdp) {
 test(`a long session: ${CHANGES} parameter changes across the lesson's widgets keep memory bounded`, async () => {
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(`${site.url}/index.html`);
-  await renderAllWidgets(page, tags.filter((t) => t !== 'pe-quiz-score'));
+  await renderAllWidgets(
+    page,
+    tags.filter((t) => t !== 'pe-quiz-score'),
+  );
   const cdp = await page.context().newCDPSession(page);
   const instances = await installDriver(page);
   assert.ok(instances > 50, `only ${instances} widget instances`);
@@ -119,17 +128,33 @@ test(`a long session: ${CHANGES} parameter changes across the lesson's widgets k
   }
   const last = samples.at(-1);
   const mib = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
-  console.log(`# long session over ${instances} widget instances (${invalid} changes left a widget showing an invalid-value message):`);
+  console.log(
+    `# long session over ${instances} widget instances (${invalid} changes left a widget showing an invalid-value message):`,
+  );
   for (const s of samples) {
-    console.log(`#   after ${s.changes} changes: JS heap ${mib(s.jsHeap)}, wasm heap ${mib(s.wasmBytes)}, wasm allocated ${mib(s.allocatedBytes)} (scratch ${mib(s.scratchBytes)}, ${s.heapArrays} HeapArrays ${mib(s.heapArrayBytes)}), JS handles held by C++ ${s.jsHandles}`);
+    console.log(
+      `#   after ${s.changes} changes: JS heap ${mib(s.jsHeap)}, wasm heap ${mib(s.wasmBytes)}, wasm allocated ${mib(s.allocatedBytes)} (scratch ${mib(s.scratchBytes)}, ${s.heapArrays} HeapArrays ${mib(s.heapArrayBytes)}), JS handles held by C++ ${s.jsHandles}`,
+    );
   }
   const held = (m) => m.allocatedBytes - m.scratchBytes - m.heapArrayBytes;
-  assert.ok(held(last) - held(base) <= WASM_ALLOCATED_SLACK, `wasm allocations besides the scratch area and HeapArrays grew ${held(base)} -> ${held(last)} bytes`);
+  assert.ok(
+    held(last) - held(base) <= WASM_ALLOCATED_SLACK,
+    `wasm allocations besides the scratch area and HeapArrays grew ${held(base)} -> ${held(last)} bytes`,
+  );
   assert.ok(last.heapArrays <= base.heapArrays, `live HeapArrays grew from ${base.heapArrays} to ${last.heapArrays}`);
-  assert.ok(samples.every((s) => s.scratchBytes <= SCRATCH_CAP), 'the scratch area went past 16 MiB');
+  assert.ok(
+    samples.every((s) => s.scratchBytes <= SCRATCH_CAP),
+    'the scratch area went past 16 MiB',
+  );
   assert.ok(last.jsHeap - base.jsHeap <= JS_HEAP_SLACK, `JS heap grew ${mib(base.jsHeap)} -> ${mib(last.jsHeap)}`);
-  assert.ok(samples.every((s) => s.wasmBytes <= WASM_HEAP_CAP), 'the wasm heap went past 64 MiB');
-  assert.ok(samples.every((s) => s.jsHandles === 0), 'JS handles left held by the C++ side');
+  assert.ok(
+    samples.every((s) => s.wasmBytes <= WASM_HEAP_CAP),
+    'the wasm heap went past 64 MiB',
+  );
+  assert.ok(
+    samples.every((s) => s.jsHandles === 0),
+    'JS handles left held by the C++ side',
+  );
   // still right after it all
   const row1 = await page.evaluate(async () => {
     const { loadPosenc } = await import('./posenc.js');
@@ -163,7 +188,12 @@ test('hostile postMessage traffic to an embed is ignored or shown as text; valid
     await page.evaluate((payload) => {
       const w = document.getElementById('open').contentWindow;
       const hostile = [
-        null, 42, 'posenc:set', [1, 2], new Date(0), new Uint8Array(8),
+        null,
+        42,
+        'posenc:set',
+        [1, 2],
+        new Date(0),
+        new Uint8Array(8),
         { type: 'posenc:set' },
         { type: 'posenc:set', params: 'max-len=9' },
         { type: 'posenc:set', params: ['max-len', '9'] },
@@ -180,14 +210,17 @@ test('hostile postMessage traffic to an embed is ignored or shown as text; valid
       for (const m of hostile) w.postMessage(m, '*');
     }, payload);
     await page.waitForTimeout(300);
-    const state = await page.frameLocator('#open').locator('pe-heatmap').evaluate((n) => ({
-      d: n.getAttribute('d-model'),
-      base: n.getAttribute('base'),
-      maxLen: n.getAttribute('max-len'),
-      error: n.shadowRoot.querySelector('.error')?.textContent ?? '',
-      imgs: n.shadowRoot.querySelectorAll('img').length + document.querySelectorAll('img').length,
-      pwned: window.pwned ?? null,
-    }));
+    const state = await page
+      .frameLocator('#open')
+      .locator('pe-heatmap')
+      .evaluate((n) => ({
+        d: n.getAttribute('d-model'),
+        base: n.getAttribute('base'),
+        maxLen: n.getAttribute('max-len'),
+        error: n.shadowRoot.querySelector('.error')?.textContent ?? '',
+        imgs: n.shadowRoot.querySelectorAll('img').length + document.querySelectorAll('img').length,
+        pwned: window.pwned ?? null,
+      }));
     // the HTML payload became attribute text, refused with a message as text; no element was made
     assert.equal(state.d, payload);
     assert.match(state.error, /d-model must be an even integer/);
@@ -196,19 +229,45 @@ test('hostile postMessage traffic to an embed is ignored or shown as text; valid
     assert.ok(state.base === null || state.base.length <= 500, 'a long value is cut before it reaches the widget');
     assert.equal(state.maxLen, '8', 'inherited or malformed params were applied');
     // a valid message afterwards works
-    await page.evaluate(() => document.getElementById('open').contentWindow.postMessage({ type: 'posenc:set', params: { 'd-model': 16, base: 500, 'max-len': 12 } }, '*'));
+    await page.evaluate(() =>
+      document
+        .getElementById('open')
+        .contentWindow.postMessage({ type: 'posenc:set', params: { 'd-model': 16, base: 500, 'max-len': 12 } }, '*'),
+    );
     await page.frameLocator('#open').locator('pe-heatmap:not([data-invalid])').waitFor({ state: 'attached' });
-    const fixed = await page.frameLocator('#open').locator('pe-heatmap').evaluate((n) => [n.getAttribute('d-model'), n.getAttribute('max-len'), n.shadowRoot.querySelector('.error')?.textContent ?? '']);
+    const fixed = await page
+      .frameLocator('#open')
+      .locator('pe-heatmap')
+      .evaluate((n) => [
+        n.getAttribute('d-model'),
+        n.getAttribute('max-len'),
+        n.shadowRoot.querySelector('.error')?.textContent ?? '',
+      ]);
     assert.deepEqual(fixed, ['16', '12', '']);
 
     // the pinned embed (origin=https://lms.example.org) takes nothing from this parent and tells it nothing
     await page.frameLocator('#pinned').locator('pe-heatmap').waitFor({ state: 'attached' });
-    await page.evaluate(() => document.getElementById('pinned').contentWindow.postMessage({ type: 'posenc:set', params: { 'd-model': 32 } }, '*'));
-    await page.evaluate(() => document.getElementById('pinned').contentWindow.postMessage({ type: 'posenc:get-height' }, '*'));
+    await page.evaluate(() =>
+      document
+        .getElementById('pinned')
+        .contentWindow.postMessage({ type: 'posenc:set', params: { 'd-model': 32 } }, '*'),
+    );
+    await page.evaluate(() =>
+      document.getElementById('pinned').contentWindow.postMessage({ type: 'posenc:get-height' }, '*'),
+    );
     await page.waitForTimeout(300);
-    assert.equal(await page.frameLocator('#pinned').locator('pe-heatmap').evaluate((n) => n.getAttribute('d-model')), '8');
+    assert.equal(
+      await page
+        .frameLocator('#pinned')
+        .locator('pe-heatmap')
+        .evaluate((n) => n.getAttribute('d-model')),
+      '8',
+    );
     const got = await page.evaluate(() => window.got);
-    assert.ok(got.some((m) => m.from === 'open' && m.data.type === 'posenc:resize'), 'the open embed reports its height');
+    assert.ok(
+      got.some((m) => m.from === 'open' && m.data.type === 'posenc:resize'),
+      'the open embed reports its height',
+    );
     assert.ok(!got.some((m) => m.from === 'pinned'), 'the pinned embed posted to a parent of another origin');
     assert.equal(await page.evaluate(() => window.pwned ?? null), null);
     assert.deepEqual(page.errors, []);
@@ -232,14 +291,24 @@ test('corrupted or foreign quiz progress in localStorage is discarded and the pa
   };
   await page.goto(`${site.url}/widgets/dev.html`);
   const key = await page.evaluate(async () => (await import('/lib/progress.js')).progressKey);
-  const options = await page.evaluate(async (id) => (await import('/gen/lesson-data.js')).quizzes[id].options.length, quizId);
+  const options = await page.evaluate(
+    async (id) => (await import('/gen/lesson-data.js')).quizzes[id].options.length,
+    quizId,
+  );
   const corrupt = [
-    '{', 'null', '[]', '"text"', '42', '{"__proto__": {"correct": true}}',
+    '{',
+    'null',
+    '[]',
+    '"text"',
+    '42',
+    '{"__proto__": {"correct": true}}',
     JSON.stringify({ [quizId]: { correct: 'yes', solutionShown: false, attempts: 1, response: [0] } }),
     JSON.stringify({ [quizId]: { correct: true, solutionShown: false, attempts: -1, response: [0] } }),
     JSON.stringify({ [quizId]: { correct: true, solutionShown: false, attempts: 1, response: [options + 5] } }),
     JSON.stringify({ [quizId]: { correct: true, solutionShown: false, attempts: 1, response: Array(5000).fill(0) } }),
-    JSON.stringify({ '<img src=x onerror=window.pwned=1>': { correct: true, solutionShown: false, attempts: 1, response: [0] } }),
+    JSON.stringify({
+      '<img src=x onerror=window.pwned=1>': { correct: true, solutionShown: false, attempts: 1, response: [0] },
+    }),
     JSON.stringify({ 'not-a-quiz': { correct: true, solutionShown: true, attempts: 3, response: [1] } }),
     'x'.repeat(1 << 20),
   ];
@@ -284,7 +353,9 @@ test('progress of quizzes the lesson no longer has is removed on load and not co
   const score = await page.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
   assert.equal(score, `Score: 1 of ${total} points (1 of ${total} questions answered)`);
   // kept, in today's shape: an entry from before credit existed reads as credit 1, no misses
-  assert.deepEqual(await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key), { [quizId]: { ...entry, credit: 1, misses: 0 } });
+  assert.deepEqual(await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), key), {
+    [quizId]: { ...entry, credit: 1, misses: 0 },
+  });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

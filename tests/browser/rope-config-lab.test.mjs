@@ -25,14 +25,18 @@ async function lab(markup, viewport = { width: 1000, height: 900 }) {
 }
 
 const summary = (el) => el.locator('.summary').innerText();
-const paths = (el) => el.evaluate((e) => [...e.shadowRoot.querySelectorAll('svg path')].map((p) => p.getAttribute('d')).join('|'));
+const paths = (el) =>
+  el.evaluate((e) => [...e.shadowRoot.querySelectorAll('svg path')].map((p) => p.getAttribute('d')).join('|'));
 
 test('every preset renders with its source, a summary and no error', async () => {
   const { page, el, errors } = await lab('<rope-config-lab></rope-config-lab>');
   for (const p of ROPE_PRESETS) {
     await el.evaluate((e, id) => e.setAttribute('preset', id), p.id);
     await el.evaluate((e) => e.updateNow());
-    assert.match(await el.locator('.source').innerText(), new RegExp(p.source.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')));
+    assert.match(
+      await el.locator('.source').innerText(),
+      new RegExp(p.source.slice(0, 20).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')),
+    );
     const text = await summary(el);
     assert.match(text, /rotates \d+ pairs/, p.id);
     assert.match(text, /Attention factor: /, p.id);
@@ -41,13 +45,19 @@ test('every preset renders with its source, a summary and no error', async () =>
   }
   await el.evaluate((e) => e.setAttribute('preset', 'phi-3-mini-128k'));
   await el.evaluate((e) => e.updateNow());
-  assert.match(await summary(el), /14 of 48 pairs would turn through angles never seen in training without scaling; with this longrope scaling none do/);
+  assert.match(
+    await summary(el),
+    /14 of 48 pairs would turn through angles never seen in training without scaling; with this longrope scaling none do/,
+  );
   assert.match(await summary(el), /Attention factor: 1\.1902/);
   await el.evaluate((e) => e.setAttribute('preset', 'llama-2-7b'));
   await el.evaluate((e) => e.setAttribute('target', '16384'));
   await el.evaluate((e) => e.updateNow());
-  assert.match(await summary(el), /up to max_position_embeddings = 4,096: at 16,384 tokens, \d+ of 64 pairs turn through angles never seen in training \(pairs \d+–63\)/);
-  assert.ok(await el.locator('svg circle.new').count() > 0, 'marked pairs are drawn');
+  assert.match(
+    await summary(el),
+    /up to max_position_embeddings = 4,096: at 16,384 tokens, \d+ of 64 pairs turn through angles never seen in training \(pairs \d+–63\)/,
+  );
+  assert.ok((await el.locator('svg circle.new').count()) > 0, 'marked pairs are drawn');
   assert.deepEqual(errors, []);
 });
 
@@ -57,7 +67,15 @@ test('a pasted config is shown; bad ones name the field and keep the previous pi
   const box = el.locator('textarea');
   assert.match(await box.inputValue(), /"rope_type": "llama3"/, 'the preset fills the box');
   const show = el.getByRole('button', { name: 'Show this config' });
-  await box.fill(JSON.stringify({ hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 4096, rope_theta: 10000, rope_scaling: { type: 'yarn', factor: 8, original_max_position_embeddings: 4096 } }));
+  await box.fill(
+    JSON.stringify({
+      hidden_size: 2048,
+      num_attention_heads: 16,
+      max_position_embeddings: 4096,
+      rope_theta: 10000,
+      rope_scaling: { type: 'yarn', factor: 8, original_max_position_embeddings: 4096 },
+    }),
+  );
   await show.click();
   await el.evaluate((e) => e.updateNow());
   assert.equal(await el.getAttribute('preset'), 'custom');
@@ -69,8 +87,14 @@ test('a pasted config is shown; bad ones name the field and keep the previous pi
     ['{"hidden_size": 4096,', /the config is not valid JSON/],
     ['{"hidden_size": 4096, "num_attention_heads": 32}', /max_position_embeddings is missing/],
     ['{"head_dim": "128", "max_position_embeddings": 4096}', /head_dim must be a number, got the string "128"/],
-    ['{"head_dim": 128, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "mrope"}}', /rope_scaling.rope_type "mrope" is not supported here/],
-    ['{"head_dim": 128, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "llama3", "factor": 8}}', /rope_scaling.original_max_position_embeddings is missing/],
+    [
+      '{"head_dim": 128, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "mrope"}}',
+      /rope_scaling.rope_type "mrope" is not supported here/,
+    ],
+    [
+      '{"head_dim": 128, "max_position_embeddings": 4096, "rope_scaling": {"rope_type": "llama3", "factor": 8}}',
+      /rope_scaling.original_max_position_embeddings is missing/,
+    ],
     ['{"head_dim": 1e400, "max_position_embeddings": 4096}', /head_dim must be a finite number/],
     ['{"__proto__": {"head_dim": 64}, "max_position_embeddings": 4096}', /head dimension is missing/],
   ];
@@ -85,9 +109,14 @@ test('a pasted config is shown; bad ones name the field and keep the previous pi
     assert.equal(await summary(el), text);
   }
   // 10 MB: refused before parsing, the page stays responsive
-  await box.evaluate((t) => { t.value = `{"x": "${'a'.repeat(10 * 1024 * 1024)}"}`; });
+  await box.evaluate((t) => {
+    t.value = `{"x": "${'a'.repeat(10 * 1024 * 1024)}"}`;
+  });
   await show.click();
-  assert.match(await el.locator('.paste .error').innerText(), /characters long; a config\.json of at most 1,048,576 is read/);
+  assert.match(
+    await el.locator('.paste .error').innerText(),
+    /characters long; a config\.json of at most 1,048,576 is read/,
+  );
   assert.equal(await paths(el), picture);
   assert.deepEqual(errors, []);
 });
@@ -104,7 +133,12 @@ test('keyboard: the plots read a pair with the arrow keys, the table lists every
   // details has no innerText; once in CI it read '' right after the click)
   const pairs = el.locator('details.alt', { has: page.locator('summary', { hasText: 'Show every pair as a table' }) });
   await pairs.locator('summary').click();
-  const opened = await page.waitForFunction((d) => d.open, await pairs.elementHandle(), { timeout: 5000 }).then(() => true, () => false);
+  const opened = await page
+    .waitForFunction((d) => d.open, await pairs.elementHandle(), { timeout: 5000 })
+    .then(
+      () => true,
+      () => false,
+    );
   assert.ok(opened, 'a click on "Show every pair as a table" did not open it within 5 s');
   assert.equal(await pairs.locator('tbody tr').last().locator('th').innerText(), '63');
   assert.equal(await pairs.locator('tbody tr').count(), 64);
@@ -123,23 +157,42 @@ test('embed URL: embed.html?widget=rope-config-lab&preset=... opens that model',
   assert.match(await summary(el), /at 65,536 tokens, 14 of 48 pairs would turn/);
 });
 
-test('Llama 3.1: the verdict names the training it assumes, what the factor alone covers, and the model\'s long training', async () => {
+test("Llama 3.1: the verdict names the training it assumes, what the factor alone covers, and the model's long training", async () => {
   const { el, errors } = await lab('<rope-config-lab preset="llama-3.1-8b"></rope-config-lab>');
   const text = await summary(el);
-  assert.match(text, /Assuming training saw positions up to rope_scaling\.original_max_position_embeddings = 8,192 with the unscaled frequencies: at 131,072 tokens, 29 of 64 pairs would turn through angles never seen in training without scaling; with this llama3 scaling 29 still do \(pairs 35–63\)\./);
-  assert.match(text, /slowed ×8, so it turns as far at 65,536 tokens \(8 × 8,192\) as at 8,192: the scaling alone covers 65,536 of the 131,072\./);
-  assert.match(text, /Llama 3 paper.*§3\.4\.2: six stages from 8K for the 405B, about 800B tokens; similar recipes for the 8B and 70B/s);
+  assert.match(
+    text,
+    /Assuming training saw positions up to rope_scaling\.original_max_position_embeddings = 8,192 with the unscaled frequencies: at 131,072 tokens, 29 of 64 pairs would turn through angles never seen in training without scaling; with this llama3 scaling 29 still do \(pairs 35–63\)\./,
+  );
+  assert.match(
+    text,
+    /slowed ×8, so it turns as far at 65,536 tokens \(8 × 8,192\) as at 8,192: the scaling alone covers 65,536 of the 131,072\./,
+  );
+  assert.match(
+    text,
+    /Llama 3 paper.*§3\.4\.2: six stages from 8K for the 405B, about 800B tokens; similar recipes for the 8B and 70B/s,
+  );
   assert.match(text, /not angles this model never saw/);
   // the training length the verdict assumes is a control of its own
   const trained = el.locator('#c-trained');
   await trained.fill('131072');
   await trained.press('Enter');
   await el.evaluate((e) => e.updateNow());
-  assert.match(await summary(el), /At 131,072 tokens, within the assumed training length of 131,072, no pair turns further than in training\./);
+  assert.match(
+    await summary(el),
+    /At 131,072 tokens, within the assumed training length of 131,072, no pair turns further than in training\./,
+  );
   assert.doesNotMatch(await summary(el), /not angles this model never saw/);
   // a model with no long training of record gets no such line
-  await el.evaluate((e) => { e.removeAttribute('trained'); e.setAttribute('preset', 'llama-7b-pi-16x'); return e.updateNow(); });
+  await el.evaluate((e) => {
+    e.removeAttribute('trained');
+    e.setAttribute('preset', 'llama-7b-pi-16x');
+    return e.updateNow();
+  });
   assert.doesNotMatch(await summary(el), /Llama 3 paper/);
-  assert.match(await summary(el), /slowed ×16, so it turns as far at 32,768 tokens \(16 × 2,048\) as at 2,048: enough for 32,768\./);
+  assert.match(
+    await summary(el),
+    /slowed ×16, so it turns as far at 32,768 tokens \(16 × 2,048\) as at 2,048: enough for 32,768\./,
+  );
   assert.deepEqual(errors, []);
 });

@@ -27,7 +27,7 @@ const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
 // the runtime's browser builds (its "require" exports: scripts that define Scorm12API / Scorm2004API)
 const runtimes = {
-  '1.2': readFileSync(require.resolve('scorm-again/scorm12'), 'utf8'),
+  1.2: readFileSync(require.resolve('scorm-again/scorm12'), 'utf8'),
   2004: readFileSync(require.resolve('scorm-again/scorm2004'), 'utf8'),
 };
 const PLACEHOLDER_ACTOR = { objectType: 'Agent', name: 'Test Learner', mbox: 'mailto:learner@example.com' };
@@ -41,7 +41,9 @@ const packages = {}; // version -> { files: { name: Uint8Array }, manifest }
 // The host page: an LMS window holding the runtime. `window.startLms(...)`
 // creates the API (its calls recorded with the last error after each), loads
 // the attempt's data, and launches the SCO in the iframe.
-const hostPage = (version) => `<!doctype html><html><head><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">
+const hostPage = (
+  version,
+) => `<!doctype html><html><head><meta charset="utf-8"><title>LMS</title><link rel="icon" href="data:,">
 <script src="/runtime-${version}.js"></script>
 <script>
 window.scormLog = [];
@@ -90,7 +92,9 @@ before(async () => {
     } else if ((m = /^\/runtime-(1\.2|2004)\.js$/.exec(url.pathname))) {
       res.writeHead(200, { 'content-type': 'text/javascript' }).end(runtimes[m[1]]);
     } else if ((m = /^\/sco-(1\.2|2004)\/(.+)$/.exec(url.pathname)) && packages[m[1]].files[m[2]]) {
-      res.writeHead(200, { 'content-type': m[2].endsWith('.html') ? 'text/html; charset=utf-8' : 'application/xml' }).end(Buffer.from(packages[m[1]].files[m[2]]));
+      res
+        .writeHead(200, { 'content-type': m[2].endsWith('.html') ? 'text/html; charset=utf-8' : 'application/xml' })
+        .end(Buffer.from(packages[m[1]].files[m[2]]));
     } else res.writeHead(404).end();
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -117,13 +121,21 @@ function launchData(version, { resume = null } = {}) {
     };
   }
   return {
-    core: { student_id: 'learner-1', student_name: 'Learner, Test', entry: resume ? 'resume' : 'ab-initio', ...(resume ? { lesson_status: resume.core.lesson_status } : {}) },
+    core: {
+      student_id: 'learner-1',
+      student_name: 'Learner, Test',
+      entry: resume ? 'resume' : 'ab-initio',
+      ...(resume ? { lesson_status: resume.core.lesson_status } : {}),
+    },
     student_data: { mastery_score: '80' },
     ...(resume ? { suspend_data: resume.suspend_data } : {}),
   };
 }
 
-async function openLms(version, { data = launchData(version), mode = 'normal', sco = `/sco-${version}/lesson.html` } = {}) {
+async function openLms(
+  version,
+  { data = launchData(version), mode = 'normal', sco = `/sco-${version}/lesson.html` } = {},
+) {
   const page = await newPage(browser, { viewport: { width: 1040, height: 900 } });
   // in every frame: collect the SCO's statements and quiz events
   await page.addInitScript(() => {
@@ -140,7 +152,8 @@ async function openLms(version, { data = launchData(version), mode = 'normal', s
 }
 
 const quizIdsOf = (frame) => frame.locator('pe-quiz').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('quiz')));
-const exerciseIdsOf = (frame) => frame.locator('pe-exercise').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('exercise')));
+const exerciseIdsOf = (frame) =>
+  frame.locator('pe-exercise').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('exercise')));
 
 /** Waits until the exercise shows its boxes; returns what the learner typed and the answers the worked solution gives. */
 async function exerciseState(frame, id) {
@@ -150,7 +163,12 @@ async function exerciseState(frame, id) {
     (n) =>
       new Promise((resolve, reject) => {
         const t0 = Date.now();
-        const poll = () => (n._draw && n.shadowRoot.querySelector('.parts input') ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`exercise ${n.getAttribute('exercise')} did not render`)) : setTimeout(poll, 50));
+        const poll = () =>
+          n._draw && n.shadowRoot.querySelector('.parts input')
+            ? resolve()
+            : Date.now() - t0 > 20000
+              ? reject(new Error(`exercise ${n.getAttribute('exercise')} did not render`))
+              : setTimeout(poll, 50);
         poll();
       }),
   );
@@ -173,14 +191,17 @@ async function typeAnswer(page, frame, id, texts) {
     await page.keyboard.type(texts[i]);
   }
   await page.keyboard.press('Enter');
-  await el.evaluate((n) => new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    (function poll() {
-      if (n.shadowRoot.querySelector('.result').textContent) resolve();
-      else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('exercise')}: no result after Enter`));
-      else setTimeout(poll, 20);
-    })();
-  }));
+  await el.evaluate(
+    (n) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        (function poll() {
+          if (n.shadowRoot.querySelector('.result').textContent) resolve();
+          else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('exercise')}: no result after Enter`));
+          else setTimeout(poll, 20);
+        })();
+      }),
+  );
 }
 
 /** Waits until the quiz shows its question; returns its state: multiple, displayed order (authored indices), which are right. */
@@ -192,7 +213,12 @@ async function quizState(frame, id) {
     (n) =>
       new Promise((resolve, reject) => {
         const t0 = Date.now();
-        const poll = () => (n._question && n.shadowRoot.querySelector('input') ? resolve() : Date.now() - t0 > 20000 ? reject(new Error(`quiz ${n.getAttribute('quiz')} did not render`)) : setTimeout(poll, 50));
+        const poll = () =>
+          n._question && n.shadowRoot.querySelector('input')
+            ? resolve()
+            : Date.now() - t0 > 20000
+              ? reject(new Error(`quiz ${n.getAttribute('quiz')} did not render`))
+              : setTimeout(poll, 50);
         poll();
       }),
   );
@@ -200,7 +226,10 @@ async function quizState(frame, id) {
     multiple: n._question.multiple,
     order: [...n.shadowRoot.querySelectorAll('input')].map((i) => Number(i.value)),
     right: n._question.options.flatMap((o, i) => (o.correct ? [i] : [])),
-    checked: [...n.shadowRoot.querySelectorAll('input')].filter((i) => i.checked).map((i) => Number(i.value)).sort(),
+    checked: [...n.shadowRoot.querySelectorAll('input')]
+      .filter((i) => i.checked)
+      .map((i) => Number(i.value))
+      .sort(),
     result: n.shadowRoot.querySelector('.result').textContent,
   }));
 }
@@ -209,10 +238,11 @@ async function quizState(frame, id) {
 async function answerWithKeyboard(page, frame, id, wanted) {
   const quiz = frame.locator(`pe-quiz[quiz="${id}"]`);
   const { multiple, order } = await quizState(frame, id);
-  const focused = () => quiz.evaluate((n) => {
-    const a = n.shadowRoot.activeElement;
-    return a?.localName === 'input' ? a.value : (a?.textContent ?? null);
-  });
+  const focused = () =>
+    quiz.evaluate((n) => {
+      const a = n.shadowRoot.activeElement;
+      return a?.localName === 'input' ? a.value : (a?.textContent ?? null);
+    });
   await quiz.locator('input').first().focus();
   if (multiple) {
     for (let k = 0; k < order.length; k++) {
@@ -222,20 +252,24 @@ async function answerWithKeyboard(page, frame, id, wanted) {
     }
   } else {
     await page.keyboard.press('Space');
-    for (let guard = 0; Number(await focused()) !== wanted[0] && guard < 10; guard++) await page.keyboard.press('ArrowDown');
+    for (let guard = 0; Number(await focused()) !== wanted[0] && guard < 10; guard++)
+      await page.keyboard.press('ArrowDown');
     assert.equal(Number(await focused()), wanted[0]);
     await page.keyboard.press('Tab');
   }
   assert.equal(await focused(), 'Check');
   await page.keyboard.press('Enter');
-  await quiz.evaluate((n) => new Promise((resolve, reject) => {
-    const t0 = Date.now();
-    (function poll() {
-      if (n.shadowRoot.querySelector('.result').textContent) resolve();
-      else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('quiz')}: no result after Check`));
-      else setTimeout(poll, 20);
-    })();
-  }));
+  await quiz.evaluate(
+    (n) =>
+      new Promise((resolve, reject) => {
+        const t0 = Date.now();
+        (function poll() {
+          if (n.shadowRoot.querySelector('.result').textContent) resolve();
+          else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('quiz')}: no result after Check`));
+          else setTimeout(poll, 20);
+        })();
+      }),
+  );
 }
 
 const wrongPick = (s) => [s.order.find((i) => !s.right.includes(i))];
@@ -253,18 +287,34 @@ async function answerEverything(page, frame) {
   for (const [k, id] of exerciseIds.entries()) {
     const { solution } = await exerciseState(frame, id);
     if (k === 0) {
-      await typeAnswer(page, frame, id, solution.map((v) => `${v}+1000`));
+      await typeAnswer(
+        page,
+        frame,
+        id,
+        solution.map((v) => `${v}+1000`),
+      );
       await typeAnswer(page, frame, id, solution);
       points += 2 / 3;
     } else if (k === 1) {
-      await frame.locator(`pe-exercise[exercise="${id}"]`).getByRole('button', { name: 'Show solution' }).press('Enter');
+      await frame
+        .locator(`pe-exercise[exercise="${id}"]`)
+        .getByRole('button', { name: 'Show solution' })
+        .press('Enter');
       await typeAnswer(page, frame, id, solution);
     } else {
       await typeAnswer(page, frame, id, solution);
       points += 1;
     }
   }
-  return { ids: [...ids, ...exerciseIds], quizIds: ids, exerciseIds, points, revealedId, partialId: exerciseIds[0], revealedExerciseId: exerciseIds[1] };
+  return {
+    ids: [...ids, ...exerciseIds],
+    quizIds: ids,
+    exerciseIds,
+    points,
+    revealedId,
+    partialId: exerciseIds[0],
+    revealedExerciseId: exerciseIds[1],
+  };
 }
 
 async function answerQuizzes(page, frame) {
@@ -290,7 +340,10 @@ async function answerQuizzes(page, frame) {
   return { ids, correct, revealedId };
 }
 
-const errorsAfterCalls = (log) => log.filter((c) => c.error !== '0').map((c) => `${c.m}(${c.args.join(', ').slice(0, 60)}) -> ${c.result}, error ${c.error}`);
+const errorsAfterCalls = (log) =>
+  log
+    .filter((c) => c.error !== '0')
+    .map((c) => `${c.m}(${c.args.join(', ').slice(0, 60)}) -> ${c.result}, error ${c.error}`);
 
 async function closeSco(page) {
   // the LMS unloads the SCO (as on leaving the activity): the SCO finishes on pagehide
@@ -299,13 +352,19 @@ async function closeSco(page) {
 }
 
 function summarise(log) {
-  return log.map((c) => `${c.m}(${c.args.map((a) => (a.length > 40 ? `${a.slice(0, 37)}...(${a.length})` : a)).join(', ')}) = ${c.result}`);
+  return log.map(
+    (c) =>
+      `${c.m}(${c.args.map((a) => (a.length > 40 ? `${a.slice(0, 37)}...(${a.length})` : a)).join(', ')}) = ${c.result}`,
+  );
 }
 
 for (const version of ['1.2', '2004']) {
   test(`SCORM ${version}: a full attempt with the keyboard reports score, status, session time and compact suspend_data; a relaunch restores every answer`, async () => {
     const { page, frame } = await openLms(version);
-    const { ids, quizIds, exerciseIds, points, revealedId, partialId, revealedExerciseId } = await answerEverything(page, frame);
+    const { ids, quizIds, exerciseIds, points, revealedId, partialId, revealedExerciseId } = await answerEverything(
+      page,
+      frame,
+    );
     const total = ids.length;
     const correct = Math.round(points * 10000) / 10000;
     const say = (m) => process.env.POSENC_TEST_VERBOSE && console.log(`# ${m}`);
@@ -342,22 +401,40 @@ for (const version of ['1.2', '2004']) {
       assert.equal(data.success_status, scaled >= 0.8 ? 'passed' : 'failed');
       assert.match(sets['cmi.session_time'], /^PT\d+H\d+M\d+(\.\d{1,2})?S$/);
       assert.equal(data.exit, 'normal', 'every question answered: a normal exit, the LMS closes the attempt');
-      assert.equal(Number(data.interactions._count ?? data.interactions.childArray?.length ?? Object.keys(data.interactions).length), total, 'one interaction per question');
+      assert.equal(
+        Number(
+          data.interactions._count ?? data.interactions.childArray?.length ?? Object.keys(data.interactions).length,
+        ),
+        total,
+        'one interaction per question',
+      );
     } else {
       assert.equal(Number(data.core.score.raw), Math.round(scaled * 10000) / 100);
       assert.equal(data.core.score.max, '100');
       assert.equal(data.core.lesson_status, scaled >= 0.8 ? 'passed' : 'failed');
       assert.match(sets['cmi.core.session_time'], /^\d{2,4}:\d\d:\d\d\.\d\d$/);
       assert.equal(data.core.exit, '', 'every question answered: 1.2\'s normal exit ""');
-      assert.ok(Object.keys(sets).some((k) => /^cmi\.interactions\.\d+\.student_response$/.test(k)), 'interactions are journaled');
+      assert.ok(
+        Object.keys(sets).some((k) => /^cmi\.interactions\.\d+\.student_response$/.test(k)),
+        'interactions are journaled',
+      );
     }
     // mid-way the exit was "suspend" (a leaving learner resumes), normal from the last answer on
-    const exits = log.filter((c) => /SetValue/.test(c.m) && c.args[0] === (version === '2004' ? 'cmi.exit' : 'cmi.core.exit')).map((c) => c.args[1]);
+    const exits = log
+      .filter((c) => /SetValue/.test(c.m) && c.args[0] === (version === '2004' ? 'cmi.exit' : 'cmi.core.exit'))
+      .map((c) => c.args[1]);
     assert.equal(exits[0], 'suspend');
     assert.equal(exits.at(-1), version === '2004' ? 'normal' : '');
-    assert.equal(exits.indexOf(exits.at(-1)), exits.length - exits.slice().reverse().indexOf('suspend'), 'suspend until complete, then normal');
+    assert.equal(
+      exits.indexOf(exits.at(-1)),
+      exits.length - exits.slice().reverse().indexOf('suspend'),
+      'suspend until complete, then normal',
+    );
     // the revealed quiz and exercise are not credited in the interactions either
-    const interactionOf = (id) => Object.entries(sets).filter(([k, v]) => k.endsWith('.id') && (v === id || v.endsWith(`/quiz/${id}`))).map(([k]) => k.replace(/\.id$/, ''));
+    const interactionOf = (id) =>
+      Object.entries(sets)
+        .filter(([k, v]) => k.endsWith('.id') && (v === id || v.endsWith(`/quiz/${id}`)))
+        .map(([k]) => k.replace(/\.id$/, ''));
     for (const id of [revealedId, revealedExerciseId]) {
       const [n] = interactionOf(id).slice(-1);
       assert.ok(n, `the revealed question ${id} has an interaction`);
@@ -373,25 +450,46 @@ for (const version of ['1.2', '2004']) {
     }
     const [partial] = interactionOf(partialId).slice(-1);
     assert.equal(sets[`${partial}.result`], '0.6667', 'a right answer after one miss is reported as two thirds');
-    assert.ok(exerciseFields.some((n) => sets[`${n}.type`] === 'numeric') && exerciseFields.some((n) => sets[`${n}.type`] === 'fill-in'), 'both kinds of exercise');
+    assert.ok(
+      exerciseFields.some((n) => sets[`${n}.type`] === 'numeric') &&
+        exerciseFields.some((n) => sets[`${n}.type`] === 'fill-in'),
+      'both kinds of exercise',
+    );
 
     // statements: an answered one per answer and one completed with the total, all valid xAPI
     // one per check: every question once, and the exercise answered wrong first once more
     assert.equal(statements.filter((s) => s.verb.id.endsWith('/answered')).length, total + 1);
     const done = statements.filter((s) => s.verb.id.endsWith('/completed'));
     assert.equal(done.length, 1);
-    assert.ok(Math.abs(done[0].result.score.raw - points) < 1e-3 && done[0].result.score.max === total, JSON.stringify(done[0].result.score));
+    assert.ok(
+      Math.abs(done[0].result.score.raw - points) < 1e-3 && done[0].result.score.max === total,
+      JSON.stringify(done[0].result.score),
+    );
     assert.ok(Math.abs(done[0].result.score.scaled - scaled) < 1e-3);
-    assert.ok(statements.some((s) => s.object.definition.interactionType === 'numeric') && statements.some((s) => s.object.definition.interactionType === 'fill-in'), 'exercise statements');
-    for (const s of statements) assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...s }), [], JSON.stringify(s).slice(0, 300));
-    assert.ok(statements.some((s) => s.object.definition.correctResponsesPattern?.[0]?.includes('[,]')), 'a multi-answer quiz among them');
+    assert.ok(
+      statements.some((s) => s.object.definition.interactionType === 'numeric') &&
+        statements.some((s) => s.object.definition.interactionType === 'fill-in'),
+      'exercise statements',
+    );
+    for (const s of statements)
+      assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...s }), [], JSON.stringify(s).slice(0, 300));
+    assert.ok(
+      statements.some((s) => s.object.definition.correctResponsesPattern?.[0]?.includes('[,]')),
+      'a multi-answer quiz among them',
+    );
 
     assert.deepEqual(page.errors, []);
     await page.context().close();
 
     // ---- relaunch: the runtime loaded from the first attempt's data
-    console.log(`# SCORM ${version}: ${quizIds.length} quizzes and ${exerciseIds.length} exercises, ${correct} points, suspend_data ${suspend.length} characters, zip ${packages[version].zipBytes} bytes, ${log.length} calls`);
-    console.log(summarise(log.filter((c, i) => i < 12 || i > log.length - 12)).map((l) => `#   ${l}`).join('\n'));
+    console.log(
+      `# SCORM ${version}: ${quizIds.length} quizzes and ${exerciseIds.length} exercises, ${correct} points, suspend_data ${suspend.length} characters, zip ${packages[version].zipBytes} bytes, ${log.length} calls`,
+    );
+    console.log(
+      summarise(log.filter((c, i) => i < 12 || i > log.length - 12))
+        .map((l) => `#   ${l}`)
+        .join('\n'),
+    );
     // (the suspend_data is the same whatever the exit: this is the relaunch a learner who had left mid-way gets)
     const again = await openLms(version, { data: launchData(version, { resume: data }) });
     for (const id of quizIds) {
@@ -407,8 +505,13 @@ for (const version of ['1.2', '2004']) {
     }
     const first = await quizState(again.frame, quizIds[0]);
     assert.equal(first.result, 'Correct. 1 point.');
-    const board = await again.frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
-    assert.match(board, new RegExp(`^Score: [0-9⅓⅔]+ of ${total} points \\(${total} of ${total} questions answered, 2 revealed\\)$`));
+    const board = await again.frame
+      .locator('pe-quiz-score')
+      .evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+    assert.match(
+      board,
+      new RegExp(`^Score: [0-9⅓⅔]+ of ${total} points \\(${total} of ${total} questions answered, 2 revealed\\)$`),
+    );
     // the relaunch reports the same score at once
     await again.page.waitForFunction(() => window.scormLog.some((c) => /Commit/.test(c.m)));
     const relaunched = await again.page.evaluate(() => JSON.parse(JSON.stringify(window.runtime.cmi)));
@@ -429,7 +532,9 @@ for (const version of ['1.2', '2004']) {
     assert.deepEqual(start.checked, [], 'a new attempt starts with nothing picked');
     assert.equal(start.result, '');
     await fresh.page.waitForFunction(() => window.scormLog.some((c) => /Commit/.test(c.m)));
-    const freshBoard = await fresh.frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+    const freshBoard = await fresh.frame
+      .locator('pe-quiz-score')
+      .evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
     assert.match(freshBoard, new RegExp(`^Score: 0 of ${total} points`));
     // one answer, then the learner leaves mid-way: suspend, so the next launch resumes
     await answerWithKeyboard(fresh.page, fresh.frame, quizIds[0], start.right);
@@ -466,7 +571,13 @@ async function assertCalm(page, frame, correct) {
   const board = await frame.locator('pe-quiz-score').evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
   assert.match(board, new RegExp(`^Score: ${correct} of \\d+ points`));
   // nothing about the LMS reaches the learner
-  const shown = await frame.locator('body').evaluate(() => document.body.innerText + [...document.querySelectorAll('*')].map((n) => n.shadowRoot?.textContent ?? '').join(' '));
+  const shown = await frame
+    .locator('body')
+    .evaluate(
+      () =>
+        document.body.innerText +
+        [...document.querySelectorAll('*')].map((n) => n.shadowRoot?.textContent ?? '').join(' '),
+    );
   assert.doesNotMatch(shown, /SCORM|LMS|LMSInitialize|API_1484_11|unavailable/);
   // the widgets' alert boxes stay empty
   const alerts = await frame.locator('body').evaluate(() => {
@@ -490,7 +601,9 @@ test('the SCO opened as a plain file, with no LMS, keeps progress in localStorag
   const page = await newPage(browser, { viewport: { width: 1000, height: 800 } });
   await page.goto(pathToFileURL(file).href);
   const [id] = await answerSome(page, page, 1);
-  assert.ok(await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('posenc-course:quiz-progress'))));
+  assert.ok(
+    await page.evaluate(() => Object.keys(localStorage).some((k) => k.startsWith('posenc-course:quiz-progress'))),
+  );
   await page.reload();
   assert.equal((await quizState(page, id)).result, 'Correct. 1 point.');
   await assertCalm(page, page, 1);
@@ -509,7 +622,9 @@ for (const mode of ['errors', 'throws', 'refuses-writes']) {
 test('an API that disappears mid-session: answers after it keep working on the page', async () => {
   const { page, frame } = await openLms('2004');
   await answerSome(page, frame, 1);
-  await page.waitForFunction(() => window.scormLog.some((c) => c.m === 'SetValue' && c.args[0] === 'cmi.score.raw' && c.args[1] === '1'));
+  await page.waitForFunction(() =>
+    window.scormLog.some((c) => c.m === 'SetValue' && c.args[0] === 'cmi.score.raw' && c.args[1] === '1'),
+  );
   // the LMS frame tears its API down
   await page.evaluate(() => {
     delete window.API_1484_11;
@@ -539,7 +654,9 @@ for (const [kind, suspend] of [
     else assert.deepEqual(first.checked, [], 'nothing foreign is restored');
     const free = ids.find((id, k) => k > 2);
     await answerWithKeyboard(page, frame, free, (await quizState(frame, free)).right);
-    await page.waitForFunction(() => window.scormLog.some((c) => c.m === 'LMSCommit') && /^pe2~/.test(window.runtime.cmi.suspend_data));
+    await page.waitForFunction(
+      () => window.scormLog.some((c) => c.m === 'LMSCommit') && /^pe2~/.test(window.runtime.cmi.suspend_data),
+    );
     const stored = await page.evaluate(() => window.runtime.cmi.suspend_data);
     assert.ok(stored.includes(`~${free}.`));
     if (kind === 'corrupt') assert.ok(stored.includes(`~${ids[0]}.`), 'the restored answer is kept');
@@ -563,10 +680,15 @@ test('embed.html: H5P hello is said again until a late parent answers; posenc:an
       frame.style.cssText = 'width:800px;height:600px';
       document.body.append(frame);
       window.late = [];
-      setTimeout(() => addEventListener('message', (e) => {
-        window.late.push(e.data);
-        if (e.data?.context === 'h5p' && e.data.action === 'hello') frame.contentWindow.postMessage({ context: 'h5p', action: 'hello' }, '*');
-      }), 2500);
+      setTimeout(
+        () =>
+          addEventListener('message', (e) => {
+            window.late.push(e.data);
+            if (e.data?.context === 'h5p' && e.data.action === 'hello')
+              frame.contentWindow.postMessage({ context: 'h5p', action: 'hello' }, '*');
+          }),
+        2500,
+      );
     }, `${web.url}/embed.html?widget=pe-quiz&quiz=ablation-identical-curves`);
     await page.waitForFunction(() => window.late.some((m) => m?.action === 'hello'), null, { timeout: 10000 });
     await page.waitForTimeout(2500);

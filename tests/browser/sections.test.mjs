@@ -24,9 +24,12 @@ const site = useSite();
 const BASE_IRI = 'https://lms.example.org/courses/pe';
 
 const sectionsShown = (page) => page.$$eval('main > section[id]', (nodes) => nodes.map((n) => n.id));
-const tocShown = (page) => page.$$eval('.toc > details > ol > li > a', (nodes) => nodes.map((a) => a.getAttribute('href')));
+const tocShown = (page) =>
+  page.$$eval('.toc > details > ol > li > a', (nodes) => nodes.map((a) => a.getAttribute('href')));
 const scoreText = (page) =>
-  page.waitForFunction(() => document.querySelector('pe-quiz-score')?.shadowRoot?.querySelector('.text')?.textContent).then((h) => h.jsonValue());
+  page
+    .waitForFunction(() => document.querySelector('pe-quiz-score')?.shadowRoot?.querySelector('.text')?.textContent)
+    .then((h) => h.jsonValue());
 
 test('the lesson page with ?sections=rope,relative-bias shows those two and scores their questions; a bad choice is named and the whole lesson shows', async () => {
   const page = await newPage(site.browser, { viewport: { width: 1200, height: 900 } });
@@ -38,7 +41,10 @@ test('the lesson page with ?sections=rope,relative-bias shows those two and scor
   assert.match(await scoreText(page), new RegExp(`^Score: 0 of ${total} points`));
 
   await page.goto(`${site.url}/index.html?sections=rope,alibi`);
-  assert.match(await page.locator('#sections-error').textContent(), /^Unknown section "alibi": this lesson has why-position, .*review\. The whole lesson is shown\.$/);
+  assert.match(
+    await page.locator('#sections-error').textContent(),
+    /^Unknown section "alibi": this lesson has why-position, .*review\. The whole lesson is shown\.$/,
+  );
   assert.equal((await sectionsShown(page)).length, sections.length + 1);
   assert.match(await scoreText(page), new RegExp(`of ${questionIdsIn(null).length} points`));
   assert.deepEqual(page.errors, []);
@@ -76,14 +82,21 @@ window.startLms = (sco) => {
 
 before(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-sections-'));
-  const [{ file }] = await exportScorm({ outDir: tmp, versions: ['2004'], sections: 'rope,long-context', scoPerSection: true, activityBase: BASE_IRI });
+  const [{ file }] = await exportScorm({
+    outDir: tmp,
+    versions: ['2004'],
+    sections: 'rope,long-context',
+    scoPerSection: true,
+    activityBase: BASE_IRI,
+  });
   files = unzipSync(readFileSync(file));
   const runtime = readFileSync(require.resolve('scorm-again/scorm2004'), 'utf8');
   server = http.createServer((req, res) => {
     const url = new URL(req.url, 'http://x');
     if (url.pathname === '/host.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(hostPage);
     else if (url.pathname === '/runtime.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(runtime);
-    else if (url.pathname === '/sco/lesson.html') res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(Buffer.from(files['lesson.html']));
+    else if (url.pathname === '/sco/lesson.html')
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(Buffer.from(files['lesson.html']));
     else res.writeHead(404).end();
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -94,10 +107,13 @@ after(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-test('SCORM 2004, one SCO per section: the item launched with ?sections=rope scores over RoPE\'s questions only, interaction ids under --activity-base', async () => {
+test("SCORM 2004, one SCO per section: the item launched with ?sections=rope scores over RoPE's questions only, interaction ids under --activity-base", async () => {
   // the manifest's items and their launch parameters
   const manifest = strFromU8(files['imsmanifest.xml']);
-  assert.deepEqual([...manifest.matchAll(/parameters="([^"]*)"/g)].map((m) => m[1]), ['?sections=rope', '?sections=long-context']);
+  assert.deepEqual(
+    [...manifest.matchAll(/parameters="([^"]*)"/g)].map((m) => m[1]),
+    ['?sections=rope', '?sections=long-context'],
+  );
   const rope = questionIdsIn(['rope']);
   const quizId = rope.find((id) => quizzes[id] && !quizzes[id].generator && !quizzes[id].multiple);
   const right = quizzes[quizId].options.findIndex((o) => o.correct);
@@ -109,11 +125,15 @@ test('SCORM 2004, one SCO per section: the item launched with ?sections=rope sco
   const frame = page.frameLocator('#sco');
   const quiz = frame.locator(`pe-quiz[quiz="${quizId}"]`);
   await quiz.scrollIntoViewIfNeeded();
-  assert.deepEqual(await frame.locator('main > section[id]').evaluateAll((nodes) => nodes.map((n) => n.id)), ['rope', 'references']);
+  assert.deepEqual(await frame.locator('main > section[id]').evaluateAll((nodes) => nodes.map((n) => n.id)), [
+    'rope',
+    'references',
+  ]);
   await quiz.locator(`.options input[value="${right}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
 
-  const set = async (el) => (await page.waitForFunction((el) => window.scormLog.findLast((c) => c.el === el), el)).jsonValue();
+  const set = async (el) =>
+    (await page.waitForFunction((el) => window.scormLog.findLast((c) => c.el === el), el)).jsonValue();
   assert.equal((await set('cmi.score.max')).value, String(rope.length));
   assert.equal((await set('cmi.score.raw')).value, '1');
   assert.equal((await set('cmi.interactions.0.id')).value, `${BASE_IRI}/quiz/${quizId}`);

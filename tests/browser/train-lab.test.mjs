@@ -45,8 +45,14 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
   await page.waitForFunction(() => window.trainLog.progress.some((p) => p.steps > 0), null, { timeout: 20000 });
   const detail = await page.evaluate(() => window.trainLog.progress.at(-1));
   assert.equal(detail.total, 60);
-  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.mode').textContent), /training in \d background workers?/i);
-  assert.ok((await lab(page, (el) => el.shadowRoot.querySelector('progress').value)) > 0, 'the progress bar did not move');
+  assert.match(
+    await lab(page, (el) => el.shadowRoot.querySelector('.mode').textContent),
+    /training in \d background workers?/i,
+  );
+  assert.ok(
+    (await lab(page, (el) => el.shadowRoot.querySelector('progress').value)) > 0,
+    'the progress bar did not move',
+  );
 
   // Start handed the keyboard focus to Pause; Space presses it
   assert.equal(await lab(page, (el) => el.shadowRoot.activeElement?.textContent), 'Pause');
@@ -64,7 +70,10 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
   assert.ok((await lastSteps(page)) >= atPause);
 
   const { results } = await page.evaluate(() => window.trainLog.done);
-  assert.deepEqual(results.map((r) => r.encoding), ['none', 'learned', 'rope']);
+  assert.deepEqual(
+    results.map((r) => r.encoding),
+    ['none', 'learned', 'rope'],
+  );
   for (const r of results) {
     assert.ok(r.acc1x >= 0 && r.acc1x <= 1 && Number.isFinite(r.finalLoss), JSON.stringify(r));
     if (r.encoding === 'learned') {
@@ -76,7 +85,9 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
   assert.deepEqual(await lab(page, (el) => el.results.map((r) => r.encoding)), ['none', 'learned', 'rope']);
 
   const table = await lab(page, (el) =>
-    [...el.shadowRoot.querySelectorAll('.results tbody tr')].map((tr) => [...tr.cells].map((c) => ({ text: c.textContent, title: c.querySelector('[title]')?.title ?? '' }))),
+    [...el.shadowRoot.querySelectorAll('.results tbody tr')].map((tr) =>
+      [...tr.cells].map((c) => ({ text: c.textContent, title: c.querySelector('[title]')?.title ?? '' })),
+    ),
   );
   assert.equal(table.length, 3);
   for (const row of table) {
@@ -122,7 +133,9 @@ test('in an embed under a strict CSP the lab trains in workers, and shows exactl
     page.violations = [];
     await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
     await page.addInitScript(() => {
-      document.addEventListener('securitypolicyviolation', (e) => window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`));
+      document.addEventListener('securitypolicyviolation', (e) =>
+        window.reportViolation(`${e.violatedDirective}: ${e.blockedURI}`),
+      );
     });
     await page.goto(`${strict.url}/embed.html?widget=train-lab&task=shift&encodings=rope,learned&steps=100`);
     await page.waitForSelector('train-lab[data-ready]');
@@ -161,19 +174,29 @@ test('task text: trains a language model on the lesson text, retraces the record
   const { default: LM } = await import('../../web/data/lm-results.js');
   const { TEXT } = await import('../../web/lib/train-session.js');
   const seed = LM.seeds[0];
-  const page = await labPage(`<train-lab task="text" steps="${TEXT.evalEvery}" lr="${TEXT.lr}" train-len="${TEXT.trainLen}" seed="${seed}" encodings="rope"></train-lab>`);
+  const page = await labPage(
+    `<train-lab task="text" steps="${TEXT.evalEvery}" lr="${TEXT.lr}" train-len="${TEXT.trainLen}" seed="${seed}" encodings="rope"></train-lab>`,
+  );
   // before any run: the recorded column is in the table, the recorded runs in the chart's label
   const caption = await lab(page, (el) => el.shadowRoot.querySelector('.results caption').textContent);
   assert.match(caption, /Validation loss \(nats per character; a uniform guess: 4\.16\)/);
-  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label')), /Shaded: the recorded runs, seeds/);
+  assert.match(
+    await lab(page, (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label')),
+    /Shaded: the recorded runs, seeds/,
+  );
   await button(page, 'Start').click();
   await page.waitForFunction(() => window.trainLog.done, null, { timeout: 60000 });
   const [r] = (await page.evaluate(() => window.trainLog.done)).results;
   assert.equal(r.encoding, 'rope');
   // the same numbers as the recorded run of this seed (and as Node), to 1e-4
-  assert.ok(Math.abs(r.val[0] - LM.results.rope.seeds[0].curve[0]) < 1e-4, `${r.val[0]} vs ${LM.results.rope.seeds[0].curve[0]}`);
+  assert.ok(
+    Math.abs(r.val[0] - LM.results.rope.seeds[0].curve[0]) < 1e-4,
+    `${r.val[0]} vs ${LM.results.rope.seeds[0].curve[0]}`,
+  );
   for (const m of ['1x', '2x', '4x']) assert.ok(r[`loss${m}`] > 0 && r[`loss${m}`] < 5, JSON.stringify(r));
-  const cells = await lab(page, (el) => [...el.shadowRoot.querySelectorAll('.results tbody tr td')].map((c) => c.textContent));
+  const cells = await lab(page, (el) =>
+    [...el.shadowRoot.querySelectorAll('.results tbody tr td')].map((c) => c.textContent),
+  );
   assert.equal(cells.length, 4); // 1x, 2x, 4x, recorded
   assert.equal(cells[0], r.loss1x.toFixed(3));
   assert.match(cells[3], /^\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)$/);
@@ -181,7 +204,11 @@ test('task text: trains a language model on the lesson text, retraces the record
   // a corpus that is not there: a clear message, and the lab starts again once it is fixed
   await lab(page, (el) => el.setAttribute('corpus', '/no/such/corpus.txt'));
   await button(page, 'Start').click();
-  await page.waitForFunction(() => /could not be loaded from .*no\/such\/corpus\.txt: HTTP 404/.test(document.querySelector('train-lab').shadowRoot.querySelector('.error').textContent));
+  await page.waitForFunction(() =>
+    /could not be loaded from .*no\/such\/corpus\.txt: HTTP 404/.test(
+      document.querySelector('train-lab').shadowRoot.querySelector('.error').textContent,
+    ),
+  );
   await page.evaluate(() => (window.trainLog.done = null));
   await lab(page, (el) => el.removeAttribute('corpus'));
   await button(page, 'Start').click();

@@ -62,8 +62,10 @@ TEST_CASE("alibi bias: causal masks the future, symmetric mirrors the past", "[a
                 const float dist = static_cast<float>(i > j ? i - j : j - i);
                 const float want = -m[static_cast<std::size_t>(h)] * dist;
                 REQUIRE(sym[at] == want);
-                if (j <= i) REQUIRE(causal[at] == want);
-                else REQUIRE(causal[at] == -std::numeric_limits<float>::infinity());
+                if (j <= i)
+                    REQUIRE(causal[at] == want);
+                else
+                    REQUIRE(causal[at] == -std::numeric_limits<float>::infinity());
             }
     // The diagonal is no penalty; one step back costs exactly one slope.
     REQUIRE(causal[0] == 0.0f);
@@ -101,7 +103,8 @@ TEST_CASE("alibi rejects bad sizes with messages naming them", "[alibi]") {
     REQUIRE_THROWS_WITH(alibi_bias(out, -1, 1, true), Catch::Contains("heads must be between 1 and 1024, got -1"));
     REQUIRE_THROWS_AS(alibi_bias(out, 1, 0, true), RangeError);
     REQUIRE_THROWS_WITH(alibi_bias(out, 1, 0, true), Catch::Contains("seq_len must be between 1 and 8192, got 0"));
-    REQUIRE_THROWS_WITH(alibi_bias(out, 1, 8193, false), Catch::Contains("seq_len must be between 1 and 8192, got 8193"));
+    REQUIRE_THROWS_WITH(alibi_bias(out, 1, 8193, false),
+                        Catch::Contains("seq_len must be between 1 and 8192, got 8193"));
     // 2 * 4096^2 = 33554432 values: past the 2^24 cap.
     REQUIRE_THROWS_AS(alibi_bias(out, 2, 4096, true), RangeError);
     REQUIRE_THROWS_WITH(alibi_bias(out, 2, 4096, true),

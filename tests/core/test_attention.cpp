@@ -23,23 +23,22 @@ namespace {
 const float kInf = std::numeric_limits<float>::infinity();
 using Vec = std::vector<float>;
 
-
 struct Result {
     Vec out, weights;
 };
 
-Result run(const Vec& q, const Vec& k, const Vec& v, std::int64_t heads, std::int64_t seq,
-           std::int64_t d, const AttentionOptions& o = {}) {
+Result run(const Vec& q, const Vec& k, const Vec& v, std::int64_t heads, std::int64_t seq, std::int64_t d,
+           const AttentionOptions& o = {}) {
     Result r{Vec(sz(heads * seq * d), -7.0f), Vec(o.want_weights ? sz(heads * seq * seq) : 0)};
-    attention(r.out.data(), o.want_weights ? r.weights.data() : nullptr, q.data(), k.data(), v.data(), heads,
-              seq, d, o);
+    attention(r.out.data(), o.want_weights ? r.weights.data() : nullptr, q.data(), k.data(), v.data(), heads, seq, d,
+              o);
     return r;
 }
 
 // The definition in double: S = scale * Q K^T + bias, -inf for j > i when
 // causal, W = softmax(S) with a fully masked row -> 0, O = W V.
-Result reference(const Vec& q, const Vec& k, const Vec& v, const float* bias, std::int64_t heads,
-                 std::int64_t seq, std::int64_t d, double scale, bool causal) {
+Result reference(const Vec& q, const Vec& k, const Vec& v, const float* bias, std::int64_t heads, std::int64_t seq,
+                 std::int64_t d, double scale, bool causal) {
     Result r{Vec(sz(heads * seq * d)), Vec(sz(heads * seq * seq))};
     for (std::int64_t h = 0; h < heads; ++h)
         for (std::int64_t i = 0; i < seq; ++i) {
@@ -54,7 +53,10 @@ Result reference(const Vec& q, const Vec& k, const Vec& v, const float* bias, st
                 m = std::fmax(m, s[sz(j)]);
             }
             double sum = 0;
-            for (auto& x : s) { x = m == -INFINITY ? 0.0 : std::exp(x - m); sum += x; }
+            for (auto& x : s) {
+                x = m == -INFINITY ? 0.0 : std::exp(x - m);
+                sum += x;
+            }
             for (std::int64_t j = 0; j < seq; ++j) {
                 const double w = sum > 0 ? s[sz(j)] / sum : 0.0;
                 r.weights[sz((h * seq + i) * seq + j)] = static_cast<float>(w);
@@ -67,7 +69,9 @@ Result reference(const Vec& q, const Vec& k, const Vec& v, const float* bias, st
     return r;
 }
 
-double max_diff(const Vec& a, const Vec& b) { return fixture::max_abs_diff(a, b); }
+double max_diff(const Vec& a, const Vec& b) {
+    return fixture::max_abs_diff(a, b);
+}
 
 }  // namespace
 
@@ -139,7 +143,7 @@ TEST_CASE("attention survives logits that overflow exp without max subtraction",
                 q[sz(i * d)] = big;
                 v[sz(i * d)] = float(i + 1);
             }
-            k[0] = 1.0f;  // key 0 scores `big`, keys 1 and 2 score 0
+            k[0] = 1.0f;          // key 0 scores `big`, keys 1 and 2 score 0
             k[sz(2 * d)] = 1.0f;  // key 2 ties with key 0
             AttentionOptions o;
             o.scale = 1.0f;
@@ -214,8 +218,7 @@ TEST_CASE("attention without mask or bias is permutation-equivariant", "[attenti
     for (std::int64_t i = 0; i < seq; ++i) perm[sz(i)] = (i * 5 + 3) % seq;  // 5 is coprime to 17
     auto permute = [&](const Vec& x) {
         Vec y(x.size());
-        for (std::int64_t i = 0; i < seq; ++i)
-            std::copy_n(x.begin() + perm[sz(i)] * d, d, y.begin() + i * d);
+        for (std::int64_t i = 0; i < seq; ++i) std::copy_n(x.begin() + perm[sz(i)] * d, d, y.begin() + i * d);
         return y;
     };
     const auto base = run(q, k, v, 1, seq, d);
@@ -269,8 +272,8 @@ namespace {
 
 // bias[h, i, j] = table[bucket(j - i), h], the (heads, seq, seq) tensor the
 // fused T5 path never builds.
-Vec t5_bias_tensor(const Vec& table, std::int64_t heads, std::int64_t seq, bool bidirectional,
-                   std::int64_t num_buckets, std::int64_t max_distance) {
+Vec t5_bias_tensor(const Vec& table, std::int64_t heads, std::int64_t seq, bool bidirectional, std::int64_t num_buckets,
+                   std::int64_t max_distance) {
     std::vector<std::int32_t> b(sz(seq * seq));
     t5_buckets(b.data(), seq, seq, bidirectional, num_buckets, max_distance);
     Vec bias(sz(heads * seq * seq));
@@ -325,8 +328,8 @@ TEST_CASE("attention with a fused T5 table equals attention with the materialise
         for (bool causal : {false, true}) {
             for (std::int64_t seq : {1, 3, 5, 17, 64, 200}) {
                 for (std::int64_t d : {1, 4, 17}) {
-                    INFO("seq " << seq << " head_dim " << d << " causal " << causal << " buckets "
-                                << c.num_buckets << " bidirectional " << c.bidirectional);
+                    INFO("seq " << seq << " head_dim " << d << " causal " << causal << " buckets " << c.num_buckets
+                                << " bidirectional " << c.bidirectional);
                     const std::int64_t heads = 3;
                     const auto q = pseudo_random(sz(heads * seq * d), 2.0f, 61);
                     const auto k = pseudo_random(sz(heads * seq * d), 2.0f, 62);
@@ -472,8 +475,8 @@ TEST_CASE("attention twins agree with relative bias and without weights", "[atte
                     const auto bias = pseudo_random(sz(seq * seq), 1.0f, 104);
                     auto rel = pseudo_random(sz(2 * seq - 1), 3.0f, 105);
                     rel[sz(seq - 1)] = -kInf;  // the diagonal masked by the relative bias
-                    const AttentionHead head{q.data(), k.data(), v.data(), bias.data(),
-                                             rel.data() + (seq - 1), seq, d, 0.3f, causal};
+                    const AttentionHead head{q.data(), k.data(), v.data(), bias.data(), rel.data() + (seq - 1),
+                                             seq,      d,        0.3f,     causal};
                     AttentionWorkspace w1;
                     Vec os(sz(seq * d), -7.0f), ws(sz(seq * seq), -7.0f);
                     attention_head_scalar(os.data(), keep ? ws.data() : nullptr, head, w1);
@@ -535,10 +538,12 @@ TEST_CASE("attention rejects bad arguments with messages naming them", "[attenti
     REQUIRE_THROWS_WITH(t5(true, 3, 128), Catch::StartsWith("t5 bias: num_buckets must be between 4 and 4096, got 3"));
     REQUIRE_THROWS_WITH(t5(false, 1, 128), Catch::StartsWith("t5 bias: num_buckets must be between 2 and 4096, got 1"));
     REQUIRE_THROWS_WITH(t5(true, 4097, 128), Catch::Contains("num_buckets must be between 4 and 4096, got 4097"));
-    REQUIRE_THROWS_WITH(t5(true, 33, 128), Catch::StartsWith("t5 bias: num_buckets must be even when bidirectional, got 33"));
+    REQUIRE_THROWS_WITH(t5(true, 33, 128),
+                        Catch::StartsWith("t5 bias: num_buckets must be even when bidirectional, got 33"));
     REQUIRE_THROWS_AS(t5(true, 32, 8), RangeError);
-    REQUIRE_THROWS_WITH(t5(true, 32, 8), Catch::StartsWith("t5 bias: max_distance must be greater than max_exact = 8") &&
-                                             Catch::Contains("got 8"));
+    REQUIRE_THROWS_WITH(
+        t5(true, 32, 8),
+        Catch::StartsWith("t5 bias: max_distance must be greater than max_exact = 8") && Catch::Contains("got 8"));
     REQUIRE_THROWS_WITH(t5(false, 32, 0), Catch::Contains("max_distance must be greater than max_exact = 16") &&
                                               Catch::Contains("got 0"));
     // Weights asked for but nowhere to put them.

@@ -88,8 +88,7 @@ TEST_CASE("check_positive wants a finite number above 0", "[check]") {
     REQUIRE_THROWS_WITH(check_positive("base", -0.0), "base must be a finite number greater than 0, got -0");
     REQUIRE_THROWS_WITH(check_positive("base", -2.5), "base must be a finite number greater than 0, got -2.5");
     REQUIRE_THROWS_WITH(check_positive("base", NAN), "base must be a finite number greater than 0, got NaN");
-    REQUIRE_THROWS_WITH(check_positive("base", INFINITY),
-                        "base must be a finite number greater than 0, got Infinity");
+    REQUIRE_THROWS_WITH(check_positive("base", INFINITY), "base must be a finite number greater than 0, got Infinity");
 }
 
 TEST_CASE("check_elements holds outputs to the cap", "[check]") {
@@ -124,7 +123,9 @@ std::vector<std::string> names_of(const Error& e) {
     return out;
 }
 
-std::vector<double> values_of(const Error& e) { return {e.values, e.values + e.value_count}; }
+std::vector<double> values_of(const Error& e) {
+    return {e.values, e.values + e.value_count};
+}
 
 }  // namespace
 
@@ -139,7 +140,8 @@ TEST_CASE("errors carry the argument names they mention and the values, as data"
     }
     SECTION("a description is not a name; the names it mentions are given") {
         REQUIRE(names_of(caught([] { check_range("number of positions", -1, 0, 5); })).empty());
-        const Error e = caught([] { check_elements("alibi bias (heads * seq_len * seq_len)", kMaxElements + 1, {"seq_len"}); });
+        const Error e =
+            caught([] { check_elements("alibi bias (heads * seq_len * seq_len)", kMaxElements + 1, {"seq_len"}); });
         REQUIRE(names_of(e) == std::vector<std::string>{"seq_len"});
         REQUIRE(values_of(e) == std::vector<double>{double(kMaxElements + 1), double(kMaxElements)});
     }
@@ -159,8 +161,14 @@ TEST_CASE("errors carry the argument names they mention and the values, as data"
         const std::vector<std::function<void()>> calls = {
             [&] { sinusoidal_table(out.data(), 2, 7, 10000.0); },
             [&] { sinusoidal_table(out.data(), 20000, 1024, 10000.0); },
-            [&] { std::int32_t b[4]; t5_buckets(b, 2, 2, true, 32, 4); },
-            [&] { std::int32_t b[4]; t5_buckets(b, 2, 2, true, 31, 128); },
+            [&] {
+                std::int32_t b[4];
+                t5_buckets(b, 2, 2, true, 32, 4);
+            },
+            [&] {
+                std::int32_t b[4];
+                t5_buckets(b, 2, 2, true, 31, 128);
+            },
             [&] { rope_apply(out.data(), out.data(), 2, 8, pos, 10000.0, RopeConvention::Half, 5); },
             [&] { rope_apply(out.data(), out.data(), 2, 8, pos, 10000.0, RopeConvention::Half, 8, yarn); },
             [&] { alibi_bias(out.data(), 32, 1024, false); },

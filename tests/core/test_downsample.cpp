@@ -45,7 +45,8 @@ TEST_CASE("downsample: the same size is the identity", "[downsample]") {
 TEST_CASE("downsample: each pixel is the mean of the cells it covers", "[downsample]") {
     // sizes of the lesson's heatmap (1024 x 1024 on ~420 x 530 pixels), odd
     // ratios, one pixel, and more pixels than cells in one direction
-    const std::int64_t shapes[][4] = {{1024, 1024, 420, 530}, {17, 64, 5, 7}, {100, 3, 1, 1}, {7, 9, 7, 4}, {3, 5, 8, 2}, {4, 4, 11, 13}};
+    const std::int64_t shapes[][4] = {{1024, 1024, 420, 530}, {17, 64, 5, 7}, {100, 3, 1, 1},
+                                      {7, 9, 7, 4},           {3, 5, 8, 2},   {4, 4, 11, 13}};
     for (const auto& s : shapes) {
         const std::int64_t rows = s[0], cols = s[1], out_rows = s[2], out_cols = s[3];
         const auto in = pseudo_random(rows * cols, 1.0f, 7);

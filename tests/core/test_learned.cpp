@@ -55,23 +55,20 @@ TEST_CASE("learned lookup copies the rows at the positions", "[learned]") {
 TEST_CASE("learned lookup: nothing exists past the last row", "[learned]") {
     // position == rows is PyTorch's IndexError, message and all
     REQUIRE_THROWS_AS(lookup_one(512, 8, 512), IndexError);
-    REQUIRE_THROWS_WITH(lookup_one(512, 8, 512),
-                        Catch::StartsWith("index out of range in self") &&
-                            Catch::Contains("position 512 is outside a table of 512 rows") &&
-                            Catch::Contains("valid positions are 0..511"));
+    REQUIRE_THROWS_WITH(lookup_one(512, 8, 512), Catch::StartsWith("index out of range in self") &&
+                                                     Catch::Contains("position 512 is outside a table of 512 rows") &&
+                                                     Catch::Contains("valid positions are 0..511"));
     // a one-row table says "row", not "rows"
     REQUIRE_THROWS_WITH(lookup_one(1, 4, 1), Catch::Contains("outside a table of 1 row (valid positions are 0..0)"));
     REQUIRE_THROWS_AS(lookup_one(5, 3, -1), IndexError);
-    REQUIRE_THROWS_WITH(lookup_one(5, 3, -1),
-                        Catch::StartsWith("index out of range in self: position -1 "));
+    REQUIRE_THROWS_WITH(lookup_one(5, 3, -1), Catch::StartsWith("index out of range in self: position -1 "));
     REQUIRE_THROWS_WITH(lookup_one(512, 3, 1000), Catch::Contains("position 1000 "));
     REQUIRE_THROWS_WITH(lookup_one(5, 3, 1e20), Catch::Contains("position 100000000000000000000 "));
     // the last row is fine
     REQUIRE_NOTHROW(lookup_one(512, 8, 511));
 }
 
-TEST_CASE("learned lookup: 600 positions in a 512-row table fail at 512, writing nothing",
-          "[learned]") {
+TEST_CASE("learned lookup: 600 positions in a 512-row table fail at 512, writing nothing", "[learned]") {
     const std::int64_t rows = 512, d = 16;
     const auto table = make_table(rows, d);
     std::vector<double> pos(600);
@@ -98,7 +95,8 @@ TEST_CASE("learned lookup: bad sizes", "[learned]") {
     const double p = 0;
     REQUIRE_THROWS_AS(learned_lookup(&f, &f, 0, 1, &p, 1), RangeError);
     REQUIRE_THROWS_WITH(learned_lookup(&f, &f, 0, 1, &p, 1), Catch::Contains("rows must be between 1 and"));
-    REQUIRE_THROWS_WITH(learned_lookup(&f, &f, 1, 0, &p, 1), Catch::Contains("d_model must be between 1 and 65536, got 0"));
+    REQUIRE_THROWS_WITH(learned_lookup(&f, &f, 1, 0, &p, 1),
+                        Catch::Contains("d_model must be between 1 and 65536, got 0"));
     REQUIRE_THROWS_WITH(learned_lookup(&f, &f, 1, 1, &p, -1), Catch::Contains("got -1"));
     REQUIRE_THROWS_WITH(learned_lookup(nullptr, nullptr, 1 << 20, 32, &p, 1),
                         Catch::Contains("table (rows x d_model) would hold 33554432 values"));
@@ -126,7 +124,8 @@ TEST_CASE("learned lookup fails where nn.Embedding fails", "[learned]") {
     REQUIRE(!cases.empty());
     for (const auto& fc : cases) {
         std::string message = fc.str("message");
-        for (char& ch : message) if (ch == '_') ch = ' ';
+        for (char& ch : message)
+            if (ch == '_') ch = ' ';
         INFO(fc.file);
         REQUIRE_THROWS_AS(lookup_one(fc.integer("rows"), fc.integer("d_model"), fc.num("position")), IndexError);
         REQUIRE_THROWS_WITH(lookup_one(fc.integer("rows"), fc.integer("d_model"), fc.num("position")),

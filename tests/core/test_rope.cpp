@@ -31,9 +31,8 @@ std::vector<float> randn(std::size_t n, unsigned seed) {
 }
 
 // rope_apply on a fresh output; rotary_dim 0 means the whole row.
-std::vector<float> apply(const std::vector<float>& x, std::int64_t dim, const std::vector<double>& pos,
-                         Conv conv, std::int64_t rotary_dim = 0, double base = 10000.0,
-                         const RopeScaling& s = RopeScaling{}) {
+std::vector<float> apply(const std::vector<float>& x, std::int64_t dim, const std::vector<double>& pos, Conv conv,
+                         std::int64_t rotary_dim = 0, double base = 10000.0, const RopeScaling& s = RopeScaling{}) {
     std::vector<float> out(x.size());
     rope_apply(out.data(), x.data(), static_cast<std::int64_t>(pos.size()), dim, pos.data(), base, conv,
                rotary_dim ? rotary_dim : dim, s);
@@ -86,8 +85,8 @@ TEST_CASE("rope convention names parse; others are a TypeError", "[rope]") {
     REQUIRE(rope_convention("half") == Conv::Half);
     REQUIRE(rope_convention("interleaved") == Conv::Interleaved);
     REQUIRE_THROWS_AS(rope_convention("neox"), TypeError);
-    REQUIRE_THROWS_WITH(rope_convention("Half"),
-                        Catch::Contains("unknown RoPE convention 'Half'") && Catch::Contains("'half' or 'interleaved'"));
+    REQUIRE_THROWS_WITH(rope_convention("Half"), Catch::Contains("unknown RoPE convention 'Half'") &&
+                                                     Catch::Contains("'half' or 'interleaved'"));
     REQUIRE_THROWS_AS(rope_convention(nullptr), TypeError);
 }
 
@@ -147,7 +146,8 @@ TEST_CASE("rope: each pair keeps its length", "[rope]") {
         const auto y = apply(x, dim, pos, conv);
         for (std::size_t r = 0; r < pos.size(); ++r) {
             for (std::int64_t i = 0; i < dim / 2; ++i) {
-                const std::int64_t ia = conv == Conv::Half ? i : 2 * i, ib = conv == Conv::Half ? i + dim / 2 : 2 * i + 1;
+                const std::int64_t ia = conv == Conv::Half ? i : 2 * i,
+                                   ib = conv == Conv::Half ? i + dim / 2 : 2 * i + 1;
                 const float* xr = &x[r * dim];
                 const float* yr = &y[r * dim];
                 const double before = std::hypot(double(xr[ia]), double(xr[ib]));
@@ -233,7 +233,8 @@ TEST_CASE("rope: large positions stay accurate (no sloppy range reduction)", "[r
                 const float angle = static_cast<float>(m) * inv[std::size_t(i)];
                 const float c = static_cast<float>(std::cos(double(angle)));
                 const float s = static_cast<float>(std::sin(double(angle)));
-                const std::int64_t ia = conv == Conv::Half ? i : 2 * i, ib = conv == Conv::Half ? i + dim / 2 : 2 * i + 1;
+                const std::int64_t ia = conv == Conv::Half ? i : 2 * i,
+                                   ib = conv == Conv::Half ? i + dim / 2 : 2 * i + 1;
                 const double a = x[std::size_t(ia)], b = x[std::size_t(ib)];
                 REQUIRE(y[std::size_t(ia)] == Approx(a * c - b * s).margin(1e-6));
                 REQUIRE(y[std::size_t(ib)] == Approx(b * c + a * s).margin(1e-6));
@@ -270,7 +271,8 @@ TEST_CASE("rope: scalar twin matches the HF float32 formula bit for bit", "[rope
                 std::vector<float> sn(1), cs(1);
                 sincos_scalar(&angle, sn.data(), cs.data(), 1);
                 const float c = cs[0] * attn, s = sn[0] * attn;
-                const std::int64_t ia = conv == Conv::Half ? i : 2 * i, ib = conv == Conv::Half ? i + rd / 2 : 2 * i + 1;
+                const std::int64_t ia = conv == Conv::Half ? i : 2 * i,
+                                   ib = conv == Conv::Half ? i + rd / 2 : 2 * i + 1;
                 const float a = x[r * dim + ia], b = x[r * dim + ib];
                 const float ac = a * c, bs = b * s, bc = b * c, as = a * s;
                 REQUIRE(y[r * dim + ia] == ac - bs);
@@ -294,8 +296,8 @@ TEST_CASE("rope: SIMD twin matches the scalar twin on every tail", "[rope][simd]
                     std::vector<float> a(x.size()), b(x.size());
                     rope_apply_scalar(a.data(), x.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd,
                                       conv, attn);
-                    rope_apply_simd(b.data(), x.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd,
-                                    conv, attn);
+                    rope_apply_simd(b.data(), x.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd, conv,
+                                    attn);
                     for (std::size_t j = 0; j < x.size(); ++j) {
                         // sin/cos may each be 1.5e-7 off; |a|, |b| < ~5.
                         REQUIRE(b[j] == Approx(a[j]).margin(2e-6));
@@ -306,8 +308,8 @@ TEST_CASE("rope: SIMD twin matches the scalar twin on every tail", "[rope][simd]
                         for (std::int64_t c = rd; c < dim; ++c) REQUIRE(b[r * dim + c] == x[r * dim + c]);
                     // In place gives the same.
                     auto c = x;
-                    rope_apply_simd(c.data(), c.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd,
-                                    conv, attn);
+                    rope_apply_simd(c.data(), c.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd, conv,
+                                    attn);
                     REQUIRE(c == b);
                 }
             }
@@ -331,8 +333,8 @@ TEST_CASE("rope_apply fixtures from HF Llama / GPT-J with PyTorch: 1e-6 fast, bi
         REQUIRE(std::int64_t(x.size()) == rows * dim);
         REQUIRE(std::int64_t(pos.size()) == rows);
         std::vector<float> out(x.size());
-        rope_apply(out.data(), x.data(), rows, dim, pos.data(), c.num("base"), rope_convention(c.str("convention").c_str()),
-                   c.integer("rotary_dim"), s, SinCos::Fast);
+        rope_apply(out.data(), x.data(), rows, dim, pos.data(), c.num("base"),
+                   rope_convention(c.str("convention").c_str()), c.integer("rotary_dim"), s, SinCos::Fast);
         const double err = fixture::max_abs_diff(out, c.tensor("out").values);
         CHECK(err <= 1e-6);
         // The fast path above; the exact one gives torch's bits. Every case
@@ -399,4 +401,3 @@ TEST_CASE("rope_apply: every bad argument is refused with a message", "[rope]") 
     REQUIRE_NOTHROW(with_pos(1, 16777216));
     REQUIRE_NOTHROW(with_pos(1, 0));
 }
-

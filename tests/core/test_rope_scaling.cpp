@@ -108,7 +108,7 @@ TEST_CASE("no scaling: inv_i = 1 / f32(base)^(f32(2i)/f32(dim)) with PyTorch's p
     REQUIRE(inv_freq(38, 1e4)[2] == 1.0f / 0x1.517dc8p+1f);      // double formula: 0x1.517dc6p+1
     REQUIRE(inv_freq(128, 1e6)[37] == 1.0f / 0x1.6fd744p+11f);
     // ... and libm powf on the last n % 16 pairs.
-    REQUIRE(inv_freq(14, 1e6)[2] == 1.0f / 0x1.9e5baap+5f);      // double formula: 0x1.9e5ba8p+5
+    REQUIRE(inv_freq(14, 1e6)[2] == 1.0f / 0x1.9e5baap+5f);  // double formula: 0x1.9e5ba8p+5
     const auto inv = inv_freq(128, 10000.0);
     REQUIRE(inv[0] == 1.0f);
     // Llama's head: every pair agrees with the double formula.
@@ -282,8 +282,9 @@ TEST_CASE("rope scaling: every field error names the field", "[rope_scaling]") {
     REQUIRE_THROWS_WITH(rope_scaling_check(y), Catch::Contains("scaling.beta_slow"));
     y = yarn(4.0, 4096);
     y.beta_slow = 32;
-    REQUIRE_THROWS_WITH(rope_scaling_check(y),
-                        Catch::Contains("scaling.beta_slow must be less than scaling.beta_fast, got beta_slow 32 and beta_fast 32"));
+    REQUIRE_THROWS_WITH(
+        rope_scaling_check(y),
+        Catch::Contains("scaling.beta_slow must be less than scaling.beta_fast, got beta_slow 32 and beta_fast 32"));
 
     REQUIRE_THROWS_WITH(rope_scaling_check(llama3(8.0, 0)), Catch::Contains("scaling.original_max_positions"));
     auto l = llama3(8.0);
@@ -302,7 +303,8 @@ TEST_CASE("rope scaling: every field error names the field", "[rope_scaling]") {
 
 TEST_CASE("rope_scaling_inv_freq checks dim and base", "[rope_scaling]") {
     std::vector<float> buf(64);
-    REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 3, 1e4, RopeScaling{}), Catch::Contains("dim must be even, got 3"));
+    REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 3, 1e4, RopeScaling{}),
+                        Catch::Contains("dim must be even, got 3"));
     REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 0, 1e4, RopeScaling{}),
                         Catch::Contains("dim must be between 2 and 65536, got 0"));
     REQUIRE_THROWS_AS(rope_scaling_inv_freq(buf.data(), kMaxDim + 2, 1e4, RopeScaling{}), RangeError);
@@ -371,11 +373,12 @@ TEST_CASE("longrope: the list switches past the original length; bad lists are r
     s.long_factor = {1, 2, 4, 8};
     s.seq_len = 100;
     const auto short_inv = inv_freq(8, 10000, s);
-    for (std::int64_t i = 0; i < 4; ++i) CHECK(short_inv[static_cast<std::size_t>(i)] == inv_freq(8, 10000)[static_cast<std::size_t>(i)]);
+    for (std::int64_t i = 0; i < 4; ++i)
+        CHECK(short_inv[static_cast<std::size_t>(i)] == inv_freq(8, 10000)[static_cast<std::size_t>(i)]);
     s.seq_len = 101;
     const auto long_inv = inv_freq(8, 10000, s);
     CHECK(long_inv[3] < short_inv[3]);
-    CHECK_THROWS_AS(inv_freq(6, 10000, s), RangeError);      // 3 pairs, 4 factors
+    CHECK_THROWS_AS(inv_freq(6, 10000, s), RangeError);  // 3 pairs, 4 factors
     s.long_factor[2] = 0;
     CHECK_THROWS_AS(inv_freq(8, 10000, s), RangeError);
     s.long_factor[2] = std::nanf("");

@@ -18,12 +18,11 @@ using namespace posenc;
 
 namespace {
 
-constexpr double kTableTol = 1e-6;   // PyTorch tables (fixtures/README.md)
+constexpr double kTableTol = 1e-6;     // PyTorch tables (fixtures/README.md)
 constexpr double kSinCosTol = 1.5e-7;  // vecmath's contract
 
 // The fast path unless asked: most cases below hold vecmath's contract.
-std::vector<float> table(std::int64_t max_len, std::int64_t d, double base = 10000.0,
-                         SinCos path = SinCos::Fast) {
+std::vector<float> table(std::int64_t max_len, std::int64_t d, double base = 10000.0, SinCos path = SinCos::Fast) {
     std::vector<float> out(static_cast<std::size_t>(max_len * d));
     sinusoidal_table(out.data(), max_len, d, base, path);
     return out;
@@ -31,8 +30,7 @@ std::vector<float> table(std::int64_t max_len, std::int64_t d, double base = 100
 
 // Largest error of a table against sin/cos in double of the same float32
 // angles f32(f32(pos) * div_i).
-double error_vs_reference(const std::vector<float>& pe, std::int64_t max_len, std::int64_t d,
-                          double base) {
+double error_vs_reference(const std::vector<float>& pe, std::int64_t max_len, std::int64_t d, double base) {
     std::vector<float> div(static_cast<std::size_t>(d / 2));
     sinusoidal_div(div.data(), d, base);
     double worst = 0;
@@ -49,22 +47,22 @@ double error_vs_reference(const std::vector<float>& pe, std::int64_t max_len, st
 }  // namespace
 
 TEST_CASE("sinusoidal table: known values for d_model 4", "[sinusoidal]") {
-  for (SinCos path : {SinCos::Exact, SinCos::Fast}) {
-    const auto pe = table(3, 4, 10000.0, path);
-    // row 0: sin 0 = 0, cos 0 = 1 in every pair
-    REQUIRE(pe[0] == 0.0f);
-    REQUIRE(pe[1] == 1.0f);
-    REQUIRE(pe[2] == 0.0f);
-    REQUIRE(pe[3] == 1.0f);
-    // row 1: div = (1, 10000^-0.5 = 0.01)
-    REQUIRE(pe[4] == Approx(0.8414709848).margin(1e-7));
-    REQUIRE(pe[5] == Approx(0.5403023059).margin(1e-7));
-    REQUIRE(pe[6] == Approx(0.0099998333).margin(1e-7));
-    REQUIRE(pe[7] == Approx(0.9999500004).margin(1e-7));
-    // row 2
-    REQUIRE(pe[8] == Approx(std::sin(2.0)).margin(1e-7));
-    REQUIRE(pe[11] == Approx(std::cos(0.02)).margin(1e-7));
-  }
+    for (SinCos path : {SinCos::Exact, SinCos::Fast}) {
+        const auto pe = table(3, 4, 10000.0, path);
+        // row 0: sin 0 = 0, cos 0 = 1 in every pair
+        REQUIRE(pe[0] == 0.0f);
+        REQUIRE(pe[1] == 1.0f);
+        REQUIRE(pe[2] == 0.0f);
+        REQUIRE(pe[3] == 1.0f);
+        // row 1: div = (1, 10000^-0.5 = 0.01)
+        REQUIRE(pe[4] == Approx(0.8414709848).margin(1e-7));
+        REQUIRE(pe[5] == Approx(0.5403023059).margin(1e-7));
+        REQUIRE(pe[6] == Approx(0.0099998333).margin(1e-7));
+        REQUIRE(pe[7] == Approx(0.9999500004).margin(1e-7));
+        // row 2
+        REQUIRE(pe[8] == Approx(std::sin(2.0)).margin(1e-7));
+        REQUIRE(pe[11] == Approx(std::cos(0.02)).margin(1e-7));
+    }
 }
 
 TEST_CASE("sinusoidal divisors: the tutorial's exp form", "[sinusoidal]") {
@@ -80,8 +78,7 @@ TEST_CASE("sinusoidal divisors: the tutorial's exp form", "[sinusoidal]") {
     REQUIRE(2 * M_PI / div512[255] == Approx(60611.48).epsilon(1e-6));
 }
 
-TEST_CASE("sinusoidal table: every d_model against a double reference, positions to 65536",
-          "[sinusoidal]") {
+TEST_CASE("sinusoidal table: every d_model against a double reference, positions to 65536", "[sinusoidal]") {
     for (std::int64_t d : {2, 4, 6, 8, 10, 18, 34, 64, 130, 512}) {
         // 65537 rows where the cap allows it; the d=512 table stops at 8192.
         const std::int64_t max_len = d <= 130 ? 65537 : 8192;
@@ -94,8 +91,7 @@ TEST_CASE("sinusoidal table: every d_model against a double reference, positions
     REQUIRE(error_vs_reference(pe, 1000, 34, 500.0) <= kSinCosTol);
 }
 
-TEST_CASE("sinusoidal table, exact path: <= 1 ULP of the double reference, any block boundary",
-          "[sinusoidal]") {
+TEST_CASE("sinusoidal table, exact path: <= 1 ULP of the double reference, any block boundary", "[sinusoidal]") {
     // 4096-angle blocks: d 6 puts a row across each boundary; d 2 at 200001
     // rows reaches angles of 2e5 (SLEEF's Payne-Hanek range).
     for (std::int64_t d : {2, 6, 34, 512}) {
@@ -126,8 +122,10 @@ TEST_CASE("sinusoidal_rows: the whole exact table's bits for any row range", "[s
         }
     }
     std::vector<float> out(64);
-    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, 10, 1), Catch::Contains("row0 must be between 0 and 9, got 10"));
-    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, 8, 3), Catch::Contains("rows must be between 1 and 2, got 3"));
+    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, 10, 1),
+                        Catch::Contains("row0 must be between 0 and 9, got 10"));
+    REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, 8, 3),
+                        Catch::Contains("rows must be between 1 and 2, got 3"));
     REQUIRE_THROWS_WITH(sinusoidal_rows(out.data(), 10, 4, 10000.0, -1, 1), Catch::Contains("row0"));
     REQUIRE_THROWS_AS(sinusoidal_rows(out.data(), 10, 5, 10000.0, 0, 1), RangeError);
 }
@@ -157,8 +155,7 @@ TEST_CASE("sinusoidal table: SIMD kernel against the scalar twin", "[sinusoidal]
             worst = std::fmax(worst, std::fabs(a[i] - b[i]));
             differ += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
         }
-        INFO("d_model " << d << ": " << differ << " of " << n << " values differ, at most by "
-                        << worst);
+        INFO("d_model " << d << ": " << differ << " of " << n << " values differ, at most by " << worst);
         REQUIRE(worst <= kSinCosTol);
     }
 }
@@ -222,8 +219,8 @@ double picture_tol(std::int64_t max_len, std::int64_t d, double base) {
 TEST_CASE("sinusoidal_picture: a pixel row of one position is the table's row", "[sinusoidal]") {
     // more pixel rows than positions (each row spans several pixels), and the
     // same number; columns the same, fewer (averaged) and more (stretched)
-    const std::int64_t shapes[][4] = {{64, 64, 416, 64}, {64, 64, 64, 64}, {7, 6, 23, 6}, {7, 6, 7, 4}, {10, 1024, 164, 968},
-                                      {1, 2, 1, 2}, {333, 2, 444, 5}, {64, 64, 416, 500}};
+    const std::int64_t shapes[][4] = {{64, 64, 416, 64},    {64, 64, 64, 64}, {7, 6, 23, 6},    {7, 6, 7, 4},
+                                      {10, 1024, 164, 968}, {1, 2, 1, 2},     {333, 2, 444, 5}, {64, 64, 416, 500}};
     for (const auto& sh : shapes) {
         const std::int64_t max_len = sh[0], d = sh[1], out_rows = sh[2], out_cols = sh[3];
         const auto got = picture(max_len, d, out_rows, out_cols);
@@ -247,10 +244,11 @@ TEST_CASE("sinusoidal_picture: each pixel the mean of its cells, in closed form"
     };
     // (444 x 1024: every column its own, n = 2 or 3 positions per pixel
     // row, 8 pixel rows per block of sin/cos)
-    const Case cases[] = {{1024, 1024, 444, 968, 10000.0}, {1024, 1024, 444, 343, 10000.0}, {1024, 1024, 444, 1024, 10000.0},
-                          {1024, 64, 444, 500, 10000.0},
-                          {17, 64, 5, 7, 10000.0},         {100, 6, 1, 1, 10000.0},          {1000, 34, 3, 34, 500.0},
-                          {3000, 6, 7, 6, 0.01},           {65537, 4, 7, 4, 10000.0},        {1024, 2, 3, 1, 2.0}};
+    const Case cases[] = {{1024, 1024, 444, 968, 10000.0},  {1024, 1024, 444, 343, 10000.0},
+                          {1024, 1024, 444, 1024, 10000.0}, {1024, 64, 444, 500, 10000.0},
+                          {17, 64, 5, 7, 10000.0},          {100, 6, 1, 1, 10000.0},
+                          {1000, 34, 3, 34, 500.0},         {3000, 6, 7, 6, 0.01},
+                          {65537, 4, 7, 4, 10000.0},        {1024, 2, 3, 1, 2.0}};
     for (const auto& c : cases) {
         const auto got = picture(c.max_len, c.d, c.out_rows, c.out_cols, c.base);
         const double tol = picture_tol(c.max_len, c.d, c.base);
@@ -273,14 +271,18 @@ TEST_CASE("sinusoidal_picture: positions to the cap without a table, and argumen
     const auto far = picture(kMaxPosition, 4, 3, 4);
     for (float v : far) REQUIRE((std::isfinite(v) && std::fabs(v) <= 1.0f));
     std::vector<float> out(8192);  // as large as the 4096 x 2 picture below, were its check missing
-    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 0, 4, 10000.0, 2, 2), Catch::Contains("max_len must be between 1 and 16777216, got 0"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 0, 4, 10000.0, 2, 2),
+                        Catch::Contains("max_len must be between 1 and 16777216, got 0"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 5, 10000.0, 2, 2), Catch::Contains("d_model must be even"));
     // d_model and base are checked first, as by sinusoidal_table
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 5, 10000.0, 0, 2), Catch::Contains("d_model must be even"));
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 0.0, kMaxElements, kMaxElements), Catch::Contains("base"));
-    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, -1.0, 2, 2), Catch::Contains("base must be a finite number greater than 0"));
-    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 0, 2), Catch::Contains("out_rows must be between 1 and"));
-    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 2, -3), Catch::Contains("out_cols must be between 1 and"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, -1.0, 2, 2),
+                        Catch::Contains("base must be a finite number greater than 0"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 0, 2),
+                        Catch::Contains("out_rows must be between 1 and"));
+    REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 4, 10000.0, 2, -3),
+                        Catch::Contains("out_cols must be between 1 and"));
     REQUIRE_THROWS_AS(sinusoidal_picture(out.data(), 4, 4, 10000.0, kMaxElements, 2), RangeError);
     // a picture of 4096 x 2 pixels, but 4096 x 65536 row means to work out
     REQUIRE_THROWS_WITH(sinusoidal_picture(out.data(), 4, 65536, 10000.0, 4096, 2),
@@ -333,9 +335,9 @@ TEST_CASE("sinusoidal table: argument errors", "[sinusoidal]") {
     std::vector<float> out(64);
     SECTION("odd d_model, as PyTorch's snippet fails on it") {
         REQUIRE_THROWS_AS(sinusoidal_table(out.data(), 2, 5), RangeError);
-        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 2, 5),
-                            Catch::Contains("d_model must be even") &&
-                                Catch::Contains("shape mismatch") && Catch::Contains("got 5"));
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 2, 5), Catch::Contains("d_model must be even") &&
+                                                                    Catch::Contains("shape mismatch") &&
+                                                                    Catch::Contains("got 5"));
         REQUIRE_THROWS_WITH(sinusoidal_div(out.data(), 7), Catch::Contains("d_model must be even"));
     }
     SECTION("d_model out of range") {
@@ -350,8 +352,7 @@ TEST_CASE("sinusoidal table: argument errors", "[sinusoidal]") {
         REQUIRE_THROWS_AS(sinusoidal_table(out.data(), 0, 4), RangeError);
         REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), 0, 4),
                             Catch::Contains("max_len must be between 1 and 16777216, got 0"));
-        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), kMaxPosition + 1, 2),
-                            Catch::Contains("got 16777217"));
+        REQUIRE_THROWS_WITH(sinusoidal_table(out.data(), kMaxPosition + 1, 2), Catch::Contains("got 16777217"));
     }
     SECTION("base not a positive number") {
         for (double base : {0.0, -10000.0, double(NAN), double(INFINITY)}) {
@@ -365,9 +366,7 @@ TEST_CASE("sinusoidal table: argument errors", "[sinusoidal]") {
     SECTION("output over the cap, refused before writing anything") {
         REQUIRE_THROWS_AS(sinusoidal_table(nullptr, kMaxPosition, 2), RangeError);
         REQUIRE_THROWS_WITH(sinusoidal_table(nullptr, kMaxPosition, 2),
-                            Catch::Contains("would hold 33554432 values") &&
-                                Catch::Contains("cap of 16777216"));
-        REQUIRE_THROWS_WITH(sinusoidal_table(nullptr, 8193, 2048),
-                            Catch::Contains("would hold 16779264 values"));
+                            Catch::Contains("would hold 33554432 values") && Catch::Contains("cap of 16777216"));
+        REQUIRE_THROWS_WITH(sinusoidal_table(nullptr, 8193, 2048), Catch::Contains("would hold 16779264 values"));
     }
 }

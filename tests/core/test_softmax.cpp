@@ -23,7 +23,10 @@ std::vector<double> reference(const std::vector<float>& x) {
     for (float v : x) m = std::fmax(m, v);
     std::vector<double> e;
     double sum = 0;
-    for (float v : x) { e.push_back(std::exp(double(v) - m)); sum += e.back(); }
+    for (float v : x) {
+        e.push_back(std::exp(double(v) - m));
+        sum += e.back();
+    }
     for (double& v : e) v /= sum;
     return e;
 }
@@ -171,11 +174,11 @@ TEST_CASE("softmax with a known max equals the softmax that finds it, bit for bi
             INFO("n " << n << " kind " << kind);
             auto x = pseudo_random(static_cast<std::size_t>(n), 40.0f, static_cast<std::uint32_t>(n * 7 + kind));
             const std::size_t at = static_cast<std::size_t>(n / 2);
-            if (kind == 1) x[at] = -kInf;                                 // one masked entry
-            if (kind == 2) x.assign(x.size(), -kInf);                      // fully masked row
+            if (kind == 1) x[at] = -kInf;                                    // one masked entry
+            if (kind == 2) x.assign(x.size(), -kInf);                        // fully masked row
             if (kind == 3) x[at] = std::numeric_limits<float>::quiet_NaN();  // NaN row
-            if (kind == 4) x[at] = kInf;                                   // +inf row
-            if (kind == 5) {                                               // -inf and a NaN
+            if (kind == 4) x[at] = kInf;                                     // +inf row
+            if (kind == 5) {                                                 // -inf and a NaN
                 x.assign(x.size(), -kInf);
                 x[at] = std::numeric_limits<float>::quiet_NaN();
             }

@@ -20,7 +20,6 @@ namespace {
 constexpr double kSinCosTol = 1.5e-7;  // the contract in vecmath.h
 const std::size_t kLengths[] = {0, 1, 3, 4, 5, 8, 17, 64};
 
-
 std::uint32_t to_bits(float f) {
     std::uint32_t u;
     std::memcpy(&u, &f, sizeof u);
@@ -28,8 +27,12 @@ std::uint32_t to_bits(float f) {
 }
 
 // Correctly rounded sin/cos of a float, to the precision that matters here.
-float ref_sin(float x) { return static_cast<float>(std::sin(static_cast<double>(x))); }
-float ref_cos(float x) { return static_cast<float>(std::cos(static_cast<double>(x))); }
+float ref_sin(float x) {
+    return static_cast<float>(std::sin(static_cast<double>(x)));
+}
+float ref_cos(float x) {
+    return static_cast<float>(std::cos(static_cast<double>(x)));
+}
 
 // Error of y = exp(x) in ULPs of the correctly rounded result.
 double exp_ulps(float x, float y) {
@@ -53,7 +56,10 @@ SinCosErr sincos_error(Fn fn, const std::vector<float>& x) {
     SinCosErr e;
     for (std::size_t i = 0; i < x.size(); ++i) {
         const double d = std::fmax(std::fabs(s[i] - ref_sin(x[i])), std::fabs(c[i] - ref_cos(x[i])));
-        if (!(d <= e.worst)) { e.worst = d; e.at = x[i]; }  // NaN counts as worst
+        if (!(d <= e.worst)) {
+            e.worst = d;
+            e.at = x[i];
+        }  // NaN counts as worst
     }
     return e;
 }
@@ -73,10 +79,16 @@ std::vector<float> log_sweep(double lo, double hi, int per_binade) {
     return x;
 }
 
-void sincos_public(const float* x, float* s, float* c, std::size_t n) { sincos(x, s, c, n); }
-void sincos_twin(const float* x, float* s, float* c, std::size_t n) { sincos_scalar(x, s, c, n); }
+void sincos_public(const float* x, float* s, float* c, std::size_t n) {
+    sincos(x, s, c, n);
+}
+void sincos_twin(const float* x, float* s, float* c, std::size_t n) {
+    sincos_scalar(x, s, c, n);
+}
 #if POSENC_SIMD
-void sincos_kernel(const float* x, float* s, float* c, std::size_t n) { sincos_simd(x, s, c, n); }
+void sincos_kernel(const float* x, float* s, float* c, std::size_t n) {
+    sincos_simd(x, s, c, n);
+}
 #endif
 
 // sincos_interleaved (and its twins) seen through sincos's interface.
@@ -106,7 +118,10 @@ void add_exp_nonpos_error(ExpNonposErr& e, float x, float y) {
     const double ref = std::exp(static_cast<double>(x));
     if (x >= kExpNonposCutoff) {
         const double u = std::fabs(y - ref) / ulp_of(static_cast<float>(ref));
-        if (!(u <= e.ulps)) { e.ulps = u; e.ulps_at = x; }  // NaN counts as worst
+        if (!(u <= e.ulps)) {
+            e.ulps = u;
+            e.ulps_at = x;
+        }  // NaN counts as worst
     } else {
         const double a = std::fabs(y - ref);
         if (!(a <= e.abs_low)) e.abs_low = a;
@@ -150,8 +165,7 @@ TEST_CASE("sincos is accurate over a dense sweep up to 2^24", "[vecmath]") {
 #endif
 }
 
-TEST_CASE("sincos_interleaved is as accurate as sincos below 2^15, where it takes three parts of pi/2",
-          "[vecmath]") {
+TEST_CASE("sincos_interleaved is as accurate as sincos below 2^15, where it takes three parts of pi/2", "[vecmath]") {
     // Every 61st float in [0, 2^15], both signs: the three-part reduction's
     // whole range, up to its largest q (where q P3's rounding is largest).
     std::vector<float> x;
@@ -203,8 +217,9 @@ TEST_CASE("sincos is accurate next to multiples of pi/2", "[vecmath]") {
 
 TEST_CASE("sincos handles special values and null outputs", "[vecmath]") {
     const float big = std::numeric_limits<float>::max();
-    const std::vector<float> x = {NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e30f, -1e30f, big,
-                                  131072.0f, std::nextafter(131072.0f, INFINITY), 16777216.0f, 1e-40f};
+    const std::vector<float> x = {NAN,         INFINITY, -INFINITY, 0.0f,      -0.0f,
+                                  1e30f,       -1e30f,   big,       131072.0f, std::nextafter(131072.0f, INFINITY),
+                                  16777216.0f, 1e-40f};
     std::vector<float> s(x.size()), c(x.size());
     sincos(x.data(), s.data(), c.data(), x.size());
     for (int i = 0; i < 3; ++i) REQUIRE((std::isnan(s[i]) && std::isnan(c[i])));
@@ -229,8 +244,8 @@ TEST_CASE("sincos_interleaved handles special values and mixed batches", "[vecma
     // for the four-part one (to 131072), the C library (beyond) and non-finite
     // values, in every lane position.
     const float big = std::numeric_limits<float>::max();
-    const std::vector<float> special = {NAN, INFINITY, -INFINITY, 1e30f, -1e30f, big, 131073.0f,
-                                        100000.0f, 32768.0f, std::nextafter(32768.0f, INFINITY),
+    const std::vector<float> special = {NAN,       INFINITY,   -INFINITY, 1e30f,    -1e30f,
+                                        big,       131073.0f,  100000.0f, 32768.0f, std::nextafter(32768.0f, INFINITY),
                                         -40000.0f, 16777216.0f};
     for (float odd : special) {
         for (std::size_t lane = 0; lane < 4; ++lane) {
@@ -297,7 +312,10 @@ TEST_CASE("exp is within 2 ULP from -110 to 90, with 0 and inf at the ends", "[v
     float at = 0;
     for (std::size_t i = 0; i < x.size(); ++i) {
         const double e = exp_ulps(x[i], y[i]);
-        if (e > worst) { worst = e; at = x[i]; }
+        if (e > worst) {
+            worst = e;
+            at = x[i];
+        }
     }
     INFO("worst " << worst << " ULP at x = " << at);
     REQUIRE(worst <= 2.0);
@@ -331,24 +349,22 @@ TEST_CASE("exp on every tail length, in place and against the twin", "[vecmath]"
     }
 }
 
-TEST_CASE("exp_nonpositive is within 3 ULP down to FLT_MIN and below it off by < FLT_MIN",
-          "[vecmath]") {
+TEST_CASE("exp_nonpositive is within 3 ULP down to FLT_MIN and below it off by < FLT_MIN", "[vecmath]") {
     // Every 97th float from 0 down to -104 (11.6 million values) through the
     // scalar twin; the SIMD kernel is held to it bit for bit below.
     ExpNonposErr e;
     for (std::uint32_t u = 0x80000000u; from_bits(u) >= -104.0f; u += 97)
         add_exp_nonpos_error(e, from_bits(u), exp_nonpositive_scalar(from_bits(u)));
-    for (float v : {0.0f, -0.0f, kExpNonposCutoff, std::nextafter(kExpNonposCutoff, 0.0f),
-                    kExpNonposClamp, std::nextafter(kExpNonposClamp, 0.0f), -87.68f, -103.97f,
-                    -104.0f})
+    for (float v : {0.0f, -0.0f, kExpNonposCutoff, std::nextafter(kExpNonposCutoff, 0.0f), kExpNonposClamp,
+                    std::nextafter(kExpNonposClamp, 0.0f), -87.68f, -103.97f, -104.0f})
         add_exp_nonpos_error(e, v, exp_nonpositive_scalar(v));
     INFO("worst " << e.ulps << " ULP at x = " << e.ulps_at << "; below the cutoff " << e.abs_low);
     REQUIRE(e.ulps <= 3.0);  // 2.27 measured over every float
     REQUIRE(e.abs_low < std::numeric_limits<float>::min());
 
     // exact values at the ends: 1 at 0 (either sign), 0 for -88 and below and -inf; NaN stays
-    const std::vector<float> special = {0.0f, -0.0f, -88.0f, -104.0f, -1e30f,
-                                        -std::numeric_limits<float>::max(), -INFINITY, NAN};
+    const std::vector<float> special = {0.0f,      -0.0f, -88.0f, -104.0f, -1e30f, -std::numeric_limits<float>::max(),
+                                        -INFINITY, NAN};
     std::vector<float> out(special.size());
     exp_nonpositive_scalar(special.data(), out.data(), special.size());
     REQUIRE((out[0] == 1.0f && out[1] == 1.0f));
@@ -359,8 +375,7 @@ TEST_CASE("exp_nonpositive is within 3 ULP down to FLT_MIN and below it off by <
 }
 
 #if POSENC_SIMD
-TEST_CASE("exp_nonpositive_simd equals its scalar twin bit for bit, on every tail length",
-          "[vecmath]") {
+TEST_CASE("exp_nonpositive_simd equals its scalar twin bit for bit, on every tail length", "[vecmath]") {
     // Tails (the padded last batch), in place and not, and a sweep through
     // the cutoff and the clamp, where the exponent field runs out.
     for (std::size_t n : kLengths) {

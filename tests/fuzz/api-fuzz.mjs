@@ -38,14 +38,34 @@ export function rng(seed) {
 class FuzzGetterError extends Error {}
 
 const HOSTILE_NUMBERS = [
-  NaN, Infinity, -Infinity, -1, -0, 0, 0.5, 1.5, -7.25, 2 ** 24 + 1, 2 ** 31, 2 ** 32 + 3, 2 ** 53, 2 ** 53 + 2,
-  1e9, 1e308, -1e9, -(2 ** 31), Number.MIN_VALUE, Number.EPSILON, Number.MAX_SAFE_INTEGER,
+  NaN,
+  Infinity,
+  -Infinity,
+  -1,
+  -0,
+  0,
+  0.5,
+  1.5,
+  -7.25,
+  2 ** 24 + 1,
+  2 ** 31,
+  2 ** 32 + 3,
+  2 ** 53,
+  2 ** 53 + 2,
+  1e9,
+  1e308,
+  -1e9,
+  -(2 ** 31),
+  Number.MIN_VALUE,
+  Number.EPSILON,
+  Number.MAX_SAFE_INTEGER,
 ];
 
 function hostileScalar(r) {
   const kinds = [
     () => r.pick(HOSTILE_NUMBERS),
-    () => r.pick(['8', 'abc', '', ' 4 ', '0x10', '1e3', 'NaN', '<img src=x onerror=alert(1)>', 'constructor', '__proto__']),
+    () =>
+      r.pick(['8', 'abc', '', ' 4 ', '0x10', '1e3', 'NaN', '<img src=x onerror=alert(1)>', 'constructor', '__proto__']),
     () => r.pick([null, undefined, true, false]),
     () => r.pick([{}, [], [8], { valueOf: () => 8 }, { toString: () => '8' }, new Date(0), /8/]),
     () => r.pick([8n, -1n, Symbol('fuzz'), () => 8]),
@@ -129,7 +149,9 @@ function ctx(pe, other, r, heapArrays) {
   const numberArg = (draw) => (good() ? valid(draw()) : hostile(hostileScalar(r)));
   const boolArg = () => (good() ? valid(r.chance(0.5)) : hostile(r.pick([0, 1, 'true', null, 'false', {}])));
   const enumArg = (values) =>
-    good() ? valid(r.pick(values)) : hostile(r.pick(['', 'HALF', 'Half ', 'constructor', 'toString', '__proto__', 'none', 0, null, {}]));
+    good()
+      ? valid(r.pick(values))
+      : hostile(r.pick(['', 'HALF', 'Half ', 'constructor', 'toString', '__proto__', 'none', 0, null, {}]));
 
   // An options object whose fields are given as { key: argFactoryResult };
   // sometimes with an unknown key, or not an object at all.
@@ -164,27 +186,51 @@ function scalingArg(c, { dim }) {
     s[k] = a.value;
   };
   if (type === 'dynamic') {
-    field('factor', c.numberArg(() => 1 + r.int(0, 30) / 4));
+    field(
+      'factor',
+      c.numberArg(() => 1 + r.int(0, 30) / 4),
+    );
     field('maxPositions', c.sizeArg(1, 4096));
     if (r.chance(0.6)) field('seqLen', c.sizeArg(1, 16384));
   } else if (type === 'yarn') {
-    field('factor', c.numberArg(() => 1 + r.int(0, 30) / 4));
+    field(
+      'factor',
+      c.numberArg(() => 1 + r.int(0, 30) / 4),
+    );
     field('originalMaxPositions', c.sizeArg(1, 8192));
     if (r.chance(0.5)) {
       const fast = 4 + r.int(0, 60);
-      field('betaFast', c.numberArg(() => fast));
-      field('betaSlow', c.numberArg(() => r.int(1, 3)));
+      field(
+        'betaFast',
+        c.numberArg(() => fast),
+      );
+      field(
+        'betaSlow',
+        c.numberArg(() => r.int(1, 3)),
+      );
     }
   } else if (type === 'llama3') {
-    field('factor', c.numberArg(() => 1 + r.int(0, 30) / 2));
+    field(
+      'factor',
+      c.numberArg(() => 1 + r.int(0, 30) / 2),
+    );
     field('originalMaxPositions', c.sizeArg(1, 8192));
     if (r.chance(0.5)) {
       const low = 1 + r.int(0, 3);
-      field('lowFreqFactor', c.numberArg(() => low));
-      field('highFreqFactor', c.numberArg(() => low + 1 + r.int(0, 6)));
+      field(
+        'lowFreqFactor',
+        c.numberArg(() => low),
+      );
+      field(
+        'highFreqFactor',
+        c.numberArg(() => low + 1 + r.int(0, 6)),
+      );
     }
   } else {
-    field('factor', c.numberArg(() => 0.25 + r.int(0, 60) / 4));
+    field(
+      'factor',
+      c.numberArg(() => 0.25 + r.int(0, 60) / 4),
+    );
   }
   return { valid: ok, value: s };
 }
@@ -231,7 +277,10 @@ const TARGETS = {
     const positions = c.array('f64', n, () => Float64Array.from({ length: n }, () => c.r.int(0, rows - 1)));
     // Positions past the table are a valid call that must fail (IndexError).
     let pos = positions;
-    if (positions.valid && c.r.chance(0.1)) pos = c.hostile(Float64Array.from({ length: n + 1 }, (_, i) => (i === n ? c.r.pick([rows, -1, 0.5, NaN, 1e20]) : 0)));
+    if (positions.valid && c.r.chance(0.1))
+      pos = c.hostile(
+        Float64Array.from({ length: n + 1 }, (_, i) => (i === n ? c.r.pick([rows, -1, 0.5, NaN, 1e20]) : 0)),
+      );
     return {
       args: [table, rowsArg, dArg, pos, c.opts({})],
       call: (pe, [t, a, b, p, x]) => pe.learnedLookup(t, a, b, p, x),
@@ -242,7 +291,14 @@ const TARGETS = {
     const rows = c.r.int(1, 40);
     const cols = c.r.int(1, 40);
     const sizeArg = (n) => (c.good() ? c.valid(n) : c.hostile(hostileScalar(c.r)));
-    const args = [c.array('f32', rows * cols), sizeArg(rows), sizeArg(cols), sizeArg(c.r.int(1, 50)), sizeArg(c.r.int(1, 50)), c.opts({})];
+    const args = [
+      c.array('f32', rows * cols),
+      sizeArg(rows),
+      sizeArg(cols),
+      sizeArg(c.r.int(1, 50)),
+      sizeArg(c.r.int(1, 50)),
+      c.opts({}),
+    ];
     return {
       args,
       call: (pe, [t, a, b, y, x, o]) => pe.boxDownsample(t, a, b, y, x, o),
@@ -266,7 +322,9 @@ const TARGETS = {
     const rowsArg = c.good() ? c.valid(rows) : c.hostile(hostileScalar(c.r));
     const dimArg = c.good() ? c.valid(dim) : c.hostile(hostileScalar(c.r));
     const x = c.array('f32', rows * dim);
-    const positions = c.maybe(c.array('f64', rows, () => Float64Array.from({ length: rows }, () => c.r.int(0, 1 << 20))));
+    const positions = c.maybe(
+      c.array('f64', rows, () => Float64Array.from({ length: rows }, () => c.r.int(0, 1 << 20))),
+    );
     const o = c.opts({
       positions,
       base: c.maybe(c.numberArg(() => c.r.pick([10000, 500000]))),
@@ -274,7 +332,11 @@ const TARGETS = {
       rotaryDim: c.maybe(c.numberArg(() => rotary)),
       scaling: c.maybe(scalingArg(c, {})),
     });
-    return { args: [x, rowsArg, dimArg, o], call: (pe, [a, b, d, x]) => pe.ropeApply(a, b, d, x), shape: ([, b, d]) => [b * d] };
+    return {
+      args: [x, rowsArg, dimArg, o],
+      call: (pe, [a, b, d, x]) => pe.ropeApply(a, b, d, x),
+      shape: ([, b, d]) => [b * d],
+    };
   },
   alibiSlopes(c) {
     const heads = c.sizeArg(1, 80);
@@ -310,7 +372,11 @@ const TARGETS = {
     const x = c.array('f32', rows * n, fill);
     const rowsArg = c.good() ? c.valid(rows) : c.hostile(hostileScalar(c.r));
     const nArg = c.good() ? c.valid(n) : c.hostile(hostileScalar(c.r));
-    return { args: [x, rowsArg, nArg, c.opts({})], call: (pe, [a, b, d, x]) => pe.softmax(a, b, d, x), shape: ([, b, d]) => [b * d] };
+    return {
+      args: [x, rowsArg, nArg, c.opts({})],
+      call: (pe, [a, b, d, x]) => pe.softmax(a, b, d, x),
+      shape: ([, b, d]) => [b * d],
+    };
   },
   attention(c) {
     const heads = c.r.int(1, 4);
@@ -384,7 +450,8 @@ const TARGETS = {
             acc = t.evaluate(len, k);
           } catch (e) {
             // past a learned table's rows: the one error a valid evaluate may give
-            if (!(e instanceof RangeError && /learned position table/.test(e.message) && len > t.config.trainLen)) throw e;
+            if (!(e instanceof RangeError && /learned position table/.test(e.message) && len > t.config.trainLen))
+              throw e;
           }
           if (!(acc >= 0 && acc <= 1)) throw new Error(`createTrainer: accuracy ${acc}`);
           if (t.lossHistory().length !== t.steps) throw new Error('createTrainer: history and steps disagree');
@@ -424,8 +491,19 @@ const TARGETS = {
 // every failure; they must come out bit for bit the same.
 const CANARIES = [
   (pe) => pe.sinusoidal(16, 8),
-  (pe) => pe.ropeApply(Float32Array.from({ length: 24 }, (_, i) => Math.sin(i)), 3, 8, { scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } }),
-  (pe) => pe.softmax(Float32Array.from({ length: 12 }, (_, i) => i - 6), 2, 6),
+  (pe) =>
+    pe.ropeApply(
+      Float32Array.from({ length: 24 }, (_, i) => Math.sin(i)),
+      3,
+      8,
+      { scaling: { type: 'yarn', factor: 4, originalMaxPositions: 64 } },
+    ),
+  (pe) =>
+    pe.softmax(
+      Float32Array.from({ length: 12 }, (_, i) => i - 6),
+      2,
+      6,
+    ),
   (pe) => pe.t5Buckets(5, 7),
   (pe) => {
     const x = Float32Array.from({ length: 2 * 5 * 4 }, (_, i) => Math.cos(i));
@@ -445,7 +523,8 @@ const sameBits = (a, b) => {
 function checkShape(fn, target, args, result) {
   const want = target.shape(args, result);
   if (want === 'number') {
-    if (typeof result !== 'number' || !Number.isFinite(result)) throw new Error(`${fn} returned ${result}, not a finite number`);
+    if (typeof result !== 'number' || !Number.isFinite(result))
+      throw new Error(`${fn} returned ${result}, not a finite number`);
     return;
   }
   if (want === 'heap') {
@@ -459,7 +538,8 @@ function checkShape(fn, target, args, result) {
     return;
   }
   // attention
-  if (!result || result.output?.length !== want.output) throw new Error(`${fn} output has ${result?.output?.length} values, expected ${want.output}`);
+  if (!result || result.output?.length !== want.output)
+    throw new Error(`${fn} output has ${result?.output?.length} values, expected ${want.output}`);
   if (want.weights === null ? result.weights !== null : result.weights?.length !== want.weights) {
     throw new Error(`${fn} weights have ${result.weights?.length} values, expected ${want.weights}`);
   }
@@ -518,7 +598,8 @@ export function fuzzApi(pe, { calls, seed = 1, other = null, targets = defaultTa
     const k = stats.threw % CANARIES.length;
     const again = CANARIES[k](pe);
     stats.canaryChecks++;
-    if (!sameBits(canaryRefs[k], again)) throw new Error(`${where}: after its error, known-answer call ${k} came out different`);
+    if (!sameBits(canaryRefs[k], again))
+      throw new Error(`${where}: after its error, known-answer call ${k} came out different`);
   }
   for (const h of heapArrays) h.free();
   return stats;

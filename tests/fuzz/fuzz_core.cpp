@@ -124,11 +124,20 @@ std::vector<float> floats(FuzzedDataProvider& in, int64_t n) {
     std::vector<float> v(static_cast<std::size_t>(std::max<int64_t>(n, 1)));
     for (auto& x : v) {
         switch (in.ConsumeIntegralInRange<int>(0, 15)) {
-            case 0: x = std::numeric_limits<float>::infinity(); break;
-            case 1: x = -std::numeric_limits<float>::infinity(); break;
-            case 2: x = std::numeric_limits<float>::quiet_NaN(); break;
-            case 3: x = 3e38f; break;
-            default: x = in.ConsumeFloatingPointInRange<float>(-8.0f, 8.0f);
+            case 0:
+                x = std::numeric_limits<float>::infinity();
+                break;
+            case 1:
+                x = -std::numeric_limits<float>::infinity();
+                break;
+            case 2:
+                x = std::numeric_limits<float>::quiet_NaN();
+                break;
+            case 3:
+                x = 3e38f;
+                break;
+            default:
+                x = in.ConsumeFloatingPointInRange<float>(-8.0f, 8.0f);
         }
     }
     return v;
@@ -138,13 +147,26 @@ std::vector<double> positions_from(FuzzedDataProvider& in, int64_t n, int64_t ro
     std::vector<double> p(static_cast<std::size_t>(std::max<int64_t>(n, 1)));
     for (auto& x : p) {
         switch (in.ConsumeIntegralInRange<int>(0, 11)) {
-            case 0: x = std::numeric_limits<double>::quiet_NaN(); break;
-            case 1: x = -1.0; break;
-            case 2: x = static_cast<double>(rows); break;
-            case 3: x = 0.5; break;
-            case 4: x = 1e300; break;
-            case 5: x = static_cast<double>(kMaxPosition); break;
-            default: x = static_cast<double>(in.ConsumeIntegralInRange<int64_t>(0, std::max<int64_t>(rows, 1) - 1));
+            case 0:
+                x = std::numeric_limits<double>::quiet_NaN();
+                break;
+            case 1:
+                x = -1.0;
+                break;
+            case 2:
+                x = static_cast<double>(rows);
+                break;
+            case 3:
+                x = 0.5;
+                break;
+            case 4:
+                x = 1e300;
+                break;
+            case 5:
+                x = static_cast<double>(kMaxPosition);
+                break;
+            default:
+                x = static_cast<double>(in.ConsumeIntegralInRange<int64_t>(0, std::max<int64_t>(rows, 1) - 1));
         }
     }
     return p;
@@ -379,8 +401,8 @@ void fuzz_attention(FuzzedDataProvider& in) {
     std::vector<float> out(exact ? static_cast<std::size_t>(n) : 1);
     std::vector<float> weights(exact && o.want_weights ? static_cast<std::size_t>(nn) : 1);  // unwanted: never written
 #ifdef POSENC_FUZZ_TRACE
-    std::fprintf(stderr, "attention heads=%lld seq=%lld hd=%lld exact=%d t5=%d nb=%lld md=%lld ww=%d\n", (long long)heads,
-                 (long long)seq, (long long)hd, exact, with_t5, (long long)o.t5_num_buckets,
+    std::fprintf(stderr, "attention heads=%lld seq=%lld hd=%lld exact=%d t5=%d nb=%lld md=%lld ww=%d\n",
+                 (long long)heads, (long long)seq, (long long)hd, exact, with_t5, (long long)o.t5_num_buckets,
                  (long long)o.t5_max_distance, o.want_weights);
 #endif
     posenc::attention(out.data(), o.want_weights || in.ConsumeBool() ? weights.data() : nullptr, q.data(), k.data(),
@@ -437,16 +459,36 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     FuzzedDataProvider in(data, size);
     try {
         switch (in.ConsumeIntegralInRange<int>(0, 9)) {
-            case 0: fuzz_sinusoidal(in); break;
-            case 1: fuzz_learned(in); break;
-            case 2: fuzz_rope(in); break;
-            case 3: fuzz_alibi(in); break;
-            case 4: fuzz_t5(in); break;
-            case 5: fuzz_softmax(in); break;
-            case 6: fuzz_attention(in); break;
-            case 7: fuzz_trainer(in); break;
-            case 8: fuzz_downsample(in); break;
-            default: fuzz_rope(in); break;
+            case 0:
+                fuzz_sinusoidal(in);
+                break;
+            case 1:
+                fuzz_learned(in);
+                break;
+            case 2:
+                fuzz_rope(in);
+                break;
+            case 3:
+                fuzz_alibi(in);
+                break;
+            case 4:
+                fuzz_t5(in);
+                break;
+            case 5:
+                fuzz_softmax(in);
+                break;
+            case 6:
+                fuzz_attention(in);
+                break;
+            case 7:
+                fuzz_trainer(in);
+                break;
+            case 8:
+                fuzz_downsample(in);
+                break;
+            default:
+                fuzz_rope(in);
+                break;
         }
     } catch (const posenc::RangeError&) {
     } catch (const posenc::TypeError&) {

@@ -88,7 +88,11 @@ for (const simd of [true, false]) {
         }
         // each recorded row alone, and the last two together
         rows.forEach((r, i) => {
-          assert.deepEqual(Array.from(pe.sinusoidalRows(maxLen, d, r, 1, { base })), c.tensors.out.values.slice(i * d, (i + 1) * d), `${c.file} row ${r}`);
+          assert.deepEqual(
+            Array.from(pe.sinusoidalRows(maxLen, d, r, 1, { base })),
+            c.tensors.out.values.slice(i * d, (i + 1) * d),
+            `${c.file} row ${r}`,
+          );
         });
         const two = pe.sinusoidalRows(maxLen, d, maxLen - 2, 2, { base });
         assert.deepEqual(Array.from(two), c.tensors.out.values.slice(-2 * d), `${c.file} last two rows`);
@@ -96,10 +100,22 @@ for (const simd of [true, false]) {
     });
 
     it('fast must be a boolean; sinusoidalRows checks its range', () => {
-      assert.throws(() => pe.sinusoidal(4, 4, { fast: 1 }), { name: 'TypeError', message: /fast must be true or false/ });
-      assert.throws(() => pe.ropeApply([1, 2], 1, 2, { fast: 'yes' }), { name: 'TypeError', message: /fast must be true or false/ });
-      assert.throws(() => pe.sinusoidalRows(10, 4, 10, 1), { name: 'RangeError', message: /firstRow must be between 0 and 9, got 10/ });
-      assert.throws(() => pe.sinusoidalRows(10, 4, 8, 3), { name: 'RangeError', message: /count must be between 1 and 2, got 3/ });
+      assert.throws(() => pe.sinusoidal(4, 4, { fast: 1 }), {
+        name: 'TypeError',
+        message: /fast must be true or false/,
+      });
+      assert.throws(() => pe.ropeApply([1, 2], 1, 2, { fast: 'yes' }), {
+        name: 'TypeError',
+        message: /fast must be true or false/,
+      });
+      assert.throws(() => pe.sinusoidalRows(10, 4, 10, 1), {
+        name: 'RangeError',
+        message: /firstRow must be between 0 and 9, got 10/,
+      });
+      assert.throws(() => pe.sinusoidalRows(10, 4, 8, 3), {
+        name: 'RangeError',
+        message: /count must be between 1 and 2, got 3/,
+      });
       assert.deepEqual(Array.from(pe.sinusoidalRows(3, 4, 0, 1)), [0, 1, 0, 1]);
     });
 
@@ -112,7 +128,12 @@ for (const simd of [true, false]) {
 
     it('learned lookup matches nn.Embedding', () => {
       for (const c of cases('learned')) {
-        const got = pe.learnedLookup(c.tensors.table.values, num(c, 'rows'), num(c, 'd_model'), c.tensors.positions.values);
+        const got = pe.learnedLookup(
+          c.tensors.table.values,
+          num(c, 'rows'),
+          num(c, 'd_model'),
+          c.tensors.positions.values,
+        );
         assert.deepEqual(Array.from(got), c.tensors.out.values, c.file);
       }
     });
@@ -122,15 +143,21 @@ for (const simd of [true, false]) {
         const rows = num(c, 'rows');
         const d = num(c, 'd_model');
         const expected = c.params.message.replaceAll('_', ' ');
-        assert.throws(() => pe.learnedLookup(new Float32Array(rows * d), rows, d, [num(c, 'position')]), (e) => {
-          assert.equal(e.name, 'RangeError');
-          assert.ok(e.message.includes(expected), `${e.message} should include ${expected}`);
-          return true;
-        });
+        assert.throws(
+          () => pe.learnedLookup(new Float32Array(rows * d), rows, d, [num(c, 'position')]),
+          (e) => {
+            assert.equal(e.name, 'RangeError');
+            assert.ok(e.message.includes(expected), `${e.message} should include ${expected}`);
+            return true;
+          },
+        );
       }
       // The lesson's example: 600 positions into a 512-row table.
       const positions = Array.from({ length: 600 }, (_, i) => i);
-      assert.throws(() => pe.learnedLookup(new Float32Array(512 * 4), 512, 4, positions), /index out of range in self.*512/);
+      assert.throws(
+        () => pe.learnedLookup(new Float32Array(512 * 4), 512, 4, positions),
+        /index out of range in self.*512/,
+      );
     });
 
     it('boxDownsample: each pixel the mean of its cells, from a plain array or in place from the heap', () => {
@@ -139,7 +166,9 @@ for (const simd of [true, false]) {
       const rowsOf = [[0], [1, 2], [3], [4, 5]];
       const colsOf = [[0], [1, 2], [3, 4]];
       const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const want = rowsOf.flatMap((rs) => colsOf.map((cs) => mean(rs.map((r) => mean(cs.map((c) => table[r * 5 + c]))))));
+      const want = rowsOf.flatMap((rs) =>
+        colsOf.map((cs) => mean(rs.map((r) => mean(cs.map((c) => table[r * 5 + c]))))),
+      );
       assert.deepEqual(Array.from(pe.boxDownsample(table, 6, 5, 4, 3)), want);
       const heap = pe.allocate(30).set(table);
       const out = pe.allocate(12);
@@ -151,16 +180,22 @@ for (const simd of [true, false]) {
       assert.deepEqual(Array.from(pe.boxDownsample([1, 2], 1, 2, 1, 4)), [1, 1, 2, 2]);
       assert.throws(() => pe.boxDownsample(table, 6, 5, 4, 0), /boxDownsample: outCols must be/);
       assert.throws(() => pe.boxDownsample(table, 6, 4, 4, 3), /table must hold rows \* cols = 24 values, got 30/);
-      assert.throws(() => pe.boxDownsample(table, 6, 5, 1 << 13, 1 << 12), /downsampled picture would hold 33554432 values, more than the cap/);
+      assert.throws(
+        () => pe.boxDownsample(table, 6, 5, 1 << 13, 1 << 12),
+        /downsampled picture would hold 33554432 values, more than the cap/,
+      );
     });
 
-    it('sinusoidalPicture: the table\'s box means without the table', () => {
+    it("sinusoidalPicture: the table's box means without the table", () => {
       // one position per pixel row: boxDownsample of the table, within vecmath's 1.5e-7
       const table = pe.sinusoidal(64, 16);
       const want = pe.boxDownsample(table, 64, 16, 128, 5);
       const got = pe.sinusoidalPicture(64, 16, 128, 5);
       assert.equal(got.length, 128 * 5);
-      assert.ok(got.every((v, i) => Math.abs(v - want[i]) <= 2.5e-7), 'one position per row: the table\'s pixels');
+      assert.ok(
+        got.every((v, i) => Math.abs(v - want[i]) <= 2.5e-7),
+        "one position per row: the table's pixels",
+      );
       // 1000 positions on one row, pair 0 (θ = 1): the mean of sin p over 0..999, in closed form
       const [s0, c0] = pe.sinusoidalPicture(1000, 2, 1, 2);
       let s = 0;
@@ -169,16 +204,28 @@ for (const simd of [true, false]) {
         s += Math.sin(p);
         c += Math.cos(p);
       }
-      assert.ok(Math.abs(s0 - s / 1000) < 1e-5 && Math.abs(c0 - c / 1000) < 1e-5, `${s0} ${c0} vs ${s / 1000} ${c / 1000}`);
+      assert.ok(
+        Math.abs(s0 - s / 1000) < 1e-5 && Math.abs(c0 - c / 1000) < 1e-5,
+        `${s0} ${c0} vs ${s / 1000} ${c / 1000}`,
+      );
       // in place into the heap, and the argument checks
       const out = pe.allocate(6);
       assert.equal(pe.sinusoidalPicture(1 << 24, 4, 3, 2, { out, base: 500 }), out);
       assert.ok(Array.from(out.array).every((v) => Math.abs(v) <= 1));
       out.free();
-      assert.throws(() => pe.sinusoidalPicture(8, 5, 2, 2), { name: 'RangeError', message: /sinusoidalPicture: dModel must be even/ });
-      assert.throws(() => pe.sinusoidalPicture(8, 4, 0, 2), { name: 'RangeError', message: /sinusoidalPicture: outRows must be/ });
+      assert.throws(() => pe.sinusoidalPicture(8, 5, 2, 2), {
+        name: 'RangeError',
+        message: /sinusoidalPicture: dModel must be even/,
+      });
+      assert.throws(() => pe.sinusoidalPicture(8, 4, 0, 2), {
+        name: 'RangeError',
+        message: /sinusoidalPicture: outRows must be/,
+      });
       assert.throws(() => pe.sinusoidalPicture(8, 4, 2, 2, { base: -1 }), { name: 'RangeError', message: /base/ });
-      assert.throws(() => pe.sinusoidalPicture(8, 4, 1 << 13, 1 << 12), /sinusoidal picture would hold 33554432 values, more than the cap/);
+      assert.throws(
+        () => pe.sinusoidalPicture(8, 4, 1 << 13, 1 << 12),
+        /sinusoidal picture would hold 33554432 values, more than the cap/,
+      );
     });
 
     it('RoPE inverse frequencies match HF for every scaling type, bit for bit', () => {
@@ -317,10 +364,18 @@ for (const simd of [true, false]) {
       const fused = pe.attention(q, k, v, { ...base, scale: 1, t5: { table, numBuckets, maxDistance: 20 } });
       const materialised = pe.attention(q, k, v, { ...base, scale: 1, bias: t5Bias });
       assertClose(fused.output, materialised.output, 1e-6, 't5');
-      const lean = pe.attention(q, k, v, { ...base, scale: 1, t5: { table, numBuckets, maxDistance: 20 }, returnWeights: false });
+      const lean = pe.attention(q, k, v, {
+        ...base,
+        scale: 1,
+        t5: { table, numBuckets, maxDistance: 20 },
+        returnWeights: false,
+      });
       assert.equal(lean.weights, null);
       assert.deepEqual(lean.output, fused.output);
-      assert.throws(() => pe.attention(q, k, v, { ...base, t5: { table: [1, 2], numBuckets } }), /t5.table must hold t5.numBuckets \* heads = 24 values, got 2/);
+      assert.throws(
+        () => pe.attention(q, k, v, { ...base, t5: { table: [1, 2], numBuckets } }),
+        /t5.table must hold t5.numBuckets \* heads = 24 values, got 2/,
+      );
       // scale 0: every score is 0, the weights uniform (PyTorch allows it)
       const uniform = pe.attention(q, k, v, { ...base, scale: 0 });
       assert.ok(uniform.weights.every((w) => Math.abs(w - 1 / seqLen) < 1e-7));
@@ -362,9 +417,18 @@ for (const simd of [true, false]) {
         assert.deepEqual(rows12.subarray(8).toArray(), pe.sinusoidal(3, 8).subarray(16));
         // an input too: looked up in place, no copy of the table
         const looked = pe.learnedLookup(table, 3, 8, [2, 0]);
-        assert.deepEqual(looked, Float32Array.from([...pe.sinusoidal(3, 8).subarray(16), ...pe.sinusoidal(3, 8).subarray(0, 8)]));
+        assert.deepEqual(
+          looked,
+          Float32Array.from([...pe.sinusoidal(3, 8).subarray(16), ...pe.sinusoidal(3, 8).subarray(0, 8)]),
+        );
         assert.equal(pe.memoryStats().heapArrays - start.heapArrays, 1, 'views hold no memory of their own');
-        for (const [a, b] of [[-1, 2], [2, 1], [0, 33], [0.5, 2], ['1', 2]]) {
+        for (const [a, b] of [
+          [-1, 2],
+          [2, 1],
+          [0, 33],
+          [0.5, 2],
+          ['1', 2],
+        ]) {
           assert.throws(() => buffer.subarray(a, b), /HeapArray.subarray: expected 0 <= begin <= end <= 32/);
         }
         rows12.free(); // retires the view only
@@ -373,7 +437,10 @@ for (const simd of [true, false]) {
         buffer.free(); // and every view of it
         assert.throws(() => table.array, /has been freed/);
         assert.throws(() => pe.learnedLookup(table, 3, 8, [0]), /has been freed/);
-        assert.deepEqual([pe.memoryStats().heapArrays, pe.memoryStats().heapArrayBytes], [start.heapArrays, start.heapArrayBytes]);
+        assert.deepEqual(
+          [pe.memoryStats().heapArrays, pe.memoryStats().heapArrayBytes],
+          [start.heapArrays, start.heapArrayBytes],
+        );
       });
 
       it('attention writes into caller-owned outputs', () => {
@@ -390,7 +457,10 @@ for (const simd of [true, false]) {
         assert.equal(r.weights, out.weights);
         assert.deepEqual(out.output, fresh.output);
         assert.deepEqual(out.weights.toArray(), fresh.weights);
-        assert.throws(() => pe.attention(qh, qh, qh, { heads, seqLen, headDim, out: { output: qh } }), /must not be one of the inputs/);
+        assert.throws(
+          () => pe.attention(qh, qh, qh, { heads, seqLen, headDim, out: { output: qh } }),
+          /must not be one of the inputs/,
+        );
         qh.free();
         out.weights.free();
       });
@@ -419,8 +489,14 @@ for (const simd of [true, false]) {
         ints.free();
         assert.throws(() => pe.allocate(-1), RangeError);
         assert.throws(() => pe.allocate(4, 'f64'), TypeError);
-        assert.throws(() => pe.sinusoidal(2, 4, { out: new Float32Array(7) }), /out must hold maxLen \* dModel = 8 values, got 7/);
-        assert.throws(() => pe.sinusoidal(2, 4, { out: new Float64Array(8) }), /out must be a Float32Array or a HeapArray/);
+        assert.throws(
+          () => pe.sinusoidal(2, 4, { out: new Float32Array(7) }),
+          /out must hold maxLen \* dModel = 8 values, got 7/,
+        );
+        assert.throws(
+          () => pe.sinusoidal(2, 4, { out: new Float64Array(8) }),
+          /out must be a Float32Array or a HeapArray/,
+        );
       });
     });
 
@@ -434,27 +510,92 @@ for (const simd of [true, false]) {
         ['huge table', () => pe.sinusoidal(1e7, 512), RangeError, /cap|between/],
         ['zero base', () => pe.sinusoidal(4, 4, { base: 0 }), RangeError, /base/],
         ['unknown option', () => pe.sinusoidal(4, 4, { bse: 3 }), TypeError, /unknown option 'bse'/],
-        ['table of wrong length', () => pe.learnedLookup(new Float32Array(7), 2, 4, [0]), RangeError, /table must hold rows \* dModel = 8 values, got 7/],
-        ['position past the table', () => pe.learnedLookup(new Float32Array(8), 2, 4, [2]), RangeError, /index out of range in self/],
-        ['negative position', () => pe.learnedLookup(new Float32Array(8), 2, 4, [-1]), RangeError, /index out of range in self/],
+        [
+          'table of wrong length',
+          () => pe.learnedLookup(new Float32Array(7), 2, 4, [0]),
+          RangeError,
+          /table must hold rows \* dModel = 8 values, got 7/,
+        ],
+        [
+          'position past the table',
+          () => pe.learnedLookup(new Float32Array(8), 2, 4, [2]),
+          RangeError,
+          /index out of range in self/,
+        ],
+        [
+          'negative position',
+          () => pe.learnedLookup(new Float32Array(8), 2, 4, [-1]),
+          RangeError,
+          /index out of range in self/,
+        ],
         ['non-integer position', () => pe.learnedLookup(new Float32Array(8), 2, 4, [0.5]), RangeError, /position/],
         ['table not an array', () => pe.learnedLookup('abc', 2, 4, [0]), TypeError, /table must be a Float32Array/],
-        ['unknown convention', () => pe.ropeApply(new Float32Array(4), 1, 4, { convention: 'neox' }), TypeError, /unknown convention: convention must be 'half' or 'interleaved', got the string "neox"/],
+        [
+          'unknown convention',
+          () => pe.ropeApply(new Float32Array(4), 1, 4, { convention: 'neox' }),
+          TypeError,
+          /unknown convention: convention must be 'half' or 'interleaved', got the string "neox"/,
+        ],
         ['odd rope dim', () => pe.ropeInvFreq(5), RangeError, /even/],
         ['rotaryDim above dim', () => pe.ropeApply(new Float32Array(4), 1, 4, { rotaryDim: 6 }), RangeError, /rotary/],
-        ['unknown scaling', () => pe.ropeInvFreq(8, { scaling: { type: 'ntk', factor: 2 } }), TypeError, /unknown RoPE scaling type/],
-        ['scaling missing a field', () => pe.ropeInvFreq(8, { scaling: { type: 'yarn', factor: 2 } }), TypeError, /needs originalMaxPositions/],
-        ['negative scaling factor', () => pe.ropeInvFreq(8, { scaling: { type: 'linear', factor: -2 } }), RangeError, /factor/],
-        ['positions of wrong length', () => pe.ropeApply(new Float32Array(8), 2, 4, { positions: [0] }), RangeError, /positions must hold rows = 2 values, got 1/],
-        ['NaN position', () => pe.ropeApply(new Float32Array(4), 1, 4, { positions: [NaN] }), RangeError, /positions\[0\]/],
+        [
+          'unknown scaling',
+          () => pe.ropeInvFreq(8, { scaling: { type: 'ntk', factor: 2 } }),
+          TypeError,
+          /unknown RoPE scaling type/,
+        ],
+        [
+          'scaling missing a field',
+          () => pe.ropeInvFreq(8, { scaling: { type: 'yarn', factor: 2 } }),
+          TypeError,
+          /needs originalMaxPositions/,
+        ],
+        [
+          'negative scaling factor',
+          () => pe.ropeInvFreq(8, { scaling: { type: 'linear', factor: -2 } }),
+          RangeError,
+          /factor/,
+        ],
+        [
+          'positions of wrong length',
+          () => pe.ropeApply(new Float32Array(8), 2, 4, { positions: [0] }),
+          RangeError,
+          /positions must hold rows = 2 values, got 1/,
+        ],
+        [
+          'NaN position',
+          () => pe.ropeApply(new Float32Array(4), 1, 4, { positions: [NaN] }),
+          RangeError,
+          /positions\[0\]/,
+        ],
         ['zero heads', () => pe.alibiSlopes(0), RangeError, /heads/],
         ['causal not boolean', () => pe.alibiBias(2, 3, { causal: 'yes' }), TypeError, /causal must be true or false/],
         ['too many buckets', () => pe.t5Buckets(4, 4, { numBuckets: 1e6 }), RangeError, /bucket/i],
-        ['attention q of wrong length', () => pe.attention([1, 2], [1], [1], { heads: 1, seqLen: 1, headDim: 1 }), RangeError, /q must hold/],
+        [
+          'attention q of wrong length',
+          () => pe.attention([1, 2], [1], [1], { heads: 1, seqLen: 1, headDim: 1 }),
+          RangeError,
+          /q must hold/,
+        ],
         ['attention without sizes', () => pe.attention([1], [1], [1], {}), TypeError, /heads must be a number/],
-        ['attention bias of wrong length', () => pe.attention([1], [1], [1], { heads: 1, seqLen: 1, headDim: 1, bias: [0, 0] }), RangeError, /bias must hold/],
-        ['input over the cap', () => pe.learnedLookup(new Float32Array(2 ** 24 + 2), 2 ** 23 + 1, 2, [0]), RangeError, /table has 16777218 values, more than the cap of 16777216/],
-        ['attention too long', () => pe.attention([], [], [], { heads: 1, seqLen: 100000, headDim: 1 }), RangeError, /seqLen|q must hold/],
+        [
+          'attention bias of wrong length',
+          () => pe.attention([1], [1], [1], { heads: 1, seqLen: 1, headDim: 1, bias: [0, 0] }),
+          RangeError,
+          /bias must hold/,
+        ],
+        [
+          'input over the cap',
+          () => pe.learnedLookup(new Float32Array(2 ** 24 + 2), 2 ** 23 + 1, 2, [0]),
+          RangeError,
+          /table has 16777218 values, more than the cap of 16777216/,
+        ],
+        [
+          'attention too long',
+          () => pe.attention([], [], [], { heads: 1, seqLen: 100000, headDim: 1 }),
+          RangeError,
+          /seqLen|q must hold/,
+        ],
       ];
       it("the core's errors carry its argument names, the values and the message without the function's name", () => {
         // the core names arguments as the C++ does; posenc.js respells exactly error.names
@@ -472,13 +613,18 @@ for (const simd of [true, false]) {
         assert.equal(odd.message, `sinusoidal: ${odd.detail}`);
         const beta = (() => {
           try {
-            pe.ropeInvFreq(8, { scaling: { type: 'yarn', factor: 4, originalMaxPositions: 2048, betaFast: 1, betaSlow: 32 } });
+            pe.ropeInvFreq(8, {
+              scaling: { type: 'yarn', factor: 4, originalMaxPositions: 2048, betaFast: 1, betaSlow: 32 },
+            });
           } catch (e) {
             return e;
           }
         })();
         assert.ok(beta.names.includes('scaling.beta_slow'));
-        assert.match(beta.message, /scaling\.betaSlow must be less than scaling\.betaFast, got betaSlow 32 and betaFast 1/);
+        assert.match(
+          beta.message,
+          /scaling\.betaSlow must be less than scaling\.betaFast, got betaSlow 32 and betaFast 1/,
+        );
         assert.deepEqual([...beta.values], [32, 1]);
         assert.equal(beta.kind, 'RangeError');
         // nn.Embedding's IndexError arrives as a RangeError that says what it was

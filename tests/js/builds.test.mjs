@@ -22,21 +22,34 @@ function simdInstructions(file) {
 
 describe('wasm builds', () => {
   for (const prefix of ['', 'train-']) {
-    it(`posenc-${prefix}scalar holds no SIMD instruction`, { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
-      assert.equal(simdInstructions(`posenc-${prefix}scalar.wasm`), 0);
-    });
+    it(
+      `posenc-${prefix}scalar holds no SIMD instruction`,
+      { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' },
+      () => {
+        assert.equal(simdInstructions(`posenc-${prefix}scalar.wasm`), 0);
+      },
+    );
 
-    it(`posenc-${prefix}simd holds SIMD instructions`, { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' }, () => {
-      assert.ok(simdInstructions(`posenc-${prefix}simd.wasm`) > 500);
-    });
+    it(
+      `posenc-${prefix}simd holds SIMD instructions`,
+      { skip: !hasWasmDis && 'wasm-dis (binaryen) not installed' },
+      () => {
+        assert.ok(simdInstructions(`posenc-${prefix}simd.wasm`) > 500);
+      },
+    );
   }
 
   it("web/wasm holds exactly BUILD_VARIANTS' modules, and posenc.d.ts declares the same list", async () => {
     const { BUILD_VARIANTS } = await import('../../web/posenc.js');
-    const built = readdirSync(wasmDir).filter((f) => f.endsWith('.wasm')).map((f) => f.replace(/^posenc-|\.wasm$/g, ''));
+    const built = readdirSync(wasmDir)
+      .filter((f) => f.endsWith('.wasm'))
+      .map((f) => f.replace(/^posenc-|\.wasm$/g, ''));
     assert.deepEqual(built.sort(), [...BUILD_VARIANTS].sort(), 'CMake and build.sh read the list from posenc.js');
     const dts = readFileSync(path.join(wasmDir, '../posenc.d.ts'), 'utf8');
-    const declared = /export const BUILD_VARIANTS: readonly \[([^\]]*)\]/.exec(dts)[1].split(',').map((v) => v.trim().replace(/'/g, ''));
+    const declared = /export const BUILD_VARIANTS: readonly \[([^\]]*)\]/
+      .exec(dts)[1]
+      .split(',')
+      .map((v) => v.trim().replace(/'/g, ''));
     assert.deepEqual(declared, [...BUILD_VARIANTS]);
   });
 

@@ -26,10 +26,14 @@ function lms() {
   let fetches = 0;
   const fetch = async (url, options = {}) => {
     const u = new URL(url);
-    if (u.pathname.startsWith('/fetch')) return Response.json(fetches++ === 0 ? { 'auth-token': 'dG9rZW4=' } : { 'error-code': '1', 'error-text': 'already used' });
+    if (u.pathname.startsWith('/fetch'))
+      return Response.json(
+        fetches++ === 0 ? { 'auth-token': 'dG9rZW4=' } : { 'error-code': '1', 'error-text': 'already used' },
+      );
     if (u.pathname === '/xapi/activities/state') {
       const id = u.searchParams.get('stateId');
-      if ((options.method ?? 'GET') === 'GET') return states.has(id) ? new Response(states.get(id)) : new Response('', { status: 404 });
+      if ((options.method ?? 'GET') === 'GET')
+        return states.has(id) ? new Response(states.get(id)) : new Response('', { status: 404 });
       states.set(id, options.body);
       return new Response(null, { status: 204 });
     }
@@ -46,12 +50,26 @@ function lms() {
     /** A new session: LMS.LaunchData written, the fetch URL fresh. */
     session(sessionId, { launchMode = 'Normal', masteryScore } = {}) {
       fetches = 0;
-      states.set('LMS.LaunchData', JSON.stringify({ contextTemplate: { extensions: { [SESSION_EXTENSION]: sessionId } }, launchMode, masteryScore, moveOn: 'Passed' }));
+      states.set(
+        'LMS.LaunchData',
+        JSON.stringify({
+          contextTemplate: { extensions: { [SESSION_EXTENSION]: sessionId } },
+          launchMode,
+          masteryScore,
+          moveOn: 'Passed',
+        }),
+      );
     },
   };
 }
 
-const search = new URLSearchParams({ endpoint: 'https://lrs.example.org/xapi/', fetch: 'https://lms.example.org/fetch/1', actor: JSON.stringify(ACTOR), registration: REGISTRATION, activityId: AU }).toString();
+const search = new URLSearchParams({
+  endpoint: 'https://lrs.example.org/xapi/',
+  fetch: 'https://lms.example.org/fetch/1',
+  actor: JSON.stringify(ACTOR),
+  registration: REGISTRATION,
+  activityId: AU,
+}).toString();
 
 function fakeWindow(query = search) {
   const win = new EventTarget();
@@ -62,7 +80,15 @@ function fakeWindow(query = search) {
 
 async function start(l, { win = fakeWindow(), mastery = 0.8 } = {}) {
   const logs = [];
-  const session = await startCmi5({ questionIds: IDS, mastery, window: win, fetch: l.fetch, storage: new MemoryStorage(), log: (m) => logs.push(m), warn: (m) => logs.push(`warn ${m}`) });
+  const session = await startCmi5({
+    questionIds: IDS,
+    mastery,
+    window: win,
+    fetch: l.fetch,
+    storage: new MemoryStorage(),
+    log: (m) => logs.push(m),
+    warn: (m) => logs.push(`warn ${m}`),
+  });
   return { session, win, logs };
 }
 
@@ -70,7 +96,21 @@ async function start(l, { win = fakeWindow(), mastery = 0.8 } = {}) {
 function answer(win, id, right) {
   saveEntry(id, afterCheck(loadProgress()[id], { right, response: [0] }).entry);
   const score = right ? 1 : 0;
-  win.document.dispatchEvent(new CustomEvent('pe-quiz-answered', { detail: { quizId: id, kind: 'choice', question: id, options: ['a', 'b'], choices: [0], correctChoices: right ? [0] : [1], correct: right, score, revealed: false } }));
+  win.document.dispatchEvent(
+    new CustomEvent('pe-quiz-answered', {
+      detail: {
+        quizId: id,
+        kind: 'choice',
+        question: id,
+        options: ['a', 'b'],
+        choices: [0],
+        correctChoices: right ? [0] : [1],
+        correct: right,
+        score,
+        revealed: false,
+      },
+    }),
+  );
 }
 
 async function settle(session, win) {
@@ -87,12 +127,26 @@ test("failed at the end below the built-in mastery, once a session; completed an
   IDS.forEach((id, i) => answer(a.win, id, i < 4)); // 4 of 6
   answer(a.win, IDS[5], false); // again, still wrong: no second failed
   await settle(a.session, a.win);
-  assert.deepEqual(verbs(l.posted), ['initialized', 'answered', 'answered', 'answered', 'answered', 'answered', 'answered', 'failed', 'completed', 'answered', 'terminated']);
+  assert.deepEqual(verbs(l.posted), [
+    'initialized',
+    'answered',
+    'answered',
+    'answered',
+    'answered',
+    'answered',
+    'answered',
+    'failed',
+    'completed',
+    'answered',
+    'terminated',
+  ]);
   const failed = l.posted.find((s) => s.verb.id.endsWith('/failed'));
   assert.deepEqual(failed.result.score, { scaled: 0.6667, raw: 4, min: 0, max: 6 });
   assert.equal(failed.result.success, false);
   assert.equal(failed.context.extensions[MASTERY_EXTENSION], undefined, 'no masteryScore from the LMS, no extension');
-  assert.ok(l.posted.every((s) => s.context.extensions[SESSION_EXTENSION] === 's1' && s.context.registration === REGISTRATION));
+  assert.ok(
+    l.posted.every((s) => s.context.extensions[SESSION_EXTENSION] === 's1' && s.context.registration === REGISTRATION),
+  );
   const own = JSON.parse(l.states.get(PROGRESS_STATE));
   assert.equal(own.completed, true);
   assert.equal(own.passed, false);
@@ -114,13 +168,13 @@ test("failed at the end below the built-in mastery, once a session; completed an
   l.posted.length = 0;
   l.session('s3', { masteryScore: 0.5 });
   const c = await start(l);
-  assert.equal(c.session.passing, 0.5, 'the LMS\'s masteryScore wins');
+  assert.equal(c.session.passing, 0.5, "the LMS's masteryScore wins");
   answer(c.win, IDS[5], true);
   await settle(c.session, c.win);
   assert.deepEqual(verbs(l.posted), ['initialized', 'answered', 'terminated']);
 });
 
-test('Review and Browse send nothing that judges; the LMS\'s masteryScore goes in passed\'s extension', async () => {
+test("Review and Browse send nothing that judges; the LMS's masteryScore goes in passed's extension", async () => {
   for (const launchMode of ['Review', 'Browse']) {
     const l = lms();
     l.session('r', { launchMode, masteryScore: 0 });
@@ -156,20 +210,44 @@ test('failures cost the record, never the page: no launch, a refused or unreacha
     throw new TypeError('fetch failed');
   };
   const said = [];
-  assert.equal(await startCmi5({ questionIds: IDS, window: fakeWindow(), fetch: down, warn: (m) => said.push(m), log: () => {} }), null);
+  assert.equal(
+    await startCmi5({ questionIds: IDS, window: fakeWindow(), fetch: down, warn: (m) => said.push(m), log: () => {} }),
+    null,
+  );
   assert.match(said[0], /cmi5: the fetch URL could not be reached \(fetch failed\); the lesson works on/);
 
   l.session('x');
-  const lrsDown = async (url, o) => (new URL(url).pathname.startsWith('/fetch') ? l.fetch(url, o) : Promise.reject(new TypeError('fetch failed')));
+  const lrsDown = async (url, o) =>
+    new URL(url).pathname.startsWith('/fetch') ? l.fetch(url, o) : Promise.reject(new TypeError('fetch failed'));
   const logs = [];
-  assert.equal(await startCmi5({ questionIds: IDS, window: fakeWindow(), fetch: lrsDown, warn: (m) => logs.push(m), log: () => {} }), null);
+  assert.equal(
+    await startCmi5({
+      questionIds: IDS,
+      window: fakeWindow(),
+      fetch: lrsDown,
+      warn: (m) => logs.push(m),
+      log: () => {},
+    }),
+    null,
+  );
   assert.match(logs[0], /cmi5: the LRS could not be reached \(fetch failed\); the lesson works on/);
 
   // an LMS that never answers: the lesson waits startMs (6 s in the page) at most
-  const silent = (url, o) => new Promise((resolve, reject) => o.signal.addEventListener('abort', () => reject(o.signal.reason)));
+  const silent = (url, o) =>
+    new Promise((resolve, reject) => o.signal.addEventListener('abort', () => reject(o.signal.reason)));
   const t0 = Date.now();
   said.length = 0;
-  assert.equal(await startCmi5({ questionIds: IDS, window: fakeWindow(), fetch: silent, startMs: 300, warn: (m) => said.push(m), log: () => {} }), null);
+  assert.equal(
+    await startCmi5({
+      questionIds: IDS,
+      window: fakeWindow(),
+      fetch: silent,
+      startMs: 300,
+      warn: (m) => said.push(m),
+      log: () => {},
+    }),
+    null,
+  );
   assert.ok(Date.now() - t0 < 1000);
   assert.match(said[0], /the fetch URL could not be reached \(no answer within 0.3 s\)/);
 

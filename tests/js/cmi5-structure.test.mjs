@@ -3,7 +3,12 @@ import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
 import { courseStructure } from '../../scripts/export-cmi5.mjs';
 
-const base = { courseId: 'https://x.example/c', title: 'T & t', description: 'D', aus: [{ id: 'https://x.example/c/rope', title: 'RoPE', description: 'd', url: 'rope.html' }] };
+const base = {
+  courseId: 'https://x.example/c',
+  title: 'T & t',
+  description: 'D',
+  aus: [{ id: 'https://x.example/c/rope', title: 'RoPE', description: 'd', url: 'rope.html' }],
+};
 
 test('cmi5.xml: course then AUs, masteryScore as a decimal, moveOn Passed', () => {
   const doc = new XMLParser({ ignoreAttributes: false }).parse(courseStructure({ ...base, mastery: 80 }));
@@ -50,8 +55,14 @@ test('export:cmi5: cmi5.xml (an AU per section with questions, launching lesson.
     const withQuestions = sections.filter((s) => s.questionIds.length > 0);
     assert.equal(cs.course['@_id'], DEFAULT_ACTIVITY_BASE);
     const aus = [cs.au].flat();
-    assert.deepEqual(aus.map((a) => a.url), withQuestions.map((s) => `lesson.html?sections=${s.id}`));
-    assert.deepEqual(aus.map((a) => a['@_id']), withQuestions.map((s) => `${DEFAULT_ACTIVITY_BASE}/section/${s.id}`));
+    assert.deepEqual(
+      aus.map((a) => a.url),
+      withQuestions.map((s) => `lesson.html?sections=${s.id}`),
+    );
+    assert.deepEqual(
+      aus.map((a) => a['@_id']),
+      withQuestions.map((s) => `${DEFAULT_ACTIVITY_BASE}/section/${s.id}`),
+    );
     for (const a of aus) {
       assert.equal(a['@_masteryScore'], '0.7');
       assert.equal(a['@_moveOn'], 'Passed');
@@ -75,20 +86,27 @@ test('export:cmi5: cmi5.xml (an AU per section with questions, launching lesson.
     assert.ok(zip2['lesson.html'].length < zip['lesson.html'].length);
     assert.equal(cs2.course['@_id'], base);
     // page order, whatever the order given
-    assert.deepEqual([cs2.au].flat().map((a) => [a['@_id'], a.url, a['@_masteryScore']]), [
-      [`${base}/section/rope`, 'lesson.html?sections=rope', '0.8'],
-      [`${base}/section/long-context`, 'lesson.html?sections=long-context', '0.8'],
-    ]);
+    assert.deepEqual(
+      [cs2.au].flat().map((a) => [a['@_id'], a.url, a['@_masteryScore']]),
+      [
+        [`${base}/section/rope`, 'lesson.html?sections=rope', '0.8'],
+        [`${base}/section/long-context`, 'lesson.html?sections=long-context', '0.8'],
+      ],
+    );
   } finally {
     rmSync(tmp, { recursive: true, force: true });
   }
 });
 
 test('export:cmi5: a bad --mastery, --sections or option is a clear error, on the command line too', async () => {
-  await assert.rejects(exportCmi5({ outDir: '/nonexistent', mastery: 101 }), /--mastery must be a number from 0 to 100/);
+  await assert.rejects(
+    exportCmi5({ outDir: '/nonexistent', mastery: 101 }),
+    /--mastery must be a number from 0 to 100/,
+  );
   await assert.rejects(exportCmi5({ outDir: '/nonexistent', sections: 'rope,nope' }), /--sections: .*"nope"/);
   await assert.rejects(exportCmi5({ outDir: '/nonexistent', activityBase: 'not an iri' }), /--activity-base/);
-  const cli = (...args) => spawnSync(process.execPath, ['scripts/export-cmi5.mjs', ...args], { cwd: root, encoding: 'utf8' });
+  const cli = (...args) =>
+    spawnSync(process.execPath, ['scripts/export-cmi5.mjs', ...args], { cwd: root, encoding: 'utf8' });
   for (const [args, message] of [
     [['--mastery', 'eighty'], /--mastery must be a number from 0 to 100, not NaN/],
     [['--mastery'], /--mastery needs a value/],
@@ -105,7 +123,13 @@ test('export:cmi5: a bad --mastery, --sections or option is a clear error, on th
 test('cmi5 AU: the launch URL, LMS.LaunchData and the context template, read as cmi5 has them', () => {
   const actor = { name: 'Ann', account: { homePage: 'https://lms.example.org', name: 'a1' } };
   const q = (o) => new URLSearchParams(o).toString();
-  const full = { endpoint: 'https://lrs.example.org/xapi', fetch: 'https://lms.example.org/f/1', actor: JSON.stringify(actor), registration: '5D1E6F2A-8B3C-4D7E-9F10-A1B2C3D4E5F6', activityId: 'https://x.example/au' };
+  const full = {
+    endpoint: 'https://lrs.example.org/xapi',
+    fetch: 'https://lms.example.org/f/1',
+    actor: JSON.stringify(actor),
+    registration: '5D1E6F2A-8B3C-4D7E-9F10-A1B2C3D4E5F6',
+    activityId: 'https://x.example/au',
+  };
   const { launch } = cmi5Launch(q(full));
   assert.equal(launch.endpoint, 'https://lrs.example.org/xapi/');
   assert.equal(launch.registration, '5d1e6f2a-8b3c-4d7e-9f10-a1b2c3d4e5f6');
@@ -116,9 +140,25 @@ test('cmi5 AU: the launch URL, LMS.LaunchData and the context template, read as 
   assert.match(cmi5Launch(q({ ...full, actor: '{"name":"Ann"}' })).error, /not an xAPI Agent/);
   assert.match(cmi5Launch(q({ ...full, registration: 'r1' })).error, /not a UUID/);
 
-  const template = { contextActivities: { grouping: [{ id: 'https://x.example/au-publisher' }] }, extensions: { [SESSION_EXTENSION]: 's1' } };
-  const good = { contextTemplate: template, launchMode: 'Normal', masteryScore: 0.6, moveOn: 'Passed', returnURL: 'https://lms.example.org/back' };
-  assert.deepEqual(checkLaunchData(good).data, { contextTemplate: template, sessionId: 's1', launchMode: 'Normal', masteryScore: 0.6, moveOn: 'Passed', returnURL: 'https://lms.example.org/back' });
+  const template = {
+    contextActivities: { grouping: [{ id: 'https://x.example/au-publisher' }] },
+    extensions: { [SESSION_EXTENSION]: 's1' },
+  };
+  const good = {
+    contextTemplate: template,
+    launchMode: 'Normal',
+    masteryScore: 0.6,
+    moveOn: 'Passed',
+    returnURL: 'https://lms.example.org/back',
+  };
+  assert.deepEqual(checkLaunchData(good).data, {
+    contextTemplate: template,
+    sessionId: 's1',
+    launchMode: 'Normal',
+    masteryScore: 0.6,
+    moveOn: 'Passed',
+    returnURL: 'https://lms.example.org/back',
+  });
   assert.equal(checkLaunchData({ ...good, masteryScore: undefined }).data.masteryScore, null);
   assert.match(checkLaunchData(null).error, /not a JSON object/);
   assert.match(checkLaunchData({ ...good, contextTemplate: { extensions: {} } }).error, /session id/);
@@ -126,7 +166,13 @@ test('cmi5 AU: the launch URL, LMS.LaunchData and the context template, read as 
   assert.match(checkLaunchData({ ...good, masteryScore: 80 }).error, /masteryScore/);
   assert.match(checkLaunchData({ ...good, moveOn: 'Finished' }).error, /moveOn/);
 
-  const statement = { context: { registration: 'old', contextActivities: { parent: [{ id: 'p' }], grouping: [{ id: 'lesson' }] }, extensions: { mine: 1 } } };
+  const statement = {
+    context: {
+      registration: 'old',
+      contextActivities: { parent: [{ id: 'p' }], grouping: [{ id: 'lesson' }] },
+      extensions: { mine: 1 },
+    },
+  };
   const merged = withTemplate(statement, template, 'r', ['https://w3id.org/xapi/cmi5/context/categories/cmi5']).context;
   assert.equal(merged.registration, 'r');
   assert.deepEqual(merged.contextActivities, {

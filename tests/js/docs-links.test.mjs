@@ -43,7 +43,10 @@ export function anchors(markdown) {
     const h = !fence && line.match(/^#{1,6}\s+(.*?)\s*#*\s*$/);
     if (!h) continue;
     const text = h[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+      .replace(/\s/g, '-');
     const n = seen.get(slug) ?? 0;
     seen.set(slug, n + 1);
     result.add(n ? `${slug}-${n}` : slug);
@@ -73,13 +76,16 @@ export function brokenLinks(file, markdown = readFileSync(file, 'utf8')) {
         broken.push(`${target}: a fragment on a file that is not Markdown`);
         continue;
       }
-      if (!anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(fragment))) broken.push(`${target}: no heading #${fragment}`);
+      if (!anchors(readFileSync(resolved, 'utf8')).has(decodeURIComponent(fragment)))
+        broken.push(`${target}: no heading #${fragment}`);
     }
   }
   return broken;
 }
 
-const docs = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join(root, 'docs', f));
+const docs = readdirSync(path.join(root, 'docs'))
+  .filter((f) => f.endsWith('.md'))
+  .map((f) => path.join(root, 'docs', f));
 
 test('every relative link in README.md and docs/*.md resolves to a file and, with a #fragment, to a heading', () => {
   const files = [path.join(root, 'README.md'), ...docs];
@@ -90,17 +96,29 @@ test('every relative link in README.md and docs/*.md resolves to a file and, wit
 
 test('README.md links to every page of docs/', () => {
   const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  for (const f of docs) assert.ok(readme.includes(`](docs/${path.basename(f)}`), `README.md links to docs/${path.basename(f)}`);
+  for (const f of docs)
+    assert.ok(readme.includes(`](docs/${path.basename(f)}`), `README.md links to docs/${path.basename(f)}`);
 });
 
 test('the check itself: a missing file, a missing heading and a link in code are told apart', () => {
   const file = path.join(root, 'docs', 'example.md');
   const md = [
-    '# A page', '', '## Put it in an LMS: `npm run export:scorm`', '', '## A page',
+    '# A page',
+    '',
+    '## Put it in an LMS: `npm run export:scorm`',
+    '',
+    '## A page',
     '[ok](api.md) [ok](#a-page-1) [ok](#put-it-in-an-lms-npm-run-exportscorm) ![ok](../README.md)',
     '[gone](nowhere.md) [no heading](api.md#no-such-heading) [none here](#missing)',
-    '`[in code](nowhere-either.md)`', '```md', '[in a block](nowhere-at-all.md)', '```',
+    '`[in code](nowhere-either.md)`',
+    '```md',
+    '[in a block](nowhere-at-all.md)',
+    '```',
     '[outside](https://example.org/x.md)',
   ].join('\n');
-  assert.deepEqual(brokenLinks(file, md), ['nowhere.md: no such file', 'api.md#no-such-heading: no heading #no-such-heading', '#missing: no heading #missing']);
+  assert.deepEqual(brokenLinks(file, md), [
+    'nowhere.md: no such file',
+    'api.md#no-such-heading: no heading #no-such-heading',
+    '#missing: no heading #missing',
+  ]);
 });

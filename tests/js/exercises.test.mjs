@@ -24,7 +24,22 @@ const generators = Object.fromEntries(
 );
 const DRAWS = 60;
 
-const HOSTILE = ['<img src=x onerror=alert(1)>', 'constructor', '__proto__', 'x.constructor.constructor("alert(1)")()', '1e999', '('.repeat(500), 'a'.repeat(20000), '1/0', ')', '', '   ', '$\\frac{1}{0}$', 'pi^pi^pi^pi^pi', '9'.repeat(400)];
+const HOSTILE = [
+  '<img src=x onerror=alert(1)>',
+  'constructor',
+  '__proto__',
+  'x.constructor.constructor("alert(1)")()',
+  '1e999',
+  '('.repeat(500),
+  'a'.repeat(20000),
+  '1/0',
+  ')',
+  '',
+  '   ',
+  '$\\frac{1}{0}$',
+  'pi^pi^pi^pi^pi',
+  '9'.repeat(400),
+];
 
 for (const [name, gen] of Object.entries(generators)) {
   test(`${name}: ${DRAWS} draws, the solution's value is right and each slip is caught`, async () => {
@@ -35,18 +50,30 @@ for (const [name, gen] of Object.entries(generators)) {
       assert.ok(Array.isArray(x.parts) && x.parts.length >= 1);
       for (const text of [x.prompt, x.hint, x.solution]) {
         const html = blocksToHtml(text);
-        assert.doesNotMatch(html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>/g, ''), /\$|\\(frac|theta|text|lambda)\b/, `${name}: raw TeX in ${text.slice(0, 80)}`);
+        assert.doesNotMatch(
+          html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>/g, ''),
+          /\$|\\(frac|theta|text|lambda)\b/,
+          `${name}: raw TeX in ${text.slice(0, 80)}`,
+        );
       }
       x.parts.forEach((part, i) => {
         quizTextToHtml(part.label ?? '');
         const random = () => seededRandom(deriveSeed(seed, `judge-${i}`));
         const right = judgePart(part, part.solutionValue, random());
-        assert.equal(right.right, true, `${name} seed ${seed} part ${i}: the solution value ${part.solutionValue} is judged wrong (${right.message})`);
+        assert.equal(
+          right.right,
+          true,
+          `${name} seed ${seed} part ${i}: the solution value ${part.solutionValue} is judged wrong (${right.message})`,
+        );
         for (const slip of part.slips ?? []) {
           const typed = slip.expression ?? String(slip.value);
           const j = judgePart(part, typed, random());
           assert.equal(j.right, false, `${name} seed ${seed} part ${i}: the slip ${typed} is judged right`);
-          assert.equal(j.slip, true, `${name} seed ${seed} part ${i}: the slip ${typed} is not recognised (${j.message})`);
+          assert.equal(
+            j.slip,
+            true,
+            `${name} seed ${seed} part ${i}: the slip ${typed} is not recognised (${j.message})`,
+          );
           quizTextToHtml(slip.message);
         }
         for (const h of HOSTILE) {
@@ -54,21 +81,38 @@ for (const [name, gen] of Object.entries(generators)) {
           assert.equal(j.right, false, `${name}: ${h.slice(0, 30)} judged right`);
           assert.ok(typeof j.message === 'string' || j.message === undefined);
           const r = readAnswer(part.answer, h);
-          if (!r.ok) assert.ok(r.message && !/<|>/.test(r.message.replace(/"[^"]*"/g, '')), `${name}: message for ${h.slice(0, 30)}: ${r.message}`);
+          if (!r.ok)
+            assert.ok(
+              r.message && !/<|>/.test(r.message.replace(/"[^"]*"/g, '')),
+              `${name}: message for ${h.slice(0, 30)}: ${r.message}`,
+            );
         }
       });
-      const inter = interactionOf(x.parts, x.parts.map((p) => p.solutionValue), x.parts.map((p) => judgePart(p, p.solutionValue, seededRandom(1))));
+      const inter = interactionOf(
+        x.parts,
+        x.parts.map((p) => p.solutionValue),
+        x.parts.map((p) => judgePart(p, p.solutionValue, seededRandom(1))),
+      );
       assert.ok(['numeric', 'fill-in'].includes(inter.kind));
       if (x.reveal) {
-        const { default: sample } = await (samples[x.reveal.sample] ??= import(`../../web/samples/${x.reveal.sample}.js`));
+        const { default: sample } = await (samples[x.reveal.sample] ??= import(
+          `../../web/samples/${x.reveal.sample}.js`
+        ));
         for (const [k, v] of Object.entries(x.reveal.params)) {
           const spec = sample.params[k];
           assert.ok(spec, `${name}: the sample ${x.reveal.sample} has no parameter ${k}`);
-          if (spec.type === 'int' || spec.type === 'float') assert.ok(v >= spec.min && v <= spec.max, `${name}: ${k} = ${v} outside ${spec.min}..${spec.max}`);
+          if (spec.type === 'int' || spec.type === 'float')
+            assert.ok(v >= spec.min && v <= spec.max, `${name}: ${k} = ${v} outside ${spec.min}..${spec.max}`);
           if (spec.type === 'int') assert.ok(Number.isInteger(v));
           if (spec.options) assert.ok(spec.options.includes(v));
         }
-        assert.equal(typeof sample.run(pe, { ...Object.fromEntries(Object.entries(sample.params).map(([k, s]) => [k, s.default])), ...x.reveal.params }), 'string');
+        assert.equal(
+          typeof sample.run(pe, {
+            ...Object.fromEntries(Object.entries(sample.params).map(([k, s]) => [k, s.default])),
+            ...x.reveal.params,
+          }),
+          'string',
+        );
       }
     }
   });
@@ -83,7 +127,10 @@ test('two learners see different numbers in most exercises; one learner the same
     assert.equal(a, again, 'the same seed must give the same exercise');
     if (a !== b) differ += 1;
   }
-  assert.ok(differ >= Object.keys(generators).length - 1, `only ${differ} of ${Object.keys(generators).length} exercises differ between two learners`);
+  assert.ok(
+    differ >= Object.keys(generators).length - 1,
+    `only ${differ} of ${Object.keys(generators).length} exercises differ between two learners`,
+  );
 });
 
 test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3 for a prediction a live sample then shows, 1 for a bug', async () => {
@@ -100,6 +147,9 @@ test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3
   assert.ok(kinds.bug >= 1, 'no find-the-bug exercise');
   // a prediction is shown by a live sample once answered
   for (const x of list.filter((e) => generators[e.generator].asks === 'prediction')) {
-    assert.ok(drawExercise(generators[x.generator], pe, seededRandom(5)).reveal, `${x.id}: a prediction with nothing to show it`);
+    assert.ok(
+      drawExercise(generators[x.generator], pe, seededRandom(5)).reveal,
+      `${x.id}: a prediction with nothing to show it`,
+    );
   }
 });

@@ -41,7 +41,10 @@ const refuse = (text, options = { names: NAMES }) => {
   assert.equal(r.ok, false, `${JSON.stringify(text)} should be refused, read as ${r.expr?.plain}`);
   assert.equal(typeof r.message, 'string');
   assert.ok(r.message.length > 0);
-  assert.ok(Number.isInteger(r.start) && Number.isInteger(r.end) && r.start >= 0 && r.start <= r.end, `${JSON.stringify(text)}: range ${r.start}..${r.end}`);
+  assert.ok(
+    Number.isInteger(r.start) && Number.isInteger(r.end) && r.start >= 0 && r.start <= r.end,
+    `${JSON.stringify(text)}: range ${r.start}..${r.end}`,
+  );
   return r;
 };
 const value = (text, scope = {}, options = { names: NAMES }) => {
@@ -53,9 +56,14 @@ const judge = (learner, reference, seed = 1, options) =>
   sameFunction(read(learner), read(reference), DOMAINS, seededRandom(seed), options);
 
 // MathML only: the tags texToMathML writes, every other "<" escaped
-const TAGS = /<\/?(?:span|math|semantics|mrow|mi|mn|mo|mfrac|msqrt|msup|msub|msubsup|mtext|mspace|annotation)\b[^<>]*>/g;
+const TAGS =
+  /<\/?(?:span|math|semantics|mrow|mi|mn|mo|mfrac|msqrt|msup|msub|msubsup|mtext|mspace|annotation)\b[^<>]*>/g;
 function assertRenders(tex, from) {
-  assert.match(tex, /^[0-9A-Za-z\\{}^_()|+\-. ]*$/, `TeX of ${JSON.stringify(from)} holds only what the reader writes: ${tex}`);
+  assert.match(
+    tex,
+    /^[0-9A-Za-z\\{}^_()|+\-. ]*$/,
+    `TeX of ${JSON.stringify(from)} holds only what the reader writes: ${tex}`,
+  );
   const html = quizTextToHtml(`$${tex}$`);
   assert.doesNotMatch(html.replace(TAGS, ''), /[<>]/, `${JSON.stringify(from)} renders to ${html}`);
   // and is TeX proper: KaTeX, strict, reads it too
@@ -65,12 +73,24 @@ function assertRenders(tex, from) {
 test('the course formulas: every equivalent form is accepted', () => {
   const forms = {
     's^(d/(d-2))': ['exp(d*ln(s)/(d-2))', 's^(1+2/(d-2))', 's*s^(2/(d-2))', 's ^ (d / (d − 2))', 'exp(d log(s)/(d-2))'],
-    '2*pi*b^(2*i/d)': ['2pi b^(2i/d)', '2*pi*exp(2*i*ln(b)/d)', '2π·b^(2i/d)', 'pi*2*(b^(i/d))^2', '2×π×b**(2i/d)', '2pi/b^(-2i/d)'],
-    'x0*cos(m*theta) - x1*sin(m*theta)': ['cos(m θ)x0 - x1 sin(θ m)', 'x₀ cos(m θ) - x₁ sin(m θ)', '-(x_1 sin(m theta) - x_0 cos(m theta))'],
+    '2*pi*b^(2*i/d)': [
+      '2pi b^(2i/d)',
+      '2*pi*exp(2*i*ln(b)/d)',
+      '2π·b^(2i/d)',
+      'pi*2*(b^(i/d))^2',
+      '2×π×b**(2i/d)',
+      '2pi/b^(-2i/d)',
+    ],
+    'x0*cos(m*theta) - x1*sin(m*theta)': [
+      'cos(m θ)x0 - x1 sin(θ m)',
+      'x₀ cos(m θ) - x₁ sin(m θ)',
+      '-(x_1 sin(m theta) - x_0 cos(m theta))',
+    ],
   };
   for (const [reference, learners] of Object.entries(forms)) {
     for (const learner of learners) {
-      for (const seed of [1, 2, 3]) assert.deepEqual(judge(learner, reference, seed), { same: true }, `${learner} vs ${reference}, seed ${seed}`);
+      for (const seed of [1, 2, 3])
+        assert.deepEqual(judge(learner, reference, seed), { same: true }, `${learner} vs ${reference}, seed ${seed}`);
     }
   }
 });
@@ -79,13 +99,19 @@ test('near misses are rejected, with the point where they differ', () => {
   const misses = {
     '2*pi*b^(2*i/d)': ['2*pi*b^(i/d)', '2*pi*b^(-2*i/d)', '3*pi*b^(2*i/d)', 'pi*b^(2*i/d)', '2*pi*b^(2*i/d) + 1e-6*b'],
     's^(d/(d-2))': ['s^(d/(d+2))', 's^(d/(d-2)) * 1.001', 's^(2/(d-2))'],
-    'x0*cos(m*theta) - x1*sin(m*theta)': ['x0*cos(m*theta) + x1*sin(m*theta)', 'x0*sin(m*theta) - x1*cos(m*theta)', 'x0*cos(theta) - x1*sin(theta)'],
+    'x0*cos(m*theta) - x1*sin(m*theta)': [
+      'x0*cos(m*theta) + x1*sin(m*theta)',
+      'x0*sin(m*theta) - x1*cos(m*theta)',
+      'x0*cos(theta) - x1*sin(theta)',
+    ],
   };
   for (const [reference, learners] of Object.entries(misses)) {
     for (const learner of learners) {
       const v = judge(learner, reference);
       assert.equal(v.same, false, `${learner} vs ${reference}`);
-      assert.ok(Number.isFinite(v.learnerValue) && Number.isFinite(v.referenceValue) && v.learnerValue !== v.referenceValue);
+      assert.ok(
+        Number.isFinite(v.learnerValue) && Number.isFinite(v.referenceValue) && v.learnerValue !== v.referenceValue,
+      );
       const back = evaluateExpression(read(reference), v.at);
       assert.equal(back.value, v.referenceValue, 'the reported point gives the reported value');
     }
@@ -106,24 +132,41 @@ test('a learner formula undefined where the reference is not is wrong, and says 
   assert.equal(v.referenceValue, 0);
   assert.equal(v.message, 'Your answer divides by zero: x = 0.');
   const negative = { x: { min: -2, max: -1 } };
-  assert.equal(sameFunction(r('ln(x^2)/2'), r('ln(-x)'), negative, seededRandom(1)).same, true, 'ln(x^2)/2 is ln(-x) for x < 0');
-  assert.match(sameFunction(r('ln(x)'), r('ln(-x)'), negative, seededRandom(1)).message, /takes ln of a negative number: x = -1\./);
+  assert.equal(
+    sameFunction(r('ln(x^2)/2'), r('ln(-x)'), negative, seededRandom(1)).same,
+    true,
+    'ln(x^2)/2 is ln(-x) for x < 0',
+  );
+  assert.match(
+    sameFunction(r('ln(x)'), r('ln(-x)'), negative, seededRandom(1)).message,
+    /takes ln of a negative number: x = -1\./,
+  );
   // points where the reference itself is undefined are skipped, not held against the learner
   assert.equal(sameFunction(r('ln(abs(x))'), r('ln(x)'), { x: { min: -1, max: 1 } }, seededRandom(5)).same, true);
   // a variable the reference does not use takes values from its domain; without one, it is not part of this answer
   const both = { x: { min: -1, max: 1 }, y: { min: 1, max: 2 } };
   assert.equal(sameFunction(r('2x + 0y'), r('2*x'), both, seededRandom(1)).same, true);
   assert.equal(sameFunction(r('2x + y'), r('2*x'), both, seededRandom(1)).same, false);
-  assert.deepEqual(sameFunction(r('2x + y'), r('2*x'), { x: both.x }, seededRandom(1)), { same: false, at: {}, learnerValue: NaN, referenceValue: NaN, message: 'This answer does not depend on y.' });
+  assert.deepEqual(sameFunction(r('2x + y'), r('2*x'), { x: both.x }, seededRandom(1)), {
+    same: false,
+    at: {},
+    learnerValue: NaN,
+    referenceValue: NaN,
+    message: 'This answer does not depend on y.',
+  });
   // the exercise's own bugs throw
   assert.throws(() => sameFunction(r('x'), r('x'), {}, seededRandom(1)), TypeError);
-  assert.throws(() => sameFunction(r('x'), r('ln(x)'), { x: { min: -2, max: -1 } }, seededRandom(1)), /undefined at all/);
+  assert.throws(
+    () => sameFunction(r('x'), r('ln(x)'), { x: { min: -2, max: -1 } }, seededRandom(1)),
+    /undefined at all/,
+  );
 });
 
 test('tolerances: relative, with an absolute floor near zero', () => {
   const names = { x: {} };
   const x = { x: { min: 1, max: 2 } };
-  const same = (l, r, options) => sameFunction(read(l, { names }), read(r, { names }), x, seededRandom(9), options).same;
+  const same = (l, r, options) =>
+    sameFunction(read(l, { names }), read(r, { names }), x, seededRandom(9), options).same;
   assert.equal(same('x*(1 + 1e-12)', 'x'), true);
   assert.equal(same('x*(1 + 1e-6)', 'x'), false);
   assert.equal(same('x*(1 + 1e-6)', 'x', { rel: 1e-5 }), true);
@@ -134,7 +177,11 @@ test('tolerances: relative, with an absolute floor near zero', () => {
 test('domains: integers, even integers and intervals are drawn as asked', () => {
   const names = { n: {}, k: {}, t: {} };
   const seen = { n: new Set(), k: new Set(), t: [] };
-  const probe = { n: { min: 2, max: 9, even: true }, k: { min: -1.5, max: 2.5, integer: true }, t: { min: 0.25, max: 0.5 } };
+  const probe = {
+    n: { min: 2, max: 9, even: true },
+    k: { min: -1.5, max: 2.5, integer: true },
+    t: { min: 0.25, max: 0.5 },
+  };
   const record = read('n + k + t', { names });
   const random = seededRandom(3);
   for (let j = 0; j < 40; j++) {
@@ -144,10 +191,19 @@ test('domains: integers, even integers and intervals are drawn as asked', () => 
     seen.k.add(v.at.k);
     seen.t.push(v.at.t);
   }
-  assert.deepEqual([...seen.n].sort((a, b) => a - b), [2, 4, 6, 8]);
-  assert.deepEqual([...seen.k].sort((a, b) => a - b), [-1, 0, 1, 2]);
+  assert.deepEqual(
+    [...seen.n].sort((a, b) => a - b),
+    [2, 4, 6, 8],
+  );
+  assert.deepEqual(
+    [...seen.k].sort((a, b) => a - b),
+    [-1, 0, 1, 2],
+  );
   assert.ok(seen.t.every((t) => t >= 0.25 && t < 0.5));
-  assert.throws(() => sameFunction(record, record, { ...probe, n: { min: 3, max: 3, even: true } }, random), /no even integer/);
+  assert.throws(
+    () => sameFunction(record, record, { ...probe, n: { min: 3, max: 3, even: true } }, random),
+    /no even integer/,
+  );
 });
 
 test('numbers, operators and precedence', () => {
@@ -247,7 +303,10 @@ test('hostile and mistyped input: a plain message each, never a throw', () => {
     ['1e999', /^1e999 is too large to be a number here/],
     ['1e-999', /too small to be a number here/],
     ['1.2.3', /"1\.2\.3" at character 1 is not a number/],
-    ['mtheta', /^Unknown name "mtheta"\. Did you mean m\*theta\? Names you can use here: s, d, b, i, m, theta, x0, x1, pi, e$/],
+    [
+      'mtheta',
+      /^Unknown name "mtheta"\. Did you mean m\*theta\? Names you can use here: s, d, b, i, m, theta, x0, x1, pi, e$/,
+    ],
     ['2 bi', /Did you mean b\*i\?/],
     ['Theta', /Did you mean theta\?/],
     ['sinθ', /Did you mean sin\(θ\)\?/],
@@ -268,7 +327,16 @@ test('hostile and mistyped input: a plain message each, never a throw', () => {
     ['e^sin(s) d', /is ambiguous: write e\^sin\(s\)\*d or e\^\(sin\(s\)\*d\)/],
     ['s²^2', /Both a superscript and \^/],
   ];
-  for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf', 'prototype', 'isPrototypeOf', '__defineGetter__']) {
+  for (const name of [
+    'constructor',
+    '__proto__',
+    'toString',
+    'hasOwnProperty',
+    'valueOf',
+    'prototype',
+    'isPrototypeOf',
+    '__defineGetter__',
+  ]) {
     cases.push([name, new RegExp(`^Unknown name "${name}"`)], [`2*${name}(1)`, /^Unknown name/]);
   }
   for (const [text, message] of cases) assert.match(refuse(text).message, message, JSON.stringify(text));
@@ -276,28 +344,52 @@ test('hostile and mistyped input: a plain message each, never a throw', () => {
   assert.deepEqual(pick(refuse('s + mtheta')), { start: 4, end: 10 });
   assert.deepEqual(pick(refuse('s + <b>')), { start: 4, end: 5 });
   // not text at all
-  for (const x of [undefined, null, 42, {}, ['s'], { toString: () => { throw new Error('ran'); } }]) assert.equal(parseExpression(x, { names: NAMES }).ok, false);
+  for (const x of [
+    undefined,
+    null,
+    42,
+    {},
+    ['s'],
+    {
+      toString: () => {
+        throw new Error('ran');
+      },
+    },
+  ])
+    assert.equal(parseExpression(x, { names: NAMES }).ok, false);
 });
 
 const pick = ({ start, end }) => ({ start, end });
 
 test('size caps come before any work: no hang, no stack overflow', () => {
   // refused before the names are even looked at
-  const untouchable = new Proxy({}, { ownKeys: () => assert.fail('read the names'), get: () => assert.fail('read the names') });
+  const untouchable = new Proxy(
+    {},
+    { ownKeys: () => assert.fail('read the names'), get: () => assert.fail('read the names') },
+  );
   let t = performance.now();
   const huge = refuse('('.repeat(20000), { names: untouchable });
   assert.match(huge.message, /20000 characters long; at most 300/);
   assert.ok(performance.now() - t < 100, 'refused at once');
   assert.match(refuse('s'.repeat(301)).message, /301 characters long/);
-  assert.equal(parseExpression('s'.repeat(300), { names: NAMES, maxLength: 300 }).message.startsWith('Unknown name'), true);
+  assert.equal(
+    parseExpression('s'.repeat(300), { names: NAMES, maxLength: 300 }).message.startsWith('Unknown name'),
+    true,
+  );
   // nesting: brackets, then signs and powers, with the length cap lifted
   const lifted = { names: NAMES, maxLength: 1e6 };
-  assert.match(refuse(`${'('.repeat(51)}s${')'.repeat(51)}`).message, /Brackets nest more than 50 deep at character 51/);
+  assert.match(
+    refuse(`${'('.repeat(51)}s${')'.repeat(51)}`).message,
+    /Brackets nest more than 50 deep at character 51/,
+  );
   read(`${'('.repeat(50)}s${')'.repeat(50)}`);
   t = performance.now();
   assert.match(refuse(`${'('.repeat(20000)}s${')'.repeat(20000)}`, lifted).message, /Brackets nest more than 50/);
   read(`${'-('.repeat(50)}s${')'.repeat(50)}`);
-  assert.match(refuse(`${'-('.repeat(50)}s${'^s'.repeat(5)}${')'.repeat(50)}`).message, /nests more than 100 brackets, powers and signs/);
+  assert.match(
+    refuse(`${'-('.repeat(50)}s${'^s'.repeat(5)}${')'.repeat(50)}`).message,
+    /nests more than 100 brackets, powers and signs/,
+  );
   assert.match(refuse(`${'2^'.repeat(5000)}2`, lifted).message, /nests more than 100/);
   // long flat chains are lists, not deep trees: they read, print and evaluate
   assert.equal(value(`1${'+1'.repeat(10000)}`, {}, lifted), 10001);
@@ -310,7 +402,10 @@ test('size caps come before any work: no hang, no stack overflow', () => {
 
 test('evaluation says where a value is undefined', () => {
   const ev = (text, scope) => evaluateExpression(read(text), scope);
-  assert.deepEqual(ev('1/(d - d)', { d: 64 }), { ok: false, message: 'Your answer divides by zero: (d - d) is 0 when d = 64.' });
+  assert.deepEqual(ev('1/(d - d)', { d: 64 }), {
+    ok: false,
+    message: 'Your answer divides by zero: (d - d) is 0 when d = 64.',
+  });
   assert.deepEqual(ev('1/0', {}), { ok: false, message: 'Your answer divides by zero.' });
   assert.match(ev('ln(s - 5)', { s: 2 }).message, /takes ln of a negative number: \(s - 5\) is -3 when s = 2/);
   assert.match(ev('log(s - 2)', { s: 2 }).message, /takes ln of zero/);
@@ -329,7 +424,7 @@ test('evaluation says where a value is undefined', () => {
   assert.equal(ev('(-8)^3', {}).value, -512);
 });
 
-test('the exercise\'s names are checked; malformed ones are its bug and throw', () => {
+test("the exercise's names are checked; malformed ones are its bug and throw", () => {
   assert.throws(() => parseExpression('x', { names: { sin: {} } }), /used twice/);
   assert.throws(() => parseExpression('x', { names: { '2x': {} } }), /not a name/);
   assert.throws(() => parseExpression('x', { names: { __proto__x: {} } }), /not a name/);
@@ -344,9 +439,18 @@ test('the exercise\'s names are checked; malformed ones are its bug and throw', 
 
 test('texOf: numbers for feedback, in TeX quizTextToHtml renders', () => {
   const cases = [
-    [0, '0'], [-0, '0'], [4.3, '4.3'], [-3.5, '-3.5'], [25000, '25{,}000'], [123456.789, '123{,}457'],
-    [1.5e-7, '1.5 \\times 10^{-7}'], [-2.5e21, '-2.5 \\times 10^{21}'], [Math.PI, '3.14159'],
-    [NaN, '\\text{undefined}'], [Infinity, '\\infty'], [-Infinity, '-\\infty'],
+    [0, '0'],
+    [-0, '0'],
+    [4.3, '4.3'],
+    [-3.5, '-3.5'],
+    [25000, '25{,}000'],
+    [123456.789, '123{,}457'],
+    [1.5e-7, '1.5 \\times 10^{-7}'],
+    [-2.5e21, '-2.5 \\times 10^{21}'],
+    [Math.PI, '3.14159'],
+    [NaN, '\\text{undefined}'],
+    [Infinity, '\\infty'],
+    [-Infinity, '-\\infty'],
   ];
   for (const [v, tex] of cases) {
     assert.equal(texOf(v), tex, String(v));
@@ -362,12 +466,83 @@ test('texOf: numbers for feedback, in TeX quizTextToHtml renders', () => {
 // to the same value (or the same refusal) as that plain text.
 
 const NASTY = [
-  ...'0123456789.eE+-*/^()  ', ...'sdbimθπx_₀₁²³⁻', ...'<>&"\'`$\\{}[]|=,;:!?#%@~',
-  '\u2212', '×', '÷', '·', '\u200b', '\u0000', '\ud800', '\udc00', '😀', '\u0301', '\u00a0', '\n',
-  '**', 'sin', 'cos(', 'ln', 'log', 'exp', 'sqrt(', 'abs(', 'pi', 'theta', 'x0', 'x_1', 'x₁',
-  'constructor', '__proto__', 'toString', 'prototype', 'valueOf', '1e308', '1e999', '1e-400', '<script>', '&amp;', '\\frac', '$x$',
+  ...'0123456789.eE+-*/^()  ',
+  ...'sdbimθπx_₀₁²³⁻',
+  ...'<>&"\'`$\\{}[]|=,;:!?#%@~',
+  '\u2212',
+  '×',
+  '÷',
+  '·',
+  '\u200b',
+  '\u0000',
+  '\ud800',
+  '\udc00',
+  '😀',
+  '\u0301',
+  '\u00a0',
+  '\n',
+  '**',
+  'sin',
+  'cos(',
+  'ln',
+  'log',
+  'exp',
+  'sqrt(',
+  'abs(',
+  'pi',
+  'theta',
+  'x0',
+  'x_1',
+  'x₁',
+  'constructor',
+  '__proto__',
+  'toString',
+  'prototype',
+  'valueOf',
+  '1e308',
+  '1e999',
+  '1e-400',
+  '<script>',
+  '&amp;',
+  '\\frac',
+  '$x$',
 ];
-const TOKENS = ['s', 'd', 'b', 'i', 'm', 'theta', 'θ', 'x0', 'x₁', 'pi', 'π', 'e', '2', '0', '1.5', '.5', '1e3', '+', '-', '*', '/', '^', '**', '(', ')', 'sin(', 'ln(', 'sqrt(', 'abs(', 'exp(', ' ', '²', '×', '−'];
+const TOKENS = [
+  's',
+  'd',
+  'b',
+  'i',
+  'm',
+  'theta',
+  'θ',
+  'x0',
+  'x₁',
+  'pi',
+  'π',
+  'e',
+  '2',
+  '0',
+  '1.5',
+  '.5',
+  '1e3',
+  '+',
+  '-',
+  '*',
+  '/',
+  '^',
+  '**',
+  '(',
+  ')',
+  'sin(',
+  'ln(',
+  'sqrt(',
+  'abs(',
+  'exp(',
+  ' ',
+  '²',
+  '×',
+  '−',
+];
 
 function checkOne(text, random) {
   let r;
@@ -384,7 +559,9 @@ function checkOne(text, random) {
   assert.ok(again.ok, `${JSON.stringify(text)} → ${plain} should read back: ${again.message}`);
   assert.equal(again.expr.plain, plain);
   assert.equal(again.expr.tex, tex);
-  const scope = Object.fromEntries(variables.map((v) => [v, DOMAINS[v].min + (DOMAINS[v].max - DOMAINS[v].min) * random()]));
+  const scope = Object.fromEntries(
+    variables.map((v) => [v, DOMAINS[v].min + (DOMAINS[v].max - DOMAINS[v].min) * random()]),
+  );
   const [a, b] = [evaluateExpression(r.expr, scope), evaluateExpression(again.expr, scope)];
   assert.deepEqual(a, b, `${JSON.stringify(text)} and ${plain} evaluate alike`);
   assert.ok(a.ok ? Number.isFinite(a.value) : a.message.startsWith('Your answer '));
@@ -421,10 +598,28 @@ function randomFormula(random, depth) {
   const sp = () => pick(['', '', ' ']);
   if (depth === 0 || random() < 0.25) {
     if (random() < 0.5) {
-      const [text, v] = pick([['2', 2], ['0.5', 0.5], ['.25', 0.25], ['3', 3], ['1e-3', 1e-3], ['2.5E1', 25], ['pi', Math.PI], ['π', Math.PI], ['e', Math.E]]);
+      const [text, v] = pick([
+        ['2', 2],
+        ['0.5', 0.5],
+        ['.25', 0.25],
+        ['3', 3],
+        ['1e-3', 1e-3],
+        ['2.5E1', 25],
+        ['pi', Math.PI],
+        ['π', Math.PI],
+        ['e', Math.E],
+      ]);
       return { text, value: () => v, atom: true, number: /^[\d.]/.test(text) };
     }
-    const [text, name] = pick([['s', 's'], ['d', 'd'], ['θ', 'theta'], ['theta', 'theta'], ['x₀', 'x0'], ['x_1', 'x1'], ['m', 'm']]);
+    const [text, name] = pick([
+      ['s', 's'],
+      ['d', 'd'],
+      ['θ', 'theta'],
+      ['theta', 'theta'],
+      ['x₀', 'x0'],
+      ['x_1', 'x1'],
+      ['m', 'm'],
+    ]);
     return { text, value: (scope) => scope[name], atom: true, name: true };
   }
   const a = randomFormula(random, depth - 1);
@@ -432,21 +627,36 @@ function randomFormula(random, depth) {
   const br = (f) => (f.atom ? f.text : `(${f.text})`);
   switch (Math.floor(random() * 8)) {
     // (the right side of + and - in brackets: a + (b - c) rounds differently from a + b - c)
-    case 0: return { text: `${a.text}${sp()}+${sp()}${br(b)}`, value: (x) => a.value(x) + b.value(x) };
-    case 1: return { text: `${a.text}${sp()}${pick(['-', '−'])}${sp()}${br(b)}`, value: (x) => a.value(x) - b.value(x) };
+    case 0:
+      return { text: `${a.text}${sp()}+${sp()}${br(b)}`, value: (x) => a.value(x) + b.value(x) };
+    case 1:
+      return { text: `${a.text}${sp()}${pick(['-', '−'])}${sp()}${br(b)}`, value: (x) => a.value(x) - b.value(x) };
     case 2: {
       // a number before a name may be juxtaposed; anything else gets a sign
       const times = a.number && b.name ? pick(['', ' ', '*']) : `${sp()}${pick(['*', '×', '·'])}${sp()}`;
       return { text: `${br(a)}${times}${br(b)}`, value: (x) => a.value(x) * b.value(x) };
     }
-    case 3: return { text: `${br(a)}${sp()}${pick(['/', '÷'])}${sp()}${br(b)}`, value: (x) => a.value(x) / b.value(x) };
-    case 4: return { text: `${br(a)}${pick(['^', '**'])}(${b.text})`, value: (x) => a.value(x) ** b.value(x) };
-    case 5: return { text: `-${br(a)}`, value: (x) => -a.value(x) };
+    case 3:
+      return { text: `${br(a)}${sp()}${pick(['/', '÷'])}${sp()}${br(b)}`, value: (x) => a.value(x) / b.value(x) };
+    case 4:
+      return { text: `${br(a)}${pick(['^', '**'])}(${b.text})`, value: (x) => a.value(x) ** b.value(x) };
+    case 5:
+      return { text: `-${br(a)}`, value: (x) => -a.value(x) };
     case 6: {
-      const [f, fn] = pick([['sin', Math.sin], ['cos', Math.cos], ['exp', Math.exp], ['ln', Math.log], ['log', Math.log], ['sqrt', Math.sqrt], ['abs', Math.abs], ['tan', Math.tan]]);
+      const [f, fn] = pick([
+        ['sin', Math.sin],
+        ['cos', Math.cos],
+        ['exp', Math.exp],
+        ['ln', Math.log],
+        ['log', Math.log],
+        ['sqrt', Math.sqrt],
+        ['abs', Math.abs],
+        ['tan', Math.tan],
+      ]);
       return { text: `${f}(${a.text})`, value: (x) => fn(a.value(x)), atom: true };
     }
-    default: return { text: `(${a.text})`, value: a.value, atom: true };
+    default:
+      return { text: `(${a.text})`, value: a.value, atom: true };
   }
 }
 
@@ -458,7 +668,14 @@ test('fuzz: random well-formed formulas read as written and evaluate to the same
     const r = parseExpression(f.text, { names: NAMES });
     assert.ok(r.ok, `${f.text}: ${r.message}`);
     assertRenders(r.expr.tex, f.text);
-    const scope = { s: 1 + random() * 3, d: 64, theta: random(), x0: random() * 2 - 1, x1: random() * 2 - 1, m: Math.floor(random() * 8) };
+    const scope = {
+      s: 1 + random() * 3,
+      d: 64,
+      theta: random(),
+      x0: random() * 2 - 1,
+      x1: random() * 2 - 1,
+      m: Math.floor(random() * 8),
+    };
     const ours = evaluateExpression(r.expr, scope);
     if (!ours.ok) continue;
     assert.equal(ours.value, f.value(scope), f.text);
@@ -471,10 +688,16 @@ test('fuzz: judging never throws on whatever the reader accepts', () => {
   const random = seededRandom(11);
   const reference = read('2*pi*b^(2*i/d)');
   for (let n = 0; n < 1500; n++) {
-    const text = Array.from({ length: 1 + Math.floor(random() * 12) }, () => TOKENS[Math.floor(random() * TOKENS.length)]).join('');
+    const text = Array.from(
+      { length: 1 + Math.floor(random() * 12) },
+      () => TOKENS[Math.floor(random() * TOKENS.length)],
+    ).join('');
     const r = parseExpression(text, { names: NAMES });
     if (!r.ok) continue;
     const v = sameFunction(r.expr, reference, DOMAINS, random, { points: 4 });
-    assert.ok(v.same === true || (v.same === false && (v.message === undefined || typeof v.message === 'string')), text);
+    assert.ok(
+      v.same === true || (v.same === false && (v.message === undefined || typeof v.message === 'string')),
+      text,
+    );
   }
 });

@@ -23,7 +23,9 @@ export function loadCase(file) {
     if (pending) {
       pending.values = buffer.map(value);
       if (pending.values.length !== pending.count) {
-        throw new Error(`${file}: tensor ${pending.name} has ${pending.values.length} values, expected ${pending.count}`);
+        throw new Error(
+          `${file}: tensor ${pending.name} has ${pending.values.length} values, expected ${pending.count}`,
+        );
       }
       c.tensors[pending.name] = { dtype: pending.dtype, shape: pending.shape, values: pending.values };
     }

@@ -37,7 +37,8 @@ for (const { name, simd, trainer, slack: WORKSPACE_SLACK } of builds) {
       assert.equal(first.calls, CALLS);
       // The mix is meaningful: plenty of both outcomes, from every function.
       assert.ok(first.returned > CALLS * 0.3 && first.threw > CALLS * 0.3, JSON.stringify(first));
-      for (const [fn, s] of Object.entries(first.byFunction)) assert.ok(s.calls > 100 && s.threw > 0 && s.threw < s.calls, `${fn}: ${JSON.stringify(s)}`);
+      for (const [fn, s] of Object.entries(first.byFunction))
+        assert.ok(s.calls > 100 && s.threw > 0 && s.threw < s.calls, `${fn}: ${JSON.stringify(s)}`);
       assert.ok(first.errorKinds.TypeError > 0 && first.errorKinds.RangeError > 0);
       assert.equal(first.canaryChecks, first.threw);
 
@@ -52,7 +53,11 @@ for (const { name, simd, trainer, slack: WORKSPACE_SLACK } of builds) {
       const second = fuzzApi(pe, { calls: CALLS, seed: 7, other });
       const afterSecond = pe.memoryStats();
       assert.deepEqual(second, first, 'the same seed makes the same run');
-      assert.equal(afterSecond.allocatedBytes, afterFirst.allocatedBytes, 'an identical second run allocated more: a leak');
+      assert.equal(
+        afterSecond.allocatedBytes,
+        afterFirst.allocatedBytes,
+        'an identical second run allocated more: a leak',
+      );
       assert.equal(afterSecond.wasmBytes, afterFirst.wasmBytes);
       assert.equal(afterSecond.jsHandles, 0);
     });

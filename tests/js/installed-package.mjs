@@ -31,11 +31,25 @@ export function sinusoidalBothBuilds(c, loader = 'loadPosenc') {
 export function installPackedPackage(prefix = 'posenc-consumer-') {
   const project = mkdtempSync(path.join(tmpdir(), prefix));
   try {
-    const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', project], { cwd: root, encoding: 'utf8' }));
+    const packed = JSON.parse(
+      execFileSync('npm', ['pack', '--json', '--pack-destination', project], { cwd: root, encoding: 'utf8' }),
+    );
     const tarball = path.join(project, packed[0].filename);
-    writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }));
-    execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', `./${path.basename(tarball)}`], { cwd: project, encoding: 'utf8' });
-    return { project, tarball, files: packed[0].files.map((f) => f.path), remove: () => rmSync(project, { recursive: true, force: true }) };
+    writeFileSync(
+      path.join(project, 'package.json'),
+      JSON.stringify({ name: 'consumer', version: '1.0.0', private: true, type: 'module' }),
+    );
+    execFileSync(
+      'npm',
+      ['install', '--offline', '--no-audit', '--no-fund', '--loglevel=error', `./${path.basename(tarball)}`],
+      { cwd: project, encoding: 'utf8' },
+    );
+    return {
+      project,
+      tarball,
+      files: packed[0].files.map((f) => f.path),
+      remove: () => rmSync(project, { recursive: true, force: true }),
+    };
   } catch (e) {
     rmSync(project, { recursive: true, force: true });
     throw e;

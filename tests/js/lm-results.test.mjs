@@ -25,10 +25,17 @@ describe('the recorded language-modelling comparison', () => {
     assert.deepEqual(Object.keys(LM.results).sort(), [...TRAIN_ENCODINGS].sort());
     const points = LM.config.steps / LM.config.evalEvery;
     for (const [encoding, r] of Object.entries(LM.results)) {
-      assert.deepEqual(r.seeds.map((s) => s.seed), LM.seeds, encoding);
+      assert.deepEqual(
+        r.seeds.map((s) => s.seed),
+        LM.seeds,
+        encoding,
+      );
       for (const s of r.seeds) {
         assert.equal(s.curve.length, points, `${encoding} seed ${s.seed}`);
-        assert.ok(s.curve.every((x) => x > 0 && x < 6), `${encoding} seed ${s.seed}: a loss outside (0, 6)`);
+        assert.ok(
+          s.curve.every((x) => x > 0 && x < 6),
+          `${encoding} seed ${s.seed}: a loss outside (0, 6)`,
+        );
       }
     }
   });
@@ -57,24 +64,53 @@ describe('the recorded language-modelling comparison', () => {
   });
 
   it('was trained on web/data/corpus.js as it is, with the settings the text lab starts with', () => {
-    assert.equal(LM.corpus.sha256, createHash('sha256').update(CORPUS).digest('hex'), 'the corpus changed since the runs were recorded: run scripts/record-lm-results.mjs again');
+    assert.equal(
+      LM.corpus.sha256,
+      createHash('sha256').update(CORPUS).digest('hex'),
+      'the corpus changed since the runs were recorded: run scripts/record-lm-results.mjs again',
+    );
     const { batch, vocab, trainLen, steps, lr, evalEvery, evalSamples } = LM.config;
-    assert.deepEqual({ batch, vocab, trainLen, steps, lr, evalEvery, evalSamples }, { batch: TEXT.batch, vocab: TEXT.vocab, trainLen: TEXT.trainLen, steps: TEXT.steps, lr: TEXT.lr, evalEvery: TEXT.evalEvery, evalSamples: TEXT.evalSamples });
+    assert.deepEqual(
+      { batch, vocab, trainLen, steps, lr, evalEvery, evalSamples },
+      {
+        batch: TEXT.batch,
+        vocab: TEXT.vocab,
+        trainLen: TEXT.trainLen,
+        steps: TEXT.steps,
+        lr: TEXT.lr,
+        evalEvery: TEXT.evalEvery,
+        evalSamples: TEXT.evalSamples,
+      },
+    );
     assert.deepEqual([LM.config.layers, LM.config.dModel, LM.config.heads], [MODEL.layers, MODEL.dModel, MODEL.heads]);
   });
 
-  it('a re-run of one seed retraces its recorded curve (the first checkpoint, RoPE, seed ' + LM.seeds[0] + ')', async () => {
-    const pe = await loadPosenc({ simd: true, trainer: true });
-    const text = CORPUS;
-    const s = new TrainSession(pe, { task: 'text', encodings: ['rope'], steps: TEXT.evalEvery, seed: LM.seeds[0], lr: TEXT.lr, trainLen: TEXT.trainLen, text });
-    try {
-      while (s.runFor(1e9));
-      const recorded = LM.results.rope.seeds[0].curve[0];
-      assert.ok(Math.abs(s.results[0].val[0] - recorded) < 1e-4, `re-run ${s.results[0].val[0]}, recorded ${recorded}`);
-    } finally {
-      s.delete();
-    }
-  });
+  it(
+    'a re-run of one seed retraces its recorded curve (the first checkpoint, RoPE, seed ' + LM.seeds[0] + ')',
+    async () => {
+      const pe = await loadPosenc({ simd: true, trainer: true });
+      const text = CORPUS;
+      const s = new TrainSession(pe, {
+        task: 'text',
+        encodings: ['rope'],
+        steps: TEXT.evalEvery,
+        seed: LM.seeds[0],
+        lr: TEXT.lr,
+        trainLen: TEXT.trainLen,
+        text,
+      });
+      try {
+        while (s.runFor(1e9));
+        const recorded = LM.results.rope.seeds[0].curve[0];
+        assert.ok(
+          Math.abs(s.results[0].val[0] - recorded) < 1e-4,
+          `re-run ${s.results[0].val[0]}, recorded ${recorded}`,
+        );
+      } finally {
+        s.delete();
+      }
+    },
+  );
 });
 
 describe('the recorded T5 tables', () => {
@@ -115,7 +151,8 @@ describe('what section 07 says of the T5 shift models holds in every seed and he
       for (let h = 0; h < T5.heads; h++) {
         const at = (k) => t[k * T5.heads + h];
         const where = `seed ${T5.seeds[i]} head ${h}`;
-        for (const k of reached) if (k !== bucket(0) && k !== bucket(-1)) assert.ok(at(k) < 0, `${where}: bucket ${k} = ${at(k)}`);
+        for (const k of reached)
+          if (k !== bucket(0) && k !== bucket(-1)) assert.ok(at(k) < 0, `${where}: bucket ${k} = ${at(k)}`);
         assert.ok(at(bucket(-1)) > 0, `${where}: the left neighbour`);
         for (const k of unreached) assert.ok(Math.abs(at(k)) <= 0.1, `${where}: unreached bucket ${k} = ${at(k)}`);
         const mean = (ks) => [...ks].map(at).reduce((x, y) => x + y, 0) / ks.size;

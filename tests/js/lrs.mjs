@@ -48,7 +48,15 @@ export async function startLrs({ port } = {}) {
     },
     async start() {
       if (this.child) return;
-      const env = { ...process.env, AUTH_REPO: 'test', EVENTS_REPO: 'test', MODELS_REPO: 'memory', STORAGE_REPO: 'memory', EXPRESS_PORT: String(this.port), NODE_NO_WARNINGS: '1' };
+      const env = {
+        ...process.env,
+        AUTH_REPO: 'test',
+        EVENTS_REPO: 'test',
+        MODELS_REPO: 'memory',
+        STORAGE_REPO: 'memory',
+        EXPRESS_PORT: String(this.port),
+        NODE_NO_WARNINGS: '1',
+      };
       const child = spawn(process.execPath, [SERVICE], { env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
       this.child = child;
       const onData = (d) => (this.log += d);

@@ -8,7 +8,10 @@ import { mathvariantLetters, styledLetter } from '../../scripts/lesson-format.mj
 
 test('\\mathbb{R} renders as ℝ with no mathvariant left, the TeX kept in the annotation', () => {
   const { render } = createRenderer();
-  const { html } = render('Each position gets a vector in $\\mathbb{R}^{d}$ and $\\mathbb{N}$.', { file: 'snippet.md', section: 's' });
+  const { html } = render('Each position gets a vector in $\\mathbb{R}^{d}$ and $\\mathbb{N}$.', {
+    file: 'snippet.md',
+    section: 's',
+  });
   assert.match(html, /<mi>ℝ<\/mi>/);
   assert.match(html, /<mi>ℕ<\/mi>/);
   assert.doesNotMatch(html, /mathvariant="double-struck"/);

@@ -18,5 +18,6 @@ export class MemoryStorage {
   }
 }
 
-export const withStorage = (storage) => Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true, writable: true });
+export const withStorage = (storage) =>
+  Object.defineProperty(globalThis, 'localStorage', { value: storage, configurable: true, writable: true });
 afterEach(() => delete globalThis.localStorage);

@@ -36,7 +36,11 @@ test('custom-elements.json validates against the custom-elements-manifest schema
 test("custom-elements.json says exactly what each widget's static params say", async () => {
   const { widgets, cssProperties } = await widgetClasses();
   const files = readdirSync(path.join(root, 'web/widgets')).filter((f) => f.endsWith('.js'));
-  assert.deepEqual(widgets.map((w) => `${w.tag}.js`).sort(), files.sort(), 'every widget file is registered by widgets.js');
+  assert.deepEqual(
+    widgets.map((w) => `${w.tag}.js`).sort(),
+    files.sort(),
+    'every widget file is registered by widgets.js',
+  );
   const decls = new Map(manifest.modules.map((m) => [m.declarations[0].tagName, m]));
   assert.equal(decls.size, widgets.length);
   const hostCss = readFileSync(path.join(root, 'web/lib/theme.js'), 'utf8');
@@ -45,42 +49,73 @@ test("custom-elements.json says exactly what each widget's static params say", a
     assert.ok(mod, `${tag} is in the manifest`);
     const d = mod.declarations[0];
     assert.equal(mod.path, `web/widgets/${tag}.js`);
-    assert.deepEqual(mod.exports, [{ kind: 'custom-element-definition', name: tag, declaration: { name: d.name, module: mod.path } }]);
-    assert.ok(d.customElement && d.description && d.description === cls.description && !d.description.includes('\n'), `${tag}: one-line description`);
+    assert.deepEqual(mod.exports, [
+      { kind: 'custom-element-definition', name: tag, declaration: { name: d.name, module: mod.path } },
+    ]);
+    assert.ok(
+      d.customElement && d.description && d.description === cls.description && !d.description.includes('\n'),
+      `${tag}: one-line description`,
+    );
     // attributes: the same names in the same order, defaults, types, ranges and options
-    assert.deepEqual(d.attributes.map((a) => a.name), Object.keys(cls.params), `${tag}: attribute names`);
+    assert.deepEqual(
+      d.attributes.map((a) => a.name),
+      Object.keys(cls.params),
+      `${tag}: attribute names`,
+    );
     for (const a of d.attributes) {
       const spec = cls.params[a.name];
       const where = `${tag} ${a.name}`;
       if (spec.type === 'bool') assert.equal(a.default, undefined, where);
       else assert.equal(a.default, Array.isArray(spec.default) ? spec.default.join(',') : String(spec.default), where);
       if (spec.type === 'enum') {
-        assert.deepEqual(a.type.text.split(' | '), spec.options.map((o) => `'${o}'`), where);
+        assert.deepEqual(
+          a.type.text.split(' | '),
+          spec.options.map((o) => `'${o}'`),
+          where,
+        );
         assert.ok(a.description.includes(spec.options.join(', ')), where);
       } else {
-        assert.equal(a.type.text, { int: 'number', float: 'number', bool: 'boolean', vector: 'string', string: 'string' }[spec.type], where);
+        assert.equal(
+          a.type.text,
+          { int: 'number', float: 'number', bool: 'boolean', vector: 'string', string: 'string' }[spec.type],
+          where,
+        );
       }
       if (spec.type === 'int' || spec.type === 'float') {
         assert.ok(a.description.includes(`from ${spec.min} to ${spec.max}`), `${where}: range in ${a.description}`);
         if (spec.even) assert.match(a.description, /even integer/, where);
         if (spec.step !== undefined) assert.ok(a.description.includes(`step ${spec.step}`), where);
       }
-      if (spec.type === 'vector' && spec.length) assert.ok(a.description.includes(`${spec.length} comma-separated numbers`), where);
+      if (spec.type === 'vector' && spec.length)
+        assert.ok(a.description.includes(`${spec.length} comma-separated numbers`), where);
       if (spec.label) assert.ok(a.description.startsWith(spec.label), where);
     }
     // events: the base class's and the widget's, and every event its file dispatches is declared
     const events = d.events.map((e) => e.name);
     assert.deepEqual(events, Object.keys({ ...cls.baseEvents, ...cls.events }), `${tag}: events`);
     const source = readFileSync(path.join(root, mod.path), 'utf8');
-    for (const m of source.matchAll(/new CustomEvent\(\s*'([^']+)'/g)) assert.ok(events.includes(m[1]), `${tag} dispatches ${m[1]}, which the manifest lists`);
+    for (const m of source.matchAll(/new CustomEvent\(\s*'([^']+)'/g))
+      assert.ok(events.includes(m[1]), `${tag} dispatches ${m[1]}, which the manifest lists`);
     // CSS custom properties: those the base class's :host declares
-    assert.deepEqual(d.cssProperties.map((c) => c.name), Object.keys(cssProperties), `${tag}: CSS properties`);
+    assert.deepEqual(
+      d.cssProperties.map((c) => c.name),
+      Object.keys(cssProperties),
+      `${tag}: CSS properties`,
+    );
   }
   assert.ok(decls.get('pe-quiz').declarations[0].events.some((e) => e.name === 'pe-quiz-answered'));
-  assert.ok(decls.get('pe-heatmap').declarations[0].cssProperties.some((c) => c.name === '--pe-accent' && c.default === '#245fc9'));
+  assert.ok(
+    decls
+      .get('pe-heatmap')
+      .declarations[0].cssProperties.some((c) => c.name === '--pe-accent' && c.default === '#245fc9'),
+  );
   const block = hostCss.slice(hostCss.indexOf(':host {', hostCss.indexOf('const BASE_CSS')));
   const declared = [...block.slice(0, block.indexOf('}')).matchAll(/(--pe-[a-z-]+):/g)].map((m) => m[1]);
-  assert.deepEqual(Object.keys(cssProperties).sort(), declared.sort(), 'CSS_PROPERTIES lists exactly the :host declarations');
+  assert.deepEqual(
+    Object.keys(cssProperties).sort(),
+    declared.sort(),
+    'CSS_PROPERTIES lists exactly the :host declarations',
+  );
 });
 
 test("docs/embedding.md's tag table is the one the manifest makes (it cannot drift)", () => {
@@ -92,7 +127,8 @@ test("docs/embedding.md's tag table is the one the manifest makes (it cannot dri
     const d = m.declarations[0];
     const row = table.split('\n').find((l) => l.startsWith(`| \`<${d.tagName}>\``));
     assert.ok(row, `${d.tagName} has a row`);
-    for (const a of d.attributes) assert.ok(row.includes(`\`${a.name}\``) && row.includes(a.description), `${d.tagName} ${a.name}`);
+    for (const a of d.attributes)
+      assert.ok(row.includes(`\`${a.name}\``) && row.includes(a.description), `${d.tagName} ${a.name}`);
   }
   // a widget whose params changed makes a different table
   const changed = structuredClone(manifest);
@@ -134,12 +170,43 @@ after(() => installed?.remove());
 
 test('the tarball holds what a consumer needs and no tests, fixtures or build folders', () => {
   assert.match(path.basename(tarball), /^posenc-course-0\.2\.0\.tgz$/);
-  for (const f of ['package.json', 'web/posenc.js', 'web/core/load.js', 'web/posenc.d.ts', 'web/widgets.js', 'web/widgets.d.ts', 'web/wasm/posenc-simd.wasm', 'web/wasm/posenc-scalar.wasm', 'web/wasm/posenc-train-simd.wasm', 'web/workers/train-worker.js', 'web/data/corpus.js', 'web/data/lm-results.js', 'web/data/t5-learned.js', 'web/gen/lesson-data.js', 'dist/posenc-widgets.js', 'dist/posenc-widgets.d.ts', 'dist/anywidget.mjs', 'custom-elements.json', 'LICENSE', 'web/embed.html', 'web/embed.js', 'web/embed.css', 'web/exercises/find-the-bug.js', 'docs/embedding.md', 'docs/api.md']) {
+  for (const f of [
+    'package.json',
+    'web/posenc.js',
+    'web/core/load.js',
+    'web/posenc.d.ts',
+    'web/widgets.js',
+    'web/widgets.d.ts',
+    'web/wasm/posenc-simd.wasm',
+    'web/wasm/posenc-scalar.wasm',
+    'web/wasm/posenc-train-simd.wasm',
+    'web/workers/train-worker.js',
+    'web/data/corpus.js',
+    'web/data/lm-results.js',
+    'web/data/t5-learned.js',
+    'web/gen/lesson-data.js',
+    'dist/posenc-widgets.js',
+    'dist/posenc-widgets.d.ts',
+    'dist/anywidget.mjs',
+    'custom-elements.json',
+    'LICENSE',
+    'web/embed.html',
+    'web/embed.js',
+    'web/embed.css',
+    'web/exercises/find-the-bug.js',
+    'docs/embedding.md',
+    'docs/api.md',
+  ]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
   // of docs/, only the two pages a consumer of the package reads (what the
   // shipped code and its messages point to): embedding and the API
-  const bad = files.filter((f) => /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(f) && !['docs/embedding.md', 'docs/api.md'].includes(f));
+  const bad = files.filter(
+    (f) =>
+      /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(
+        f,
+      ) && !['docs/embedding.md', 'docs/api.md'].includes(f),
+  );
   assert.deepEqual(bad, []);
   // every export target is in it
   for (const target of Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {
@@ -172,14 +239,24 @@ test('the installed package: the compute API and the bundles import in Node (no 
   }
   assert.equal(out.tags, manifest.modules.length);
   // it ran from the installed copy, not from this checkout
-  const resolved = spawnSync(process.execPath, ['--input-type=module', '-e', "console.log(import.meta.resolve('posenc-course'))"], { cwd: project, encoding: 'utf8' }).stdout.trim();
+  const resolved = spawnSync(
+    process.execPath,
+    ['--input-type=module', '-e', "console.log(import.meta.resolve('posenc-course'))"],
+    { cwd: project, encoding: 'utf8' },
+  ).stdout.trim();
   assert.equal(resolved, pathToFileURL(path.join(project, 'node_modules/posenc-course/web/posenc.js')).href);
 });
 
 const TSCONFIG = {
   compilerOptions: {
-    target: 'es2022', module: 'nodenext', moduleResolution: 'nodenext', lib: ['es2022', 'dom'],
-    strict: true, noEmit: true, skipLibCheck: false, types: [],
+    target: 'es2022',
+    module: 'nodenext',
+    moduleResolution: 'nodenext',
+    lib: ['es2022', 'dom'],
+    strict: true,
+    noEmit: true,
+    skipLibCheck: false,
+    types: [],
   },
 };
 const GOOD = `
@@ -216,7 +293,10 @@ const BAD = [
 
 function tsc(files) {
   writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files }));
-  return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
+  return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
 }
 
 test('TypeScript accepts a consumer of the tags, attributes, events and API', () => {
@@ -231,6 +311,10 @@ test('TypeScript rejects each misuse', () => {
     writeFileSync(path.join(project, file), `${line}\nexport {};\n`);
     const r = tsc([file]);
     assert.notEqual(r.status, 0, `tsc accepted: ${line}`);
-    assert.match(r.stdout, new RegExp(`^${file.replace('.', '\\.')}\\(1,`, 'm'), `the error is on the misuse: ${r.stdout}`);
+    assert.match(
+      r.stdout,
+      new RegExp(`^${file.replace('.', '\\.')}\\(1,`, 'm'),
+      `the error is on the misuse: ${r.stdout}`,
+    );
   });
 });

@@ -5,12 +5,37 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
-import { loadProgress, forgetUnknownQuizzes, progressKey, afterCheck, afterSolution, afterNewDraw, creditAfter, tally, formatPoints, validEntry } from '../../web/lib/progress.js';
+import {
+  loadProgress,
+  forgetUnknownQuizzes,
+  progressKey,
+  afterCheck,
+  afterSolution,
+  afterNewDraw,
+  creditAfter,
+  tally,
+  formatPoints,
+  validEntry,
+} from '../../web/lib/progress.js';
 
-const entry = (correct) => ({ correct, solutionShown: false, attempts: 1, response: [0], credit: correct ? 1 : 0, misses: 0 });
+const entry = (correct) => ({
+  correct,
+  solutionShown: false,
+  attempts: 1,
+  response: [0],
+  credit: correct ? 1 : 0,
+  misses: 0,
+});
 
 test('stored progress of quizzes the lesson no longer has is removed; current quizzes keep theirs', () => {
-  const s = new MemoryStorage({ [progressKey]: JSON.stringify({ 'kept-quiz': entry(true), 'removed-quiz': entry(true), 'renamed-quiz': entry(false) }), other: 'untouched' });
+  const s = new MemoryStorage({
+    [progressKey]: JSON.stringify({
+      'kept-quiz': entry(true),
+      'removed-quiz': entry(true),
+      'renamed-quiz': entry(false),
+    }),
+    other: 'untouched',
+  });
   withStorage(s);
   forgetUnknownQuizzes(['kept-quiz', 'never-answered']);
   assert.deepEqual(JSON.parse(s.getItem(progressKey)), { 'kept-quiz': entry(true) });
@@ -21,7 +46,9 @@ test('stored progress of quizzes the lesson no longer has is removed; current qu
 });
 
 test('only stale or invalid entries: the key is removed; no known ids: nothing is touched', () => {
-  const s = new MemoryStorage({ [progressKey]: JSON.stringify({ 'removed-quiz': entry(true), 'current-quiz': { correct: 'yes' } }) });
+  const s = new MemoryStorage({
+    [progressKey]: JSON.stringify({ 'removed-quiz': entry(true), 'current-quiz': { correct: 'yes' } }),
+  });
   withStorage(s);
   forgetUnknownQuizzes([]);
   assert.notEqual(s.getItem(progressKey), null);
@@ -43,7 +70,12 @@ test('corrupted, absent or throwing storage: no exception', () => {
   };
   withStorage(throwing);
   assert.doesNotThrow(() => forgetUnknownQuizzes(['a-quiz']));
-  Object.defineProperty(globalThis, 'localStorage', { get: () => { throw new Error('SecurityError'); }, configurable: true });
+  Object.defineProperty(globalThis, 'localStorage', {
+    get: () => {
+      throw new Error('SecurityError');
+    },
+    configurable: true,
+  });
   assert.doesNotThrow(() => forgetUnknownQuizzes(['a-quiz']));
 });
 
@@ -52,7 +84,16 @@ test('credit: 1 at the first check, a third less per miss, never below 0; a righ
   // right at once
   let { entry: e, earned } = afterCheck(undefined, { right: true, response: [1], seed: 5 });
   assert.equal(earned, 1);
-  assert.deepEqual(e, { credit: 1, misses: 0, attempts: 1, correct: true, solutionShown: false, response: [1], view: 'check', seed: 5 });
+  assert.deepEqual(e, {
+    credit: 1,
+    misses: 0,
+    attempts: 1,
+    correct: true,
+    solutionShown: false,
+    response: [1],
+    view: 'check',
+    seed: 5,
+  });
   // wrong, wrong, right: a third of a point
   ({ entry: e } = afterCheck(undefined, { right: false, response: [0] }));
   ({ entry: e } = afterCheck(e, { right: false, response: [2] }));
@@ -80,7 +121,15 @@ test('new numbers are practice: credit, misses and attempts stay; the draw start
   ({ entry: e } = afterCheck(e, { right: true, response: ['2'] }));
   assert.equal(e.credit, 0.6667);
   const fresh = afterNewDraw(e, { seed: 9 });
-  assert.deepEqual(fresh, { credit: 0.6667, misses: 1, attempts: 2, correct: false, solutionShown: false, response: [], seed: 9 });
+  assert.deepEqual(fresh, {
+    credit: 0.6667,
+    misses: 1,
+    attempts: 2,
+    correct: false,
+    solutionShown: false,
+    response: [],
+    seed: 9,
+  });
   // wrong on the new numbers: the credit earned stays
   let { entry: w } = afterCheck(fresh, { right: false, response: ['3'] });
   assert.equal(w.credit, 0.6667);
@@ -99,8 +148,22 @@ test('tally and points: the sum of credit over the questions, revealed where the
     c: { correct: false, solutionShown: true, attempts: 0, response: [], credit: 0, misses: 1 },
     gone: { ...entry(true) },
   };
-  assert.deepEqual(tally(['a', 'b', 'c', 'd'], progress), { answered: 3, points: 1.6667, full: 1, revealed: 1, total: 4 });
-  assert.deepEqual([0, 0.3333, 0.6667, 1, 1.6667, 12.3333, 0.5].map(formatPoints), ['0', '⅓', '⅔', '1', '1⅔', '12⅓', '0.5']);
+  assert.deepEqual(tally(['a', 'b', 'c', 'd'], progress), {
+    answered: 3,
+    points: 1.6667,
+    full: 1,
+    revealed: 1,
+    total: 4,
+  });
+  assert.deepEqual([0, 0.3333, 0.6667, 1, 1.6667, 12.3333, 0.5].map(formatPoints), [
+    '0',
+    '⅓',
+    '⅔',
+    '1',
+    '1⅔',
+    '12⅓',
+    '0.5',
+  ]);
 });
 
 test("typed answers are kept as strings (an exercise's parts), within their length", () => {

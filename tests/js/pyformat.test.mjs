@@ -3,7 +3,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { numpyStr, torchStr, pyRepr, fixed, exponential, npRound, numpyScalar, pyList, torchSize } from '../../web/lib/pyformat.js';
+import {
+  numpyStr,
+  torchStr,
+  pyRepr,
+  fixed,
+  exponential,
+  npRound,
+  numpyScalar,
+  pyList,
+  torchSize,
+} from '../../web/lib/pyformat.js';
 
 const cases = JSON.parse(readFileSync(new URL('../fixtures/pyformat.json', import.meta.url), 'utf8'));
 const decode = (v) => (typeof v === 'string' ? Number(v.replace('inf', 'Infinity').replace('nan', 'NaN')) : v);
@@ -23,14 +33,21 @@ for (const [kind, print] of Object.entries(kinds)) {
     const mine = cases.filter((c) => c.kind === kind);
     assert.ok(mine.length > 0, `no ${kind} cases in the fixture`);
     for (const c of mine) {
-      assert.deepEqual(print(c), c.out, `${kind} of shape ${JSON.stringify(c.shape)} arg ${c.arg}: ${JSON.stringify(c.values).slice(0, 120)}`);
+      assert.deepEqual(
+        print(c),
+        c.out,
+        `${kind} of shape ${JSON.stringify(c.shape)} arg ${c.arg}: ${JSON.stringify(c.values).slice(0, 120)}`,
+      );
     }
   });
 }
 
-test('pyformat: the lesson\'s seat vectors and small helpers', () => {
+test("pyformat: the lesson's seat vectors and small helpers", () => {
   assert.equal(numpyStr([0, 1, 0, 1]), '[0. 1. 0. 1.]');
-  assert.equal(numpyStr(npRound([Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)], 3)), '[0.841 0.54  0.01  1.   ]');
+  assert.equal(
+    numpyStr(npRound([Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)], 3)),
+    '[0.841 0.54  0.01  1.   ]',
+  );
   assert.equal(numpyScalar(0.1), '0.1');
   assert.equal(pyList([1, 0.5]), '[1.0, 0.5]');
   assert.equal(torchSize([600, 64]), 'torch.Size([600, 64])');

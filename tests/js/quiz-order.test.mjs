@@ -9,12 +9,14 @@ import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import { deriveSeed, seededOrder } from '../../web/lib/random.js';
 import { learnerSeed, learnerSeedKey, loadProgress, progressKey, resetProgress } from '../../web/lib/progress.js';
 
-
 test('seededOrder is a permutation, the same for the same seed', () => {
   for (const n of [1, 2, 3, 4, 5, 7]) {
     for (let seed = 0; seed < 50; seed++) {
       const order = seededOrder(seed, n);
-      assert.deepEqual([...order].sort((a, b) => a - b), Array.from({ length: n }, (_, i) => i));
+      assert.deepEqual(
+        [...order].sort((a, b) => a - b),
+        Array.from({ length: n }, (_, i) => i),
+      );
       assert.deepEqual(seededOrder(seed, n), order);
     }
   }
@@ -35,12 +37,18 @@ test('over learners and quizzes, each option is shown first about equally often'
     const first = new Array(n).fill(0);
     let trials = 0;
     for (let learner = 0; learner < 400; learner++) {
-      for (const id of ['why-position-shuffle-outputs', 'sinusoidal-fastest-pair', 'rope-what-rotates', 'alibi-slopes']) {
+      for (const id of [
+        'why-position-shuffle-outputs',
+        'sinusoidal-fastest-pair',
+        'rope-what-rotates',
+        'alibi-slopes',
+      ]) {
         first[seededOrder(deriveSeed(learner * 7919, id), n)[0]]++;
         trials++;
       }
     }
-    for (const count of first) assert.ok(Math.abs(count / trials - 1 / n) < 0.04, `n = ${n}: first-place counts ${first}`);
+    for (const count of first)
+      assert.ok(Math.abs(count / trials - 1 / n) < 0.04, `n = ${n}: first-place counts ${first}`);
   }
 });
 
@@ -70,19 +78,40 @@ test('a corrupt learner seed is replaced; no storage still gives one seed per pa
   }
   withStorage(undefined);
   const once = learnerSeed(() => 77);
-  assert.equal(learnerSeed(() => 78), once);
-  Object.defineProperty(globalThis, 'localStorage', { get: () => { throw new Error('SecurityError'); }, configurable: true });
-  assert.equal(learnerSeed(() => 79), once);
+  assert.equal(
+    learnerSeed(() => 78),
+    once,
+  );
+  Object.defineProperty(globalThis, 'localStorage', {
+    get: () => {
+      throw new Error('SecurityError');
+    },
+    configurable: true,
+  });
+  assert.equal(
+    learnerSeed(() => 79),
+    once,
+  );
 });
 
 test('entries keep their seed and view; old entries (no view, authored indices) still load; bad ones are dropped', () => {
   const entries = {
     'old-entry': { correct: true, solutionShown: false, attempts: 2, response: [0] },
-    'new-entry': { correct: false, solutionShown: true, attempts: 1, response: [2, 3], seed: 4000000000, view: 'check' },
+    'new-entry': {
+      correct: false,
+      solutionShown: true,
+      attempts: 1,
+      response: [2, 3],
+      seed: 4000000000,
+      view: 'check',
+    },
     'bad-view': { correct: false, solutionShown: true, attempts: 1, response: [1], view: 'everything' },
     'bad-seed': { correct: false, solutionShown: false, attempts: 1, response: [1], seed: -3 },
   };
   withStorage(new MemoryStorage({ [progressKey]: JSON.stringify(entries) }));
   // entries from before credit existed get it: 1 where correct meant "credit earned", no misses
-  assert.deepEqual(loadProgress(), { 'old-entry': { ...entries['old-entry'], credit: 1, misses: 0 }, 'new-entry': { ...entries['new-entry'], credit: 0, misses: 0 } });
+  assert.deepEqual(loadProgress(), {
+    'old-entry': { ...entries['old-entry'], credit: 1, misses: 0 },
+    'new-entry': { ...entries['new-entry'], credit: 0, misses: 0 },
+  });
 });

@@ -24,7 +24,7 @@ test('what a learner reads: no tags, no TeX source; numbers are tokens, not name
   assert.equal(seen.text, 'Divide θi by 8, in T5 and GPT-2 alike.');
   assert.equal(seen.length, seen.text.length);
   assert.deepEqual([seen.formula, seen.number, seen.hedge], [true, true, false]);
-  const names = optionFeatures(inlineMd('T5, GPT-2 and float16 cannot; $s = 8$ can\'t either.'));
+  const names = optionFeatures(inlineMd("T5, GPT-2 and float16 cannot; $s = 8$ can't either."));
   assert.deepEqual([names.formula, names.number, names.hedge], [true, false, false]);
   assert.equal(optionFeatures('It usually fails').hedge, true);
   assert.equal(optionFeatures('off by −3, or 0.25, or 8,192').number, true);
@@ -46,38 +46,62 @@ test('a tell is a feature only right options carry, or right options longer (or 
   assert.deepEqual(select.alone, []);
   assert.deepEqual([select.rightLongest, select.rightShortest], [false, false]);
   // equal lengths tell nothing either way
-  const tied = optionTells([{ html: 'c = 1', correct: true }, { html: 'c = s', correct: false }]);
+  const tied = optionTells([
+    { html: 'c = 1', correct: true },
+    { html: 'c = s', correct: false },
+  ]);
   assert.deepEqual([tied.rightLongest, tied.rightShortest], [false, false]);
-  assert.equal(optionTells([{ html: 'ab', correct: true }, { html: 'abc', correct: false }]).rightShortest, true);
+  assert.equal(
+    optionTells([
+      { html: 'ab', correct: true },
+      { html: 'abc', correct: false },
+    ]).rightShortest,
+    true,
+  );
 });
 
 test('the right option is the longest in at most a third of the written single-answer quizzes', () => {
   const { single } = tells;
   const longest = single.filter((r) => r.rightLongest).map((r) => r.id);
   assert.ok(single.length >= 12, report);
-  assert.ok(longest.length <= single.length / 3, `right option longest in ${longest.length} of ${single.length}: ${longest.join(', ')}${report}`);
+  assert.ok(
+    longest.length <= single.length / 3,
+    `right option longest in ${longest.length} of ${single.length}: ${longest.join(', ')}${report}`,
+  );
 });
 
 test('the right option is the shortest in at most a third of the written single-answer quizzes', () => {
   const { single } = tells;
   const shortest = single.filter((r) => r.rightShortest).map((r) => r.id);
-  assert.ok(shortest.length <= single.length / 3, `right option shortest in ${shortest.length} of ${single.length}: ${shortest.join(', ')}${report}`);
+  assert.ok(
+    shortest.length <= single.length / 3,
+    `right option shortest in ${shortest.length} of ${single.length}: ${shortest.join(', ')}${report}`,
+  );
 });
 
 test('in no written quiz is a formula, a number or a hedge carried by right options alone', () => {
-  const told = [...tells.single, ...tells.multiple].filter((r) => r.alone.length).map((r) => `${r.id} (${r.alone.join(', ')})`);
+  const told = [...tells.single, ...tells.multiple]
+    .filter((r) => r.alone.length)
+    .map((r) => `${r.id} (${r.alone.join(', ')})`);
   assert.deepEqual(told, [], report);
 });
 
 test('in no select-all quiz are the right options the longest ones, or the shortest', () => {
-  assert.deepEqual(tells.multiple.filter((r) => r.rightLongest || r.rightShortest).map((r) => r.id), [], report);
+  assert.deepEqual(
+    tells.multiple.filter((r) => r.rightLongest || r.rightShortest).map((r) => r.id),
+    [],
+    report,
+  );
 });
 
 for (const g of tells.generated) {
   test(`generated ${g.id}: no tell over ${g.draws} draws`, () => {
     assert.ok(g.draws >= 100, report);
     assert.ok(g.rightLongest <= g.draws / 3, `right option longest in ${g.rightLongest} of ${g.draws} draws${report}`);
-    assert.ok(g.rightShortest <= g.draws / 3, `right option shortest in ${g.rightShortest} of ${g.draws} draws${report}`);
+    assert.ok(
+      g.rightShortest <= g.draws / 3,
+      `right option shortest in ${g.rightShortest} of ${g.draws} draws${report}`,
+    );
     assert.deepEqual(g.alone, { formula: 0, number: 0, hedge: 0 }, report);
   });
 }
@@ -99,5 +123,8 @@ test('written single-answer quizzes: the right option sits at no one rank by len
     n += 1;
   }
   const worst = Math.max(...ranks);
-  assert.ok(worst <= 0.4 * n, `right options by length rank (longest first): ${ranks.slice(0, 4).join(', ')} of ${n}${report}`);
+  assert.ok(
+    worst <= 0.4 * n,
+    `right options by length rank (longest first): ${ranks.slice(0, 4).join(', ')} of ${n}${report}`,
+  );
 });

@@ -12,14 +12,18 @@ import { schemaFiles, schemaLocation, validationSchema, xmllintValidate } from '
 
 // a title that needs escaping, so the escaping is validated too
 const meta = { title: 'Positional encoding <live> & "computed"', description: "RoPE, ALiBi & T5's buckets" };
-const cmi5 = (over = {}) => courseStructure({
-  courseId: 'https://x.example/posenc', title: 'T & t', description: 'D', mastery: 80,
-  aus: [{ id: 'https://x.example/posenc/lesson', title: 'Lesson', description: 'd', url: 'lesson.html' }],
-  ...over,
-});
+const cmi5 = (over = {}) =>
+  courseStructure({
+    courseId: 'https://x.example/posenc',
+    title: 'T & t',
+    description: 'D',
+    mastery: 80,
+    aus: [{ id: 'https://x.example/posenc/lesson', title: 'Lesson', description: 'd', url: 'lesson.html' }],
+    ...over,
+  });
 
 const docs = {
-  '1.2': () => manifest12({ mastery: 80, meta }),
+  1.2: () => manifest12({ mastery: 80, meta }),
   2004: () => manifest2004({ mastery: 80, meta }),
   cmi5: () => cmi5(),
 };
@@ -28,15 +32,31 @@ const docs = {
 // dangling identifierref is the LMS's check, not the schema's; see
 // scorm-package.test.mjs).
 const broken = {
-  '1.2': [
+  1.2: [
     ['a scormtype SCORM 1.2 does not have', (x) => x.replace('adlcp:scormtype="sco"', 'adlcp:scormtype="lesson"')],
-    ['an element IMS MD does not have', (x) => x.replace(/<imsmd:language>en<\/imsmd:language>/, '<imsmd:lang>en</imsmd:lang>')],
-    ['organizations after resources', (x) => x.replace(/(\s*<organizations[\s\S]*<\/organizations>)(\s*<resources[\s\S]*<\/resources>)/, '$2$1')],
+    [
+      'an element IMS MD does not have',
+      (x) => x.replace(/<imsmd:language>en<\/imsmd:language>/, '<imsmd:lang>en</imsmd:lang>'),
+    ],
+    [
+      'organizations after resources',
+      (x) => x.replace(/(\s*<organizations[\s\S]*<\/organizations>)(\s*<resources[\s\S]*<\/resources>)/, '$2$1'),
+    ],
   ],
   2004: [
-    ['a minNormalizedMeasure above 1', (x) => x.replace(/<imsss:minNormalizedMeasure>[^<]*</, '<imsss:minNormalizedMeasure>1.5<')],
+    [
+      'a minNormalizedMeasure above 1',
+      (x) => x.replace(/<imsss:minNormalizedMeasure>[^<]*</, '<imsss:minNormalizedMeasure>1.5<'),
+    ],
     ['a scormType SCORM does not have', (x) => x.replace('adlcp:scormType="sco"', 'adlcp:scormType="lesson"')],
-    ['a title after the item\'s sequencing', (x) => x.replace(/(<item identifier="posenc-item"[^>]*>)(\s*<title>[^<]*<\/title>)([\s\S]*?<\/imsss:sequencing>)/, '$1$3$2')],
+    [
+      "a title after the item's sequencing",
+      (x) =>
+        x.replace(
+          /(<item identifier="posenc-item"[^>]*>)(\s*<title>[^<]*<\/title>)([\s\S]*?<\/imsss:sequencing>)/,
+          '$1$3$2',
+        ),
+    ],
   ],
   cmi5: [
     ['a moveOn cmi5 does not have', (x) => x.replace('moveOn="Passed"', 'moveOn="Finished"')],
@@ -58,7 +78,8 @@ for (const kind of ['1.2', '2004', 'cmi5']) {
   // the lesson's own title and description (lesson.yaml), at both ends of --mastery
   for (const mastery of [0, 100]) {
     test(`${kind}: valid with mastery ${mastery} and the lesson's own metadata`, () => {
-      const xml = kind === '1.2' ? manifest12({ mastery }) : kind === '2004' ? manifest2004({ mastery }) : cmi5({ mastery });
+      const xml =
+        kind === '1.2' ? manifest12({ mastery }) : kind === '2004' ? manifest2004({ mastery }) : cmi5({ mastery });
       const { ok, output } = xmllintValidate(kind, xml);
       assert.ok(ok, output);
     });
@@ -71,7 +92,11 @@ for (const kind of ['1.2', '2004', 'cmi5']) {
     let xml = docs[kind]();
     const named = xml.match(/\sxsi:schemaLocation="([^"]*)"/);
     if (named) assert.equal(named[1].trim().replace(/\s+/g, ' '), schemaLocation(kind));
-    else xml = xml.replace(/<(manifest|courseStructure)\b/, `$& xmlns:xsi="${XSI}" xsi:schemaLocation="${schemaLocation(kind)}"`);
+    else
+      xml = xml.replace(
+        /<(manifest|courseStructure)\b/,
+        `$& xmlns:xsi="${XSI}" xsi:schemaLocation="${schemaLocation(kind)}"`,
+      );
     const { ok, output } = xmllintValidate(kind, xml);
     assert.ok(ok, output);
   });
@@ -98,11 +123,18 @@ test('schema files: every file xsi:schemaLocation and the imports name is shippe
     for (let i = 1; i < loc.length; i += 2) assert.ok(names.includes(loc[i]), `${kind}: ${loc[i]} not shipped`);
     for (const [name, bytes] of Object.entries(files)) {
       // the references in markup, not the examples in the documentation
-      const text = new TextDecoder().decode(bytes).replace(/<(xsd?):documentation>[\s\S]*?<\/\1:documentation>/g, '')
+      const text = new TextDecoder()
+        .decode(bytes)
+        .replace(/<(xsd?):documentation>[\s\S]*?<\/\1:documentation>/g, '')
         .replace(/<!NOTATION[^>]*>/g, ''); // a notation's URL names, it is never fetched
       // schemaLocation="x" (import, include); PUBLIC "id" "x" and SYSTEM "x" (DOCTYPE, ENTITY)
-      for (const [, , , ref] of text.matchAll(/(?:schemaLocation\s*=\s*|PUBLIC\s+(["'])[^"']*\1\s+|SYSTEM\s+)(["'])([^"']+)\2/g)) {
-        assert.ok(!/^[a-z]+:/i.test(ref) && names.includes(ref), `${kind}: ${name} refers to ${ref}, not a shipped file`);
+      for (const [, , , ref] of text.matchAll(
+        /(?:schemaLocation\s*=\s*|PUBLIC\s+(["'])[^"']*\1\s+|SYSTEM\s+)(["'])([^"']+)\2/g,
+      )) {
+        assert.ok(
+          !/^[a-z]+:/i.test(ref) && names.includes(ref),
+          `${kind}: ${name} refers to ${ref}, not a shipped file`,
+        );
         refs[kind] = (refs[kind] ?? 0) + 1;
       }
     }
@@ -110,6 +142,6 @@ test('schema files: every file xsi:schemaLocation and the imports name is shippe
   }
   // 1.2: adlcp -> imscp, imscp and imsmd -> ims_xml; 2004: imscp -> xml.xsd ->
   // XMLSchema.dtd -> datatypes.dtd, and imsss's 13 includes; cmi5 has none
-  assert.deepEqual(refs, { '1.2': 3, 2004: 16 });
+  assert.deepEqual(refs, { 1.2: 3, 2004: 16 });
   assert.throws(() => schemaFiles('1.3'), /unknown kind/);
 });

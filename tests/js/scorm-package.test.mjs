@@ -35,17 +35,45 @@ let tmp;
 const zips = {};
 before(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-scorm-pkg-'));
-  for (const { version, file } of await exportScorm({ outDir: tmp })) zips[version] = { name: path.basename(file), files: unzipSync(readFileSync(file)) };
+  for (const { version, file } of await exportScorm({ outDir: tmp }))
+    zips[version] = { name: path.basename(file), files: unzipSync(readFileSync(file)) };
 });
 after(() => tmp && rmSync(tmp, { recursive: true, force: true }));
 
 // as LMSs read it: namespaces kept in names, attributes with their prefixes
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@', isArray: (name) => ['item', 'resource', 'file', 'organization', 'dependency'].includes(name) });
-const all = (node, key) => (node === undefined ? [] : Array.isArray(node) ? node.flatMap((n) => all(n, key)) : typeof node !== 'object' ? [] : [...(node[key] !== undefined ? [node[key]].flat() : []), ...Object.values(node).flatMap((v) => all(v, key))]);
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  isArray: (name) => ['item', 'resource', 'file', 'organization', 'dependency'].includes(name),
+});
+const all = (node, key) =>
+  node === undefined
+    ? []
+    : Array.isArray(node)
+      ? node.flatMap((n) => all(n, key))
+      : typeof node !== 'object'
+        ? []
+        : [...(node[key] !== undefined ? [node[key]].flat() : []), ...Object.values(node).flatMap((v) => all(v, key))];
 
 for (const [version, expect] of [
-  ['1.2', { zip: 'posenc-scorm12.zip', schemaversion: '1.2', ns: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2', scormType: '@adlcp:scormtype' }],
-  ['2004', { zip: 'posenc-scorm2004.zip', schemaversion: '2004 4th Edition', ns: 'http://www.imsglobal.org/xsd/imscp_v1p1', scormType: '@adlcp:scormType' }],
+  [
+    '1.2',
+    {
+      zip: 'posenc-scorm12.zip',
+      schemaversion: '1.2',
+      ns: 'http://www.imsproject.org/xsd/imscp_rootv1p1p2',
+      scormType: '@adlcp:scormtype',
+    },
+  ],
+  [
+    '2004',
+    {
+      zip: 'posenc-scorm2004.zip',
+      schemaversion: '2004 4th Edition',
+      ns: 'http://www.imsglobal.org/xsd/imscp_v1p1',
+      scormType: '@adlcp:scormType',
+    },
+  ],
 ]) {
   test(`SCORM ${version} package: the manifest names files that exist, unique identifiers, schema version ${expect.schemaversion}`, () => {
     const { name, files } = zips[version];
@@ -75,12 +103,19 @@ for (const [version, expect] of [
     const hrefs = all(m, '@href');
     assert.ok(hrefs.length >= 2);
     for (const href of hrefs) assert.ok(files[href], `${href} is in the zip`);
-    assert.deepEqual(Object.keys(files).sort(), ['imsmanifest.xml', ...new Set(hrefs), ...Object.keys(schemaFiles(version))].sort());
+    assert.deepEqual(
+      Object.keys(files).sort(),
+      ['imsmanifest.xml', ...new Set(hrefs), ...Object.keys(schemaFiles(version))].sort(),
+    );
     // the SCO is the offline lesson with the adapter for this version
     const sco = strFromU8(files[resources[0]['@href']]);
     assert.match(sco, /<title>[^<]*[Pp]ositional encoding/);
     assert.ok(sco.includes(version === '2004' ? 'API_1484_11' : 'LMSInitialize'));
-    assert.doesNotMatch(sco.replace(/<script[\s\S]*?<\/script>/g, ''), /\s(src|href)="(?!#|data:|https?:)/, 'no relative reference outside the package');
+    assert.doesNotMatch(
+      sco.replace(/<script[\s\S]*?<\/script>/g, ''),
+      /\s(src|href)="(?!#|data:|https?:)/,
+      'no relative reference outside the package',
+    );
     // the mastery score, 80% by default
     if (version === '1.2') assert.equal(Number(items[0]['adlcp:masteryscore']), 80);
     else {
@@ -93,7 +128,9 @@ for (const [version, expect] of [
 }
 
 // the LOM metadata: the lesson's title and description, as each version's LOM spells them
-const lessonYaml = yaml.load(readFileSync(new URL('../../lessons/positional-encoding/lesson.yaml', import.meta.url), 'utf8'));
+const lessonYaml = yaml.load(
+  readFileSync(new URL('../../lessons/positional-encoding/lesson.yaml', import.meta.url), 'utf8'),
+);
 const lomText = (node) => (node && typeof node === 'object' ? node['#text'] : node);
 function lomOf(version, xml) {
   const md = parser.parse(xml).manifest.metadata;
@@ -102,7 +139,10 @@ function lomOf(version, xml) {
     assert.equal(lom['@xmlns:imsmd'], 'http://www.imsglobal.org/xsd/imsmd_rootv1p2p1');
     const g = lom['imsmd:general'];
     for (const f of ['imsmd:title', 'imsmd:description']) assert.equal(g[f]['imsmd:langstring']['@xml:lang'], 'en');
-    return { title: lomText(g['imsmd:title']['imsmd:langstring']), description: lomText(g['imsmd:description']['imsmd:langstring']) };
+    return {
+      title: lomText(g['imsmd:title']['imsmd:langstring']),
+      description: lomText(g['imsmd:description']['imsmd:langstring']),
+    };
   }
   const lom = md.lom;
   assert.equal(lom['@xmlns'], 'http://ltsc.ieee.org/xsd/LOM');
@@ -111,7 +151,7 @@ function lomOf(version, xml) {
   return { title: lomText(g.title.string), description: lomText(g.description.string) };
 }
 
-test('both manifests carry the lesson\'s title and description (lesson.yaml) as LOM metadata, escaped', () => {
+test("both manifests carry the lesson's title and description (lesson.yaml) as LOM metadata, escaped", () => {
   assert.ok(lessonYaml.title && lessonYaml.description);
   for (const version of ['1.2', '2004']) {
     const lom = lomOf(version, strFromU8(zips[version].files['imsmanifest.xml']));
@@ -127,7 +167,14 @@ test('both manifests carry the lesson\'s title and description (lesson.yaml) as 
 test('the mastery option reaches both manifests', () => {
   const p = (xml) => parser.parse(xml).manifest.organizations.organization[0].item[0];
   assert.equal(Number(p(manifest12({ mastery: 65 }))['adlcp:masteryscore']), 65);
-  assert.equal(Number(p(manifest2004({ mastery: 65 }))['imsss:sequencing']['imsss:objectives']['imsss:primaryObjective']['imsss:minNormalizedMeasure']), 0.65);
+  assert.equal(
+    Number(
+      p(manifest2004({ mastery: 65 }))['imsss:sequencing']['imsss:objectives']['imsss:primaryObjective'][
+        'imsss:minNormalizedMeasure'
+      ],
+    ),
+    0.65,
+  );
 });
 
 // ------------------------------------------------------------------ suspend_data
@@ -136,8 +183,19 @@ const worst = ({ typed = 'x'.repeat(300) } = {}) => {
   // into every part (with characters that must be escaped), the solution shown, seeds that are not derivable
   const progress = {};
   for (const id of ids) {
-    const response = exercises[id] ? [typed, `~.,%${typed}`.slice(0, 300)] : [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
-    progress[id] = { credit: 0.3333, misses: 99, correct: true, solutionShown: true, attempts: 999, response, seed: 4294967295, view: 'solution' };
+    const response = exercises[id]
+      ? [typed, `~.,%${typed}`.slice(0, 300)]
+      : [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15];
+    progress[id] = {
+      credit: 0.3333,
+      misses: 99,
+      correct: true,
+      solutionShown: true,
+      attempts: 999,
+      response,
+      seed: 4294967295,
+      view: 'solution',
+    };
   }
   return progress;
 };
@@ -149,11 +207,22 @@ test('suspend_data: every question answered fits SCORM 1.2 (4,096 characters), e
   for (const [k, id] of ids.entries()) {
     const generated = !!(quizzes[id]?.generator || exercises[id]);
     const response = exercises[id] ? ['2*pi*b^(2*i/d)', `${k}.25`] : quizzes[id].multiple ? [0, 2] : [k % 4];
-    typical[id] = { credit: thirds[k % 4], misses: k % 3, attempts: 1 + (k % 2), correct: k % 3 !== 2, solutionShown: k === 1, response, view: 'check', seed: generated ? 3000000000 + k : deriveSeed(seed, id) };
+    typical[id] = {
+      credit: thirds[k % 4],
+      misses: k % 3,
+      attempts: 1 + (k % 2),
+      correct: k % 3 !== 2,
+      solutionShown: k === 1,
+      response,
+      view: 'check',
+      seed: generated ? 3000000000 + k : deriveSeed(seed, id),
+    };
   }
   const text = encodeProgress(typical, seed);
   assert.ok(text.length <= 4096, `${text.length} characters`);
-  console.log(`# suspend_data with all ${ids.length} questions answered: ${text.length} characters (worst case ${encodeProgress(worst(), seed).length})`);
+  console.log(
+    `# suspend_data with all ${ids.length} questions answered: ${text.length} characters (worst case ${encodeProgress(worst(), seed).length})`,
+  );
   assert.deepEqual(decodeProgress(text, { knownIds: ids }), { progress: typical, learnerSeed: seed, foreign: false });
   // short typed answers: everything round-trips
   const shortWorst = worst({ typed: 'x0*cos(m*theta) - x1*sin(m*theta)' });
@@ -165,7 +234,11 @@ test('suspend_data: every question answered fits SCORM 1.2 (4,096 characters), e
   assert.ok(longest.length <= 4096, `${longest.length} characters`);
   const kept = decodeProgress(longest, { knownIds: ids }).progress;
   assert.deepEqual(Object.keys(kept).sort(), [...ids].sort());
-  assert.ok(Object.values(kept).every((e) => e.credit === 0.3333 && e.misses === 99 && e.attempts === 999 && e.response.length === 0));
+  assert.ok(
+    Object.values(kept).every(
+      (e) => e.credit === 0.3333 && e.misses === 99 && e.attempts === 999 && e.response.length === 0,
+    ),
+  );
   // a lesson four times as long still fits: the responses go before the credit does
   const many = {};
   for (let i = 0; i < 4; i++) for (const [id, e] of Object.entries(worst())) many[`${id}-${i}`] = e;
@@ -177,7 +250,16 @@ test('suspend_data: every question answered fits SCORM 1.2 (4,096 characters), e
 
 test('suspend_data: strings of the first version (pe1, before credit) still restore, as credit 1 where correct meant credit', () => {
   const r = decodeProgress(`pe1~2s~${ids[0]}.12.1~${ids[1]}.31.0.zz`, { knownIds: ids });
-  assert.deepEqual(r.progress[ids[0]], { correct: true, solutionShown: false, attempts: 2, response: [1], view: 'check', credit: 1, misses: 0, seed: deriveSeed(parseInt('2s', 36), ids[0]) });
+  assert.deepEqual(r.progress[ids[0]], {
+    correct: true,
+    solutionShown: false,
+    attempts: 2,
+    response: [1],
+    view: 'check',
+    credit: 1,
+    misses: 0,
+    seed: deriveSeed(parseInt('2s', 36), ids[0]),
+  });
   assert.equal(r.progress[ids[1]].credit, 1);
   assert.equal(r.progress[ids[1]].solutionShown, true);
   assert.equal(r.progress[ids[1]].seed, parseInt('zz', 36));
@@ -185,8 +267,40 @@ test('suspend_data: strings of the first version (pe1, before credit) still rest
 
 test('suspend_data: damaged, foreign or hostile data never throws and restores only what is sound', () => {
   const seed = 42;
-  const good = encodeProgress({ [ids[0]]: { credit: 1, misses: 0, correct: true, solutionShown: false, attempts: 1, response: [2], seed: deriveSeed(seed, ids[0]), view: 'check' } }, seed);
-  for (const bad of ['', 'garbage', '{"a":1}', 'pe3~1~x', 'pe2~1~x', 'pe2~1~a.1.0.9.', 'pe2~1~a.11.0.1._%E0%A4%A', 'pe1', 'pe1~', `${good.slice(0, -3)}`, 'x'.repeat(70000), null, undefined, 42, {}, '\u0000pe1~~', 'pe1~zzzzzzzzzz~a.1.0']) {
+  const good = encodeProgress(
+    {
+      [ids[0]]: {
+        credit: 1,
+        misses: 0,
+        correct: true,
+        solutionShown: false,
+        attempts: 1,
+        response: [2],
+        seed: deriveSeed(seed, ids[0]),
+        view: 'check',
+      },
+    },
+    seed,
+  );
+  for (const bad of [
+    '',
+    'garbage',
+    '{"a":1}',
+    'pe3~1~x',
+    'pe2~1~x',
+    'pe2~1~a.1.0.9.',
+    'pe2~1~a.11.0.1._%E0%A4%A',
+    'pe1',
+    'pe1~',
+    `${good.slice(0, -3)}`,
+    'x'.repeat(70000),
+    null,
+    undefined,
+    42,
+    {},
+    '\u0000pe1~~',
+    'pe1~zzzzzzzzzz~a.1.0',
+  ]) {
     const r = decodeProgress(bad, { knownIds: ids });
     assert.equal(typeof r.progress, 'object');
   }
@@ -200,7 +314,7 @@ test('suspend_data: damaged, foreign or hostile data never throws and restores o
   assert.deepEqual(decodeProgress(`pe1~1~gone-quiz.11.1`, { knownIds: ids }).progress, {});
 });
 
-test('session time in each version\'s format', () => {
+test("session time in each version's format", () => {
   assert.equal(formatSessionTime('1.2', 0), '00:00:00.00');
   assert.equal(formatSessionTime('1.2', 3723.456), '01:02:03.45');
   assert.equal(formatSessionTime('1.2', 1e9), '9999:59:59.99');
@@ -210,12 +324,28 @@ test('session time in each version\'s format', () => {
 });
 
 // ------------------------------------------------------------------ xAPI
-const text = (html) => html.replace(/<annotation[\s\S]*?<\/annotation>/g, '').replace(/<[^>]+>/g, '').replace(/\s+/g, ' ').trim();
+const text = (html) =>
+  html
+    .replace(/<annotation[\s\S]*?<\/annotation>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ')
+    .trim();
 function detailFor(id, choices, { revealed = false, score = 1 } = {}) {
   const q = quizzes[id];
   const correctChoices = q.options.flatMap((o, i) => (o.correct ? [i] : []));
   const correct = correctChoices.length === choices.length && correctChoices.every((i) => choices.includes(i));
-  return { quizId: id, kind: 'choice', question: text(q.question), options: q.options.map((o) => text(o.html)), choices, correctChoices, multiple: q.multiple, correct, revealed, score: correct && !revealed ? score : 0 };
+  return {
+    quizId: id,
+    kind: 'choice',
+    question: text(q.question),
+    options: q.options.map((o) => text(o.html)),
+    choices,
+    correctChoices,
+    multiple: q.multiple,
+    correct,
+    revealed,
+    score: correct && !revealed ? score : 0,
+  };
 }
 
 test('xAPI: answered statements for single- and multi-answer quizzes, and the completed statement, validate', () => {
@@ -238,7 +368,10 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
     assert.equal(s.object.objectType, 'Activity');
     assert.equal(s.object.id, quizIri(d.quizId));
     assert.equal(s.object.definition.interactionType, 'choice');
-    assert.deepEqual(s.object.definition.choices.map((c) => c.id), d.options.map((_, i) => String(i)));
+    assert.deepEqual(
+      s.object.definition.choices.map((c) => c.id),
+      d.options.map((_, i) => String(i)),
+    );
     assert.deepEqual(s.object.definition.correctResponsesPattern, [d.correctChoices.join('[,]')]);
     assert.equal(s.result.response, d.choices.join('[,]'));
     assert.equal(s.result.success, d.correct && !d.revealed);
@@ -247,8 +380,26 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
   // exercises: a number (numeric) and formulas or several parts (fill-in), with the typed response
   const exerciseId = ids.find((id) => exercises[id]);
   for (const d of [
-    { quizId: exerciseId, kind: 'numeric', question: 'How many?', response: '12.5', correctPattern: '12.4[:]12.6', correct: true, revealed: false, score: 0.3333 },
-    { quizId: exerciseId, kind: 'fill-in', question: 'Which formula?', response: '2*pi*b^(2*i/d)[,]12', correctPattern: '2*pi*b^(2*i/d)[,]12', correct: false, revealed: false, score: 0 },
+    {
+      quizId: exerciseId,
+      kind: 'numeric',
+      question: 'How many?',
+      response: '12.5',
+      correctPattern: '12.4[:]12.6',
+      correct: true,
+      revealed: false,
+      score: 0.3333,
+    },
+    {
+      quizId: exerciseId,
+      kind: 'fill-in',
+      question: 'Which formula?',
+      response: '2*pi*b^(2*i/d)[,]12',
+      correctPattern: '2*pi*b^(2*i/d)[,]12',
+      correct: false,
+      revealed: false,
+      score: 0,
+    },
   ]) {
     const s = answeredStatement(d);
     assert.deepEqual(validateStatement({ actor: ACTOR, ...s }), [], JSON.stringify(s).slice(0, 400));
@@ -259,14 +410,32 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
     assert.equal(s.result.success, d.correct);
     assert.equal(s.result.score.scaled, d.score);
   }
-  assert.match(answeredStatement(cases[3]).object.definition.correctResponsesPattern[0], /\[,\]/, 'multi-answer pattern');
+  assert.match(
+    answeredStatement(cases[3]).object.definition.correctResponsesPattern[0],
+    /\[,\]/,
+    'multi-answer pattern',
+  );
   const done = completedStatement({ points: 17.3333, total: 28, mastery: 0.8 });
   assert.deepEqual(validateStatement({ actor: ACTOR, ...done }), []);
   assert.equal(done.object.id, LESSON_IRI);
-  assert.deepEqual(done.result, { completion: true, success: false, score: { raw: 17.3333, min: 0, max: 28, scaled: 0.619 } });
+  assert.deepEqual(done.result, {
+    completion: true,
+    success: false,
+    score: { raw: 17.3333, min: 0, max: 28, scaled: 0.619 },
+  });
   // the validator is not a rubber stamp: it rejects a broken statement
-  assert.notDeepEqual(validateStatement({ actor: ACTOR, ...answeredStatement(cases[0]), verb: { id: 'not an iri' } }), []);
-  assert.notDeepEqual(validateStatement({ actor: ACTOR, ...completedStatement({ points: 30, total: 28 }), result: { score: { scaled: 2 } } }), []);
+  assert.notDeepEqual(
+    validateStatement({ actor: ACTOR, ...answeredStatement(cases[0]), verb: { id: 'not an iri' } }),
+    [],
+  );
+  assert.notDeepEqual(
+    validateStatement({
+      actor: ACTOR,
+      ...completedStatement({ points: 30, total: 28 }),
+      result: { score: { scaled: 2 } },
+    }),
+    [],
+  );
   // IRIs are the same wherever the lesson runs
   assert.equal(quizIri('rope-what-rotates'), `${LESSON_IRI}/quiz/rope-what-rotates`);
 });
@@ -281,7 +450,8 @@ test('SCORM 2004 with scorm-again: a fill-in whose parts share an answer ("12[,]
   for (const m of ['Initialize', 'Terminate', 'GetValue', 'SetValue', 'Commit', 'GetLastError']) {
     proxy[m] = (...args) => {
       const r = api[m](...args);
-      if (m !== 'GetLastError' && String(api.GetLastError()) !== '0') errors.push(`${m}(${args.join(', ')}) -> ${api.GetLastError()}`);
+      if (m !== 'GetLastError' && String(api.GetLastError()) !== '0')
+        errors.push(`${m}(${args.join(', ')}) -> ${api.GetLastError()}`);
       if (m === 'SetValue') calls[args[0]] = args[1];
       return r;
     };
@@ -293,7 +463,21 @@ test('SCORM 2004 with scorm-again: a fill-in whose parts share an answer ("12[,]
   const session = startScorm({ version: '2004', questionIds, window: win });
   assert.ok(session?.connected);
   const [a, b] = Object.keys(exercises);
-  const answer = (quizId, pattern) => win.document.dispatchEvent(new CustomEvent('pe-quiz-answered', { detail: { quizId, kind: 'fill-in', response: pattern, correctPattern: pattern, correct: true, score: 1, latencyMs: 1200, question: 'Type both parts' } }));
+  const answer = (quizId, pattern) =>
+    win.document.dispatchEvent(
+      new CustomEvent('pe-quiz-answered', {
+        detail: {
+          quizId,
+          kind: 'fill-in',
+          response: pattern,
+          correctPattern: pattern,
+          correct: true,
+          score: 1,
+          latencyMs: 1200,
+          question: 'Type both parts',
+        },
+      }),
+    );
   answer(a, '12[,]12');
   answer(b, '12[,]13');
   await new Promise((resolve) => setTimeout(resolve, 10));

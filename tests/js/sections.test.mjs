@@ -32,15 +32,22 @@ test('parseSections: page order, each once, commas or spaces; unknown or empty n
   assert.equal(one.ids, null);
   assert.equal(one.error, `Unknown section "alibi": this lesson has ${known.join(', ')}.`);
   assert.match(parseSections('x,y,x').error, /^Unknown sections "x", "y": this lesson has why-position, /);
-  for (const empty of ['', ' , ', null]) assert.match(parseSections(empty).error, /^No section named: give one or more section ids, separated by commas \(why-position, /);
+  for (const empty of ['', ' , ', null])
+    assert.match(
+      parseSections(empty).error,
+      /^No section named: give one or more section ids, separated by commas \(why-position, /,
+    );
   // against another list (a lesson built with some sections)
   assert.match(parseSections('sinusoidal', ['rope']).error, /this lesson has rope\.$/);
 });
 
-test('questionIdsIn: the chosen sections\' quizzes and exercises in page order; every question for null', () => {
+test("questionIdsIn: the chosen sections' quizzes and exercises in page order; every question for null", () => {
   assert.deepEqual(questionIdsIn(null), questionIds);
   const chosen = questionIdsIn(['long-context', 'rope']);
-  assert.deepEqual(chosen, questionIds.filter((id) => ['rope', 'long-context'].includes(sectionOf(id))));
+  assert.deepEqual(
+    chosen,
+    questionIds.filter((id) => ['rope', 'long-context'].includes(sectionOf(id))),
+  );
   assert.equal(chosen.length, 13);
   assert.deepEqual(questionIdsIn([]), []);
   // every question is in exactly one section
@@ -59,14 +66,32 @@ test('selectedSections / sectionChoice read ?sections=a,b: none gives null (the 
 test('a lesson of some sections holds only their sections, questions, samples and generators, with their numbers and the references they cite', async () => {
   const whole = await buildLesson();
   const some = await buildLesson({ sections: 'long-context,rope' });
-  assert.deepEqual(some.sections.map((s) => [s.number, s.id]), [[4, 'rope'], [8, 'long-context']]);
+  assert.deepEqual(
+    some.sections.map((s) => [s.number, s.id]),
+    [
+      [4, 'rope'],
+      [8, 'long-context'],
+    ],
+  );
   assert.deepEqual(some.questionIds, questionIdsIn(['rope', 'long-context']));
   assert.ok(Object.values(some.quizzes).every((q) => ['rope', 'long-context'].includes(q.section)));
-  assert.deepEqual(Object.keys(some.samples).sort(), ['long-context-rope-scaling', 'long-context-score-memory', 'rope-pairing', 'rope-seats', 'rope-vs-additive']);
+  assert.deepEqual(Object.keys(some.samples).sort(), [
+    'long-context-rope-scaling',
+    'long-context-score-memory',
+    'rope-pairing',
+    'rope-seats',
+    'rope-vs-additive',
+  ]);
   assert.deepEqual(some.notes, []);
-  assert.deepEqual([...some.page.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]), ['rope', 'long-context', 'references']);
+  assert.deepEqual(
+    [...some.page.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]),
+    ['rope', 'long-context', 'references'],
+  );
   assert.match(some.page, /<span class="section-number">4\.<\/span>/);
-  assert.ok(!some.data.includes("'../samples/seat-vectors.js'") && !some.data.includes("'../exercises/sinusoidal-wavelength.js'"));
+  assert.ok(
+    !some.data.includes("'../samples/seat-vectors.js'") &&
+      !some.data.includes("'../exercises/sinusoidal-wavelength.js'"),
+  );
   assert.ok(some.data.includes("'../exercises/ntk-base.js'"));
   // it still knows every question of the lesson, so progress in the others is kept
   assert.ok(some.data.includes(`export const lessonQuestionIds = ${JSON.stringify(questionIds)};`));
@@ -75,35 +100,48 @@ test('a lesson of some sections holds only their sections, questions, samples an
   await assert.rejects(buildLesson({ sections: 'rope,alibi' }), /--sections: Unknown section "alibi"/);
 });
 
-test('removing a section\'s file: its samples and generators are dropped with a note; a sample its own section stops using is still an error', async () => {
+test("removing a section's file: its samples and generators are dropped with a note; a sample its own section stops using is still an error", async () => {
   const dir = path.join(tmp, 'lesson');
   cpSync(path.join(root, 'lessons/positional-encoding'), dir, { recursive: true });
   unlinkSync(path.join(dir, '04-rope.md'));
   const built = await buildLesson({ lessonDir: dir });
-  assert.deepEqual(built.sections.map((s) => s.id), known.filter((id) => id !== 'rope'));
+  assert.deepEqual(
+    built.sections.map((s) => s.id),
+    known.filter((id) => id !== 'rope'),
+  );
   assert.equal(built.sections[3].number, 4); // renumbered: it is the whole lesson now
-  assert.deepEqual(built.notes.filter((n) => n.startsWith('web/')), [
-    'web/samples/rope-pairing.js: dropped, its section rope is not in the lesson',
-    'web/samples/rope-seats.js: dropped, its section rope is not in the lesson',
-    'web/samples/rope-vs-additive.js: dropped, its section rope is not in the lesson',
-    'web/exercises/rope-rotated-pair.js: dropped, its section rope is not in the lesson',
-    'web/exercises/rope-shifted-score.js: dropped, its section rope is not in the lesson',
-  ]);
+  assert.deepEqual(
+    built.notes.filter((n) => n.startsWith('web/')),
+    [
+      'web/samples/rope-pairing.js: dropped, its section rope is not in the lesson',
+      'web/samples/rope-seats.js: dropped, its section rope is not in the lesson',
+      'web/samples/rope-vs-additive.js: dropped, its section rope is not in the lesson',
+      'web/exercises/rope-rotated-pair.js: dropped, its section rope is not in the lesson',
+      'web/exercises/rope-shifted-score.js: dropped, its section rope is not in the lesson',
+    ],
+  );
   assert.ok(!Object.values(built.quizzes).some((q) => q.section === 'rope'));
 
   // a leftover: the sinusoidal section no longer shows seat-vectors
   const file = path.join(dir, '02-sinusoidal.md');
   writeFileSync(file, readFileSync(file, 'utf8').replace(/```python sample=seat-vectors\n[\s\S]*?```\n/, ''));
-  await assert.rejects(buildLesson({ lessonDir: dir }), /web\/samples\/seat-vectors\.js: sample is not used by any lesson/);
+  await assert.rejects(
+    buildLesson({ lessonDir: dir }),
+    /web\/samples\/seat-vectors\.js: sample is not used by any lesson/,
+  );
 });
 
-test('export.mjs --sections: the file holds only those sections\' questions and samples, and is smaller', async () => {
+test("export.mjs --sections: the file holds only those sections' questions and samples, and is smaller", async () => {
   const out = path.join(tmp, 'rope.html');
   const { bytes, sections: chosen } = await exportLesson({ out, sections: ['rope'] });
-  assert.deepEqual(chosen.map((s) => s.id), ['rope']);
+  assert.deepEqual(
+    chosen.map((s) => s.id),
+    ['rope'],
+  );
   const html = readFileSync(out, 'utf8');
   for (const id of questionIdsIn(['rope'])) assert.ok(html.includes(id), id);
-  for (const id of questionIdsIn(['sinusoidal', 'ablation'])) assert.ok(!html.includes(`quiz="${id}"`) && !html.includes(`exercise="${id}"`), id);
+  for (const id of questionIdsIn(['sinusoidal', 'ablation']))
+    assert.ok(!html.includes(`quiz="${id}"`) && !html.includes(`exercise="${id}"`), id);
   // (their ids are in the file only in lessonQuestionIds; their questions are not)
   const other = quizzes['sinusoidal-fastest-pair'].question;
   assert.ok(readFileSync(path.join(root, 'web/index.html'), 'utf8').includes(other) && !html.includes(other));
@@ -113,27 +151,62 @@ test('export.mjs --sections: the file holds only those sections\' questions and 
   const whole = await exportLesson({ out: path.join(tmp, 'whole.html') });
   // the wasm builds (about 1.2 MB of it) are in both
   assert.ok(bytes < whole.bytes - 250 * 1024, `${bytes} bytes against ${whole.bytes}`);
-  await assert.rejects(exportLesson({ out, activityBase: 'not an iri' }), /--activity-base: The activity IRI base must be an absolute IRI/);
+  await assert.rejects(
+    exportLesson({ out, activityBase: 'not an iri' }),
+    /--activity-base: The activity IRI base must be an absolute IRI/,
+  );
 });
 
 test('export-scorm --sections and --sco-per-section: titles name the sections, one item per section with ?sections=<id>, the SCO holds only the chosen', async () => {
-  const written = await exportScorm({ outDir: tmp, versions: ['1.2'], sections: 'long-context,rope', scoPerSection: true });
-  assert.deepEqual(written.map((w) => path.basename(w.file)), ['posenc-scorm12-rope-long-context-by-section.zip']);
+  const written = await exportScorm({
+    outDir: tmp,
+    versions: ['1.2'],
+    sections: 'long-context,rope',
+    scoPerSection: true,
+  });
+  assert.deepEqual(
+    written.map((w) => path.basename(w.file)),
+    ['posenc-scorm12-rope-long-context-by-section.zip'],
+  );
   const files = unzipSync(readFileSync(written[0].file));
   const manifest = strFromU8(files['imsmanifest.xml']);
-  assert.match(manifest, /<organization identifier="posenc-org">\s*<title>Positional encoding, computed live: Rotary position embedding \(RoPE\), [^<]+<\/title>/);
-  const items = [...manifest.matchAll(/<item identifier="([^"]+)" identifierref="posenc-sco" isvisible="true" parameters="([^"]+)">\s*<title>([^<]+)<\/title>/g)].map((m) => m.slice(1));
-  assert.deepEqual(items.map(([id, parameters]) => [id, parameters]), [['posenc-item-rope', '?sections=rope'], ['posenc-item-long-context', '?sections=long-context']]);
+  assert.match(
+    manifest,
+    /<organization identifier="posenc-org">\s*<title>Positional encoding, computed live: Rotary position embedding \(RoPE\), [^<]+<\/title>/,
+  );
+  const items = [
+    ...manifest.matchAll(
+      /<item identifier="([^"]+)" identifierref="posenc-sco" isvisible="true" parameters="([^"]+)">\s*<title>([^<]+)<\/title>/g,
+    ),
+  ].map((m) => m.slice(1));
+  assert.deepEqual(
+    items.map(([id, parameters]) => [id, parameters]),
+    [
+      ['posenc-item-rope', '?sections=rope'],
+      ['posenc-item-long-context', '?sections=long-context'],
+    ],
+  );
   assert.equal(items[0][2], sections.find((s) => s.id === 'rope').title);
   const html = strFromU8(files['lesson.html']);
-  assert.deepEqual([...html.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]), ['rope', 'long-context', 'references']);
-  assert.ok(!html.includes('exercise="sinusoidal-wavelength"') && !html.includes(quizzes['sinusoidal-fastest-pair'].question));
-  await assert.rejects(exportScorm({ outDir: tmp, versions: ['1.2'], sections: 'ropes' }), /export:scorm: --sections: Unknown section "ropes"/);
+  assert.deepEqual(
+    [...html.matchAll(/<section id="([a-z-]+)"/g)].map((m) => m[1]),
+    ['rope', 'long-context', 'references'],
+  );
+  assert.ok(
+    !html.includes('exercise="sinusoidal-wavelength"') && !html.includes(quizzes['sinusoidal-fastest-pair'].question),
+  );
+  await assert.rejects(
+    exportScorm({ outDir: tmp, versions: ['1.2'], sections: 'ropes' }),
+    /export:scorm: --sections: Unknown section "ropes"/,
+  );
 });
 
 test('manifests of one SCO per section (every section) validate against the SCORM 1.2 and 2004 XSDs', () => {
   const bySection = sections.map(({ id, title }) => ({ id, title }));
-  for (const [kind, manifest] of [['1.2', manifest12], ['2004', manifest2004]]) {
+  for (const [kind, manifest] of [
+    ['1.2', manifest12],
+    ['2004', manifest2004],
+  ]) {
     const xml = manifest({ mastery: 80, title: 'Positional encoding & more', bySection });
     assert.equal((xml.match(/<item /g) ?? []).length, sections.length);
     const { ok, output } = xmllintValidate(kind, xml);

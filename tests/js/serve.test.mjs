@@ -22,7 +22,10 @@ function occupy(port) {
 
 // Starts serve.mjs; resolves when it prints its address or exits.
 function startServe(env) {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, PORT: '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [script], {
+    env: { ...process.env, PORT: '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -36,7 +39,8 @@ function startServe(env) {
   });
 }
 
-const noStackTrace = (text) => assert.doesNotMatch(text, /^\s+at |node:events|Error: listen/m, `a stack trace was printed:\n${text}`);
+const noStackTrace = (text) =>
+  assert.doesNotMatch(text, /^\s+at |node:events|Error: listen/m, `a stack trace was printed:\n${text}`);
 
 test('PORT=<a taken port>: one plain sentence naming the port and PORT=, exit code 1', async () => {
   const blocker = await occupy(0);

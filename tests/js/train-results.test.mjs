@@ -12,7 +12,9 @@ const MIN_SEEDS = 3;
 const TASKS = ['reverse', 'sort', 'shift', 'copy'];
 const ACCURACIES = ['acc1x', 'acc2x', 'acc4x'];
 const MEASURES = [...ACCURACIES, 'stepsTo99', 'finalLoss'];
-const recorded = JSON.parse(readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'));
+const recorded = JSON.parse(
+  readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'),
+);
 const cells = Object.entries(recorded.results).flatMap(([task, byEncoding]) =>
   Object.entries(byEncoding).map(([encoding, cell]) => ({ name: `${task}/${encoding}`, cell })),
 );
@@ -28,16 +30,22 @@ test(`train-results.json lists at least ${MIN_SEEDS} distinct seeds and no singl
 
 test('train-results.json has every task x encoding the lesson tables show', () => {
   assert.deepEqual(Object.keys(recorded.results).sort(), [...TASKS].sort());
-  for (const task of TASKS) assert.deepEqual(Object.keys(recorded.results[task]).sort(), [...TRAIN_ENCODINGS].sort(), task);
+  for (const task of TASKS)
+    assert.deepEqual(Object.keys(recorded.results[task]).sort(), [...TRAIN_ENCODINGS].sort(), task);
 });
 
 test('every cell holds one run per listed seed, in order', () => {
   for (const { name, cell } of cells) {
     assert.ok(Array.isArray(cell.seeds), `${name}: no per-seed runs`);
     assert.ok(cell.seeds.length >= MIN_SEEDS, `${name}: ${cell.seeds.length} runs`);
-    assert.deepEqual(cell.seeds.map((r) => r.seed), recorded.seeds, `${name}: runs for other seeds than listed`);
+    assert.deepEqual(
+      cell.seeds.map((r) => r.seed),
+      recorded.seeds,
+      `${name}: runs for other seeds than listed`,
+    );
     for (const r of cell.seeds) {
-      for (const k of ACCURACIES) assert.ok(r[k] === null || (r[k] >= 0 && r[k] <= 1), `${name} seed ${r.seed}: ${k} = ${r[k]}`);
+      for (const k of ACCURACIES)
+        assert.ok(r[k] === null || (r[k] >= 0 && r[k] <= 1), `${name} seed ${r.seed}: ${k} = ${r[k]}`);
       assert.ok(Number.isFinite(r.finalLoss), `${name} seed ${r.seed}: finalLoss`);
     }
   }
@@ -51,10 +59,14 @@ function expected(values) {
     const reached = values.filter((v) => v !== null);
     return { mean: null, min: reached.length ? Math.min(...reached) : null, max: null };
   }
-  return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) };
+  return {
+    mean: values.reduce((a, b) => a + b, 0) / values.length,
+    min: Math.min(...values),
+    max: Math.max(...values),
+  };
 }
 
-test('every cell\'s mean, min and max agree with its per-seed values', () => {
+test("every cell's mean, min and max agree with its per-seed values", () => {
   for (const { name, cell } of cells) {
     for (const k of MEASURES) {
       const want = expected(cell.seeds.map((r) => r[k]));
@@ -62,7 +74,11 @@ test('every cell\'s mean, min and max agree with its per-seed values', () => {
       assert.ok(got && typeof got === 'object', `${name}: no summary of ${k}`);
       for (const s of ['mean', 'min', 'max']) {
         if (want[s] === null) assert.equal(got[s], null, `${name}: ${k}.${s}`);
-        else assert.ok(typeof got[s] === 'number' && Math.abs(got[s] - want[s]) <= 1e-9 * Math.max(1, Math.abs(want[s])), `${name}: ${k}.${s} is ${got[s]}, the seeds give ${want[s]}`);
+        else
+          assert.ok(
+            typeof got[s] === 'number' && Math.abs(got[s] - want[s]) <= 1e-9 * Math.max(1, Math.abs(want[s])),
+            `${name}: ${k}.${s} is ${got[s]}, the seeds give ${want[s]}`,
+          );
       }
     }
   }

@@ -11,7 +11,10 @@ import { loadPosenc } from '../../web/posenc.js';
 import { fixtureDir, loadCase } from './fixture.mjs';
 
 const LOSS_RTOL = 1e-4;
-const cases = readFileSync(path.join(fixtureDir, 'trainer_index.txt'), 'utf8').split(/\s+/).filter(Boolean).map(loadCase);
+const cases = readFileSync(path.join(fixtureDir, 'trainer_index.txt'), 'utf8')
+  .split(/\s+/)
+  .filter(Boolean)
+  .map(loadCase);
 
 const optionsOf = (c) => ({
   task: c.params.task,
@@ -80,7 +83,13 @@ for (const simd of [true, false]) {
       const acc = t.evaluate(8, 32);
       assert.ok(acc >= 0 && acc <= 1);
       assert.ok(t.evaluate(3, 8) >= 0, 'shorter than training is fine');
-      assert.throws(() => t.evaluate(16, 8), (e) => e instanceof RangeError && /learned position table has 8 rows/.test(e.message) && /cannot extrapolate/.test(e.message));
+      assert.throws(
+        () => t.evaluate(16, 8),
+        (e) =>
+          e instanceof RangeError &&
+          /learned position table has 8 rows/.test(e.message) &&
+          /cannot extrapolate/.test(e.message),
+      );
       assert.ok(t.evaluate(8, 32) === acc, 'still works after the error');
       t.delete();
       const r = pe.createTrainer({ encoding: 'rope', dModel: 16, heads: 2, trainLen: 8, batch: 4 });
@@ -93,7 +102,11 @@ for (const simd of [true, false]) {
         [{ task: 'translate' }, TypeError, /task must be one of 'copy', 'reverse', 'sort', 'shift', 'text'/],
         [{ task: 'text' }, TypeError, /the text task needs text, the corpus \(a string\), got undefined/],
         [{ task: 'text', text: 42 }, TypeError, /the text task needs text/],
-        [{ task: 'text', text: 'too short' }, RangeError, /the text has 9 characters; a window of 16 needs at least 170/],
+        [
+          { task: 'text', text: 'too short' },
+          RangeError,
+          /the text has 9 characters; a window of 16 needs at least 170/,
+        ],
         [{ task: 'text', text: 'x'.repeat(1000), vocab: 10 }, RangeError, /vocab must be 64, got 10/],
         [{ task: 'copy', text: 'abc' }, TypeError, /text is the corpus of the text task/],
         [{ encoding: 'RoPE' }, TypeError, /encoding must be one of/],
@@ -110,7 +123,11 @@ for (const simd of [true, false]) {
         ['reverse', TypeError, /options must be an object/],
       ];
       for (const [opts, type, message] of bad) {
-        assert.throws(() => pe.createTrainer(opts), (e) => e instanceof type && e.message.startsWith('createTrainer: ') && message.test(e.message), JSON.stringify(opts));
+        assert.throws(
+          () => pe.createTrainer(opts),
+          (e) => e instanceof type && e.message.startsWith('createTrainer: ') && message.test(e.message),
+          JSON.stringify(opts),
+        );
       }
       const t = pe.createTrainer({ dModel: 8, heads: 2, trainLen: 4, batch: 2 });
       for (const [fn, args, message] of [
@@ -124,7 +141,11 @@ for (const simd of [true, false]) {
         ['parameter', ['pos_emb'], /the trainer has no parameter 'pos_emb'/],
         ['parameter', [3], /name must be a string/],
       ]) {
-        assert.throws(() => t[fn](...args), (e) => e instanceof Error && message.test(e.message), `${fn}(${args})`);
+        assert.throws(
+          () => t[fn](...args),
+          (e) => e instanceof Error && message.test(e.message),
+          `${fn}(${args})`,
+        );
       }
       assert.ok(Number.isFinite(t.step(2)));
       t.delete();
@@ -135,7 +156,16 @@ for (const simd of [true, false]) {
 
     it('text task: validation loss on the held-out tenth, the vocabulary by default, parameters by name', () => {
       const text = readFileSync(path.join(fixtureDir, 'trainer_text.txt'), 'utf8').repeat(4);
-      const t = pe.createTrainer({ task: 'text', encoding: 't5', text, dModel: 16, heads: 2, trainLen: 12, batch: 4, lr: 3e-3 });
+      const t = pe.createTrainer({
+        task: 'text',
+        encoding: 't5',
+        text,
+        dModel: 16,
+        heads: 2,
+        trainLen: 12,
+        batch: 4,
+        lr: 3e-3,
+      });
       try {
         assert.equal(t.config.vocab, 64);
         const before = t.evaluateLoss(12, 16);
@@ -149,7 +179,10 @@ for (const simd of [true, false]) {
         table[0] = 99; // a copy: the trainer's own weights are untouched
         assert.notEqual(t.parameter('t5_table')[0], 99);
         // a window longer than the held-out tenth says so
-        assert.throws(() => t.evaluateLoss(200, 1), (e) => e instanceof RangeError && /the validation text has \d+ characters/.test(e.message));
+        assert.throws(
+          () => t.evaluateLoss(200, 1),
+          (e) => e instanceof RangeError && /the validation text has \d+ characters/.test(e.message),
+        );
         assert.ok(Number.isFinite(t.step(1)), 'and keeps working');
       } finally {
         t.delete();
@@ -166,7 +199,10 @@ for (const simd of [true, false]) {
       t.evaluate(32, 16);
       const after = pe.memoryStats();
       // the loss history grows by 4 bytes a step (amortised vector growth)
-      assert.ok(after.allocatedBytes - warm.allocatedBytes <= 4096, `${warm.allocatedBytes} -> ${after.allocatedBytes}`);
+      assert.ok(
+        after.allocatedBytes - warm.allocatedBytes <= 4096,
+        `${warm.allocatedBytes} -> ${after.allocatedBytes}`,
+      );
       t.delete();
       assert.equal(pe.memoryStats().allocatedBytes, start.allocatedBytes);
       assert.equal(pe.memoryStats().jsHandles, 0);

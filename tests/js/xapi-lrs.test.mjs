@@ -39,7 +39,10 @@ const close = () => {
 };
 before(async () => {
   lrs = await startLrs();
-  assert.equal(configureXapi({ actor: ACTOR, registration: REGISTRATION, activityBase: 'https://courses.example.org/posenc' }).ok, true);
+  assert.equal(
+    configureXapi({ actor: ACTOR, registration: REGISTRATION, activityBase: 'https://courses.example.org/posenc' }).ok,
+    true,
+  );
 });
 afterEach(close);
 after(async () => {
@@ -60,7 +63,16 @@ let made = 0;
 function statements(n) {
   return Array.from({ length: n }, () => {
     const quizId = questionIds[made++ % questionIds.length];
-    return answeredStatement({ quizId, kind: 'numeric', question: `Question ${made}`, response: String(made), correctPattern: '12', correct: made % 2 === 0, revealed: false, score: 1 });
+    return answeredStatement({
+      quizId,
+      kind: 'numeric',
+      question: `Question ${made}`,
+      response: String(made),
+      correctPattern: '12',
+      correct: made % 2 === 0,
+      revealed: false,
+      score: 1,
+    });
   });
 }
 
@@ -78,13 +90,23 @@ function startProxy() {
     for await (const c of req) chunks.push(c);
     const body = Buffer.concat(chunks).toString();
     if (req.method === 'POST') proxy.posts.push(JSON.parse(body).length);
-    const step = req.method === 'POST' ? proxy.plan.shift() ?? 'pass' : 'pass';
+    const step = req.method === 'POST' ? (proxy.plan.shift() ?? 'pass') : 'pass';
     if (step === 503 || step === 429 || step === 409) {
-      res.writeHead(step, step === 429 ? { 'Retry-After': '0' } : {}).end(step === 409 ? '{"message":"conflict"}' : '{"message":"try later"}');
+      res
+        .writeHead(step, step === 429 ? { 'Retry-After': '0' } : {})
+        .end(step === 409 ? '{"message":"conflict"}' : '{"message":"try later"}');
       return;
     }
     try {
-      const r = await fetch(new URL(req.url, lrs.origin), { method: req.method, headers: { authorization: req.headers.authorization, 'x-experience-api-version': req.headers['x-experience-api-version'], 'content-type': 'application/json' }, body: req.method === 'GET' ? undefined : body });
+      const r = await fetch(new URL(req.url, lrs.origin), {
+        method: req.method,
+        headers: {
+          authorization: req.headers.authorization,
+          'x-experience-api-version': req.headers['x-experience-api-version'],
+          'content-type': 'application/json',
+        },
+        body: req.method === 'GET' ? undefined : body,
+      });
       const text = await r.text();
       // stored, but the answer comes after the queue stopped waiting
       if (step === 'late') await new Promise((r) => setTimeout(r, FAST.timeoutMs * 2));
@@ -102,7 +124,15 @@ function assertStored(stored, sent, label) {
   assert.deepEqual([...ids].sort(), sent.map((s) => s.id).sort(), `${label}: stored ≠ sent`);
   for (const s of stored) {
     assert.deepEqual(validateStatement(s), [], JSON.stringify(s).slice(0, 300));
-    assert.ok(s.timestamp && s.actor && s.context.registration && s.context.contextActivities.parent && s.context.platform && s.context.language, `${label}: ${s.id} incomplete`);
+    assert.ok(
+      s.timestamp &&
+        s.actor &&
+        s.context.registration &&
+        s.context.contextActivities.parent &&
+        s.context.platform &&
+        s.context.language,
+      `${label}: ${s.id} incomplete`,
+    );
   }
 }
 
@@ -110,7 +140,13 @@ test('batches, 5xx and 429, an answer too late, the LRS stopped and restarted wi
   const proxy = await startProxy();
   const storage = new MemoryStorage();
   const states = [];
-  const queue = createLrsQueue({ endpoint: proxy.url, auth: LRS_AUTH, storage, ...FAST, onStatus: (s) => states.push(s.state) });
+  const queue = createLrsQueue({
+    endpoint: proxy.url,
+    auth: LRS_AUTH,
+    storage,
+    ...FAST,
+    onStatus: (s) => states.push(s.state),
+  });
   open.push(queue);
   const sent = [];
   const add = (list) => {
@@ -199,7 +235,13 @@ test('401 and 403 stop sending and say so, the queue is kept; a statement the LR
     const error = console.error;
     console.error = (m) => errors.push(m);
     try {
-      const queue = createLrsQueue({ endpoint, auth: 'Basic bm86bm8=', storage, ...FAST, onStatus: (s) => said.push(s) });
+      const queue = createLrsQueue({
+        endpoint,
+        auth: 'Basic bm86bm8=',
+        storage,
+        ...FAST,
+        onStatus: (s) => said.push(s),
+      });
       open.push(queue);
       const list = statements(3);
       for (const s of list) queue.add(s);
@@ -215,7 +257,10 @@ test('401 and 403 stop sending and say so, the queue is kept; a statement the LR
       // a later launch with good credentials (same endpoint: the same server now lets them through) would send them;
       // here the kept statements move to the real LRS to show they are intact
       const kept = JSON.parse(storage.getItem(`${QUEUE_PREFIX}${endpoint}`));
-      assert.deepEqual(kept.slice(0, 3).map((s) => s.id), list.map((s) => s.id));
+      assert.deepEqual(
+        kept.slice(0, 3).map((s) => s.id),
+        list.map((s) => s.id),
+      );
       queue.stop();
     } finally {
       console.error = error;
@@ -256,7 +301,17 @@ test('the completed statement and a section-less answer validate and are stored'
   const queue = createLrsQueue({ endpoint: lrs.endpoint, auth: LRS_AUTH, storage, ...FAST });
   open.push(queue);
   const before = (await lrs.statements()).length;
-  const list = [completedStatement({ points: 3.5, total: questionIds.length, mastery: 0.8 }), answeredStatement({ quizId: 'not-in-the-lesson', kind: 'fill-in', response: 'x', correctPattern: 'y', correct: false, score: 0 })];
+  const list = [
+    completedStatement({ points: 3.5, total: questionIds.length, mastery: 0.8 }),
+    answeredStatement({
+      quizId: 'not-in-the-lesson',
+      kind: 'fill-in',
+      response: 'x',
+      correctPattern: 'y',
+      correct: false,
+      score: 0,
+    }),
+  ];
   for (const s of list) queue.add(s);
   await until('two more', () => queue.pending() === 0 && queue.state === 'idle');
   const stored = (await lrs.statements()).slice(before);

@@ -12,7 +12,17 @@ import * as xapi from '../../web/lib/xapi.js';
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
 const UUID4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
-const quiz = { quizId: 'why-position-shuffle-outputs', kind: 'choice', question: 'What happens?', options: ['a', 'b', 'c'], choices: [2], correctChoices: [2], correct: true, revealed: false, score: 1 };
+const quiz = {
+  quizId: 'why-position-shuffle-outputs',
+  kind: 'choice',
+  question: 'What happens?',
+  options: ['a', 'b', 'c'],
+  choices: [2],
+  correctChoices: [2],
+  correct: true,
+  revealed: false,
+  score: 1,
+};
 
 // first: the learner nobody named is made once and kept
 test('without configuration: an anonymous learner and a registration, kept in storage; every field there, valid', () => {
@@ -41,13 +51,28 @@ test('without configuration: an anonymous learner and a registration, kept in st
 
 test('configured: actor, registration, language, platform and the IRI base go into every statement; LESSON_IRI and quizIri follow the base', () => {
   const base = 'https://courses.example.org/ml/positional-encoding';
-  const r = xapi.configureXapi({ actor: { name: 'Ann', mbox: 'mailto:ann@example.org' }, registration: 'A2B1C3D4-0000-4000-8000-000000000001', language: 'en-GB', platform: 'Example LMS', activityBase: `${base}/` });
+  const r = xapi.configureXapi({
+    actor: { name: 'Ann', mbox: 'mailto:ann@example.org' },
+    registration: 'A2B1C3D4-0000-4000-8000-000000000001',
+    language: 'en-GB',
+    platform: 'Example LMS',
+    activityBase: `${base}/`,
+  });
   assert.deepEqual(r, { ok: true, errors: [], sending: false });
   assert.equal(xapi.LESSON_IRI, base);
   assert.equal(xapi.ACTIVITY_BASE, base);
   assert.equal(xapi.quizIri('rope-what-rotates'), `${base}/quiz/rope-what-rotates`);
   assert.equal(xapi.REVEALED_EXTENSION, `${base}/extensions/revealed`);
-  const exercise = { quizId: 'sinusoidal-wavelength', kind: 'numeric', question: 'How long?', response: '62.8', correctPattern: '62.7[:]62.9', correct: true, revealed: false, score: 0.6667 };
+  const exercise = {
+    quizId: 'sinusoidal-wavelength',
+    kind: 'numeric',
+    question: 'How long?',
+    response: '62.8',
+    correctPattern: '62.7[:]62.9',
+    correct: true,
+    revealed: false,
+    score: 0.6667,
+  };
   const done = xapi.completedStatement({ points: 2, total: 40, mastery: 0.8 });
   for (const s of [xapi.answeredStatement(quiz), xapi.answeredStatement(exercise), done]) {
     assert.deepEqual(validateStatement(s), [], JSON.stringify(s).slice(0, 300));
@@ -69,10 +94,20 @@ test('configured: actor, registration, language, platform and the IRI base go in
   assert.deepEqual(validateStatement(section), []);
   // the tracker still takes its old arguments
   const sent = [];
-  const track = xapi.statementTracker({ questionIds: ['a'], progress: () => ({ a: { correct: true, credit: 1 } }), send: (s) => sent.push(s) });
+  const track = xapi.statementTracker({
+    questionIds: ['a'],
+    progress: () => ({ a: { correct: true, credit: 1 } }),
+    send: (s) => sent.push(s),
+  });
   track({ ...quiz, quizId: 'a' });
   assert.equal(sent.length, 1);
-  xapi.configureXapi({ activityBase: xapi.DEFAULT_ACTIVITY_BASE, language: 'en-US', platform: 'posenc-course', actor: null, registration: null });
+  xapi.configureXapi({
+    activityBase: xapi.DEFAULT_ACTIVITY_BASE,
+    language: 'en-US',
+    platform: 'posenc-course',
+    actor: null,
+    registration: null,
+  });
 });
 
 test('the TinCan launch parameters, and its older actor form with one-item arrays', () => {
@@ -86,9 +121,20 @@ test('the TinCan launch parameters, and its older actor form with one-item array
   const { present, options, errors } = xapi.launchOptions(`?${q}`);
   assert.ok(present);
   assert.deepEqual(errors, []);
-  assert.deepEqual(options, { endpoint: 'https://lrs.example.org/data/xAPI', auth: 'Basic dXNlcjpwYXNz', registration: '760e3480-ba55-4991-94b0-01820dbd23a2', activityBase: 'https://courses.example.org/pe', actor: { name: ['Ann'], mbox: ['mailto:ann@example.org'] } });
-  assert.deepEqual(xapi.checkAgent(options.actor), { agent: { objectType: 'Agent', name: 'Ann', mbox: 'mailto:ann@example.org' } });
-  assert.deepEqual(xapi.checkAgent({ account: [{ accountServiceHomePage: 'https://lms.example.org', accountName: 'u17' }] }), { agent: { objectType: 'Agent', account: { homePage: 'https://lms.example.org', name: 'u17' } } });
+  assert.deepEqual(options, {
+    endpoint: 'https://lrs.example.org/data/xAPI',
+    auth: 'Basic dXNlcjpwYXNz',
+    registration: '760e3480-ba55-4991-94b0-01820dbd23a2',
+    activityBase: 'https://courses.example.org/pe',
+    actor: { name: ['Ann'], mbox: ['mailto:ann@example.org'] },
+  });
+  assert.deepEqual(xapi.checkAgent(options.actor), {
+    agent: { objectType: 'Agent', name: 'Ann', mbox: 'mailto:ann@example.org' },
+  });
+  assert.deepEqual(
+    xapi.checkAgent({ account: [{ accountServiceHomePage: 'https://lms.example.org', accountName: 'u17' }] }),
+    { agent: { objectType: 'Agent', account: { homePage: 'https://lms.example.org', name: 'u17' } } },
+  );
   assert.equal(xapi.launchOptions('?pe-heatmap-1.d-model=8').present, false);
   // a cmi5 launch (it has a fetch URL) is left to the cmi5 AU
   assert.equal(xapi.launchOptions(`?${q}&fetch=https%3A%2F%2Flms.example.org%2Ftoken`).present, false);
@@ -141,7 +187,11 @@ test('bad configuration is named, warned, reported as a status, and turns sendin
     // the IRIs stayed where they were
     assert.equal(xapi.LESSON_IRI, xapi.DEFAULT_ACTIVITY_BASE);
     // { username, password } makes a Basic header; a good endpoint turns sending on
-    const ok = xapi.configureXapi({ endpoint: 'https://lrs.example.org/xapi', auth: { username: 'ann', password: 'pä55' }, actor: { mbox: 'mailto:a@b.org' } });
+    const ok = xapi.configureXapi({
+      endpoint: 'https://lrs.example.org/xapi',
+      auth: { username: 'ann', password: 'pä55' },
+      actor: { mbox: 'mailto:a@b.org' },
+    });
     assert.deepEqual(ok, { ok: true, errors: [], sending: true });
     assert.equal(xapi.xapiConfig().endpoint, 'https://lrs.example.org/xapi/');
     xapi.configureXapi({ endpoint: null });

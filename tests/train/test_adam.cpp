@@ -14,17 +14,16 @@ using namespace test_util;
 TEST_CASE("three Adam steps match torch.optim.Adam", "[adam]") {
     // lr 0.01, default betas and eps; zero, tiny, huge and sign-flipping grads
     std::vector<float> p = {0.5f, -1.25f, 3.0f, 0.0f, 1e-3f, -7.5f, 2.0f};
-    const std::vector<std::vector<float>> grads = {
-        {0.1f, -0.2f, 3.0f, 0.0f, 1e-6f, -50.0f, 0.7f},
-        {0.3f, 0.2f, -3.0f, 1e-4f, 1e-6f, -40.0f, -0.7f},
-        {-0.05f, 0.4f, 2.5f, 0.0f, 2e-6f, 60.0f, 0.1f}};
+    const std::vector<std::vector<float>> grads = {{0.1f, -0.2f, 3.0f, 0.0f, 1e-6f, -50.0f, 0.7f},
+                                                   {0.3f, 0.2f, -3.0f, 1e-4f, 1e-6f, -40.0f, -0.7f},
+                                                   {-0.05f, 0.4f, 2.5f, 0.0f, 2e-6f, 60.0f, 0.1f}};
     const std::vector<std::vector<double>> torch_after = {
-        {0.49000000953674316, -1.2400000095367432, 2.990000009536743, 0.0, -0.008900988847017288,
-         -7.489999771118164, 1.9900000095367432},
-        {0.48082220554351807, -1.2405263185501099, 2.9905264377593994, -0.007440316490828991,
-         -0.0188019797205925, -7.480118751525879, 1.9905263185501099},
-        {0.4748130738735199, -1.2459782361984253, 2.9876320362091064, -0.013191519305109978,
-         -0.02841194160282612, -7.478917121887207, 1.9902886152267456}};
+        {0.49000000953674316, -1.2400000095367432, 2.990000009536743, 0.0, -0.008900988847017288, -7.489999771118164,
+         1.9900000095367432},
+        {0.48082220554351807, -1.2405263185501099, 2.9905264377593994, -0.007440316490828991, -0.0188019797205925,
+         -7.480118751525879, 1.9905263185501099},
+        {0.4748130738735199, -1.2459782361984253, 2.9876320362091064, -0.013191519305109978, -0.02841194160282612,
+         -7.478917121887207, 1.9902886152267456}};
     std::vector<float> m(p.size(), 0.0f), v(p.size(), 0.0f);
     AdamConfig c;
     c.lr = 0.01;
@@ -58,7 +57,8 @@ TEST_CASE("Adam checks its arguments", "[adam][errors]") {
     REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 0, c), Catch::Contains("step must be >= 1"));
     REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, -1, 1, c), Catch::Contains("n must be >= 0, got -1"));
     c.lr = 0;
-    REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 1, c), Catch::Contains("lr must be a finite number greater than 0, got 0"));
+    REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 1, c),
+                        Catch::Contains("lr must be a finite number greater than 0, got 0"));
     c = AdamConfig{};
     c.beta1 = 1;
     REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 1, c), Catch::Contains("beta1 must lie in [0, 1), got 1"));
@@ -67,7 +67,8 @@ TEST_CASE("Adam checks its arguments", "[adam][errors]") {
     REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 1, c), Catch::Contains("beta2 must lie in [0, 1), got -0.5"));
     c = AdamConfig{};
     c.eps = NAN;
-    REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 1, c), Catch::Contains("eps must be a finite number greater than 0, got NaN"));
+    REQUIRE_THROWS_WITH(adam_update(&p, &g, &m, &v, 1, 1, c),
+                        Catch::Contains("eps must be a finite number greater than 0, got NaN"));
 }
 
 TEST_CASE("clip_grad_norm scales by max_norm / (total + 1e-6) only when over", "[adam][clip]") {
@@ -89,7 +90,8 @@ TEST_CASE("clip_grad_norm scales by max_norm / (total + 1e-6) only when over", "
     REQUIRE(clip_grad_norm(none, 1, 1.0) == 0.0f);
     REQUIRE(clip_grad_norm(nullptr, 0, 1.0) == 0.0f);
     REQUIRE_THROWS_AS(clip_grad_norm(one, 1, 0.0), RangeError);
-    REQUIRE_THROWS_WITH(clip_grad_norm(one, 1, -1.0), Catch::Contains("max_norm must be a finite number greater than 0, got -1"));
+    REQUIRE_THROWS_WITH(clip_grad_norm(one, 1, -1.0),
+                        Catch::Contains("max_norm must be a finite number greater than 0, got -1"));
 }
 
 #if POSENC_SIMD

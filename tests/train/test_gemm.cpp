@@ -21,8 +21,7 @@ using namespace test_util;
 
 namespace {
 
-using Gemm = void (*)(float*, const float*, const float*, std::int64_t, std::int64_t, std::int64_t,
-                      bool);
+using Gemm = void (*)(float*, const float*, const float*, std::int64_t, std::int64_t, std::int64_t, bool);
 
 enum class Layout { nn, nt, tn };
 
@@ -34,7 +33,10 @@ struct Problem {
     std::vector<float> c0;    // C before the call (m, n)
 
     Problem(std::int64_t m_, std::int64_t k_, std::int64_t n_, std::uint32_t seed)
-        : m(m_), k(k_), n(n_), a(pseudo_random(m * k, 1.0f, seed)),
+        : m(m_),
+          k(k_),
+          n(n_),
+          a(pseudo_random(m * k, 1.0f, seed)),
           b(pseudo_random(k * n, 1.0f, seed ^ 0x9e3779b9u)),
           c0(pseudo_random(m * n, 1.0f, seed ^ 0x85ebca6bu)) {}
 
@@ -85,8 +87,7 @@ std::vector<double> magnitude(const Problem& p, bool accumulate) {
     for (std::int64_t i = 0; i < p.m; ++i)
         for (std::int64_t j = 0; j < p.n; ++j) {
             double s = accumulate ? std::fabs(p.c0[i * p.n + j]) : 0.0;
-            for (std::int64_t q = 0; q < p.k; ++q)
-                s += std::fabs(double(p.a[i * p.k + q]) * double(p.b[q * p.n + j]));
+            for (std::int64_t q = 0; q < p.k; ++q) s += std::fabs(double(p.a[i * p.k + q]) * double(p.b[q * p.n + j]));
             mag[i * p.n + j] = s;
         }
     return mag;
@@ -101,8 +102,7 @@ double worst_error(const std::vector<float>& c, const Problem& p, bool accumulat
     for (std::int64_t i = 0; i < p.m; ++i)
         for (std::int64_t j = 0; j < p.n; ++j) {
             double ref = accumulate ? p.c0[i * p.n + j] : 0.0;
-            for (std::int64_t q = 0; q < p.k; ++q)
-                ref += double(p.a[i * p.k + q]) * double(p.b[q * p.n + j]);
+            for (std::int64_t q = 0; q < p.k; ++q) ref += double(p.a[i * p.k + q]) * double(p.b[q * p.n + j]);
             const double err = std::fabs(double(c[i * p.n + j]) - ref);
             const double tol = scale * mag[i * p.n + j];
             // tol is 0 only for an entry that must come out exactly 0 (or c0)
@@ -118,9 +118,8 @@ struct Named {
     Gemm f;
 };
 
-const Named kPublic[] = {{"gemm_nn", Layout::nn, gemm_nn},
-                         {"gemm_nt", Layout::nt, gemm_nt},
-                         {"gemm_tn", Layout::tn, gemm_tn}};
+const Named kPublic[] = {
+    {"gemm_nn", Layout::nn, gemm_nn}, {"gemm_nt", Layout::nt, gemm_nt}, {"gemm_tn", Layout::tn, gemm_tn}};
 const Named kScalar[] = {{"gemm_nn_scalar", Layout::nn, detail::gemm_nn_scalar},
                          {"gemm_nt_scalar", Layout::nt, detail::gemm_nt_scalar},
                          {"gemm_tn_scalar", Layout::tn, detail::gemm_tn_scalar}};
@@ -137,8 +136,7 @@ void check_all_shapes(const Named (&fs)[3]) {
                 for (std::int64_t n : kSizes)
                     for (bool acc : {false, true}) {
                         const Problem p(m, k, n, seed++);
-                        INFO(g.name << " m=" << m << " k=" << k << " n=" << n
-                                    << " accumulate=" << acc);
+                        INFO(g.name << " m=" << m << " k=" << k << " n=" << n << " accumulate=" << acc);
                         REQUIRE(worst_error(run(g.f, g.layout, p, acc), p, acc) <= 1.0);
                     }
 }
@@ -205,16 +203,14 @@ TEST_CASE("gemm: scalar twins, every shape from 0 to 33", "[gemm]") {
 
 TEST_CASE("gemm: the trainer's shapes", "[gemm]") {
     // m = batch 32 x length 16; d_model 64, FFN 256; attention 16 x 16 x 16
-    const std::int64_t shapes[][3] = {{512, 64, 64},  {512, 64, 256}, {512, 256, 64},
-                                      {512, 128, 128}, {16, 16, 16},  {16, 64, 16},
-                                      {511, 65, 63}};
+    const std::int64_t shapes[][3] = {{512, 64, 64}, {512, 64, 256}, {512, 256, 64}, {512, 128, 128},
+                                      {16, 16, 16},  {16, 64, 16},   {511, 65, 63}};
     std::uint32_t seed = 1000;
     for (const Named& g : kPublic)
         for (const auto& s : shapes)
             for (bool acc : {false, true}) {
                 const Problem p(s[0], s[1], s[2], seed++);
-                INFO(g.name << " m=" << s[0] << " k=" << s[1] << " n=" << s[2]
-                            << " accumulate=" << acc);
+                INFO(g.name << " m=" << s[0] << " k=" << s[1] << " n=" << s[2] << " accumulate=" << acc);
                 REQUIRE(worst_error(run(g.f, g.layout, p, acc), p, acc) <= 1.0);
             }
 }
@@ -255,8 +251,7 @@ TEST_CASE("gemm: accumulate adds to C, overwrite ignores it", "[gemm]") {
         CHECK(dirty == zeros);
         // accumulating twice equals twice the product (within rounding)
         g.f(zeros.data(), a.data(), b.data(), 9, 17, 13, true);
-        for (std::size_t i = 0; i < dirty.size(); ++i)
-            CHECK(zeros[i] == Approx(2.0f * dirty[i]).margin(1e-5));
+        for (std::size_t i = 0; i < dirty.size(); ++i) CHECK(zeros[i] == Approx(2.0f * dirty[i]).margin(1e-5));
     }
 }
 
@@ -272,8 +267,7 @@ TEST_CASE("gemm: SIMD kernels against their scalar twins", "[gemm]") {
                 for (std::int64_t n : kTailSizes)
                     for (bool acc : {false, true}) {
                         const Problem p(m, k, n, seed++);
-                        INFO(simd[l].name << " m=" << m << " k=" << k << " n=" << n
-                                          << " accumulate=" << acc);
+                        INFO(simd[l].name << " m=" << m << " k=" << k << " n=" << n << " accumulate=" << acc);
                         const std::vector<float> s = run(simd[l].f, simd[l].layout, p, acc);
                         const std::vector<float> r = run(kScalar[l].f, kScalar[l].layout, p, acc);
                         // Both add the same products; the header allows
@@ -282,8 +276,7 @@ TEST_CASE("gemm: SIMD kernels against their scalar twins", "[gemm]") {
                         const std::vector<double> mag = magnitude(p, acc);
                         std::size_t apart = 0;
                         for (std::size_t i = 0; i < s.size(); ++i)
-                            apart += !(std::fabs(double(s[i]) - double(r[i])) <=
-                                       std::ldexp(mag[i], -21));
+                            apart += !(std::fabs(double(s[i]) - double(r[i])) <= std::ldexp(mag[i], -21));
                         REQUIRE(apart == 0);
                         REQUIRE(worst_error(s, p, acc) <= 1.0);
                     }

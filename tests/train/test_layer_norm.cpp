@@ -16,9 +16,8 @@ using namespace test_util;
 namespace {
 
 // J = sum r * LN(x) in double: the scalar whose gradient backward returns for dy = r.
-double objective(const std::vector<double>& x, const std::vector<double>& gamma,
-                 const std::vector<double>& beta, const std::vector<double>& r, std::int64_t rows,
-                 std::int64_t n) {
+double objective(const std::vector<double>& x, const std::vector<double>& gamma, const std::vector<double>& beta,
+                 const std::vector<double>& r, std::int64_t rows, std::int64_t n) {
     double j = 0;
     for (std::int64_t i = 0; i < rows; ++i) {
         double mu = 0, var = 0;
@@ -27,8 +26,7 @@ double objective(const std::vector<double>& x, const std::vector<double>& gamma,
         for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
         var /= n;
         const double rs = 1.0 / std::sqrt(var + 1e-5);
-        for (std::int64_t k = 0; k < n; ++k)
-            j += r[i * n + k] * ((x[i * n + k] - mu) * rs * gamma[k] + beta[k]);
+        for (std::int64_t k = 0; k < n; ++k) j += r[i * n + k] * ((x[i * n + k] - mu) * rs * gamma[k] + beta[k]);
     }
     return j;
 }
@@ -112,8 +110,11 @@ TEST_CASE("layer_norm of a constant row is beta (variance 0, eps keeps it finite
 TEST_CASE("layer_norm checks its sizes", "[layer_norm][errors]") {
     float x = 0, y = 0, m = 0, r = 0, g = 1, b = 0;
     REQUIRE_THROWS_AS(layer_norm_forward(&y, &m, &r, &x, &g, &b, 0, 1), RangeError);
-    REQUIRE_THROWS_WITH(layer_norm_forward(&y, &m, &r, &x, &g, &b, 0, 1), Catch::Contains("rows must be between 1 and"));
-    REQUIRE_THROWS_WITH(layer_norm_forward(&y, &m, &r, &x, &g, &b, 1, 0), Catch::Contains("n must be between 1 and 65536, got 0"));
-    REQUIRE_THROWS_WITH(layer_norm_backward(&y, &g, &b, &x, &x, &m, &r, &g, 1, 0, false), Catch::Contains("n must be between 1 and 65536, got 0"));
+    REQUIRE_THROWS_WITH(layer_norm_forward(&y, &m, &r, &x, &g, &b, 0, 1),
+                        Catch::Contains("rows must be between 1 and"));
+    REQUIRE_THROWS_WITH(layer_norm_forward(&y, &m, &r, &x, &g, &b, 1, 0),
+                        Catch::Contains("n must be between 1 and 65536, got 0"));
+    REQUIRE_THROWS_WITH(layer_norm_backward(&y, &g, &b, &x, &x, &m, &r, &g, 1, 0, false),
+                        Catch::Contains("n must be between 1 and 65536, got 0"));
     REQUIRE_THROWS_WITH(layer_norm_backward(&y, &g, &b, &x, &x, &m, &r, &g, -2, 1, false), Catch::Contains("got -2"));
 }

@@ -15,9 +15,8 @@ using namespace test_util;
 TEST_CASE("SplitMix64 gives the reference sequence", "[train_tasks]") {
     // computed with Vigna's splitmix64.c (prng.di.unimi.it) at seed 1234567
     TrainRng rng(1234567);
-    const std::uint64_t want[] = {6457827717110365317ull, 3203168211198807973ull,
-                                  9817491932198370423ull, 4593380528125082431ull,
-                                  16408922859458223821ull};
+    const std::uint64_t want[] = {6457827717110365317ull, 3203168211198807973ull, 9817491932198370423ull,
+                                  4593380528125082431ull, 16408922859458223821ull};
     for (std::uint64_t w : want) REQUIRE(rng.next() == w);
 }
 
@@ -46,8 +45,8 @@ TEST_CASE("task names parse, and a wrong one lists the allowed ones", "[train_ta
     for (TrainTask t : {TrainTask::copy, TrainTask::reverse, TrainTask::sort, TrainTask::shift, TrainTask::text})
         REQUIRE(train_task(train_task_name(t)) == t);
     REQUIRE_THROWS_AS(train_task("shuffle"), TypeError);
-    REQUIRE_THROWS_WITH(train_task("shuffle"), Catch::Contains("'shuffle'") &&
-                                                   Catch::Contains("'copy', 'reverse', 'sort', 'shift', 'text'"));
+    REQUIRE_THROWS_WITH(train_task("shuffle"),
+                        Catch::Contains("'shuffle'") && Catch::Contains("'copy', 'reverse', 'sort', 'shift', 'text'"));
     REQUIRE_THROWS_AS(train_task(nullptr), TypeError);
 }
 
@@ -112,7 +111,7 @@ TEST_CASE("train_task_batch checks its sizes", "[train_tasks][errors]") {
 }
 
 TEST_CASE("text_tokens: 64 ids, letters folded, one id per code point", "[train_tasks][text]") {
-    REQUIRE(text_tokens("") .empty());
+    REQUIRE(text_tokens("").empty());
     REQUIRE(text_tokens("aZ 0\t9\n") == std::vector<std::int32_t>{3, 28, 1, 29, 1, 38, 2});
     REQUIRE(text_tokens("A\r\nb") == std::vector<std::int32_t>{3, 2, 4});  // CR dropped
     // every mark has its own id, in kTextPunctuation's order, and names itself back
@@ -124,19 +123,22 @@ TEST_CASE("text_tokens: 64 ids, letters folded, one id per code point", "[train_
         REQUIRE(text_char(ids[i]) == std::string(1, marks[i]));
     }
     // the round trip of every id but other
-    for (std::int32_t id = 1; id < kTextVocab; ++id) REQUIRE(text_tokens(text_char(id)) == std::vector<std::int32_t>{id});
+    for (std::int32_t id = 1; id < kTextVocab; ++id)
+        REQUIRE(text_tokens(text_char(id)) == std::vector<std::int32_t>{id});
     REQUIRE(text_char(0).empty());
     REQUIRE(text_char(64).empty());
     REQUIRE(text_char(-1).empty());
     // characters outside the set: one id 0 each, however many bytes
     REQUIRE(text_tokens("?@%&!~") == std::vector<std::int32_t>(6, 0));
-    REQUIRE(text_tokens("\xC3\xA9") == std::vector<std::int32_t>{0});                  // é, 2 bytes
-    REQUIRE(text_tokens("\xE2\x80\x94x") == std::vector<std::int32_t>{0, 26});        // em dash, 3 bytes
-    REQUIRE(text_tokens("\xF0\x9F\x98\x80") == std::vector<std::int32_t>{0});        // emoji, 4 bytes
+    REQUIRE(text_tokens("\xC3\xA9") == std::vector<std::int32_t>{0});           // é, 2 bytes
+    REQUIRE(text_tokens("\xE2\x80\x94x") == std::vector<std::int32_t>{0, 26});  // em dash, 3 bytes
+    REQUIRE(text_tokens("\xF0\x9F\x98\x80") == std::vector<std::int32_t>{0});   // emoji, 4 bytes
     // malformed: a stray continuation byte, a cut sequence, an overlong lead, a NUL
-    REQUIRE(text_tokens("\x80" "a") == std::vector<std::int32_t>{0, 3});
+    REQUIRE(text_tokens("\x80"
+                        "a") == std::vector<std::int32_t>{0, 3});
     REQUIRE(text_tokens("\xE2\x80") == std::vector<std::int32_t>{0, 0});
-    REQUIRE(text_tokens("\xC0\xAF" "b") == std::vector<std::int32_t>{0, 0, 4});
+    REQUIRE(text_tokens("\xC0\xAF"
+                        "b") == std::vector<std::int32_t>{0, 0, 4});
     REQUIRE(text_tokens(std::string("a\0b", 3)) == std::vector<std::int32_t>{3, 0, 4});
     for (std::int32_t id : text_tokens("The Résumé: $x_m$ \\theta {}")) REQUIRE((id >= 0 && id < kTextVocab));
 }
@@ -148,7 +150,8 @@ TEST_CASE("text_corpus holds out its last tenth; text_batch draws windows", "[tr
     REQUIRE(c.ids.size() == 100);
     REQUIRE(c.train_end == 90);
     REQUIRE_THROWS_AS(text_corpus(text, 10), RangeError);  // 10 * 11 > 100
-    REQUIRE_THROWS_WITH(text_corpus(text, 10), Catch::Contains("the text has 100 characters; a window of 10 needs at least 110"));
+    REQUIRE_THROWS_WITH(text_corpus(text, 10),
+                        Catch::Contains("the text has 100 characters; a window of 10 needs at least 110"));
     REQUIRE_THROWS_AS(text_corpus(text, 0), RangeError);
     for (bool validation : {false, true}) {
         const std::int64_t B = 50, L = 9;

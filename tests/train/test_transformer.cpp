@@ -21,9 +21,8 @@ using namespace test_util;
 
 namespace {
 
-const TrainEncoding kEncodings[] = {TrainEncoding::none, TrainEncoding::sinusoidal,
-                                    TrainEncoding::learned, TrainEncoding::rope,
-                                    TrainEncoding::alibi, TrainEncoding::t5};
+const TrainEncoding kEncodings[] = {TrainEncoding::none, TrainEncoding::sinusoidal, TrainEncoding::learned,
+                                    TrainEncoding::rope, TrainEncoding::alibi,      TrainEncoding::t5};
 
 TrainerConfig tiny(TrainEncoding e) {
     TrainerConfig c;
@@ -85,68 +84,67 @@ TEST_CASE("train_encoding parses every scheme and names the allowed ones", "[tra
     REQUIRE_THROWS_AS(train_encoding(nullptr), TypeError);
 }
 
-TEST_CASE("gradients match central differences for every tensor of every encoding",
-          "[transformer][grad]") {
+TEST_CASE("gradients match central differences for every tensor of every encoding", "[transformer][grad]") {
     for (TrainEncoding e : kEncodings)
-    for (bool text : {false, true}) {  // text: causal attention, unidirectional T5 buckets
-        const TrainerConfig c = text ? tiny_text(e) : tiny(e);
-        Trainer t(c);
-        const Batch b = draw(c, c.batch, c.train_len, 99);
-        // Nudge the zero-initialised LayerNorm biases so their own gradients
-        // flow through a generic point, not a special one.
-        for (auto& p : t.parameters()) {
-            if (p.name.find(".bias") != std::string::npos)
-                for (std::int64_t i = 0; i < p.size; ++i) p.value[i] = 0.05f * static_cast<float>(i % 3) - 0.05f;
-        }
-        t.forward_backward(b.tokens.data(), b.targets.data(), c.batch, c.train_len);
-        auto params = t.parameters();
-        std::vector<std::vector<float>> grads;
-        for (auto& p : params) grads.emplace_back(p.grad, p.grad + p.size);
-        // Central differences in a float32 model: a large step crosses ReLU
-        // kinks and feels LayerNorm's curvature, a small one drowns in
-        // rounding (loss noise ~1e-7 / 2 eps). A wrong gradient is wrong at
-        // every step size, so the best of four must agree.
-        int checked = 0;
-        for (std::size_t pi = 0; pi < params.size(); ++pi) {
-            auto& p = params[pi];
-            // the three largest gradients and three fixed places
-            std::vector<std::int64_t> idx(static_cast<std::size_t>(p.size));
-            for (std::int64_t i = 0; i < p.size; ++i) idx[i] = i;
-            std::partial_sort(idx.begin(), idx.begin() + std::min<std::int64_t>(3, p.size), idx.end(),
-                              [&](std::int64_t x, std::int64_t y) {
-                                  return std::fabs(grads[pi][x]) > std::fabs(grads[pi][y]);
-                              });
-            idx.resize(static_cast<std::size_t>(std::min<std::int64_t>(3, p.size)));
-            for (std::int64_t i : {std::int64_t{0}, p.size / 2, p.size - 1}) idx.push_back(i);
-            for (std::int64_t i : idx) {
-                const double an = grads[pi][i];
-                double best_fd = 0, best_err = INFINITY;
-                for (float eps : {1e-2f, 3e-3f, 1e-3f, 3e-4f}) {
-                    const float keep = p.value[i];
-                    p.value[i] = keep + eps;
-                    const double up = t.forward(b.tokens.data(), b.targets.data(), c.batch, c.train_len);
-                    p.value[i] = keep - eps;
-                    const double down = t.forward(b.tokens.data(), b.targets.data(), c.batch, c.train_len);
-                    p.value[i] = keep;
-                    const double fd = (up - down) / (2.0 * static_cast<double>(eps));
-                    const double err = std::fabs(fd - an) - 2e-2 * std::max(std::fabs(fd), std::fabs(an));
-                    if (err < best_err) { best_err = err; best_fd = fd; }
-                }
-                INFO(train_encoding_name(e) << (text ? " text " : " ") << p.name << "[" << i << "]: fd " << best_fd
-                                            << " analytic " << an);
-                CHECK(std::fabs(best_fd - an) <= 2e-2 * std::max(std::fabs(best_fd), std::fabs(an)) + 2e-4);
-                ++checked;
+        for (bool text : {false, true}) {  // text: causal attention, unidirectional T5 buckets
+            const TrainerConfig c = text ? tiny_text(e) : tiny(e);
+            Trainer t(c);
+            const Batch b = draw(c, c.batch, c.train_len, 99);
+            // Nudge the zero-initialised LayerNorm biases so their own gradients
+            // flow through a generic point, not a special one.
+            for (auto& p : t.parameters()) {
+                if (p.name.find(".bias") != std::string::npos)
+                    for (std::int64_t i = 0; i < p.size; ++i) p.value[i] = 0.05f * static_cast<float>(i % 3) - 0.05f;
             }
-            // the gradient is not trivially zero
-            if (p.name != "layers.0.wk" && p.name != "layers.1.wk")
-                CHECK(std::fabs(grads[pi][idx[0]]) > 0);
+            t.forward_backward(b.tokens.data(), b.targets.data(), c.batch, c.train_len);
+            auto params = t.parameters();
+            std::vector<std::vector<float>> grads;
+            for (auto& p : params) grads.emplace_back(p.grad, p.grad + p.size);
+            // Central differences in a float32 model: a large step crosses ReLU
+            // kinks and feels LayerNorm's curvature, a small one drowns in
+            // rounding (loss noise ~1e-7 / 2 eps). A wrong gradient is wrong at
+            // every step size, so the best of four must agree.
+            int checked = 0;
+            for (std::size_t pi = 0; pi < params.size(); ++pi) {
+                auto& p = params[pi];
+                // the three largest gradients and three fixed places
+                std::vector<std::int64_t> idx(static_cast<std::size_t>(p.size));
+                for (std::int64_t i = 0; i < p.size; ++i) idx[i] = i;
+                std::partial_sort(
+                    idx.begin(), idx.begin() + std::min<std::int64_t>(3, p.size), idx.end(),
+                    [&](std::int64_t x, std::int64_t y) { return std::fabs(grads[pi][x]) > std::fabs(grads[pi][y]); });
+                idx.resize(static_cast<std::size_t>(std::min<std::int64_t>(3, p.size)));
+                for (std::int64_t i : {std::int64_t{0}, p.size / 2, p.size - 1}) idx.push_back(i);
+                for (std::int64_t i : idx) {
+                    const double an = grads[pi][i];
+                    double best_fd = 0, best_err = INFINITY;
+                    for (float eps : {1e-2f, 3e-3f, 1e-3f, 3e-4f}) {
+                        const float keep = p.value[i];
+                        p.value[i] = keep + eps;
+                        const double up = t.forward(b.tokens.data(), b.targets.data(), c.batch, c.train_len);
+                        p.value[i] = keep - eps;
+                        const double down = t.forward(b.tokens.data(), b.targets.data(), c.batch, c.train_len);
+                        p.value[i] = keep;
+                        const double fd = (up - down) / (2.0 * static_cast<double>(eps));
+                        const double err = std::fabs(fd - an) - 2e-2 * std::max(std::fabs(fd), std::fabs(an));
+                        if (err < best_err) {
+                            best_err = err;
+                            best_fd = fd;
+                        }
+                    }
+                    INFO(train_encoding_name(e)
+                         << (text ? " text " : " ") << p.name << "[" << i << "]: fd " << best_fd << " analytic " << an);
+                    CHECK(std::fabs(best_fd - an) <= 2e-2 * std::max(std::fabs(best_fd), std::fabs(an)) + 2e-4);
+                    ++checked;
+                }
+                // the gradient is not trivially zero
+                if (p.name != "layers.0.wk" && p.name != "layers.1.wk") CHECK(std::fabs(grads[pi][idx[0]]) > 0);
+            }
+            REQUIRE(checked >= 6 * 20);
         }
-        REQUIRE(checked >= 6 * 20);
-    }
 }
 
-TEST_CASE("forward and forward_backward give the same loss; grads are overwritten",
-          "[transformer]") {
+TEST_CASE("forward and forward_backward give the same loss; grads are overwritten", "[transformer]") {
     for (TrainEncoding e : kEncodings) {
         const TrainerConfig c = tiny(e);
         Trainer t(c);
@@ -171,10 +169,11 @@ TEST_CASE("parameters come in the documented order with the documented init", "[
     std::vector<std::string> names;
     for (auto& p : ps) names.push_back(p.name);
     const std::vector<std::string> want = {
-        "tok_emb", "t5_table", "layers.0.ln1.weight", "layers.0.ln1.bias", "layers.0.wq",
-        "layers.0.bq", "layers.0.wk", "layers.0.bk", "layers.0.wv", "layers.0.bv", "layers.0.wo",
-        "layers.0.bo", "layers.0.ln2.weight", "layers.0.ln2.bias", "layers.0.w1", "layers.0.b1",
-        "layers.0.w2", "layers.0.b2", "ln_f.weight", "ln_f.bias", "w_out", "b_out"};
+        "tok_emb",     "t5_table",    "layers.0.ln1.weight", "layers.0.ln1.bias", "layers.0.wq",
+        "layers.0.bq", "layers.0.wk", "layers.0.bk",         "layers.0.wv",       "layers.0.bv",
+        "layers.0.wo", "layers.0.bo", "layers.0.ln2.weight", "layers.0.ln2.bias", "layers.0.w1",
+        "layers.0.b1", "layers.0.w2", "layers.0.b2",         "ln_f.weight",       "ln_f.bias",
+        "w_out",       "b_out"};
     REQUIRE(names == want);
     // the first draw of TrainRng(7) lands in tok_emb[0]
     TrainRng rng(7);
@@ -204,10 +203,20 @@ TEST_CASE("every config rule is checked with a message naming it", "[transformer
     };
     bad([](TrainerConfig& c) { c.layers = 0; }, "layers must be between 1 and 4, got 0");
     bad([](TrainerConfig& c) { c.layers = 5; }, "layers must be between 1 and 4, got 5");
-    bad([](TrainerConfig& c) { c.d_model = 2; c.heads = 1; }, "d_model must be between 4 and 256, got 2");
+    bad(
+        [](TrainerConfig& c) {
+            c.d_model = 2;
+            c.heads = 1;
+        },
+        "d_model must be between 4 and 256, got 2");
     bad([](TrainerConfig& c) { c.d_model = 512; }, "d_model must be between 4 and 256, got 512");
     bad([](TrainerConfig& c) { c.d_model = 30; }, "d_model must be divisible by heads, got d_model 30 and heads 4");
-    bad([](TrainerConfig& c) { c.d_model = 12; c.heads = 4; }, "head_dim = d_model / heads must be even");
+    bad(
+        [](TrainerConfig& c) {
+            c.d_model = 12;
+            c.heads = 4;
+        },
+        "head_dim = d_model / heads must be even");
     bad([](TrainerConfig& c) { c.heads = 0; }, "heads must be between 1 and 16, got 0");
     bad([](TrainerConfig& c) { c.heads = 32; }, "heads must be between 1 and 16, got 32");
     bad([](TrainerConfig& c) { c.vocab = 1; }, "vocab must be between 2 and 64, got 1");
@@ -222,13 +231,34 @@ TEST_CASE("every config rule is checked with a message naming it", "[transformer
     bad([](TrainerConfig& c) { c.lr = -1e-3; }, "got -0.001");
     bad([](TrainerConfig& c) { c.ffn = -1; }, "ffn must be 0 (meaning 4 * d_model) or between 1 and 1024, got -1");
     bad([](TrainerConfig& c) { c.ffn = 2048; }, "got 2048");
-    bad([](TrainerConfig& c) { c.batch = 256; c.train_len = 256; c.heads = 16; c.d_model = 64; },
+    bad(
+        [](TrainerConfig& c) {
+            c.batch = 256;
+            c.train_len = 256;
+            c.heads = 16;
+            c.d_model = 64;
+        },
         "attention weights per layer (batch * heads * train_len^2)");
-    bad([](TrainerConfig& c) { c.layers = 4; c.d_model = 256; c.heads = 1; c.batch = 64; c.train_len = 256; c.ffn = 1; },
+    bad(
+        [](TrainerConfig& c) {
+            c.layers = 4;
+            c.d_model = 256;
+            c.heads = 1;
+            c.batch = 64;
+            c.train_len = 256;
+            c.ffn = 1;
+        },
         "MiB of activations, more than the cap of 256 MiB: reduce batch, train_len, layers, d_model or ffn");
     // the limits themselves are allowed
     TrainerConfig ok;
-    ok.layers = 1; ok.d_model = 4; ok.heads = 2; ok.vocab = 2; ok.train_len = 2; ok.batch = 1; ok.lr = 1; ok.ffn = 1;
+    ok.layers = 1;
+    ok.d_model = 4;
+    ok.heads = 2;
+    ok.vocab = 2;
+    ok.train_len = 2;
+    ok.batch = 1;
+    ok.lr = 1;
+    ok.ffn = 1;
     REQUIRE_NOTHROW(Trainer(ok));
 }
 
@@ -245,11 +275,14 @@ TEST_CASE("step, evaluate and forward check their arguments", "[transformer][err
     std::vector<std::int32_t> tok(10, 0), tgt(10, 0);
     tok[3] = 5;
     REQUIRE_THROWS_AS(t.forward(tok.data(), tgt.data(), 2, 5), RangeError);
-    REQUIRE_THROWS_WITH(t.forward(tok.data(), tgt.data(), 2, 5), Catch::Contains("tokens must lie in 0..4, got 5 at index 3"));
+    REQUIRE_THROWS_WITH(t.forward(tok.data(), tgt.data(), 2, 5),
+                        Catch::Contains("tokens must lie in 0..4, got 5 at index 3"));
     tok[3] = 0;
     tgt[9] = -1;
-    REQUIRE_THROWS_WITH(t.forward_backward(tok.data(), tgt.data(), 2, 5), Catch::Contains("targets must lie in 0..4, got -1"));
-    REQUIRE_THROWS_WITH(t.forward(tok.data(), tgt.data(), 0, 5), Catch::Contains("batch must be between 1 and 256, got 0"));
+    REQUIRE_THROWS_WITH(t.forward_backward(tok.data(), tgt.data(), 2, 5),
+                        Catch::Contains("targets must lie in 0..4, got -1"));
+    REQUIRE_THROWS_WITH(t.forward(tok.data(), tgt.data(), 0, 5),
+                        Catch::Contains("batch must be between 1 and 256, got 0"));
     REQUIRE_THROWS_AS(t.forward(nullptr, nullptr, 1, 5), TypeError);
     {
         TrainerConfig w = tiny(TrainEncoding::rope);
@@ -257,8 +290,9 @@ TEST_CASE("step, evaluate and forward check their arguments", "[transformer][err
         w.ffn = 1024;
         Trainer big(w);
         std::vector<std::int32_t> z(256 * 1024, 0);
-        REQUIRE_THROWS_WITH(big.forward(z.data(), z.data(), 256, 1024),
-                            Catch::Contains("activations (batch * length * max(ffn, d_model)) would hold 268435456 values"));
+        REQUIRE_THROWS_WITH(
+            big.forward(z.data(), z.data(), 256, 1024),
+            Catch::Contains("activations (batch * length * max(ffn, d_model)) would hold 268435456 values"));
     }
     REQUIRE(t.steps_taken() == 0);
 }
@@ -307,7 +341,13 @@ TEST_CASE("training is deterministic per seed; evaluate is repeatable", "[transf
 TEST_CASE("odd sizes: one head, one layer, odd ffn, length 1 and 3, batch 1", "[transformer]") {
     for (TrainEncoding e : kEncodings) {
         TrainerConfig c = tiny(e);
-        c.layers = 1; c.heads = 1; c.d_model = 6; c.ffn = 7; c.vocab = 3; c.train_len = 3; c.batch = 1;
+        c.layers = 1;
+        c.heads = 1;
+        c.d_model = 6;
+        c.ffn = 7;
+        c.vocab = 3;
+        c.train_len = 3;
+        c.batch = 1;
         Trainer t(c);
         std::vector<std::int32_t> tok = {2}, tgt = {1};
         REQUIRE(std::isfinite(t.forward_backward(tok.data(), tgt.data(), 1, 1)));
@@ -317,8 +357,7 @@ TEST_CASE("odd sizes: one head, one layer, odd ffn, length 1 and 3, batch 1", "[
     }
 }
 
-TEST_CASE("the first 50 losses match PyTorch's training run within 1e-4 relative",
-          "[transformer][fixture]") {
+TEST_CASE("the first 50 losses match PyTorch's training run within 1e-4 relative", "[transformer][fixture]") {
     // trainer_index.txt lists the cases tests/fixtures/make_trainer.py wrote.
     std::ifstream idx(fixture::dir() + "/trainer_index.txt");
     REQUIRE(idx.good());
@@ -374,8 +413,8 @@ TEST_CASE("a small RoPE model learns to reverse", "[transformer][train]") {
     const double before = t.evaluate(8, 128);
     t.step(800);
     const double after = t.evaluate(8, 128);
-    std::printf("reverse, rope, d 32, L 8: accuracy %.3f -> %.3f after 800 steps (loss %.4f)\n", before,
-                after, t.loss_history().back());
+    std::printf("reverse, rope, d 32, L 8: accuracy %.3f -> %.3f after 800 steps (loss %.4f)\n", before, after,
+                t.loss_history().back());
     REQUIRE(before < 0.3);
     REQUIRE(after > 0.9);
     REQUIRE(t.loss_history().back() < t.loss_history().front());
@@ -402,8 +441,10 @@ TEST_CASE("training steps at every ReLU tail width (odd ffn)", "[transformer][si
                 p.value[j] = keep - 1e-2f;
                 const double down = t.forward(b.tokens.data(), b.targets.data(), 1, 3);
                 p.value[j] = keep;
-                if (up == keep_loss && down == keep_loss) REQUIRE(p.grad[j] == 0.0f);
-                else REQUIRE(p.grad[j] == Approx((up - down) / 2e-2).margin(2e-3).epsilon(0.05));
+                if (up == keep_loss && down == keep_loss)
+                    REQUIRE(p.grad[j] == 0.0f);
+                else
+                    REQUIRE(p.grad[j] == Approx((up - down) / 2e-2).margin(2e-3).epsilon(0.05));
             }
         }
         REQUIRE(std::isfinite(t.step(2)));
@@ -464,11 +505,13 @@ TEST_CASE("a causal language model: no position's loss depends on a later charac
                 moved = std::max(moved, static_cast<double>(std::fabs(after[j] - before[j])));
                 size = std::max(size, static_cast<double>(std::fabs(before[j])));
             }
-            INFO(train_encoding_name(e) << (causal ? " causal" : " bidirectional") << ": moved " << moved
-                                        << " of " << size);
+            INFO(train_encoding_name(e) << (causal ? " causal" : " bidirectional") << ": moved " << moved << " of "
+                                        << size);
             REQUIRE(size > 0);
-            if (causal) REQUIRE(moved <= 1e-6 * size);
-            else REQUIRE(moved > 1e-3 * size);
+            if (causal)
+                REQUIRE(moved <= 1e-6 * size);
+            else
+                REQUIRE(moved > 1e-3 * size);
         }
     }
 }
@@ -495,8 +538,8 @@ TEST_CASE("the text task learns: validation loss falls on a fixed seed", "[trans
         const double before = t.evaluate_full(16, 16).loss;
         t.step(200);
         const double after = t.evaluate_full(16, 16).loss;
-        std::printf("text, %s, d 32, L 16: validation loss %.3f -> %.3f after 200 steps\n",
-                    train_encoding_name(e), before, after);
+        std::printf("text, %s, d 32, L 16: validation loss %.3f -> %.3f after 200 steps\n", train_encoding_name(e),
+                    before, after);
         REQUIRE(before > 3.5);  // about ln 64 = 4.16 at the start
         REQUIRE(after < before - 1.0);
     }

@@ -36,7 +36,10 @@ async function loadTfjs() {
     tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);
     if (!(await tf.setBackend('wasm'))) throw new Error('tf.setBackend("wasm") failed');
     const simd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
-    return { tf, about: `tfjs ${tf.version_core} wasm (${simd ? 'SIMD' : 'no SIMD'}, ${tf.wasm.getThreadsCount()} thread)` };
+    return {
+      tf,
+      about: `tfjs ${tf.version_core} wasm (${simd ? 'SIMD' : 'no SIMD'}, ${tf.wasm.getThreadsCount()} thread)`,
+    };
   } catch (err) {
     return { tf: null, about: `tfjs not available (${err.message}; run npm ci and serve with node scripts/serve.mjs)` };
   }
@@ -104,7 +107,8 @@ async function run() {
     const json = toJson(results);
     window.benchResults = json;
     $('json').textContent = JSON.stringify(json, null, 2);
-    $('status').textContent = `done in ${((performance.now() - started) / 1000).toFixed(0)} s (${quick ? 'quick' : 'full'} run)`;
+    $('status').textContent =
+      `done in ${((performance.now() - started) / 1000).toFixed(0)} s (${quick ? 'quick' : 'full'} run)`;
     document.body.dataset.state = 'done';
   } catch (err) {
     $('status').textContent = 'failed';

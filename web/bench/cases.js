@@ -104,7 +104,9 @@ export const cases = [
     inputs: () => ({}),
     ours: (pe, p) => {
       // the fast path (vectorised sin/cos), as a table drawn as a picture uses it
-      const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) => pe.sinusoidal(p.maxLen, p.dModel, { out: o, fast: true }));
+      const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) =>
+        pe.sinusoidal(p.maxLen, p.dModel, { out: o, fast: true }),
+      );
       return { run, dispose: () => out.free() };
     },
     js: (p) => ({ run: () => plain.sinusoidal(p.maxLen, p.dModel) }),
@@ -130,7 +132,9 @@ export const cases = [
     inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
     ours: (pe, p, x) => {
       const { held, free } = resident(pe, x);
-      const { out, run } = oursResult(pe, p.rows * p.dim, (o) => pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o, fast: true }));
+      const { out, run } = oursResult(pe, p.rows * p.dim, (o) =>
+        pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o, fast: true }),
+      );
       return { run, dispose: () => (free(), out.free()) };
     },
     js: (p, x) => ({ run: () => plain.ropeApplyHalf(x.x, p.rows, p.dim) }),
@@ -181,7 +185,9 @@ export const cases = [
     inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
     ours: (pe, p, x) => {
       const { held, free } = resident(pe, x);
-      const { out, run } = oursResult(pe, p.rows * p.dim, (o) => pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o }));
+      const { out, run } = oursResult(pe, p.rows * p.dim, (o) =>
+        pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o }),
+      );
       return { run, dispose: () => (free(), out.free()) };
     },
     js: (p, x) => ({ run: () => plain.ropeApplyHalf(x.x, p.rows, p.dim) }),
@@ -224,12 +230,17 @@ export const cases = [
     id: 'train-step',
     title: 'One training step of the tiny Transformer (forward, backward, clip, Adam), reverse task, RoPE',
     trainer: true,
-    sizes: { full: { layers: 2, dModel: 64, heads: 4, trainLen: 16, batch: 32 }, quick: { layers: 1, dModel: 16, heads: 2, trainLen: 8, batch: 4 } },
+    sizes: {
+      full: { layers: 2, dModel: 64, heads: 4, trainLen: 16, batch: 32 },
+      quick: { layers: 1, dModel: 16, heads: 2, trainLen: 8, batch: 4 },
+    },
     label: (p) => `${p.layers} layers, d=${p.dModel}, h=${p.heads}, L=${p.trainLen}, batch ${p.batch}`,
     // Matrix products only: forward 2 flops per multiply-add, backward twice
     // the forward (6 in all) over the weights (4 d^2 attention, 2 * 4 d^2
     // feed-forward, d * vocab output) and the scores (4 L^2 d per sequence).
-    flops: (p) => 6 * p.batch * p.trainLen * (p.layers * 12 * p.dModel * p.dModel + 10 * p.dModel) + 3 * 4 * p.batch * p.layers * p.trainLen * p.trainLen * p.dModel,
+    flops: (p) =>
+      6 * p.batch * p.trainLen * (p.layers * 12 * p.dModel * p.dModel + 10 * p.dModel) +
+      3 * 4 * p.batch * p.layers * p.trainLen * p.trainLen * p.dModel,
     inputs: () => ({}),
     ours: (pe, p) => {
       const t = pe.createTrainer({ task: 'reverse', encoding: 'rope', ...p });

@@ -95,7 +95,12 @@ export function softmax(x, rows, n) {
 //   O = softmax(scale * Q K^T + bias) V, causal rows see keys 0..i only.
 // q, k, v: (heads, seqLen, headDim); bias: (heads, seqLen, seqLen) or null
 // -> output (heads, seqLen, headDim). Weights are not kept (tfjs does not return them either).
-export function attention(q, k, v, { heads, seqLen, headDim, causal = false, bias = null, scale = 1 / Math.sqrt(headDim) }) {
+export function attention(
+  q,
+  k,
+  v,
+  { heads, seqLen, headDim, causal = false, bias = null, scale = 1 / Math.sqrt(headDim) },
+) {
   const out = new Float32Array(heads * seqLen * headDim);
   const scores = new Float32Array(seqLen);
   for (let h = 0; h < heads; h++) {

@@ -66,7 +66,14 @@ function prepare(c, libs, p, x) {
  *   { id, title, label, flops, params, median: { impl: ms }, samples: { impl: [ms] },
  *     reps: { impl: n }, rounds, maxDiff: { impl: max |impl - js| } }
  */
-export async function runBench({ cases, libs, quick = false, onProgress = () => {}, onResult = () => {}, pause = async () => {} }) {
+export async function runBench({
+  cases,
+  libs,
+  quick = false,
+  onProgress = () => {},
+  onResult = () => {},
+  pause = async () => {},
+}) {
   const plan = quick ? QUICK : FULL;
   const results = [];
   for (const c of cases) {
@@ -141,7 +148,8 @@ export function toJson(results) {
 
 const fmtMs = (ms) => (ms === null ? '-' : ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 // '-' where a time is missing or too small to divide by (a coarse clock can read 0).
-const fmtRatio = (a, b) => (a === null || b === null || !(a > 0 && b > 0) ? '-' : `${(a / b).toFixed(a / b >= 10 ? 0 : 1)}x`);
+const fmtRatio = (a, b) =>
+  a === null || b === null || !(a > 0 && b > 0) ? '-' : `${(a / b).toFixed(a / b >= 10 ? 0 : 1)}x`;
 const fmtGflops = (flops, ms) => (flops === null || ms === null || !(ms > 0) ? '-' : (flops / (ms * 1e6)).toFixed(1));
 const fmtDiff = (d) => (d === undefined ? '-' : d === 0 ? '0' : d.toExponential(1));
 

@@ -10,7 +10,8 @@ export const TYPES = {
 };
 const align = (bytes) => (bytes + 15) & ~15;
 const heapOwners = new WeakMap(); // HeapArray -> { core, ptr, type, freed }
-const freeOnCollect = typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => releaseHeapArray(held)) : null;
+const freeOnCollect =
+  typeof FinalizationRegistry === 'function' ? new FinalizationRegistry((held) => releaseHeapArray(held)) : null;
 
 /**
  * An array that lives in the wasm heap of one loaded build. Passing it to a
@@ -83,9 +84,18 @@ export class HeapArray {
   subarray(begin = 0, end = this.length) {
     const s = live(this, 'subarray');
     if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > s.length) {
-      throw new RangeError(`HeapArray.subarray: expected 0 <= begin <= end <= ${s.length}, got ${describe(begin)} and ${describe(end)}`);
+      throw new RangeError(
+        `HeapArray.subarray: expected 0 <= begin <= end <= ${s.length}, got ${describe(begin)} and ${describe(end)}`,
+      );
     }
-    return new HeapArray(heapOwners, s.core, s.type, end - begin, s.root ?? this, s.ptr + begin * TYPES[s.type].Array.BYTES_PER_ELEMENT);
+    return new HeapArray(
+      heapOwners,
+      s.core,
+      s.type,
+      end - begin,
+      s.root ?? this,
+      s.ptr + begin * TYPES[s.type].Array.BYTES_PER_ELEMENT,
+    );
   }
 
   /**
@@ -183,8 +193,10 @@ export const heapAddress = (heapArray) => heapOwners.get(heapArray).ptr;
 export function output(fn, name, out, type, length, lengthText = String(length)) {
   if (out !== undefined && !(out instanceof HeapArray)) {
     const { Array: Type } = TYPES[type];
-    if (!(out instanceof Type)) throw new TypeError(`${fn}: out must be a ${Type.name} or a HeapArray, got ${describe(out)}`);
-    if (out.length !== length) throw new RangeError(`${fn}: out must hold ${lengthText} = ${length} values, got ${out.length}`);
+    if (!(out instanceof Type))
+      throw new TypeError(`${fn}: out must be a ${Type.name} or a HeapArray, got ${describe(out)}`);
+    if (out.length !== length)
+      throw new RangeError(`${fn}: out must hold ${lengthText} = ${length} values, got ${out.length}`);
   }
   return arg(fn, name, out, type, length, lengthText);
 }
@@ -202,7 +214,9 @@ export function toTyped(a) {
     }
     out = Type.from(v);
   } else {
-    throw new TypeError(`${fn}: ${name} must be a ${Type.name}, a HeapArray or an array of numbers, got ${describe(v)}`);
+    throw new TypeError(
+      `${fn}: ${name} must be a ${Type.name}, a HeapArray or an array of numbers, got ${describe(v)}`,
+    );
   }
   if (a.length !== undefined && out.length !== a.length) {
     throw new RangeError(`${fn}: ${name} must hold ${a.lengthText} = ${a.length} values, got ${out.length}`);

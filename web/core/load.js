@@ -12,8 +12,7 @@
 // The smallest module that uses a v128 instruction: validates only where
 // WebAssembly SIMD is supported (same probe as wasm-feature-detect).
 const SIMD_PROBE = new Uint8Array([
-  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253,
-  15, 253, 98, 11,
+  0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0, 10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11,
 ]);
 
 /** True when this engine can run the SIMD build. */
@@ -30,10 +29,22 @@ const isNode = typeof process === 'object' && !!process.versions && !!process.ve
 // variant -> its glue module (a thunk, so only the build in use is loaded)
 // and its .wasm URL. The keys are web/posenc.js's BUILD_VARIANTS.
 const BUILDS = {
-  simd: { glue: () => import('../wasm/posenc-simd.js'), wasm: () => new URL('../wasm/posenc-simd.wasm', import.meta.url) },
-  scalar: { glue: () => import('../wasm/posenc-scalar.js'), wasm: () => new URL('../wasm/posenc-scalar.wasm', import.meta.url) },
-  'train-simd': { glue: () => import('../wasm/posenc-train-simd.js'), wasm: () => new URL('../wasm/posenc-train-simd.wasm', import.meta.url) },
-  'train-scalar': { glue: () => import('../wasm/posenc-train-scalar.js'), wasm: () => new URL('../wasm/posenc-train-scalar.wasm', import.meta.url) },
+  simd: {
+    glue: () => import('../wasm/posenc-simd.js'),
+    wasm: () => new URL('../wasm/posenc-simd.wasm', import.meta.url),
+  },
+  scalar: {
+    glue: () => import('../wasm/posenc-scalar.js'),
+    wasm: () => new URL('../wasm/posenc-scalar.wasm', import.meta.url),
+  },
+  'train-simd': {
+    glue: () => import('../wasm/posenc-train-simd.js'),
+    wasm: () => new URL('../wasm/posenc-train-simd.wasm', import.meta.url),
+  },
+  'train-scalar': {
+    glue: () => import('../wasm/posenc-train-scalar.js'),
+    wasm: () => new URL('../wasm/posenc-train-scalar.wasm', import.meta.url),
+  },
 };
 
 // Builds bundled into the page itself (the single-file export, where there is
@@ -54,7 +65,11 @@ function describe(v) {
  */
 export function registerEmbeddedBuild(variant, factory, wasmBinary) {
   if (!Object.hasOwn(BUILDS, variant)) {
-    throw new TypeError(`registerEmbeddedBuild: variant must be one of ${Object.keys(BUILDS).map((v) => `'${v}'`).join(', ')}, got ${describe(variant)}`);
+    throw new TypeError(
+      `registerEmbeddedBuild: variant must be one of ${Object.keys(BUILDS)
+        .map((v) => `'${v}'`)
+        .join(', ')}, got ${describe(variant)}`,
+    );
   }
   embeddedBuilds.set(variant, { factory, wasmBinary });
 }
@@ -66,7 +81,9 @@ export function registerEmbeddedBuild(variant, factory, wasmBinary) {
 export function resolveWasmBase(wasmBase) {
   if (wasmBase === undefined) return undefined;
   if (typeof wasmBase !== 'string' && !(wasmBase instanceof URL)) {
-    throw new TypeError(`loadPosenc: wasmBase must be a string or a URL (the folder holding posenc-<variant>.js and .wasm), got ${describe(wasmBase)}`);
+    throw new TypeError(
+      `loadPosenc: wasmBase must be a string or a URL (the folder holding posenc-<variant>.js and .wasm), got ${describe(wasmBase)}`,
+    );
   }
   const base = typeof document === 'object' && document ? document.baseURI : undefined;
   let url;
@@ -87,7 +104,9 @@ export async function instantiate(variant, wasmBase) {
   let wasmUrl;
   if (wasmBase) {
     wasmUrl = new URL(`posenc-${variant}.wasm`, wasmBase);
-    ({ default: factory } = await import(/* webpackIgnore: true */ /* @vite-ignore */ new URL(`posenc-${variant}.js`, wasmBase).href));
+    ({ default: factory } = await import(
+      /* webpackIgnore: true */ /* @vite-ignore */ new URL(`posenc-${variant}.js`, wasmBase).href
+    ));
   } else {
     const build = BUILDS[variant];
     wasmUrl = build.wasm();

@@ -11,17 +11,38 @@ const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxD
 export function scalingOption(fn, s, context = {}) {
   if (s === null || s === undefined) return null;
   if (typeof s !== 'object' || Array.isArray(s)) {
-    throw new TypeError(`${fn}: scaling must be null or an object like { type: 'linear', factor: 2 }, got ${describe(s)}`);
+    throw new TypeError(
+      `${fn}: scaling must be null or an object like { type: 'linear', factor: 2 }, got ${describe(s)}`,
+    );
   }
   if (!SCALING_TYPES.includes(s.type)) {
-    throw new TypeError(`${fn}: unknown RoPE scaling type: scaling.type must be one of ${SCALING_TYPES.map((t) => `'${t}'`).join(', ')}, got ${describe(s.type)}`);
+    throw new TypeError(
+      `${fn}: unknown RoPE scaling type: scaling.type must be one of ${SCALING_TYPES.map((t) => `'${t}'`).join(', ')}, got ${describe(s.type)}`,
+    );
   }
   const fields = {
     linear: ['factor'],
     dynamic: ['factor', 'maxPositions', 'seqLen'],
-    yarn: ['factor', 'originalMaxPositions', 'betaFast', 'betaSlow', 'truncate', 'attentionFactor', 'mscale', 'mscaleAllDim'],
+    yarn: [
+      'factor',
+      'originalMaxPositions',
+      'betaFast',
+      'betaSlow',
+      'truncate',
+      'attentionFactor',
+      'mscale',
+      'mscaleAllDim',
+    ],
     llama3: ['factor', 'originalMaxPositions', 'lowFreqFactor', 'highFreqFactor'],
-    longrope: ['shortFactor', 'longFactor', 'originalMaxPositions', 'factor', 'maxPositions', 'seqLen', 'attentionFactor'],
+    longrope: [
+      'shortFactor',
+      'longFactor',
+      'originalMaxPositions',
+      'factor',
+      'maxPositions',
+      'seqLen',
+      'attentionFactor',
+    ],
   }[s.type];
   options(`${fn} (scaling '${s.type}')`, s, ['type', ...fields]);
   const need = (name) => {
@@ -37,7 +58,8 @@ export function scalingOption(fn, s, context = {}) {
   if (s.attentionFactor !== undefined) out.attentionFactor = number(fn, 'scaling.attentionFactor', s.attentionFactor);
   if (s.type === 'dynamic') {
     out.maxPositions = integer(fn, 'scaling.maxPositions', need('maxPositions'));
-    out.seqLen = s.seqLen === undefined ? (context.seqLen ?? out.maxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
+    out.seqLen =
+      s.seqLen === undefined ? (context.seqLen ?? out.maxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
   }
   if (s.type === 'yarn' || s.type === 'llama3' || s.type === 'longrope') {
     out.originalMaxPositions = integer(fn, 'scaling.originalMaxPositions', need('originalMaxPositions'));
@@ -57,7 +79,8 @@ export function scalingOption(fn, s, context = {}) {
     out.longFactor = list('longFactor');
     if (s.maxPositions !== undefined) out.maxPositions = integer(fn, 'scaling.maxPositions', s.maxPositions);
     else if (s.factor === undefined) need('maxPositions'); // or factor: one of them sets the attention factor
-    out.seqLen = s.seqLen === undefined ? (context.seqLen ?? out.originalMaxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
+    out.seqLen =
+      s.seqLen === undefined ? (context.seqLen ?? out.originalMaxPositions) : integer(fn, 'scaling.seqLen', s.seqLen);
   }
   if (s.type === 'yarn') {
     if (s.truncate !== undefined) out.truncate = boolean(fn, 'scaling.truncate', s.truncate);

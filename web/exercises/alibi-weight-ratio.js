@@ -23,10 +23,23 @@ export function generate(pe, random) {
           label: 'Weight of the newest key ÷ weight of the older one =',
           answer: { type: 'number', value: ratio, tolerance: { rel: 2e-3 } },
           slips: [
-            { value: 1 / ratio, message: 'That is the older key over the newest one. The older key is the one turned down.' },
-            { value: alpha * delta, message: 'That is the difference of the two biases. The softmax exponentiates: a bias $b$ multiplies a weight by $e^{b}$.' },
-            { value: Math.exp(slopes[Math.min(j, heads - 1)] * delta), message: `That is head ${j + 1}'s slope: head $j$ has $\\alpha_j = 2^{-8j/h}$ with $j$ counted from 1.` },
-            { value: Math.exp(2 ** ((-8 * (j - 1)) / heads) * delta), message: `The slopes start at $2^{-8/h}$ for head 1, not at 1: head $j$ has $\\alpha_j = 2^{-8j/h}$.` },
+            {
+              value: 1 / ratio,
+              message: 'That is the older key over the newest one. The older key is the one turned down.',
+            },
+            {
+              value: alpha * delta,
+              message:
+                'That is the difference of the two biases. The softmax exponentiates: a bias $b$ multiplies a weight by $e^{b}$.',
+            },
+            {
+              value: Math.exp(slopes[Math.min(j, heads - 1)] * delta),
+              message: `That is head ${j + 1}'s slope: head $j$ has $\\alpha_j = 2^{-8j/h}$ with $j$ counted from 1.`,
+            },
+            {
+              value: Math.exp(2 ** ((-8 * (j - 1)) / heads) * delta),
+              message: `The slopes start at $2^{-8/h}$ for head 1, not at 1: head $j$ has $\\alpha_j = 2^{-8j/h}$.`,
+            },
           ],
           solutionValue: sig4(ratio),
         },

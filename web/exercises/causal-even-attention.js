@@ -25,10 +25,21 @@ What is the first coordinate of this head's output for the query at position $m$
     parts: [
       {
         label: 'Output at position $m$ =',
-        answer: { type: 'expression', reference: '1/(m+1)', names: { m: { tex: 'm' } }, domains: { m: { min: 0, max: 1000, integer: true } } },
+        answer: {
+          type: 'expression',
+          reference: '1/(m+1)',
+          names: { m: { tex: 'm' } },
+          domains: { m: { min: 0, max: 1000, integer: true } },
+        },
         slips: [
-          { expression: '1/m', message: 'The query at position $m$ sees positions 0 to $m$: that is $m + 1$ tokens, not $m$.' },
-          { expression: 'm+1', message: 'That is how many tokens it sees. Equal scores share the weight 1 among them.' },
+          {
+            expression: '1/m',
+            message: 'The query at position $m$ sees positions 0 to $m$: that is $m + 1$ tokens, not $m$.',
+          },
+          {
+            expression: 'm+1',
+            message: 'That is how many tokens it sees. Equal scores share the weight 1 among them.',
+          },
           { expression: '1', message: 'Only the start token carries the 1, and it gets only its share of the weight.' },
         ],
         solutionValue: '1/(m+1)',

@@ -38,19 +38,33 @@ function cacheBug(random) {
     valueLabel: 'The position the new token must be rotated at',
     wrongValue: wrong,
     valueSlips: [
-      { value: past + 1, message: `The cached keys sit at positions 0 to ${past - 1}; the next free position is ${past}.` },
+      {
+        value: past + 1,
+        message: `The cached keys sit at positions 0 to ${past - 1}; the next free position is ${past}.`,
+      },
       { value: past - 1, message: `Position ${past - 1} is the last cached token's.` },
-      { value: 0, message: 'Position 0 is taken by the first cached token: a new token rotated there looks as if it came before every cached one.' },
+      {
+        value: 0,
+        message:
+          'Position 0 is taken by the first cached token: a new token rotated there looks as if it came before every cached one.',
+      },
     ],
     lineSlips: [
-      { value: lines.findIndex((l) => l.startsWith('k_cache = rope')) + 1, message: `That line rotates the cached keys at 0 to ${past - 1}, as they were when they were new: right.` },
+      {
+        value: lines.findIndex((l) => l.startsWith('k_cache = rope')) + 1,
+        message: `That line rotates the cached keys at 0 to ${past - 1}, as they were when they were new: right.`,
+      },
       ...['k_cache = torch.cat', 'weights = '].map((start) => ({
         value: lines.findIndex((l) => l.startsWith(start)) + 1,
         message: 'That line only uses pos_new; the wrong position is set where pos_new is made.',
       })),
     ],
     explain: `The cache holds keys rotated at positions 0 to ${past - 1}, so the new token is at position ${past} (\`pos_new = torch.tensor([past])\`). Rotated at ${wrong} instead, its offset to every cached key is off by ${Math.abs(past - wrong)}, and no error says so.`,
-    reveal: { sample: 'review-kv-cache-offset', params: { past_len: past, head_dim: 8 }, caption: 'The same check in PyTorch: a cached step against a full pass, printed live' },
+    reveal: {
+      sample: 'review-kv-cache-offset',
+      params: { past_len: past, head_dim: 8 },
+      caption: 'The same check in PyTorch: a cached step against a full pass, printed live',
+    },
   };
 }
 
@@ -81,16 +95,32 @@ function sliceBug(random) {
     valueLabel: 'How many rows of the table the fixed line must add',
     wrongValue: batch,
     valueSlips: [
-      { value: batch, message: `That is what the buggy line takes: \`x.size(0)\` is the batch, ${batch}, so each sequence gets one row and all its tokens share it.` },
-      { value: 512, message: 'The whole table would not broadcast against the input; the input has only seq_len positions.' },
+      {
+        value: batch,
+        message: `That is what the buggy line takes: \`x.size(0)\` is the batch, ${batch}, so each sequence gets one row and all its tokens share it.`,
+      },
+      {
+        value: 512,
+        message: 'The whole table would not broadcast against the input; the input has only seq_len positions.',
+      },
       { value: 1, message: 'One row gives every position the same vector, which carries no order at all.' },
     ],
     lineSlips: [
-      { value: lines.findIndex((l) => l.startsWith('pe = torch.zeros')) + 1, message: 'The table itself is fine for sequence-first input; the bug is where it meets batch-first input.' },
-      { value: lines.findIndex((l) => l.startsWith('x = torch.randn')) + 1, message: 'Batch-first input is fine (and common); the line that adds the table must follow it.' },
+      {
+        value: lines.findIndex((l) => l.startsWith('pe = torch.zeros')) + 1,
+        message: 'The table itself is fine for sequence-first input; the bug is where it meets batch-first input.',
+      },
+      {
+        value: lines.findIndex((l) => l.startsWith('x = torch.randn')) + 1,
+        message: 'Batch-first input is fine (and common); the line that adds the table must follow it.',
+      },
     ],
     explain: `\`x\` is (batch, seq_len, d) = (${batch}, ${seq}, 16), so \`x.size(0)\` is the batch: \`pe[: x.size(0)]\` takes ${batch} rows, shape (${batch}, 1, 16), and broadcasting adds row $b$ to every token of sequence $b$. Nothing fails, and no token learns where it is. The fix takes seq_len = ${seq} rows and puts them on the sequence axis: \`x = x + pe[: x.size(1)].transpose(0, 1)\`.`,
-    reveal: { sample: 'ablation-permutation-test', params: { variant: 'seq-first table', d_model: 8 }, caption: 'The same bug in the permutation test, in PyTorch, printed live' },
+    reveal: {
+      sample: 'ablation-permutation-test',
+      params: { variant: 'seq-first table', d_model: 8 },
+      caption: 'The same bug in the permutation test, in PyTorch, printed live',
+    },
   };
 }
 

@@ -10,7 +10,7 @@ export function generate(pe, random) {
   // the first position the table refuses, found by the core's lookup (nn.Embedding's check)
   const table = new Float32Array(rows * 8);
   let refused = rows - 2;
-  for (;; refused++) {
+  for (; ; refused++) {
     try {
       pe.learnedLookup(table, rows, 8, [refused]);
     } catch (error) {
@@ -30,9 +30,18 @@ Counting the generated tokens from 1, which one is the first whose position look
         label: 'Generated token number',
         answer: { type: 'integer', value: k },
         slips: [
-          { value: k + 1, message: `One too late: the table's rows are 0 to ${g(rows - 1)}, so position ${g(rows)} is already missing.` },
-          { value: rows, message: `That counts from the start of the prompt: the first ${g(prompt)} positions are taken by the prompt.` },
-          { value: rows - prompt, message: `One too early: ${g(rows - prompt)} tokens still fit after the prompt (generated token 1 sits at position ${g(prompt)}), so the next one, number ${g(rows - prompt + 1)}, is the first refused.` },
+          {
+            value: k + 1,
+            message: `One too late: the table's rows are 0 to ${g(rows - 1)}, so position ${g(rows)} is already missing.`,
+          },
+          {
+            value: rows,
+            message: `That counts from the start of the prompt: the first ${g(prompt)} positions are taken by the prompt.`,
+          },
+          {
+            value: rows - prompt,
+            message: `One too early: ${g(rows - prompt)} tokens still fit after the prompt (generated token 1 sits at position ${g(prompt)}), so the next one, number ${g(rows - prompt + 1)}, is the first refused.`,
+          },
         ],
         solutionValue: String(k),
       },
@@ -41,7 +50,11 @@ Counting the generated tokens from 1, which one is the first whose position look
     solution: `- The table has rows 0 to ${g(rows - 1)}; position ${g(rows)} is the first without one, and \`nn.Embedding\` raises an IndexError for it.
 - The prompt fills positions 0 to ${g(prompt - 1)}, so generated token $k$ sits at position ${g(prompt)} + k − 1.
 - ${g(prompt)} + k − 1 = ${g(rows)} gives k = ${g(rows)} − ${g(prompt)} + 1 = ${g(k)}.`,
-    reveal: { sample: 'learned-overflow', params: { rows, d_model: 64, positions: prompt + k }, caption: `The lookup for all ${g(prompt + k)} positions, in PyTorch, printed live` },
+    reveal: {
+      sample: 'learned-overflow',
+      params: { rows, d_model: 64, positions: prompt + k },
+      caption: `The lookup for all ${g(prompt + k)} positions, in PyTorch, printed live`,
+    },
   };
 }
 

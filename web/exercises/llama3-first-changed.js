@@ -34,18 +34,39 @@ Which is the first pair (lowest index $i$) whose frequency the scaling changes a
           label: 'First pair changed: $i$ =',
           answer: { type: 'integer', value: first },
           slips: [
-            ...(firstDivided !== undefined ? [{ value: firstDivided, message: `Pair ${firstDivided} is the first divided by the full factor (wavelength past $L$); the blend starts earlier, at $L/4 = ${g(trained / 4)}$.` }] : []),
-            { value: first - 1, message: `Pair ${first - 1}'s wavelength, ${wave(first - 1)} positions, is shorter than $L/4 = ${g(trained / 4)}$: it is kept.` },
-            ...(first + 1 < pairs ? [{ value: first + 1, message: `Pair ${first}'s wavelength, ${wave(first)} positions, already reaches $L/4 = ${g(trained / 4)}$.` }] : []),
+            ...(firstDivided !== undefined
+              ? [
+                  {
+                    value: firstDivided,
+                    message: `Pair ${firstDivided} is the first divided by the full factor (wavelength past $L$); the blend starts earlier, at $L/4 = ${g(trained / 4)}$.`,
+                  },
+                ]
+              : []),
+            {
+              value: first - 1,
+              message: `Pair ${first - 1}'s wavelength, ${wave(first - 1)} positions, is shorter than $L/4 = ${g(trained / 4)}$: it is kept.`,
+            },
+            ...(first + 1 < pairs
+              ? [
+                  {
+                    value: first + 1,
+                    message: `Pair ${first}'s wavelength, ${wave(first)} positions, already reaches $L/4 = ${g(trained / 4)}$.`,
+                  },
+                ]
+              : []),
           ],
           solutionValue: String(first),
         },
       ],
       hint: `$\\lambda_i = 2\\pi \\cdot ${g(base)}^{2i/${dim}}$. Find the first $i$ whose wavelength is not shorter than $L/4$.`,
-      solution: `- The scaling keeps pairs with $\\lambda_i < L/4 = ${g(trained / 4)}$: $2i/${dim} < \\ln(${g(trained / 4)}/2\\pi)/\\ln ${g(base)}$, that is $i < ${((dim / 2) * Math.log(trained / 4 / (2 * Math.PI)) / Math.log(base)).toFixed(2)}$.
+      solution: `- The scaling keeps pairs with $\\lambda_i < L/4 = ${g(trained / 4)}$: $2i/${dim} < \\ln(${g(trained / 4)}/2\\pi)/\\ln ${g(base)}$, that is $i < ${(((dim / 2) * Math.log(trained / 4 / (2 * Math.PI))) / Math.log(base)).toFixed(2)}$.
 - Pair ${first - 1} has $\\lambda = ${wave(first - 1)}$ and pair ${first} has $\\lambda = ${wave(first)}$: the first pair changed is $i = ${first}$.
 - ${firstDivided !== undefined ? `${blended === 1 ? 'It is' : `Pairs ${first} to ${firstDivided - 1} are`} blended; from pair ${firstDivided} on (wavelengths past $L$) every pair is divided by ${s}.` : `Every pair from ${first} on is blended: none has a wavelength past $L$ here.`} The sample's \`llama3\` column shows each pair's stretch: 1 up to pair ${first - 1}.`,
-      reveal: { sample: 'long-context-rope-scaling', params: { dim, base, factor: s, original_max_positions: trained, seq_len: trained * 2 }, caption: 'Every pair under each scaling in PyTorch, printed live (the last column is Llama 3’s stretch)' },
+      reveal: {
+        sample: 'long-context-rope-scaling',
+        params: { dim, base, factor: s, original_max_positions: trained, seq_len: trained * 2 },
+        caption: 'Every pair under each scaling in PyTorch, printed live (the last column is Llama 3’s stretch)',
+      },
     };
   }
 }

@@ -7,7 +7,11 @@ import { pick } from '../lib/random.js';
 import { quizNumber } from '../lib/quiz-text.js';
 
 const NAMES = { base: { tex: '\\text{base}' }, s: { tex: 's' }, d: { tex: 'd' } };
-const DOMAINS = { base: { min: 1000, max: 1000000 }, s: { min: 1.5, max: 32 }, d: { min: 16, max: 256, even: true, integer: true } };
+const DOMAINS = {
+  base: { min: 1000, max: 1000000 },
+  s: { min: 1.5, max: 32 },
+  d: { min: 16, max: 256, even: true, integer: true },
+};
 
 export function generate(pe, random) {
   const dim = pick(random, [32, 64, 128]);
@@ -25,9 +29,21 @@ export function generate(pe, random) {
         label: "$\\text{base}'$ =",
         answer: { type: 'expression', reference: 'base*s^(d/(d-2))', names: NAMES, domains: DOMAINS },
         slips: [
-          { expression: 'base*s', message: "With $\\text{base}' = \\text{base} \\cdot s$ the last pair is slowed by $s^{(d-2)/d}$, a little less than $s$: its exponent is $2i/d = (d - 2)/d$, not 1." },
-          { expression: 'base*s^((d-2)/d)', message: 'The exponent is upside down: solve $(\\text{base}\'/\\text{base})^{(d-2)/d} = s$ for $\\text{base}\'$.' },
-          { expression: 'base^s', message: 'Scaling acts on the base by a factor, not a power: the frequency ratio is $(\\text{base}\'/\\text{base})^{2i/d}$.' },
+          {
+            expression: 'base*s',
+            message:
+              "With $\\text{base}' = \\text{base} \\cdot s$ the last pair is slowed by $s^{(d-2)/d}$, a little less than $s$: its exponent is $2i/d = (d - 2)/d$, not 1.",
+          },
+          {
+            expression: 'base*s^((d-2)/d)',
+            message:
+              "The exponent is upside down: solve $(\\text{base}'/\\text{base})^{(d-2)/d} = s$ for $\\text{base}'$.",
+          },
+          {
+            expression: 'base^s',
+            message:
+              "Scaling acts on the base by a factor, not a power: the frequency ratio is $(\\text{base}'/\\text{base})^{2i/d}$.",
+          },
         ],
         solutionValue: 'base*s^(d/(d-2))',
       },
@@ -36,8 +52,14 @@ export function generate(pe, random) {
         answer: { type: 'number', value: slowdown, tolerance: { rel: 1e-3 } },
         slips: [
           { value: s, message: `Only the last pair is slowed by the whole factor $s$; pair $i$ by $s^{2i/(d-2)}$.` },
-          { value: s ** ((2 * i) / dim), message: `That uses $\\text{base}' = \\text{base} \\cdot s$. With the exponent $d/(d-2)$ the slowdown is $s^{2i/(d-2)}$.` },
-          { value: 1 / slowdown, message: 'That is the new frequency over the old one; the question asks how much slower.' },
+          {
+            value: s ** ((2 * i) / dim),
+            message: `That uses $\\text{base}' = \\text{base} \\cdot s$. With the exponent $d/(d-2)$ the slowdown is $s^{2i/(d-2)}$.`,
+          },
+          {
+            value: 1 / slowdown,
+            message: 'That is the new frequency over the old one; the question asks how much slower.',
+          },
         ],
         solutionValue: Number(slowdown.toPrecision(5)).toString(),
       },

@@ -5,8 +5,18 @@ import { pick } from '../lib/random.js';
 import { quizNumber, texVector } from '../lib/quiz-text.js';
 import { EXACT_THETAS, randomVector } from '../samples/rope-seats.js';
 
-const NAMES = { x0: { tex: 'x_0', aliases: ['x₀', 'x_0'] }, x1: { tex: 'x_1', aliases: ['x₁', 'x_1'] }, m: { tex: 'm' }, theta: { tex: '\\theta', aliases: ['θ', 't'] } };
-const DOMAINS = { x0: { min: -2, max: 2 }, x1: { min: -2, max: 2 }, m: { min: 0, max: 50, integer: true }, theta: { min: 0.01, max: 1.5 } };
+const NAMES = {
+  x0: { tex: 'x_0', aliases: ['x₀', 'x_0'] },
+  x1: { tex: 'x_1', aliases: ['x₁', 'x_1'] },
+  m: { tex: 'm' },
+  theta: { tex: '\\theta', aliases: ['θ', 't'] },
+};
+const DOMAINS = {
+  x0: { min: -2, max: 2 },
+  x1: { min: -2, max: 2 },
+  m: { min: 0, max: 50, integer: true },
+  theta: { min: 0.01, max: 1.5 },
+};
 
 export function generate(pe, random) {
   const x = randomVector(random);
@@ -23,8 +33,15 @@ export function generate(pe, random) {
         label: "$x_0'$ =",
         answer: { type: 'expression', reference: 'x0*cos(m*theta) - x1*sin(m*theta)', names: NAMES, domains: DOMAINS },
         slips: [
-          { expression: 'x0*cos(m*theta) + x1*sin(m*theta)', message: 'That turns clockwise, by $-m\\theta$. Counter-clockwise, the first coordinate loses $x_1 \\sin m\\theta$.' },
-          { expression: 'x0*cos(theta) - x1*sin(theta)', message: 'That is the turn of position 1. At position $m$ the angle is $m\\theta$.' },
+          {
+            expression: 'x0*cos(m*theta) + x1*sin(m*theta)',
+            message:
+              'That turns clockwise, by $-m\\theta$. Counter-clockwise, the first coordinate loses $x_1 \\sin m\\theta$.',
+          },
+          {
+            expression: 'x0*cos(theta) - x1*sin(theta)',
+            message: 'That is the turn of position 1. At position $m$ the angle is $m\\theta$.',
+          },
           { expression: 'x0*sin(m*theta) + x1*cos(m*theta)', message: "That is the second coordinate, $x_1'$." },
         ],
         solutionValue: 'x0*cos(m*theta) - x1*sin(m*theta)',
@@ -33,8 +50,14 @@ export function generate(pe, random) {
         label: "$x_1'$ =",
         answer: { type: 'expression', reference: 'x0*sin(m*theta) + x1*cos(m*theta)', names: NAMES, domains: DOMAINS },
         slips: [
-          { expression: '-x0*sin(m*theta) + x1*cos(m*theta)', message: 'That turns clockwise. Counter-clockwise, the second coordinate gains $x_0 \\sin m\\theta$.' },
-          { expression: 'x0*sin(theta) + x1*cos(theta)', message: 'That is the turn of position 1. At position $m$ the angle is $m\\theta$.' },
+          {
+            expression: '-x0*sin(m*theta) + x1*cos(m*theta)',
+            message: 'That turns clockwise. Counter-clockwise, the second coordinate gains $x_0 \\sin m\\theta$.',
+          },
+          {
+            expression: 'x0*sin(theta) + x1*cos(theta)',
+            message: 'That is the turn of position 1. At position $m$ the angle is $m\\theta$.',
+          },
         ],
         solutionValue: 'x0*sin(m*theta) + x1*cos(m*theta)',
       },
@@ -42,8 +65,14 @@ export function generate(pe, random) {
         label: `$x_0'$ for $x = ${texVector(x)}$, $\\theta = ${theta}$, $m = ${m}$ (3 decimals) =`,
         answer: { type: 'number', value: r[0], tolerance: { abs: 6e-4 }, digits: 3 },
         slips: [
-          { value: x[0] * c - x[1] * s, message: `Degrees crept in: $m\\theta = ${quizNumber(m * theta, 2)}$ is in radians.` },
-          { value: x[0] * Math.cos(m * theta) + x[1] * Math.sin(m * theta), message: 'That is the clockwise turn; check the sign of the $\\sin$ term.' },
+          {
+            value: x[0] * c - x[1] * s,
+            message: `Degrees crept in: $m\\theta = ${quizNumber(m * theta, 2)}$ is in radians.`,
+          },
+          {
+            value: x[0] * Math.cos(m * theta) + x[1] * Math.sin(m * theta),
+            message: 'That is the clockwise turn; check the sign of the $\\sin$ term.',
+          },
         ],
         solutionValue: quizNumber(r[0], 4),
       },

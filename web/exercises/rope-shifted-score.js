@@ -34,7 +34,10 @@ Predict the score in two other placements.`,
           label: `$q$ at ${n}, $k$ at ${m} (swapped):`,
           answer: { type: 'number', value: swapped, tolerance: { abs: 6e-4 }, digits: 4 },
           slips: [
-            { value: here, message: `The offset is now $${m - n}$, not $${n - m}$: cosine is even, but the phase between $q$ and $k$ is not 0, so the sign matters.` },
+            {
+              value: here,
+              message: `The offset is now $${m - n}$, not $${n - m}$: cosine is even, but the phase between $q$ and $k$ is not 0, so the sign matters.`,
+            },
             { value: -here, message: 'Swapping flips the sign of the angle, not of the score.' },
           ],
           solutionValue: f(swapped),
@@ -44,7 +47,11 @@ Predict the score in two other placements.`,
       solution: `- The score depends on the offset $\\Delta = n - m$ only: $q^\\top R(\\Delta\\theta)\\,k = A\\cos \\Delta\\theta + B\\sin \\Delta\\theta$, with $A = q_0 k_0 + q_1 k_1$ and $B = q_1 k_0 - q_0 k_1$.
 - Moved by ${shift}: $\\Delta$ is still $${n - m}$, so the score is $${f(here)}$ again (the core gives $${f(moved)}$ in float32).
 - Swapped: $\\Delta = ${m - n}$ flips the sign of the $B\\sin \\Delta\\theta$ term, and the score becomes $${f(swapped)}$. RoPE tells before from after.`,
-      reveal: { sample: 'rope-seats', params: { q, k, theta, m, n, shift }, caption: 'The source exercise in PyTorch, with your numbers, printed live' },
+      reveal: {
+        sample: 'rope-seats',
+        params: { q, k, theta, m, n, shift },
+        caption: 'The source exercise in PyTorch, with your numbers, printed live',
+      },
     };
   }
 }

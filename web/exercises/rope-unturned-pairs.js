@@ -21,9 +21,18 @@ export function generate(pe, random) {
         label: 'Pairs with $\\lambda_i > L$',
         answer: { type: 'integer', value: unturned },
         slips: [
-          { value: pairs - unturned, message: 'That counts the pairs that do complete a turn within $L$: the fast ones.' },
-          { value: unturned + 1, message: 'One too many: check the pair at the boundary, whose wavelength is just below $L$.' },
-          { value: unturned - 1, message: 'One too few: check the pair at the boundary, whose wavelength is just above $L$.' },
+          {
+            value: pairs - unturned,
+            message: 'That counts the pairs that do complete a turn within $L$: the fast ones.',
+          },
+          {
+            value: unturned + 1,
+            message: 'One too many: check the pair at the boundary, whose wavelength is just below $L$.',
+          },
+          {
+            value: unturned - 1,
+            message: 'One too few: check the pair at the boundary, whose wavelength is just above $L$.',
+          },
         ].filter((s) => s.value >= 0 && s.value <= pairs),
         solutionValue: String(unturned),
       },

@@ -6,7 +6,11 @@ import { quizNumber, texNumber } from '../lib/quiz-text.js';
 import { grouped } from '../lib/pyformat.js';
 
 const NAMES = { i: { tex: 'i' }, d: { tex: 'd' }, base: { tex: '\\text{base}' } };
-const DOMAINS = { i: { min: 0, max: 60, integer: true }, d: { min: 128, max: 512, even: true, integer: true }, base: { min: 100, max: 100000 } };
+const DOMAINS = {
+  i: { min: 0, max: 60, integer: true },
+  d: { min: 128, max: 512, even: true, integer: true },
+  base: { min: 100, max: 100000 },
+};
 
 // four significant figures, as a learner would type them
 const sig4 = (x) => Number(x.toPrecision(4)).toString();
@@ -23,10 +27,23 @@ export function generate(pe, random) {
         label: '$\\lambda_i$ =',
         answer: { type: 'expression', reference: '2*pi*base^(2*i/d)', names: NAMES, domains: DOMAINS },
         slips: [
-          { expression: 'base^(2*i/d)', message: 'That is $1/\\theta_i$, positions per radian. A full turn is $2\\pi$ radians.' },
-          { expression: '2*pi*base^(i/d)', message: 'Pair $i$ holds coordinates $2i$ and $2i + 1$, and its exponent is $2i/d$, not $i/d$.' },
-          { expression: '2*pi*base^(-2*i/d)', message: 'That is $2\\pi\\theta_i$. The wavelength is $2\\pi$ divided by the frequency, so the exponent changes sign.' },
-          { expression: 'base^(-2*i/d)', message: 'That is the frequency $\\theta_i$ itself, in radians per position.' },
+          {
+            expression: 'base^(2*i/d)',
+            message: 'That is $1/\\theta_i$, positions per radian. A full turn is $2\\pi$ radians.',
+          },
+          {
+            expression: '2*pi*base^(i/d)',
+            message: 'Pair $i$ holds coordinates $2i$ and $2i + 1$, and its exponent is $2i/d$, not $i/d$.',
+          },
+          {
+            expression: '2*pi*base^(-2*i/d)',
+            message:
+              'That is $2\\pi\\theta_i$. The wavelength is $2\\pi$ divided by the frequency, so the exponent changes sign.',
+          },
+          {
+            expression: 'base^(-2*i/d)',
+            message: 'That is the frequency $\\theta_i$ itself, in radians per position.',
+          },
         ],
         solutionValue: '2*pi*base^(2*i/d)',
       },
@@ -34,9 +51,15 @@ export function generate(pe, random) {
         label: `$\\lambda_{${i}}$ for $d = ${d}$ and base 10000 (4 significant figures) =`,
         answer: { type: 'number', value: wavelength, tolerance: { rel: 1e-3 }, unit: 'positions' },
         slips: [
-          { value: wavelength / (2 * Math.PI), message: 'That is positions per radian; multiply by $2\\pi$ for a full turn.' },
+          {
+            value: wavelength / (2 * Math.PI),
+            message: 'That is positions per radian; multiply by $2\\pi$ for a full turn.',
+          },
           { value: 2 * Math.PI * 10000 ** (i / d), message: `The exponent is $2i/d = ${2 * i}/${d}$, not $i/d$.` },
-          { value: 360 * 10000 ** ((2 * i) / d), message: 'Degrees crept in: a turn is $2\\pi$ radians, and $\\theta_i$ is in radians.' },
+          {
+            value: 360 * 10000 ** ((2 * i) / d),
+            message: 'Degrees crept in: a turn is $2\\pi$ radians, and $\\theta_i$ is in radians.',
+          },
         ],
         solutionValue: sig4(wavelength),
       },

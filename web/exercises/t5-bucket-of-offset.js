@@ -25,7 +25,8 @@ export function generate(pe, random) {
     const bucket = bucketOf(pe, rel, opts);
     const other = bucketOf(pe, -rel, opts);
     const side = rel > 0 ? 'after' : 'before';
-    const within = rel > 0 ? `the upper half, buckets ${half} to ${numBuckets - 1}` : `the lower half, buckets 0 to ${half - 1}`;
+    const within =
+      rel > 0 ? `the upper half, buckets ${half} to ${numBuckets - 1}` : `the lower half, buckets 0 to ${half - 1}`;
     const logPart = Math.floor((Math.log(dist / exact) / Math.log(maxDistance / exact)) * (half - exact));
     return {
       prompt: `A T5 encoder (bidirectional) with \`num_buckets = ${numBuckets}\` and \`max_distance = ${maxDistance}\` puts the offset $n - m$ of each key from its query into a bucket. Which bucket holds the key ${dist} positions ${side} the query, offset $${rel}$?`,
@@ -34,9 +35,17 @@ export function generate(pe, random) {
           label: `Bucket of offset ${rel}`,
           answer: { type: 'integer', value: bucket },
           slips: [
-            { value: other, message: `That is the bucket of offset $${-rel}$: keys ${rel > 0 ? 'after' : 'before'} the query use ${within}.` },
-            ...(rel > 0 ? [{ value: bucket - half, message: `Keys after the query use the upper half: add ${half}.` }] : []),
-            { value: bucket + 1, message: 'One too many: the logarithmic part is rounded down (the code casts it to an integer).' },
+            {
+              value: other,
+              message: `That is the bucket of offset $${-rel}$: keys ${rel > 0 ? 'after' : 'before'} the query use ${within}.`,
+            },
+            ...(rel > 0
+              ? [{ value: bucket - half, message: `Keys after the query use the upper half: add ${half}.` }]
+              : []),
+            {
+              value: bucket + 1,
+              message: 'One too many: the logarithmic part is rounded down (the code casts it to an integer).',
+            },
           ].filter((s) => s.value >= 0 && s.value < numBuckets && s.value !== bucket),
           solutionValue: String(bucket),
         },
@@ -46,7 +55,12 @@ export function generate(pe, random) {
 - Within a half there are ${half} buckets; distances below ${exact} get one each, and distance ${dist} is past them.
 - Logarithmic part: ⌊ln(${dist}/${exact}) / ln(${maxDistance}/${exact}) · ${half - exact}⌋ = ${logPart}, so the bucket within the half is ${exact} + ${logPart} = ${Math.min(exact + logPart, half - 1)}${exact + logPart > half - 1 ? ` (capped at ${half - 1})` : ''}.
 - The bucket is ${rel > 0 ? `${half} + ${bucket - half}` : ''}${rel > 0 ? ' = ' : ''}${bucket}. The sample prints it in its second line, under the offset.`,
-      reveal: { sample: 'relative-bias-t5', params: { num_buckets: numBuckets, max_distance: maxDistance }, caption: 'The bucket of every listed offset in PyTorch, printed live (first line the offsets, second the encoder’s buckets)' },
+      reveal: {
+        sample: 'relative-bias-t5',
+        params: { num_buckets: numBuckets, max_distance: maxDistance },
+        caption:
+          'The bucket of every listed offset in PyTorch, printed live (first line the offsets, second the encoder’s buckets)',
+      },
     };
   }
 }

@@ -20,23 +20,36 @@ export function generate(pe, random) {
       {
         label: 'Largest offset $|n - m|$ seen in training',
         answer: { type: 'integer', value: trained - 1 },
-        slips: [{ value: trained, message: `Positions run from 0 to ${trained - 1}, so the farthest pair is ${trained - 1} apart.` }],
+        slips: [
+          {
+            value: trained,
+            message: `Positions run from 0 to ${trained - 1}, so the farthest pair is ${trained - 1} apart.`,
+          },
+        ],
         solutionValue: String(trained - 1),
       },
       {
         label: 'Share of test pairs at an unseen offset (a fraction, e.g. 0.25)',
         answer: { type: 'number', value: share, tolerance: { abs: 5e-4 } },
         slips: [
-          { value: oneSide, message: 'That counts one side only: keys far before the query and keys far after it both have unseen offsets.' },
+          {
+            value: oneSide,
+            message:
+              'That counts one side only: keys far before the query and keys far after it both have unseen offsets.',
+          },
           { value: 1 - share, message: 'That is the share of pairs whose offset training did see.' },
-          { value: (test - trained) / test, message: 'That is the share of positions past the training length; the question is about pairs of positions.' },
+          {
+            value: (test - trained) / test,
+            message:
+              'That is the share of positions past the training length; the question is about pairs of positions.',
+          },
         ],
         solutionValue: quizNumber(share, 4),
       },
     ],
     hint: `Draw the ${test} × ${test} grid of (query, key) pairs. The pairs with $|n - m| \\le ${trained - 1}$ form a band around the diagonal; count the two triangles outside it.`,
     solution: `- Positions 0 to ${trained - 1} give offsets from $-${trained - 1}$ to ${trained - 1}.
-- In a ${test}-token input, the pairs with $|n - m| \\ge ${trained}$ fill two triangles with ${(test - trained) * (test - trained + 1) / 2} pairs each: ${unseen} of the ${test * test} pairs.
+- In a ${test}-token input, the pairs with $|n - m| \\ge ${trained}$ fill two triangles with ${((test - trained) * (test - trained + 1)) / 2} pairs each: ${unseen} of the ${test * test} pairs.
 - That is ${quizNumber(share, 4)} of all pairs. A relative encoding meets each of those offsets for the first time; the lab's models, trained on ${LAB_OPTIONS.trainLen.default} digits, met them at ${2 * LAB_OPTIONS.trainLen.default} and ${4 * LAB_OPTIONS.trainLen.default}.`,
   };
 }

@@ -32,7 +32,11 @@ const isNumeric = (answer) => answer.type === 'number' || answer.type === 'integ
 export function readAnswer(answer, text) {
   const typed = String(text ?? '');
   if (typed.trim() === '') return { ok: false, empty: true, message: 'Type an answer first.' };
-  if (typed.length > MAX_INPUT) return { ok: false, message: `That is ${typed.length.toLocaleString('en-US')} characters long; an answer here has at most ${MAX_INPUT}.` };
+  if (typed.length > MAX_INPUT)
+    return {
+      ok: false,
+      message: `That is ${typed.length.toLocaleString('en-US')} characters long; an answer here has at most ${MAX_INPUT}.`,
+    };
   const parsed = parseExpression(typed, { names: isNumeric(answer) ? {} : answer.names, maxLength: MAX_INPUT });
   if (!parsed.ok) return { ok: false, message: parsed.message };
   if (!isNumeric(answer)) return { ok: true, expr: parsed.expr, tex: parsed.expr.tex };
@@ -63,8 +67,16 @@ export function judgePart(part, text, random) {
     if (closeEnough(answer, read.value, answer.value)) return { right: true, value: read.value };
     const slip = (part.slips ?? []).find((s) => s.value !== undefined && closeEnough(answer, read.value, s.value));
     if (slip) return { right: false, slip: true, message: slip.message, value: read.value };
-    if (answer.type === 'integer' && !Number.isInteger(read.value)) return { right: false, message: 'The answer is a whole number.', value: read.value };
-    return { right: false, value: read.value, message: answer.type === 'integer' ? `${short(read.value)} is not it.` : `${short(read.value)} is not within ${toleranceText(answer)} of the answer.` };
+    if (answer.type === 'integer' && !Number.isInteger(read.value))
+      return { right: false, message: 'The answer is a whole number.', value: read.value };
+    return {
+      right: false,
+      value: read.value,
+      message:
+        answer.type === 'integer'
+          ? `${short(read.value)} is not it.`
+          : `${short(read.value)} is not within ${toleranceText(answer)} of the answer.`,
+    };
   }
   const reference = referenceOf(answer);
   const verdict = sameFunction(read.expr, reference, answer.domains, random);
@@ -72,8 +84,10 @@ export function judgePart(part, text, random) {
   for (const s of part.slips ?? []) {
     if (s.expression === undefined) continue;
     const slipExpr = parseExpression(s.expression, { names: answer.names });
-    if (!slipExpr.ok) throw new Error(`exercise slip ${JSON.stringify(s.expression)} does not parse: ${slipExpr.message}`);
-    if (sameFunction(read.expr, slipExpr.expr, answer.domains, random).same) return { right: false, slip: true, message: s.message };
+    if (!slipExpr.ok)
+      throw new Error(`exercise slip ${JSON.stringify(s.expression)} does not parse: ${slipExpr.message}`);
+    if (sameFunction(read.expr, slipExpr.expr, answer.domains, random).same)
+      return { right: false, slip: true, message: s.message };
   }
   return { right: false, message: verdict.message ?? differsAt(verdict) };
 }
@@ -103,7 +117,8 @@ const toleranceText = (answer) => {
 /** How an answer is judged, for the learner: "a number; answers within ±0.005 count". */
 export function answerRule(answer) {
   if (answer.type === 'integer') return 'a whole number';
-  if (answer.type === 'number') return `a number (or arithmetic that gives it); answers within ${toleranceText(answer)} count`;
+  if (answer.type === 'number')
+    return `a number (or arithmetic that gives it); answers within ${toleranceText(answer)} count`;
   const names = Object.keys(answer.names ?? {});
   return `a formula in ${names.join(', ')}; any equivalent form counts`;
 }
@@ -118,16 +133,34 @@ export function interactionOf(parts, texts, judged) {
   const numeric = parts.length === 1 && isNumeric(parts[0].answer);
   if (numeric) {
     const a = parts[0].answer;
-    const t = a.type === 'integer' ? 0 : a.tolerance?.abs ?? (a.tolerance?.rel ?? 1e-6) * Math.abs(a.value);
+    const t = a.type === 'integer' ? 0 : (a.tolerance?.abs ?? (a.tolerance?.rel ?? 1e-6) * Math.abs(a.value));
     const value = judged[0]?.value;
-    return { kind: 'numeric', correctPattern: `${short(a.value - t)}[:]${short(a.value + t)}`, correctValue: short(a.value), response: value === undefined ? clean(texts[0]) : short(value) };
+    return {
+      kind: 'numeric',
+      correctPattern: `${short(a.value - t)}[:]${short(a.value + t)}`,
+      correctValue: short(a.value),
+      response: value === undefined ? clean(texts[0]) : short(value),
+    };
   }
-  const pattern = parts.map((p) => (isNumeric(p.answer) ? short(p.answer.value) : parseExpression(p.answer.reference, { names: p.answer.names }).expr?.plain ?? p.answer.reference));
-  return { kind: 'fill-in', correctPattern: pattern.map(clean).join('[,]'), correctValue: null, response: texts.map(clean).join('[,]') };
+  const pattern = parts.map((p) =>
+    isNumeric(p.answer)
+      ? short(p.answer.value)
+      : (parseExpression(p.answer.reference, { names: p.answer.names }).expr?.plain ?? p.answer.reference),
+  );
+  return {
+    kind: 'fill-in',
+    correctPattern: pattern.map(clean).join('[,]'),
+    correctValue: null,
+    response: texts.map(clean).join('[,]'),
+  };
 }
 
 // SCORM's list separator and braces must not come from the learner's text
-const clean = (s) => String(s ?? '').replace(/\[[,.:]\]/g, ' ').replace(/[{}]/g, '').slice(0, 120);
+const clean = (s) =>
+  String(s ?? '')
+    .replace(/\[[,.:]\]/g, ' ')
+    .replace(/[{}]/g, '')
+    .slice(0, 120);
 
 /**
  * An exercise as its generator drew it, with each numeric part's slips that

@@ -35,7 +35,9 @@ function questionsOf(node) {
 function stateOf(node) {
   if (typeof node.readParams !== 'function') return {};
   const { values } = node.readParams();
-  return Object.fromEntries(Object.keys(node.constructor.params ?? {}).map((name) => [name, plain(values[camelCase(name)])]));
+  return Object.fromEntries(
+    Object.keys(node.constructor.params ?? {}).map((name) => [name, plain(values[camelCase(name)])]),
+  );
 }
 
 export function render({ model, el }) {
@@ -109,7 +111,9 @@ export function render({ model, el }) {
       applying = false;
     }
     // a bad value shows inside the widget (its own check); a bad name here
-    note.textContent = refused.length ? `posenc widget: ignored attributes that are not attribute names: ${refused.map((n) => JSON.stringify(n)).join(', ')}` : '';
+    note.textContent = refused.length
+      ? `posenc widget: ignored attributes that are not attribute names: ${refused.map((n) => JSON.stringify(n)).join(', ')}`
+      : '';
     if (refused.length) el.append(note);
     else note.remove();
     writeState();

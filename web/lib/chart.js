@@ -27,7 +27,11 @@ export function tickText(v, step) {
 
 /** A power of ten as a log axis labels it: 0.01, 1, 10, 1k, 1M, 1G. */
 export function powerText(e) {
-  const units = [[9, 'G'], [6, 'M'], [3, 'k']];
+  const units = [
+    [9, 'G'],
+    [6, 'M'],
+    [3, 'k'],
+  ];
   for (const [u, s] of units) if (e >= u) return `${10 ** (e - u)}${s}`;
   return e >= 0 ? String(10 ** e) : String(Number((10 ** e).toPrecision(1)));
 }
@@ -73,11 +77,28 @@ export function curvePath(values, X, Y, pw) {
  * where flags[i]). The y range covers every curve and reference line.
  * Returns { specs, X, Y, pw, l0, l1 }.
  */
-export function logPairPlot({ W, H, pad, n, curves, refs = [], dots = null, yLabel, xLabel = 'pair index i (fast → slow)' }) {
+export function logPairPlot({
+  W,
+  H,
+  pad,
+  n,
+  curves,
+  refs = [],
+  dots = null,
+  yLabel,
+  xLabel = 'pair index i (fast → slow)',
+}) {
   let lo = Infinity;
   let hi = 0;
-  for (const c of curves) for (const v of c.values) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
-  for (const r of refs) { lo = Math.min(lo, r.v); hi = Math.max(hi, r.v); }
+  for (const c of curves)
+    for (const v of c.values) {
+      lo = Math.min(lo, v);
+      hi = Math.max(hi, v);
+    }
+  for (const r of refs) {
+    lo = Math.min(lo, r.v);
+    hi = Math.max(hi, r.v);
+  }
   const l0 = Math.floor(Math.log10(lo));
   const l1 = Math.max(l0 + 1, Math.ceil(Math.log10(hi)));
   const pw = W - pad.l - pad.r;
@@ -98,13 +119,36 @@ export function logPairPlot({ W, H, pad, n, curves, refs = [], dots = null, yLab
   }
   specs.push(['svg:path', { d: `M${pad.l},${pad.t} V${H - pad.b} H${W - pad.r}`, class: 'axis' }]);
   specs.push(['svg:text', { x: pad.l + pw / 2, y: H - 3, 'text-anchor': 'middle', class: 'muted' }, xLabel]);
-  specs.push(['svg:text', { x: 12, y: pad.t + ph / 2, 'text-anchor': 'middle', class: 'muted', transform: `rotate(-90 12 ${pad.t + ph / 2})` }, yLabel]);
+  specs.push([
+    'svg:text',
+    {
+      x: 12,
+      y: pad.t + ph / 2,
+      'text-anchor': 'middle',
+      class: 'muted',
+      transform: `rotate(-90 12 ${pad.t + ph / 2})`,
+    },
+    yLabel,
+  ]);
   for (const r of refs) {
     specs.push(['svg:line', { x1: pad.l, x2: W - pad.r, y1: Y(r.v), y2: Y(r.v), class: r.cls }]);
     // a second line's label sits at the right end, clear of the first's
-    specs.push(['svg:text', { x: r.right ? W - pad.r - 4 : pad.l + 4, y: Y(r.v) - 4, class: 'reflabel', 'text-anchor': r.right ? 'end' : null }, r.label]);
+    specs.push([
+      'svg:text',
+      {
+        x: r.right ? W - pad.r - 4 : pad.l + 4,
+        y: Y(r.v) - 4,
+        class: 'reflabel',
+        'text-anchor': r.right ? 'end' : null,
+      },
+      r.label,
+    ]);
   }
-  for (const c of curves) specs.push(['svg:path', { d: c.d ?? curvePath(c.values, X, Y, pw), class: c.cls, 'stroke-dasharray': c.dash || null }]);
+  for (const c of curves)
+    specs.push([
+      'svg:path',
+      { d: c.d ?? curvePath(c.values, X, Y, pw), class: c.cls, 'stroke-dasharray': c.dash || null },
+    ]);
   if (dots) {
     let lastX = -Infinity;
     for (let i = 0; i < n; i++) {

@@ -78,9 +78,10 @@ export function cmi5Launch(search) {
     endpoint = new URL(params.get('endpoint'));
     fetchUrl = new URL(params.get('fetch'));
   } catch {
-    return { error: 'the launch URL\'s endpoint or fetch is not an absolute URL' };
+    return { error: "the launch URL's endpoint or fetch is not an absolute URL" };
   }
-  if (!/^https?:$/.test(endpoint.protocol) || !/^https?:$/.test(fetchUrl.protocol)) return { error: 'the endpoint and fetch URL must be http(s)' };
+  if (!/^https?:$/.test(endpoint.protocol) || !/^https?:$/.test(fetchUrl.protocol))
+    return { error: 'the endpoint and fetch URL must be http(s)' };
   let actor;
   try {
     actor = checkAgent(JSON.parse(params.get('actor')));
@@ -91,7 +92,15 @@ export function cmi5Launch(search) {
   const registration = params.get('registration');
   if (!UUID.test(registration)) return { error: 'the launch registration is not a UUID' };
   const href = endpoint.href.endsWith('/') ? endpoint.href : `${endpoint.href}/`;
-  return { launch: { endpoint: href, fetch: fetchUrl.href, actor: actor.agent, registration: registration.toLowerCase(), activityId: params.get('activityId') } };
+  return {
+    launch: {
+      endpoint: href,
+      fetch: fetchUrl.href,
+      actor: actor.agent,
+      registration: registration.toLowerCase(),
+      activityId: params.get('activityId'),
+    },
+  };
 }
 
 /** LMS.LaunchData checked: { data } or { error }. */
@@ -100,11 +109,29 @@ export function checkLaunchData(doc) {
   const t = doc.contextTemplate;
   if (!isObject(t)) return { error: 'LMS.LaunchData has no contextTemplate object' };
   const sessionId = isObject(t.extensions) ? t.extensions[SESSION_EXTENSION] : undefined;
-  if (typeof sessionId !== 'string' || !sessionId) return { error: 'LMS.LaunchData\'s contextTemplate has no session id extension' };
-  if (!LAUNCH_MODES.includes(doc.launchMode)) return { error: `LMS.LaunchData's launchMode is ${JSON.stringify(doc.launchMode)}, not one of ${LAUNCH_MODES.join(', ')}` };
-  if (doc.masteryScore !== undefined && !(typeof doc.masteryScore === 'number' && doc.masteryScore >= 0 && doc.masteryScore <= 1)) return { error: 'LMS.LaunchData\'s masteryScore is not a number from 0 to 1' };
-  if (doc.moveOn !== undefined && !MOVE_ON.includes(doc.moveOn)) return { error: `LMS.LaunchData's moveOn is ${JSON.stringify(doc.moveOn)}` };
-  return { data: { contextTemplate: t, sessionId, launchMode: doc.launchMode, masteryScore: doc.masteryScore ?? null, moveOn: doc.moveOn ?? null, returnURL: typeof doc.returnURL === 'string' ? doc.returnURL : null } };
+  if (typeof sessionId !== 'string' || !sessionId)
+    return { error: "LMS.LaunchData's contextTemplate has no session id extension" };
+  if (!LAUNCH_MODES.includes(doc.launchMode))
+    return {
+      error: `LMS.LaunchData's launchMode is ${JSON.stringify(doc.launchMode)}, not one of ${LAUNCH_MODES.join(', ')}`,
+    };
+  if (
+    doc.masteryScore !== undefined &&
+    !(typeof doc.masteryScore === 'number' && doc.masteryScore >= 0 && doc.masteryScore <= 1)
+  )
+    return { error: "LMS.LaunchData's masteryScore is not a number from 0 to 1" };
+  if (doc.moveOn !== undefined && !MOVE_ON.includes(doc.moveOn))
+    return { error: `LMS.LaunchData's moveOn is ${JSON.stringify(doc.moveOn)}` };
+  return {
+    data: {
+      contextTemplate: t,
+      sessionId,
+      launchMode: doc.launchMode,
+      masteryScore: doc.masteryScore ?? null,
+      moveOn: doc.moveOn ?? null,
+      returnURL: typeof doc.returnURL === 'string' ? doc.returnURL : null,
+    },
+  };
 }
 
 /** A statement's context with cmi5's context template merged in (the template's extensions and activities win; lists are joined). */
@@ -114,7 +141,10 @@ export function withTemplate(statement, template, registration, categories = [])
   const theirs = template.contextActivities ?? {};
   const activities = {};
   for (const key of ['parent', 'grouping', 'category', 'other']) {
-    const list = [...(Array.isArray(theirs[key]) ? theirs[key] : theirs[key] ? [theirs[key]] : []), ...(ours[key] ?? [])];
+    const list = [
+      ...(Array.isArray(theirs[key]) ? theirs[key] : theirs[key] ? [theirs[key]] : []),
+      ...(ours[key] ?? []),
+    ];
     if (key === 'category') list.push(...categories.map((id) => ({ id, objectType: 'Activity' })));
     const seen = new Set();
     const unique = list.filter((a) => isObject(a) && typeof a.id === 'string' && !seen.has(a.id) && seen.add(a.id));
@@ -127,7 +157,10 @@ export function withTemplate(statement, template, registration, categories = [])
 
 async function request(fetchFn, url, options, { deadline, startMs }) {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(new Error(`no answer within ${startMs / 1000} s`)), Math.max(0, deadline - Date.now()));
+  const timer = setTimeout(
+    () => abort.abort(new Error(`no answer within ${startMs / 1000} s`)),
+    Math.max(0, deadline - Date.now()),
+  );
   try {
     return await fetchFn(url, { ...options, signal: abort.signal, credentials: 'omit' });
   } finally {
@@ -140,13 +173,24 @@ async function request(fetchFn, url, options, { deadline, startMs }) {
  * without the LMS record). `questionIds`: the questions this AU scores;
  * `mastery`: the passing fraction when LMS.LaunchData has none.
  */
-export async function startCmi5({ questionIds, mastery = 0.8, window: win = globalThis.window, log = (m) => console.info(m), warn = (m) => console.warn(m), fetch: fetchFn = globalThis.fetch?.bind(globalThis), storage, startMs = START_MS } = {}) {
+export async function startCmi5({
+  questionIds,
+  mastery = 0.8,
+  window: win = globalThis.window,
+  log = (m) => console.info(m),
+  warn = (m) => console.warn(m),
+  fetch: fetchFn = globalThis.fetch?.bind(globalThis),
+  storage,
+  startMs = START_MS,
+} = {}) {
   if (!win) return null;
   const said = (m) => warn(`cmi5: ${m}; the lesson works on, but this session is not recorded by the LMS.`);
   const { launch, error } = cmi5Launch(win.location?.search ?? '');
   if (error) {
     // a page opened straight from disk is no failure: say it quietly
-    (/no launch parameters/.test(error) ? log : warn)(`cmi5: ${error}; the lesson works on, ${/no launch/.test(error) ? 'progress stays in this browser' : 'but this session is not recorded by the LMS'}.`);
+    (/no launch parameters/.test(error) ? log : warn)(
+      `cmi5: ${error}; the lesson works on, ${/no launch/.test(error) ? 'progress stays in this browser' : 'but this session is not recorded by the LMS'}.`,
+    );
     return null;
   }
 
@@ -157,46 +201,67 @@ export async function startCmi5({ questionIds, mastery = 0.8, window: win = glob
     const r = await request(fetchFn, launch.fetch, { method: 'POST' }, deadline);
     const body = await r.json().catch(() => null);
     if (!r.ok || !isObject(body) || typeof body['auth-token'] !== 'string') {
-      const why = isObject(body) && body['error-text'] ? `${body['error-code'] ?? ''} ${body['error-text']}`.trim() : `HTTP ${r.status}`;
-      return said(`the fetch URL gave no token (${why}; it answers once per launch, so a reloaded page must be launched again from the LMS)`), null;
+      const why =
+        isObject(body) && body['error-text']
+          ? `${body['error-code'] ?? ''} ${body['error-text']}`.trim()
+          : `HTTP ${r.status}`;
+      return (
+        said(
+          `the fetch URL gave no token (${why}; it answers once per launch, so a reloaded page must be launched again from the LMS)`,
+        ),
+        null
+      );
     }
     token = body['auth-token'];
   } catch (e) {
-    return said(`the fetch URL could not be reached (${e.message})`), null;
+    return (said(`the fetch URL could not be reached (${e.message})`), null);
   }
   const auth = `Basic ${token}`;
   const headers = { Authorization: auth, 'X-Experience-API-Version': XAPI_VERSION };
-  const stateUrl = (stateId) => `${launch.endpoint}activities/state?${new URLSearchParams({ stateId, activityId: launch.activityId, agent: JSON.stringify(launch.actor), registration: launch.registration })}`;
+  const stateUrl = (stateId) =>
+    `${launch.endpoint}activities/state?${new URLSearchParams({ stateId, activityId: launch.activityId, agent: JSON.stringify(launch.actor), registration: launch.registration })}`;
 
   // 2. LMS.LaunchData and the AU's own state
   let data;
   let own = null;
   try {
     const r = await request(fetchFn, stateUrl(LAUNCH_DATA), { headers }, deadline);
-    if (!r.ok) return said(`LMS.LaunchData could not be read (HTTP ${r.status})`), null;
+    if (!r.ok) return (said(`LMS.LaunchData could not be read (HTTP ${r.status})`), null);
     const checked = checkLaunchData(await r.json().catch(() => null));
-    if (checked.error) return said(checked.error), null;
+    if (checked.error) return (said(checked.error), null);
     data = checked.data;
     const o = await request(fetchFn, stateUrl(PROGRESS_STATE), { headers }, deadline);
     if (o.ok) own = await o.json().catch(() => null);
     else if (o.status !== 404) warn(`cmi5: the saved progress could not be read (HTTP ${o.status}); starting afresh`);
   } catch (e) {
-    return said(`the LRS could not be reached (${e.message})`), null;
+    return (said(`the LRS could not be reached (${e.message})`), null);
   }
   const passing = data.masteryScore ?? Math.min(1, Math.max(0, mastery));
   const judging = data.launchMode === 'Normal';
   const started = Date.now();
 
   // 3. progress from the own state document, kept in memory (like SCORM's suspend_data)
-  const restored = decodeProgress(isObject(own) && typeof own.progress === 'string' ? own.progress : '', { knownIds: questionIds });
+  const restored = decodeProgress(isObject(own) && typeof own.progress === 'string' ? own.progress : '', {
+    knownIds: questionIds,
+  });
   const sent = { passed: own?.passed === true, completed: own?.completed === true, failed: false };
   const memory = new Map([[progressKey, JSON.stringify(restored.progress)]]);
   if (restored.learnerSeed !== null) memory.set(learnerSeedKey, String(restored.learnerSeed));
-  useStorage({ getItem: (k) => (memory.has(k) ? memory.get(k) : null), setItem: (k, v) => void memory.set(k, String(v)), removeItem: (k) => void memory.delete(k) });
+  useStorage({
+    getItem: (k) => (memory.has(k) ? memory.get(k) : null),
+    setItem: (k, v) => void memory.set(k, String(v)),
+    removeItem: (k) => void memory.delete(k),
+  });
 
   // the answered statements' actor and registration; sending is this file's
   configureXapi({ actor: launch.actor, registration: launch.registration });
-  const queue = createLrsQueue({ endpoint: launch.endpoint, auth, storage, fetch: fetchFn, onStatus: (s) => s.state === 'stopped' && warn(`cmi5: ${s.message}`) });
+  const queue = createLrsQueue({
+    endpoint: launch.endpoint,
+    auth,
+    storage,
+    fetch: fetchFn,
+    onStatus: (s) => s.state === 'stopped' && warn(`cmi5: ${s.message}`),
+  });
 
   const cmi5Statement = (name, { result, moveOn = false } = {}) => {
     const s = {
@@ -207,25 +272,43 @@ export async function startCmi5({ questionIds, mastery = 0.8, window: win = glob
       object: { objectType: 'Activity', id: launch.activityId },
     };
     if (result) s.result = result;
-    const out = withTemplate(s, data.contextTemplate, launch.registration, moveOn ? [CMI5_CATEGORY, MOVEON_CATEGORY] : [CMI5_CATEGORY]);
-    if ((name === 'passed' || name === 'failed') && data.masteryScore !== null) out.context.extensions[MASTERY_EXTENSION] = data.masteryScore;
+    const out = withTemplate(
+      s,
+      data.contextTemplate,
+      launch.registration,
+      moveOn ? [CMI5_CATEGORY, MOVEON_CATEGORY] : [CMI5_CATEGORY],
+    );
+    if ((name === 'passed' || name === 'failed') && data.masteryScore !== null)
+      out.context.extensions[MASTERY_EXTENSION] = data.masteryScore;
     return out;
   };
   const duration = () => formatSessionTime('2004', (Date.now() - started) / 1000);
   const send = (s) => queue.add(s);
   send(cmi5Statement('initialized'));
-  log(`cmi5: session ${data.sessionId} (${data.launchMode}), mastery ${passing}${memory.get(progressKey) !== '{}' ? ', progress restored' : ''}`);
+  log(
+    `cmi5: session ${data.sessionId} (${data.launchMode}), mastery ${passing}${memory.get(progressKey) !== '{}' ? ', progress restored' : ''}`,
+  );
 
   // 4. the own state document after each change: the progress and what has been judged
   let saving = Promise.resolve();
   const ownState = () => {
     const seed = Number(memory.get(learnerSeedKey));
-    return JSON.stringify({ progress: encodeProgress(loadProgress(), Number.isInteger(seed) ? seed : null, { limit: 64000 }), passed: sent.passed, completed: sent.completed });
+    return JSON.stringify({
+      progress: encodeProgress(loadProgress(), Number.isInteger(seed) ? seed : null, { limit: 64000 }),
+      passed: sent.passed,
+      completed: sent.completed,
+    });
   };
   const save = (keepalive = false) => {
     const body = ownState();
     const put = () =>
-      fetchFn(stateUrl(PROGRESS_STATE), { method: 'PUT', headers: { ...headers, 'Content-Type': 'application/json' }, body, keepalive, credentials: 'omit' })
+      fetchFn(stateUrl(PROGRESS_STATE), {
+        method: 'PUT',
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body,
+        keepalive,
+        credentials: 'omit',
+      })
         .then((r) => !r.ok && warn(`cmi5: the progress was not saved (HTTP ${r.status})`))
         .catch((e) => warn(`cmi5: the progress was not saved (${e.message})`));
     saving = keepalive ? put() : saving.then(put);
@@ -276,7 +359,14 @@ export async function startCmi5({ questionIds, mastery = 0.8, window: win = glob
       const pending = JSON.parse((storage ?? win.localStorage)?.getItem(QUEUE_PREFIX + launch.endpoint) ?? '[]');
       const body = JSON.stringify(pending);
       // keepalive bodies are capped at 64 KiB; the queue sends the rest next time
-      if (pending.length && body.length < 60_000) fetchFn(`${launch.endpoint}statements`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body, keepalive: true, credentials: 'omit' }).catch(() => {});
+      if (pending.length && body.length < 60_000)
+        fetchFn(`${launch.endpoint}statements`, {
+          method: 'POST',
+          headers: { ...headers, 'Content-Type': 'application/json' },
+          body,
+          keepalive: true,
+          credentials: 'omit',
+        }).catch(() => {});
     } catch {
       // the queue keeps them
     }

@@ -19,7 +19,11 @@ export function diverging(neg, zero, pos, limit = 1) {
     const t = Math.max(-1, Math.min(1, v / limit));
     const a = Math.abs(t);
     const end = t < 0 ? neg : pos;
-    return [Math.round(zero[0] + (end[0] - zero[0]) * a), Math.round(zero[1] + (end[1] - zero[1]) * a), Math.round(zero[2] + (end[2] - zero[2]) * a)];
+    return [
+      Math.round(zero[0] + (end[0] - zero[0]) * a),
+      Math.round(zero[1] + (end[1] - zero[1]) * a),
+      Math.round(zero[2] + (end[2] - zero[2]) * a),
+    ];
   };
 }
 
@@ -27,11 +31,26 @@ export function diverging(neg, zero, pos, limit = 1) {
 export function sequential(low, high) {
   return (v) => {
     const t = Math.max(0, Math.min(1, v));
-    return [Math.round(low[0] + (high[0] - low[0]) * t), Math.round(low[1] + (high[1] - low[1]) * t), Math.round(low[2] + (high[2] - low[2]) * t)];
+    return [
+      Math.round(low[0] + (high[0] - low[0]) * t),
+      Math.round(low[1] + (high[1] - low[1]) * t),
+      Math.round(low[2] + (high[2] - low[2]) * t),
+    ];
   };
 }
 
-const THEME = { fg: '--pe-fg', bg: '--pe-bg', muted: '--pe-muted', pos: '--pe-pos', neg: '--pe-neg', zero: '--pe-zero', accent: '--pe-accent', border: '--pe-border', good: '--pe-good', bad: '--pe-bad' };
+const THEME = {
+  fg: '--pe-fg',
+  bg: '--pe-bg',
+  muted: '--pe-muted',
+  pos: '--pe-pos',
+  neg: '--pe-neg',
+  zero: '--pe-zero',
+  accent: '--pe-accent',
+  border: '--pe-border',
+  good: '--pe-good',
+  bad: '--pe-bad',
+};
 
 /**
  * Widget colours read from its CSS custom properties: { fg, bg, ..., good, bad },
@@ -40,7 +59,9 @@ const THEME = { fg: '--pe-fg', bg: '--pe-bg', muted: '--pe-muted', pos: '--pe-po
  */
 export function themeColors(el) {
   const css = getComputedStyle(el);
-  return Object.fromEntries(Object.entries(THEME).map(([key, name]) => [key, parseColor(cssColor(css.getPropertyValue(name)))]));
+  return Object.fromEntries(
+    Object.entries(THEME).map(([key, name]) => [key, parseColor(cssColor(css.getPropertyValue(name)))]),
+  );
 }
 
 // Any CSS colour a host page may set ('teal', 'hsl(...)', '#0a0') as the
@@ -49,7 +70,11 @@ let colorProbe; // a 2D context, or null where there is none (asked once)
 function cssColor(text) {
   // already in that form (the defaults), or unset: no canvas needed
   if (!text.trim() || /^\s*(#[0-9a-f]{6}|rgba?\([\d\s.,]+\))\s*$/i.test(text)) return text;
-  if (colorProbe === undefined) colorProbe = (globalThis.OffscreenCanvas ? new OffscreenCanvas(1, 1).getContext('2d') : globalThis.document?.createElement('canvas').getContext('2d')) ?? null;
+  if (colorProbe === undefined)
+    colorProbe =
+      (globalThis.OffscreenCanvas
+        ? new OffscreenCanvas(1, 1).getContext('2d')
+        : globalThis.document?.createElement('canvas').getContext('2d')) ?? null;
   if (!colorProbe) return text;
   colorProbe.fillStyle = '#000001'; // kept when `text` is not a colour
   colorProbe.fillStyle = text.trim();

@@ -72,17 +72,37 @@ export function buildControls(el, names, extra = {}) {
       input.addEventListener('change', () => el.setAttribute(name, input.checked ? 'true' : 'false'));
       row.append(h('label', { for: id }, input, label));
     } else if (spec.type === 'enum') {
-      input = h('select', { id }, spec.options.map((o) => h('option', { value: o }, spec.optionLabels?.[o] ?? o)));
+      input = h(
+        'select',
+        { id },
+        spec.options.map((o) => h('option', { value: o }, spec.optionLabels?.[o] ?? o)),
+      );
       input.addEventListener('change', () => el.setAttribute(name, input.value));
       row.append(h('label', { for: id }, label, input));
     } else if ((spec.type === 'int' || spec.type === 'float') && spec.control !== 'number' && spec.max !== undefined) {
       const stops = spec.stops;
       input = stops
         ? h('input', { type: 'range', id, min: 0, max: stops.length - 1, step: 1 })
-        : h('input', { type: 'range', id, min: spec.min, max: spec.max, step: spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any') });
-      input.addEventListener('input', () => el.setAttribute(name, stops ? String(stops[Number(input.value)]) : input.value));
+        : h('input', {
+            type: 'range',
+            id,
+            min: spec.min,
+            max: spec.max,
+            step: spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any'),
+          });
+      input.addEventListener('input', () =>
+        el.setAttribute(name, stops ? String(stops[Number(input.value)]) : input.value),
+      );
       if (spec.entry || stops) {
-        box = h('input', { type: 'number', id: `${id}-box`, min: spec.min, max: spec.max, step: spec.even ? 2 : spec.type === 'int' ? 1 : 'any', 'aria-label': `${label}, exact value`, 'aria-describedby': note.id });
+        box = h('input', {
+          type: 'number',
+          id: `${id}-box`,
+          min: spec.min,
+          max: spec.max,
+          step: spec.even ? 2 : spec.type === 'int' ? 1 : 'any',
+          'aria-label': `${label}, exact value`,
+          'aria-describedby': note.id,
+        });
         bindBox(el, name, spec, box, note, true);
         row.append(h('span', { class: 'pair' }, h('label', { for: id }, label, input), box));
       } else {
@@ -90,7 +110,15 @@ export function buildControls(el, names, extra = {}) {
         row.append(h('label', { for: id }, label, input, output));
       }
     } else {
-      input = h('input', { type: spec.type === 'int' || spec.type === 'float' ? 'number' : 'text', id, min: spec.min, max: spec.max, step: spec.step ?? 'any', spellcheck: 'false', 'aria-describedby': note.id });
+      input = h('input', {
+        type: spec.type === 'int' || spec.type === 'float' ? 'number' : 'text',
+        id,
+        min: spec.min,
+        max: spec.max,
+        step: spec.step ?? 'any',
+        spellcheck: 'false',
+        'aria-describedby': note.id,
+      });
       if (spec.type === 'string' || spec.type === 'vector') input.setAttribute('size', String(spec.size ?? 18));
       bindBox(el, name, spec, input, note, !!spec.live);
       row.append(h('label', { for: id }, label, input));
@@ -131,7 +159,9 @@ export function syncControl(el, name) {
   else if (c.spec.stops && c.input.type === 'range') {
     const v = parsed.error ? c.spec.default : parsed.value;
     let best = 0;
-    c.spec.stops.forEach((s, i) => { if (Math.abs(Math.log(s / v)) < Math.abs(Math.log(c.spec.stops[best] / v))) best = i; });
+    c.spec.stops.forEach((s, i) => {
+      if (Math.abs(Math.log(s / v)) < Math.abs(Math.log(c.spec.stops[best] / v))) best = i;
+    });
     c.input.value = String(best);
     c.input.setAttribute('aria-valuetext', String(v));
   } else if (c.input.value !== value && !(c.input.type !== 'range' && same(c.input))) c.input.value = value;

@@ -102,7 +102,8 @@ export function patchSpecs(parent, specs) {
       setAttr(node, k, v === true ? '' : v);
     }
     if (node.attributes.length !== n) {
-      for (const k of node.getAttributeNames()) if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
+      for (const k of node.getAttributeNames())
+        if (attrs[k] === undefined || attrs[k] === null || attrs[k] === false) node.removeAttribute(k);
     }
     if (Array.isArray(inner)) patchSpecs(node, inner);
     else if (inner === undefined || inner === null) {
@@ -123,6 +124,7 @@ export const scrollsSideways = (el) => el.scrollWidth > el.clientWidth + 1;
  */
 export function tabStopIfScrolls(el, wide = scrollsSideways(el)) {
   if (wide && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '0');
-  else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex')) el.removeAttribute('tabindex');
+  else if (!wide && el.getAttribute('tabindex') === '0' && !el.hasAttribute('data-keep-tabindex'))
+    el.removeAttribute('tabindex');
   return wide;
 }

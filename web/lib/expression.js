@@ -42,18 +42,54 @@ const MAX_SUGGESTED = 40;
 // log is the natural logarithm, as in STACK (Maxima) and most CAS: log(x) = ln(x).
 // It is shown and written back as ln, so the learner sees which log was read.
 const FUNCTIONS = new Map([
-  ['sin', 'sin'], ['cos', 'cos'], ['tan', 'tan'], ['exp', 'exp'],
-  ['ln', 'ln'], ['log', 'ln'], ['sqrt', 'sqrt'], ['abs', 'abs'],
+  ['sin', 'sin'],
+  ['cos', 'cos'],
+  ['tan', 'tan'],
+  ['exp', 'exp'],
+  ['ln', 'ln'],
+  ['log', 'ln'],
+  ['sqrt', 'sqrt'],
+  ['abs', 'abs'],
 ]);
-const CONSTANTS = new Map([['pi', 'pi'], ['π', 'pi'], ['e', 'e']]);
+const CONSTANTS = new Map([
+  ['pi', 'pi'],
+  ['π', 'pi'],
+  ['e', 'e'],
+]);
 const CONSTANT_TEX = { pi: '\\pi', e: 'e' };
 const OPERATORS = new Map([
-  ['+', '+'], ['-', '-'], ['−', '-'], ['–', '-'],
-  ['*', '*'], ['×', '*'], ['·', '*'], ['⋅', '*'], ['∗', '*'],
-  ['/', '/'], ['÷', '/'], ['^', '^'],
+  ['+', '+'],
+  ['-', '-'],
+  ['−', '-'],
+  ['–', '-'],
+  ['*', '*'],
+  ['×', '*'],
+  ['·', '*'],
+  ['⋅', '*'],
+  ['∗', '*'],
+  ['/', '/'],
+  ['÷', '/'],
+  ['^', '^'],
 ]);
 const SUPERSCRIPT_DIGITS = '⁰¹²³⁴⁵⁶⁷⁸⁹';
-const GREEK = new Set(['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'eta', 'theta', 'kappa', 'lambda', 'mu', 'nu', 'rho', 'sigma', 'tau', 'phi', 'omega']);
+const GREEK = new Set([
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'epsilon',
+  'eta',
+  'theta',
+  'kappa',
+  'lambda',
+  'mu',
+  'nu',
+  'rho',
+  'sigma',
+  'tau',
+  'phi',
+  'omega',
+]);
 
 // Sticky patterns, tried at the current position. A name is a letter, then
 // letters, digits, subscript digits or _ (x0, x₀, x_0, θ); a word read from
@@ -66,7 +102,9 @@ const IS_WORD = /^\p{L}[\p{L}\p{M}\d_₀-₉]*$/u;
 
 const HINTS = new Map([
   ...Array.from('[]{}', (c) => [c, ' Use round brackets ( ).']),
-  ['|', ' For an absolute value write abs(…).'], ['√', ' Write sqrt(…).'], ['=', ' Type only the formula, without "=".'],
+  ['|', ' For an absolute value write abs(…).'],
+  ['√', ' Write sqrt(…).'],
+  ['=', ' Type only the formula, without "=".'],
   [',', ' Write decimals with a point (0.5), and numbers without separators.'],
 ]);
 
@@ -93,8 +131,12 @@ function lexicon(names) {
   for (const [word, name] of FUNCTIONS) words.set(word, { type: 'function', name });
   const variables = new Map();
   const add = (word, name) => {
-    if (typeof word !== 'string' || !IS_WORD.test(word)) throw new TypeError(`expression names: ${JSON.stringify(word)} is not a name (a letter, then letters, digits or _)`);
-    if (FUNCTIONS.has(word) || variables.has(word) || words.get(word)?.type === 'variable') throw new TypeError(`expression names: "${word}" is used twice`);
+    if (typeof word !== 'string' || !IS_WORD.test(word))
+      throw new TypeError(
+        `expression names: ${JSON.stringify(word)} is not a name (a letter, then letters, digits or _)`,
+      );
+    if (FUNCTIONS.has(word) || variables.has(word) || words.get(word)?.type === 'variable')
+      throw new TypeError(`expression names: "${word}" is used twice`);
     words.set(word, { type: 'variable', name });
   };
   for (const name of Object.keys(names ?? {})) {
@@ -103,7 +145,8 @@ function lexicon(names) {
     for (const alias of Array.isArray(spec.aliases) ? spec.aliases : []) add(alias, name);
     const tex = typeof spec.tex === 'string' ? spec.tex : defaultTex(name);
     // one symbol, perhaps with a subscript, can stand next to another and take a power as it is
-    const compact = /^(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:[A-Za-z0-9]|\{[^{}]*\}))?$/.test(tex) && !tex.startsWith('\\mathrm');
+    const compact =
+      /^(?:[A-Za-z]|\\[A-Za-z]+)(?:_(?:[A-Za-z0-9]|\{[^{}]*\}))?$/.test(tex) && !tex.startsWith('\\mathrm');
     variables.set(name, { tex, compact });
   }
   const listed = [...variables.keys()];
@@ -130,7 +173,7 @@ function defaultTex(name) {
 function tokenize(text, lex) {
   const tokens = [];
   let space = false;
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const at = (re) => ((re.lastIndex = i), re.exec(text)?.[0]);
     let m;
     if ((m = at(SPACE))) {
@@ -145,7 +188,11 @@ function tokenize(text, lex) {
         const run = /[\d.]*/y;
         run.lastIndex = start;
         const whole = run.exec(text)[0];
-        throw new Failure(`"${shorten(whole)}" at character ${characterAt(text, start)} is not a number: it has more than one decimal point.`, start, start + whole.length);
+        throw new Failure(
+          `"${shorten(whole)}" at character ${characterAt(text, start)} is not a number: it has more than one decimal point.`,
+          start,
+          start + whole.length,
+        );
       }
       tokens.push({ type: 'number', ...readNumber(m, text, start), start, end: i, space });
     } else if ((m = at(WORD))) {
@@ -168,7 +215,11 @@ function tokenize(text, lex) {
       const cp = text.codePointAt(i);
       const c = String.fromCodePoint(cp);
       const shown = /[\p{C}\p{Z}\p{M}]/u.test(c) ? `${codeOf(cp)} (an invisible or combining character)` : `"${c}"`;
-      throw new Failure(`Unknown character ${shown} at character ${characterAt(text, i)}.${HINTS.get(c) ?? ''}`, i, i + c.length);
+      throw new Failure(
+        `Unknown character ${shown} at character ${characterAt(text, i)}.${HINTS.get(c) ?? ''}`,
+        i,
+        i + c.length,
+      );
     }
     space = false;
   }
@@ -181,8 +232,10 @@ function readNumber(typed, text, start) {
   const [mantissa, exponent] = typed.toLowerCase().split('e');
   const where = () => `at character ${characterAt(text, start)}`;
   const end = start + typed.length;
-  if (!Number.isFinite(value)) throw new Failure(`${shorten(typed)} is too large to be a number here (${where()}).`, start, end);
-  if (value === 0 && /[1-9]/.test(mantissa)) throw new Failure(`${shorten(typed)} is too small to be a number here: it would be 0 (${where()}).`, start, end);
+  if (!Number.isFinite(value))
+    throw new Failure(`${shorten(typed)} is too large to be a number here (${where()}).`, start, end);
+  if (value === 0 && /[1-9]/.test(mantissa))
+    throw new Failure(`${shorten(typed)} is too small to be a number here: it would be 0 (${where()}).`, start, end);
   let m = mantissa.replace(/\.$/, '');
   if (m.startsWith('.')) m = `0${m}`;
   return { value, text: exponent === undefined ? m : `${m}e${Number(exponent)}` };
@@ -193,7 +246,11 @@ function unknownName(word, text, start, end, lex) {
   const isCall = /^\s*\(/.test(text.slice(end));
   const names = lex.listed.length ? `Names you can use here: ${lex.listed.join(', ')}` : 'This answer uses no names';
   const functions = isCall ? `. Functions you can use here: ${[...FUNCTIONS.keys()].join(', ')}` : '';
-  return new Failure(`Unknown name "${shorten(word)}".${hint ? ` Did you mean ${hint}?` : ''} ${names}${functions}`, start, end);
+  return new Failure(
+    `Unknown name "${shorten(word)}".${hint ? ` Did you mean ${hint}?` : ''} ${names}${functions}`,
+    start,
+    end,
+  );
 }
 
 // What a word that is not a name probably meant: the same name in other
@@ -239,9 +296,19 @@ function matchBrackets(tokens, text) {
   tokens.forEach((t, k) => {
     if (t.type === '(') {
       open.push(k);
-      if (open.length > MAX_BRACKETS) throw new Failure(`Brackets nest more than ${MAX_BRACKETS} deep at character ${characterAt(text, t.start)}.`, t.start, t.end);
+      if (open.length > MAX_BRACKETS)
+        throw new Failure(
+          `Brackets nest more than ${MAX_BRACKETS} deep at character ${characterAt(text, t.start)}.`,
+          t.start,
+          t.end,
+        );
     } else if (t.type === ')') {
-      if (!open.length) throw new Failure(`A closing bracket at character ${characterAt(text, t.start)} has no opening one.`, t.start, t.end);
+      if (!open.length)
+        throw new Failure(
+          `A closing bracket at character ${characterAt(text, t.start)} has no opening one.`,
+          t.start,
+          t.end,
+        );
       closes.set(open.pop(), k);
     }
   });
@@ -266,7 +333,11 @@ function parse(tokens, text) {
   const node = (type, fields, start, end) => ({ type, ...fields, start, end });
   const isOp = (t, ops) => t?.type === 'operator' && ops.includes(t.op);
   const nest = (t) => {
-    if (++nesting > MAX_NESTING) fail(`This formula nests more than ${MAX_NESTING} brackets, powers and signs inside each other (${where(t)}); write it more simply.`, t);
+    if (++nesting > MAX_NESTING)
+      fail(
+        `This formula nests more than ${MAX_NESTING} brackets, powers and signs inside each other (${where(t)}); write it more simply.`,
+        t,
+      );
   };
 
   function expression() {
@@ -322,7 +393,10 @@ function parse(tokens, text) {
     }
     if (next.type === '(') {
       if (afterOperand) return true;
-      fail(`${shorten(prev.text)}(…) reads as a function, but ${shorten(prev.text)} is not one: write ${shorten(prev.text)}*(…) to multiply (${where(next)}).`, next);
+      fail(
+        `${shorten(prev.text)}(…) reads as a function, but ${shorten(prev.text)} is not one: write ${shorten(prev.text)}*(…) to multiply (${where(next)}).`,
+        next,
+      );
     }
     if (next.type === 'number') {
       const shown = prev.type === ')' ? '(…)' : shorten(prev.text);
@@ -335,7 +409,8 @@ function parse(tokens, text) {
   function signed() {
     const t = tokens[pos];
     if (!isOp(t, '+-')) return power();
-    if (isOp(tokens[pos - 1], '+-')) fail(`Two signs in a row ${where(t)}: write one, or put the negative number in brackets, as in x + (-2).`, t);
+    if (isOp(tokens[pos - 1], '+-'))
+      fail(`Two signs in a row ${where(t)}: write one, or put the negative number in brackets, as in x + (-2).`, t);
     pos++;
     nest(t);
     const arg = power();
@@ -352,7 +427,11 @@ function parse(tokens, text) {
       if (!Number.isFinite(value)) fail(`${shorten(t.text)} is too large to be a number here (${where(t)}).`, t);
       const n = node('number', { value, text: String(value) }, t.start, t.end);
       const exponent = t.negative ? node('negate', { arg: n }, t.start, t.end) : n;
-      if (isOp(tokens[pos], '^')) fail(`Both a superscript and ^ ${where(tokens[pos])}: write the whole exponent after ^, in brackets.`, tokens[pos]);
+      if (isOp(tokens[pos], '^'))
+        fail(
+          `Both a superscript and ^ ${where(tokens[pos])}: write the whole exponent after ^, in brackets.`,
+          tokens[pos],
+        );
       return node('power', { base, exponent }, base.start, t.end);
     }
     if (!isOp(t, '^')) return base;
@@ -379,10 +458,18 @@ function parse(tokens, text) {
         const next = tokens[pos];
         if (next?.type !== '(') {
           if (next?.type === 'superscript' || isOp(next, '^')) {
-            const exp = next.type === 'superscript' ? (next.negative ? '-' : '') + Number(next.digits) : tokens[pos + 1]?.type === 'number' ? tokens[pos + 1].text : '…';
+            const exp =
+              next.type === 'superscript'
+                ? (next.negative ? '-' : '') + Number(next.digits)
+                : tokens[pos + 1]?.type === 'number'
+                  ? tokens[pos + 1].text
+                  : '…';
             fail(`Put the power after the brackets: ${t.text}(…)^${shorten(exp)} (${where(next)}).`, t);
           }
-          const arg = next && (next.type === 'number' || next.type === 'variable' || next.type === 'constant') ? shorten(next.text) : '…';
+          const arg =
+            next && (next.type === 'number' || next.type === 'variable' || next.type === 'constant')
+              ? shorten(next.text)
+              : '…';
           fail(`${t.text} needs brackets around what it applies to: ${t.text}(${arg}) (${where(t)}).`, t);
         }
         const inner = bracketed();
@@ -410,7 +497,8 @@ function parse(tokens, text) {
     if (!t) fail(`Something is missing after "${prev.text}" at the end.`, prev);
     if (t.type === ')') fail(`Something is missing after "${prev.text}" ${where(prev)}.`, prev);
     if (!prev || prev.type === '(') fail(`Nothing before "${t.text}" ${where(t)}.`, t);
-    if (isOp(t, '+-') && isOp(prev, '+-')) fail(`Two signs in a row ${where(t)}: write one, or put the negative number in brackets, as in x + (-2).`, t);
+    if (isOp(t, '+-') && isOp(prev, '+-'))
+      fail(`Two signs in a row ${where(t)}: write one, or put the negative number in brackets, as in x + (-2).`, t);
     fail(`"${t.text}" right after "${prev.text}" ${where(t)}: something is missing between them.`, t);
   }
 
@@ -441,7 +529,13 @@ function parse(tokens, text) {
 export function parseExpression(text, { names = {}, maxLength = 300 } = {}) {
   if (typeof text !== 'string') return { ok: false, message: 'The answer is not text.', start: 0, end: 0 };
   if (!(maxLength >= 0)) maxLength = 300;
-  if (text.length > maxLength) return { ok: false, message: `The answer is ${text.length} characters long; at most ${maxLength} are read here.`, start: maxLength, end: text.length };
+  if (text.length > maxLength)
+    return {
+      ok: false,
+      message: `The answer is ${text.length} characters long; at most ${maxLength} are read here.`,
+      start: maxLength,
+      end: text.length,
+    };
   const lex = lexicon(names);
   if (text.trim() === '') return { ok: false, message: 'The answer is empty.', start: 0, end: text.length };
   try {
@@ -460,7 +554,16 @@ function collect(n, into) {
   return into;
 }
 
-const children = (n) => (n.type === 'sum' ? n.terms : n.type === 'product' ? n.factors : n.type === 'power' ? [n.base, n.exponent] : n.arg ? [n.arg] : []);
+const children = (n) =>
+  n.type === 'sum'
+    ? n.terms
+    : n.type === 'product'
+      ? n.factors
+      : n.type === 'power'
+        ? [n.base, n.exponent]
+        : n.arg
+          ? [n.arg]
+          : [];
 
 // ---------------------------------------------------------------------------
 // Writing back: plain text and TeX. Brackets only where the reading needs
@@ -482,9 +585,15 @@ function plainOf(n) {
     case 'power':
       return `${wrapIf(plainOf(n.base), n.base, ['sum', 'product', 'negate', 'power'])}^${wrapIf(plainOf(n.exponent), n.exponent, ['sum', 'product'])}`;
     case 'sum':
-      return n.terms.map((t, k) => (k ? ` ${n.signs[k]} ` : '') + wrapIf(plainOf(t), t, k ? ['sum', 'negate'] : ['sum'])).join('');
+      return n.terms
+        .map((t, k) => (k ? ` ${n.signs[k]} ` : '') + wrapIf(plainOf(t), t, k ? ['sum', 'negate'] : ['sum']))
+        .join('');
     default: // product
-      return n.factors.map((f, k) => (k ? n.ops[k] : '') + wrapIf(plainOf(f), f, k ? ['sum', 'negate', 'product'] : ['sum', 'product'])).join('');
+      return n.factors
+        .map(
+          (f, k) => (k ? n.ops[k] : '') + wrapIf(plainOf(f), f, k ? ['sum', 'negate', 'product'] : ['sum', 'product']),
+        )
+        .join('');
   }
 }
 
@@ -511,13 +620,16 @@ function texOfNode(n, variables) {
     case 'power': {
       const { base } = n;
       const b = tex(base);
-      const bracket = ['sum', 'product', 'negate', 'power'].includes(base.type) || (base.type === 'number' && b.includes('\\times'));
+      const bracket =
+        ['sum', 'product', 'negate', 'power'].includes(base.type) || (base.type === 'number' && b.includes('\\times'));
       // a base of several symbols is one group, so the power is on all of it
       const brace = base.type === 'variable' && !variables.get(base.name).compact;
       return `${bracket ? `(${b})` : brace ? `{${b}}` : b}^{${tex(n.exponent)}}`;
     }
     case 'sum':
-      return n.terms.map((t, k) => (k ? ` ${n.signs[k]} ` : '') + wrapIf(tex(t), t, k ? ['sum', 'negate'] : ['sum'])).join('');
+      return n.terms
+        .map((t, k) => (k ? ` ${n.signs[k]} ` : '') + wrapIf(tex(t), t, k ? ['sum', 'negate'] : ['sum']))
+        .join('');
     default:
       return productTex(n, variables);
   }
@@ -549,7 +661,9 @@ function productTex(n, variables) {
       /^[\d.|-]/.test(t) || // 2 \cdot 3, x \cdot |y|
       (t.startsWith('(') && (last?.type === 'variable' || last?.type === 'constant')) || // x(y+1) would read as a function
       (t.startsWith('\\frac') && last?.type === 'number') || // 2 \frac{1}{2} would read as 2½
-      t.startsWith('{') || isWide(f) || (last && isWide(last)); // \mathrm{ab} \mathrm{cd} runs together
+      t.startsWith('{') ||
+      isWide(f) ||
+      (last && isWide(last)); // \mathrm{ab} \mathrm{cd} runs together
     acc += (dot ? ' \\cdot ' : ' ') + t;
     last = f;
   }
@@ -566,7 +680,8 @@ class Undefined {
   }
 }
 
-const formatNumber = (v) => (Object.is(v, -0) ? '0' : Number.isInteger(v) && Math.abs(v) < 1e15 ? String(v) : String(Number(v.toPrecision(6))));
+const formatNumber = (v) =>
+  Object.is(v, -0) ? '0' : Number.isInteger(v) && Math.abs(v) < 1e15 ? String(v) : String(Number(v.toPrecision(6)));
 
 /**
  * The value of a parsed formula where its variables take the values of
@@ -630,7 +745,8 @@ function evaluate(n, scope) {
       const b = value(n.base);
       const x = value(n.exponent);
       if (b === 0 && x < 0) is(n.base, b, 'raises 0 to a negative power');
-      if (b < 0 && !Number.isInteger(x)) is(n.base, b, `raises a negative number to the power ${formatNumber(x)}, which is not a whole number`);
+      if (b < 0 && !Number.isInteger(x))
+        is(n.base, b, `raises a negative number to the power ${formatNumber(x)}, which is not a whole number`);
       v = b ** x;
       break;
     }
@@ -640,7 +756,9 @@ function evaluate(n, scope) {
       if (n.name === 'ln' && x === 0) is(n.arg, x, 'takes ln of zero');
       if (n.name === 'ln' && x < 0) is(n.arg, x, 'takes ln of a negative number');
       if (n.name === 'sqrt' && x < 0) is(n.arg, x, 'takes the square root of a negative number');
-      v = { sin: Math.sin, cos: Math.cos, tan: Math.tan, exp: Math.exp, ln: Math.log, sqrt: Math.sqrt, abs: Math.abs }[n.name](x);
+      v = { sin: Math.sin, cos: Math.cos, tan: Math.tan, exp: Math.exp, ln: Math.log, sqrt: Math.sqrt, abs: Math.abs }[
+        n.name
+      ](x);
     }
   }
   if (Number.isNaN(v)) throw new Undefined(`has no value at ${quote(n)}${when(n)}`);
@@ -654,7 +772,8 @@ function evaluate(n, scope) {
 /** A value drawn from a domain { min, max, integer?, even? } (even implies integer). */
 function draw(domain, random, name) {
   const { min, max } = domain ?? {};
-  if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max)) throw new TypeError(`sameFunction: the domain of ${name} needs finite min <= max`);
+  if (!(Number.isFinite(min) && Number.isFinite(max) && min <= max))
+    throw new TypeError(`sameFunction: the domain of ${name} needs finite min <= max`);
   if (!domain.integer && !domain.even) return min + (max - min) * random();
   const step = domain.even ? 2 : 1;
   const lo = Math.ceil(min / step);
@@ -685,9 +804,17 @@ function draw(domain, random, name) {
  */
 export function sameFunction(learner, reference, domains, random, { points = 12, rel = 1e-9, abs = 1e-12 } = {}) {
   const names = [...new Set([...reference.variables, ...learner.variables])];
-  for (const name of reference.variables) if (!Object.hasOwn(domains, name)) throw new TypeError(`sameFunction: no domain for ${name}`);
+  for (const name of reference.variables)
+    if (!Object.hasOwn(domains, name)) throw new TypeError(`sameFunction: no domain for ${name}`);
   const stray = learner.variables.find((name) => !Object.hasOwn(domains, name));
-  if (stray) return { same: false, at: {}, learnerValue: NaN, referenceValue: NaN, message: `This answer does not depend on ${stray}.` };
+  if (stray)
+    return {
+      same: false,
+      at: {},
+      learnerValue: NaN,
+      referenceValue: NaN,
+      message: `This answer does not depend on ${stray}.`,
+    };
   const tries = Math.max(1, points) * 20;
   let compared = 0;
   for (let t = 0; t < tries && compared < points; t++) {
@@ -702,7 +829,8 @@ export function sameFunction(learner, reference, domains, random, { points = 12,
     }
     compared++;
   }
-  if (compared === 0) throw new Error(`sameFunction: the reference ${reference.plain} is undefined at all ${tries} points tried`);
+  if (compared === 0)
+    throw new Error(`sameFunction: the reference ${reference.plain} is undefined at all ${tries} points tried`);
   return { same: true };
 }
 
@@ -719,7 +847,8 @@ export function texOf(value, digits = 6) {
   const size = Math.abs(v);
   if (size === 0) return '0';
   const rounded = Number(v.toPrecision(p));
-  if (size >= 1e-4 && Math.abs(rounded) < 10 ** Math.max(p, 6)) return String(rounded).replace(/^-?\d+/, (int) => int.replace(/\B(?=(\d{3})+$)/g, '{,}'));
+  if (size >= 1e-4 && Math.abs(rounded) < 10 ** Math.max(p, 6))
+    return String(rounded).replace(/^-?\d+/, (int) => int.replace(/\B(?=(\d{3})+$)/g, '{,}'));
   const [mantissa, exponent] = v.toExponential(p - 1).split('e');
   return `${mantissa.replace(/\.?0+$/, '')} \\times 10^{${Number(exponent)}}`;
 }

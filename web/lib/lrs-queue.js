@@ -67,7 +67,8 @@ function storedList(storage, key, warn) {
         else storage.removeItem(key);
         memory = null;
       } catch (error) {
-        if (!warned) warn(`xAPI: statements are kept in memory only (${error.message}): a reload before they are sent loses them`);
+        if (!warned)
+          warn(`xAPI: statements are kept in memory only (${error.message}): a reload before they are sent loses them`);
         warned = true;
         memory = list.slice();
       }
@@ -105,7 +106,10 @@ export function createLrsQueue({
   retryCapMs = 60_000,
   random = Math.random,
 } = {}) {
-  if (typeof endpoint !== 'string' || !/^https?:\/\/.+\/$/.test(endpoint)) throw new TypeError(`createLrsQueue: endpoint must be an http(s) address ending in "/"; got ${String(endpoint).slice(0, 80)}`);
+  if (typeof endpoint !== 'string' || !/^https?:\/\/.+\/$/.test(endpoint))
+    throw new TypeError(
+      `createLrsQueue: endpoint must be an http(s) address ending in "/"; got ${String(endpoint).slice(0, 80)}`,
+    );
   if (typeof fetchFn !== 'function') throw new TypeError('createLrsQueue: no fetch in this environment');
   const url = `${endpoint}statements`;
   const headers = { 'Content-Type': 'application/json', 'X-Experience-API-Version': XAPI_VERSION };
@@ -139,7 +143,13 @@ export function createLrsQueue({
     const abort = new AbortController();
     const timeout = setTimeout(() => abort.abort(), timeoutMs);
     try {
-      const r = await fetchFn(url, { method: 'POST', headers, body: JSON.stringify(batch), signal: abort.signal, credentials: 'omit' });
+      const r = await fetchFn(url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(batch),
+        signal: abort.signal,
+        credentials: 'omit',
+      });
       const text = (await r.text()).slice(0, 300);
       const s = r.status;
       const seconds = Number(r.headers.get('Retry-After'));
@@ -150,7 +160,9 @@ export function createLrsQueue({
       if (s === 408 || s === 429 || s >= 500) return { kind: 'retry', status: s, text, retryAfterMs };
       return { kind: 'stop', status: s, text };
     } catch (error) {
-      const why = abort.signal.aborted ? `gave no answer within ${timeoutMs / 1000} s` : `is unreachable (${error.message})`;
+      const why = abort.signal.aborted
+        ? `gave no answer within ${timeoutMs / 1000} s`
+        : `is unreachable (${error.message})`;
       return { kind: 'retry', status: 0, text: why, retryAfterMs: 0 };
     } finally {
       clearTimeout(timeout);
@@ -163,7 +175,9 @@ export function createLrsQueue({
     rejectedList.write(list.slice(-REJECTED_LIMIT));
     rejected += 1;
     remove([statement.id]);
-    console.warn(`xAPI: the LRS refused statement ${statement.id} (${outcome.status} ${outcome.text}); set aside under ${REJECTED_PREFIX}${endpoint}, the others go on`);
+    console.warn(
+      `xAPI: the LRS refused statement ${statement.id} (${outcome.status} ${outcome.text}); set aside under ${REJECTED_PREFIX}${endpoint}, the others go on`,
+    );
   }
 
   const said = (o) => (o.status ? `answered ${o.status}${o.text ? ` ${o.text}` : ''}` : o.text);
@@ -181,7 +195,8 @@ export function createLrsQueue({
     }
     if (o.kind === 'stop') {
       halted = true;
-      const why = o.status === 401 || o.status === 403 ? 'refused the credentials' : 'is not an xAPI statements resource here';
+      const why =
+        o.status === 401 || o.status === 403 ? 'refused the credentials' : 'is not an xAPI statements resource here';
       const text = `The LRS ${why} (${said(o)}): sending stopped; ${queue.read().length} statements are kept for a launch with ${o.status === 401 || o.status === 403 ? 'valid credentials' : 'the right endpoint'}.`;
       console.error(`xAPI: ${text}`);
       setState('stopped', text);
@@ -264,11 +279,15 @@ export function createLrsQueue({
   return {
     /** Keeps the statement (storage) and sends it soon; never waits. */
     add(statement) {
-      if (!statement || typeof statement !== 'object' || typeof statement.id !== 'string') throw new TypeError('lrs-queue: a statement needs its id');
+      if (!statement || typeof statement !== 'object' || typeof statement.id !== 'string')
+        throw new TypeError('lrs-queue: a statement needs its id');
       const list = queue.read();
       if (list.some((s) => s.id === statement.id)) return;
       list.push(statement);
-      if (list.length > QUEUE_LIMIT) console.warn(`xAPI: more than ${QUEUE_LIMIT} statements wait for the LRS; the oldest ${list.length - QUEUE_LIMIT} are dropped`);
+      if (list.length > QUEUE_LIMIT)
+        console.warn(
+          `xAPI: more than ${QUEUE_LIMIT} statements wait for the LRS; the oldest ${list.length - QUEUE_LIMIT} are dropped`,
+        );
       queue.write(list.slice(-QUEUE_LIMIT));
       if (halted) return;
       if (state === 'idle') setState('waiting');

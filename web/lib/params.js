@@ -42,7 +42,11 @@ export function parseParam(name, spec, raw) {
       return { error: `${name} must be one of ${spec.options.join(', ')}; got ${quote(text)}` };
     case 'vector': {
       // "1,0.5" or, as Python prints a list, "[1, 0.5]"
-      const v = text.trim().replace(/^\[|\]$/g, '').split(',').map((s) => (s.trim() === '' ? NaN : Number(s)));
+      const v = text
+        .trim()
+        .replace(/^\[|\]$/g, '')
+        .split(',')
+        .map((s) => (s.trim() === '' ? NaN : Number(s)));
       const lengthOk = spec.length === undefined || v.length === spec.length;
       const inRange = (x) => (spec.min === undefined || x >= spec.min) && (spec.max === undefined || x <= spec.max);
       if (!lengthOk || v.some((x) => !Number.isFinite(x) || !inRange(x))) {
@@ -55,7 +59,8 @@ export function parseParam(name, spec, raw) {
       // string
       const maxLength = spec.maxLength ?? 200;
       if (text.length > maxLength) return { error: `${name} must be at most ${maxLength} characters long` };
-      if (spec.pattern && !spec.pattern.test(text)) return { error: `${name} ${spec.patternMessage ?? 'has an invalid value'}; got ${quote(text)}` };
+      if (spec.pattern && !spec.pattern.test(text))
+        return { error: `${name} ${spec.patternMessage ?? 'has an invalid value'}; got ${quote(text)}` };
       return { value: text };
     }
   }

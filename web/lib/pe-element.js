@@ -33,7 +33,17 @@ import { buildControls, syncControl } from './controls.js';
 import { core, coreReady, nextSlice, idleBuilds, liveWidgets, buildWhenIdle } from './scheduling.js';
 
 // What a widget file imports from here, besides the class
-export { h, trustedFragment, plainText, sameValues, setAttr, setText, patchSpecs, scrollsSideways, tabStopIfScrolls } from './dom.js';
+export {
+  h,
+  trustedFragment,
+  plainText,
+  sameValues,
+  setAttr,
+  setText,
+  patchSpecs,
+  scrollsSideways,
+  tabStopIfScrolls,
+} from './dom.js';
 export { offPageCanvas, canvasContext } from './canvas.js';
 export { css, CSS_PROPERTIES, sheet } from './theme.js';
 export { bindEntryBox } from './controls.js';
@@ -83,7 +93,11 @@ export class PeElement extends HTMLElement {
     idleBuilds.delete(this);
     this.shadowRoot.replaceChildren();
     this.errorBox = h('p', { class: 'error', role: 'alert' });
-    this.statusBox = h('p', { class: 'status', 'aria-live': 'polite' }, this.constructor.needsCore ? 'Loading the compute core…' : '');
+    this.statusBox = h(
+      'p',
+      { class: 'status', 'aria-live': 'polite' },
+      this.constructor.needsCore ? 'Loading the compute core…' : '',
+    );
     this.build(this.shadowRoot);
     this.shadowRoot.append(this.statusBox, this.errorBox);
   }
@@ -123,7 +137,9 @@ export class PeElement extends HTMLElement {
     syncControl(this, name);
     this.schedule();
     // pages that keep widget state in their URL (the lesson, embed.html) listen
-    this.dispatchEvent(new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: newValue } }));
+    this.dispatchEvent(
+      new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: newValue } }),
+    );
   }
 
   /** The widget's shareable state: { name: text } of its parameters that are set. */
@@ -338,8 +354,26 @@ export class PeElement extends HTMLElement {
       'table',
       {},
       h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, rows.map((r) => h('tr', {}, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r) =>
+          h(
+            'tr',
+            {},
+            r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x))),
+          ),
+        ),
+      ),
     );
     details.querySelector('.table-wrap').replaceChildren(table);
   }

@@ -38,7 +38,8 @@ export function validEntry(e) {
   const responseOk =
     Array.isArray(e.response) &&
     e.response.length <= 16 &&
-    (e.response.every((i) => Number.isInteger(i) && i >= 0 && i < 16) || e.response.every((t) => typeof t === 'string' && t.length <= MAX_TYPED));
+    (e.response.every((i) => Number.isInteger(i) && i >= 0 && i < 16) ||
+      e.response.every((t) => typeof t === 'string' && t.length <= MAX_TYPED));
   return (
     typeof e.correct === 'boolean' &&
     typeof e.solutionShown === 'boolean' &&
@@ -87,7 +88,13 @@ export function afterCheck(before, { right, response, seed }) {
 /** The entry after "Show solution" on the current draw: a miss, unless it was answered right already. */
 export function afterSolution(before, { response, seed }) {
   const e = before ? normalEntry(before) : EMPTY;
-  const entry = { ...e, misses: e.correct || e.solutionShown ? e.misses : e.misses + 1, solutionShown: true, response, view: 'solution' };
+  const entry = {
+    ...e,
+    misses: e.correct || e.solutionShown ? e.misses : e.misses + 1,
+    solutionShown: true,
+    response,
+    view: 'solution',
+  };
   if (seed !== undefined) entry.seed = seed;
   return entry;
 }
@@ -96,7 +103,15 @@ export function afterSolution(before, { response, seed }) {
 export function afterNewDraw(before, { seed }) {
   if (!before) return null;
   const e = normalEntry(before);
-  return { credit: e.credit, misses: e.misses, attempts: e.attempts, correct: false, solutionShown: false, response: [], seed };
+  return {
+    credit: e.credit,
+    misses: e.misses,
+    attempts: e.attempts,
+    correct: false,
+    solutionShown: false,
+    response: [],
+    seed,
+  };
 }
 
 /**
@@ -159,7 +174,8 @@ export function loadProgress() {
     return {};
   }
   const clean = {};
-  for (const [id, e] of Object.entries(parsed)) if (/^[a-z0-9-]{1,80}$/.test(id) && validEntry(e)) clean[id] = normalEntry(e);
+  for (const [id, e] of Object.entries(parsed))
+    if (/^[a-z0-9-]{1,80}$/.test(id) && validEntry(e)) clean[id] = normalEntry(e);
   return clean;
 }
 
@@ -235,7 +251,9 @@ export function resetProgress(ids) {
   } catch {
     // nothing stored
   }
-  globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: ids === undefined ? { reset: true } : { reset: true, ids: [...ids] } }));
+  globalThis.dispatchEvent?.(
+    new CustomEvent(EVENT, { detail: ids === undefined ? { reset: true } : { reset: true, ids: [...ids] } }),
+  );
 }
 
 export function onProgress(listener) {
@@ -262,6 +280,11 @@ export const CREDIT_RULE =
 
 /** What a right answer earned, in a sentence: "1 point.", "⅔ point, after earlier misses.", with the best kept when it is higher. */
 export function earnedText(earned, best) {
-  const got = earned === 1 ? '1 point.' : earned > 0 ? `${formatPoints(earned)} point, after earlier misses.` : 'No point: it came after three misses.';
+  const got =
+    earned === 1
+      ? '1 point.'
+      : earned > 0
+        ? `${formatPoints(earned)} point, after earlier misses.`
+        : 'No point: it came after three misses.';
   return best > earned ? `${got} Your best on this question stays ${formatPoints(best)}.` : got;
 }

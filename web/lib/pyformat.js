@@ -30,7 +30,8 @@ function exactDecimal(x) {
   const biased = (hi >>> 20) & 0x7ff;
   let mant = (BigInt(hi & 0xfffff) << 32n) | BigInt(lo);
   let e;
-  if (biased === 0) e = -1074; // subnormal
+  if (biased === 0)
+    e = -1074; // subnormal
   else {
     mant |= 1n << 52n;
     e = biased - 1075;
@@ -316,7 +317,10 @@ function edgeSample(values, shape, edge) {
       return;
     }
     const n = shape[axis];
-    const idx = n > 2 * edge ? [...Array(edge).keys(), ...Array.from({ length: edge }, (_, i) => n - edge + i)] : [...Array(n).keys()];
+    const idx =
+      n > 2 * edge
+        ? [...Array(edge).keys(), ...Array.from({ length: edge }, (_, i) => n - edge + i)]
+        : [...Array(n).keys()];
     for (const i of idx) walk(axis + 1, offset + i * st[axis]);
   };
   walk(0, 0);
@@ -359,7 +363,13 @@ export function numpyStr(values, shape = [values.length], { precision = 8, suppr
       const elemWidth = width - 1;
       let line = hanging;
       for (let i = 0; i < leading; i++) {
-        [s, line] = extendLine(s, line, recurse(axis + 1, offset + i * st[axis], nextHanging, nextWidth), elemWidth, hanging);
+        [s, line] = extendLine(
+          s,
+          line,
+          recurse(axis + 1, offset + i * st[axis], nextHanging, nextWidth),
+          elemWidth,
+          hanging,
+        );
         line += sep;
       }
       if (showSummary) {
@@ -367,16 +377,30 @@ export function numpyStr(values, shape = [values.length], { precision = 8, suppr
         line += sep;
       }
       for (let i = trailing; i > 1; i--) {
-        [s, line] = extendLine(s, line, recurse(axis + 1, offset + (n - i) * st[axis], nextHanging, nextWidth), elemWidth, hanging);
+        [s, line] = extendLine(
+          s,
+          line,
+          recurse(axis + 1, offset + (n - i) * st[axis], nextHanging, nextWidth),
+          elemWidth,
+          hanging,
+        );
         line += sep;
       }
-      [s, line] = extendLine(s, line, recurse(axis + 1, offset + (n - 1) * st[axis], nextHanging, nextWidth), elemWidth, hanging);
+      [s, line] = extendLine(
+        s,
+        line,
+        recurse(axis + 1, offset + (n - 1) * st[axis], nextHanging, nextWidth),
+        elemWidth,
+        hanging,
+      );
       s += line;
     } else {
       const lineSep = `\n`.repeat(left - 1);
-      for (let i = 0; i < leading; i++) s += hanging + recurse(axis + 1, offset + i * st[axis], nextHanging, nextWidth) + lineSep;
+      for (let i = 0; i < leading; i++)
+        s += hanging + recurse(axis + 1, offset + i * st[axis], nextHanging, nextWidth) + lineSep;
       if (showSummary) s += `${hanging}...${lineSep}`;
-      for (let i = trailing; i > 1; i--) s += hanging + recurse(axis + 1, offset + (n - i) * st[axis], nextHanging, nextWidth) + lineSep;
+      for (let i = trailing; i > 1; i--)
+        s += hanging + recurse(axis + 1, offset + (n - i) * st[axis], nextHanging, nextWidth) + lineSep;
       s += hanging + recurse(axis + 1, offset + (n - 1) * st[axis], nextHanging, nextWidth);
     }
     return `[${s.slice(hanging.length)}]`;

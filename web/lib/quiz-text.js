@@ -39,14 +39,45 @@ export function texVector(values, digits) {
 }
 
 const GREEK = {
-  alpha: 'α', beta: 'β', gamma: 'γ', delta: 'δ', epsilon: 'ϵ', varepsilon: 'ε', eta: 'η', theta: 'θ', kappa: 'κ',
-  lambda: 'λ', mu: 'μ', nu: 'ν', pi: 'π', rho: 'ρ', sigma: 'σ', tau: 'τ', phi: 'ϕ', varphi: 'φ', omega: 'ω',
+  alpha: 'α',
+  beta: 'β',
+  gamma: 'γ',
+  delta: 'δ',
+  epsilon: 'ϵ',
+  varepsilon: 'ε',
+  eta: 'η',
+  theta: 'θ',
+  kappa: 'κ',
+  lambda: 'λ',
+  mu: 'μ',
+  nu: 'ν',
+  pi: 'π',
+  rho: 'ρ',
+  sigma: 'σ',
+  tau: 'τ',
+  phi: 'ϕ',
+  varphi: 'φ',
+  omega: 'ω',
 };
 // upright capitals, as KaTeX writes them
 const GREEK_UPPER = { Delta: 'Δ', Theta: 'Θ', Lambda: 'Λ', Pi: 'Π', Sigma: 'Σ', Phi: 'Φ', Omega: 'Ω' };
 const OPERATORS = {
-  cdot: '⋅', times: '×', le: '≤', leq: '≤', ge: '≥', geq: '≥', ne: '≠', neq: '≠', approx: '≈', to: '→',
-  pm: '±', ldots: '…', dots: '…', mid: '∣', sum: '∑', infty: '∞',
+  cdot: '⋅',
+  times: '×',
+  le: '≤',
+  leq: '≤',
+  ge: '≥',
+  geq: '≥',
+  ne: '≠',
+  neq: '≠',
+  approx: '≈',
+  to: '→',
+  pm: '±',
+  ldots: '…',
+  dots: '…',
+  mid: '∣',
+  sum: '∑',
+  infty: '∞',
 };
 const FUNCTIONS = new Set(['cos', 'sin', 'tan', 'log', 'ln', 'exp', 'max', 'min', 'arg']);
 const SPACES = { ',': '0.1667em', ':': '0.2222em', ';': '0.2778em', ' ': '0.25em', quad: '1em' };
@@ -54,7 +85,12 @@ const OPERATOR_CHARS = "+-=<>()[],./|'*:;!?";
 
 const element = (tag, body, attrs = '') => `<${tag}${attrs}>${body}</${tag}>`;
 // fences keep their size, as KaTeX writes them (MathML would stretch them around a fraction or a sign)
-const mo = (c) => element('mo', escapeHtml(c === '-' ? '−' : c === "'" ? '′' : c === '*' ? '∗' : c), '()[]|'.includes(c) ? ' stretchy="false"' : '');
+const mo = (c) =>
+  element(
+    'mo',
+    escapeHtml(c === '-' ? '−' : c === "'" ? '′' : c === '*' ? '∗' : c),
+    '()[]|'.includes(c) ? ' stretchy="false"' : '',
+  );
 
 // may a minus sign here start a negative number? Not after an operand.
 function signAllowed(tokens) {
@@ -66,7 +102,7 @@ function signAllowed(tokens) {
 
 function tokenize(tex) {
   const tokens = [];
-  for (let i = 0; i < tex.length; ) {
+  for (let i = 0; i < tex.length;) {
     const rest = tex.slice(i);
     let m;
     const push = (kind, value) => tokens.push({ kind, value, start: i, end: i + m[0].length });
@@ -75,16 +111,18 @@ function tokenize(tex) {
     } else if ((m = /^\\(text|mathrm)\s*\{([^{}]*)\}/.exec(rest))) push(m[1], m[2]);
     else if ((m = /^\\([a-zA-Z]+)/.exec(rest))) push('command', m[1]);
     else if ((m = /^\\([,:; {}])/.exec(rest))) push('command', m[1]);
-    else if ((m = /^[-−]?(?:\d{1,3}(?:\{,\}\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/.exec(rest)) && (/\d|\./.test(m[0][0]) || signAllowed(tokens))) {
+    else if (
+      (m = /^[-−]?(?:\d{1,3}(?:\{,\}\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)/.exec(rest)) &&
+      (/\d|\./.test(m[0][0]) || signAllowed(tokens))
+    ) {
       // a sign after an operator, a fence or at the start belongs to the number: "= −1" reads as minus one, not as a subtraction
       push('number', m[0].replace(/\{,\}/g, ',').replace('-', '−'));
-    }
-    else if ((m = /^[{}_^]/.exec(rest))) push(m[0]);
+    } else if ((m = /^[{}_^]/.exec(rest))) push(m[0]);
     else if ((m = /^[a-zA-Z]/.exec(rest))) push('letter', m[0]);
     else if ((m = /^[αβγδεϵηθκλμνπρστφϕω]/.exec(rest))) push('letter', m[0]);
     else if ((m = /^[ΔΘΛΠΣΦΩ]/.exec(rest))) push('upright', m[0]);
     else if ((m = /^[−·×≤≥≠≈→±…]/.exec(rest))) push('operator', m[0]);
-    else if (OPERATOR_CHARS.includes(rest[0])) (m = [rest[0]]), push('operator', rest[0]);
+    else if (OPERATOR_CHARS.includes(rest[0])) ((m = [rest[0]]), push('operator', rest[0]));
     else throw new SyntaxError(`quiz maths: unsupported character "${rest[0]}" in "${tex}"`);
     i += m[0].length;
   }
@@ -234,8 +272,10 @@ export function blocksToHtml(text) {
     .filter(Boolean)
     .map((block) => {
       const lines = block.split('\n').map((l) => l.trim());
-      if (lines.every((l) => l.startsWith('- '))) return `<ul>${lines.map((l) => `<li>${quizTextToHtml(l.slice(2))}</li>`).join('')}</ul>`;
-      if (lines.every((l) => /^\d+\. /.test(l))) return `<ol>${lines.map((l) => `<li>${quizTextToHtml(l.replace(/^\d+\. /, ''))}</li>`).join('')}</ol>`;
+      if (lines.every((l) => l.startsWith('- ')))
+        return `<ul>${lines.map((l) => `<li>${quizTextToHtml(l.slice(2))}</li>`).join('')}</ul>`;
+      if (lines.every((l) => /^\d+\. /.test(l)))
+        return `<ol>${lines.map((l) => `<li>${quizTextToHtml(l.replace(/^\d+\. /, ''))}</li>`).join('')}</ol>`;
       return `<p>${quizTextToHtml(lines.join(' '))}</p>`;
     })
     .join('');

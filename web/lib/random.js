@@ -51,5 +51,8 @@ export function deriveSeed(seed, text) {
 
 /** A permutation of 0 … n−1 decided by the 32-bit `seed`: display slot → original index. */
 export function seededOrder(seed, n) {
-  return shuffle(seededRandom(seed), Array.from({ length: n }, (_, i) => i));
+  return shuffle(
+    seededRandom(seed),
+    Array.from({ length: n }, (_, i) => i),
+  );
 }

@@ -21,10 +21,10 @@ const PHI3_SHORT = [
   2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
   2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001,
   2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.000000000000001, 2.0500000000000007,
-  2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.1000000000000005,
-  2.1000000000000005, 2.1500000000000004, 2.25, 2.25, 2.25, 2.25, 2.25, 2.3999999999999995, 2.4499999999999993,
-  2.499999999999999, 2.6999999999999984, 2.6999999999999984, 2.7499999999999982, 2.799999999999998, 2.8999999999999977,
-  3.049999999999997,
+  2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007, 2.0500000000000007,
+  2.1000000000000005, 2.1000000000000005, 2.1500000000000004, 2.25, 2.25, 2.25, 2.25, 2.25, 2.3999999999999995,
+  2.4499999999999993, 2.499999999999999, 2.6999999999999984, 2.6999999999999984, 2.7499999999999982, 2.799999999999998,
+  2.8999999999999977, 3.049999999999997,
 ];
 
 /**
@@ -45,27 +45,54 @@ export const ROPE_PRESETS = [
     id: 'code-llama-7b',
     name: 'Code Llama 7B',
     source: 'codellama/CodeLlama-7b-hf config.json: base raised to 1,000,000, fine-tuned on 16,384-token sequences',
-    config: { hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 16384, rope_theta: 1000000, rope_scaling: null },
+    config: {
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      max_position_embeddings: 16384,
+      rope_theta: 1000000,
+      rope_scaling: null,
+    },
   },
   {
     id: 'mistral-7b-v0.3',
     name: 'Mistral 7B v0.3',
     source: 'mistralai/Mistral-7B-v0.3 config.json',
-    config: { hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 32768, rope_theta: 1000000, rope_scaling: null },
+    config: {
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      max_position_embeddings: 32768,
+      rope_theta: 1000000,
+      rope_scaling: null,
+    },
   },
   {
     id: 'pythia-1.4b',
     name: 'Pythia 1.4B (GPT-NeoX)',
     source: 'EleutherAI/pythia-1.4b config.json: rotary_pct 0.25, so 32 of each head’s 128 dimensions rotate',
-    config: { hidden_size: 2048, num_attention_heads: 16, max_position_embeddings: 2048, rotary_pct: 0.25, rotary_emb_base: 10000 },
+    config: {
+      hidden_size: 2048,
+      num_attention_heads: 16,
+      max_position_embeddings: 2048,
+      rotary_pct: 0.25,
+      rotary_emb_base: 10000,
+    },
   },
   {
     id: 'llama-3.1-8b',
     name: 'Llama 3.1 8B',
     source: 'meta-llama/Llama-3.1-8B config.json (rope_type llama3)',
     config: {
-      hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 131072, rope_theta: 500000,
-      rope_scaling: { factor: 8, low_freq_factor: 1, high_freq_factor: 4, original_max_position_embeddings: 8192, rope_type: 'llama3' },
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      max_position_embeddings: 131072,
+      rope_theta: 500000,
+      rope_scaling: {
+        factor: 8,
+        low_freq_factor: 1,
+        high_freq_factor: 4,
+        original_max_position_embeddings: 8192,
+        rope_type: 'llama3',
+      },
     },
     // Grattafiori et al. 2024 (arXiv 2407.21783), §3.4: "We use similar
     // recipes to pre-train the 8B and 70B models"; §3.4.2: "In Llama 3 405B
@@ -84,36 +111,51 @@ export const ROPE_PRESETS = [
   {
     id: 'qwen2.5-7b-yarn',
     name: 'Qwen2.5 7B Instruct + YaRN ×4',
-    source: 'Qwen/Qwen2.5-7B-Instruct config.json, with the rope_scaling its model card says to add for texts over 32,768 tokens',
+    source:
+      'Qwen/Qwen2.5-7B-Instruct config.json, with the rope_scaling its model card says to add for texts over 32,768 tokens',
     config: {
-      hidden_size: 3584, num_attention_heads: 28, max_position_embeddings: 32768, rope_theta: 1000000,
+      hidden_size: 3584,
+      num_attention_heads: 28,
+      max_position_embeddings: 32768,
+      rope_theta: 1000000,
       rope_scaling: { factor: 4, original_max_position_embeddings: 32768, type: 'yarn' },
     },
   },
   {
     id: 'phi-3-mini-128k',
     name: 'Phi-3 mini 128k (LongRoPE)',
-    source: 'microsoft/Phi-3-mini-128k-instruct config.json (the lists as copied in Microsoft’s MIT-licensed long-context evaluation script; GGUF conversions record the same attention factor, 1.1902)',
+    source:
+      'microsoft/Phi-3-mini-128k-instruct config.json (the lists as copied in Microsoft’s MIT-licensed long-context evaluation script; GGUF conversions record the same attention factor, 1.1902)',
     config: {
-      hidden_size: 3072, num_attention_heads: 32, max_position_embeddings: 131072, original_max_position_embeddings: 4096,
-      rope_theta: 10000, rope_scaling: { long_factor: PHI3_LONG, short_factor: PHI3_SHORT, type: 'longrope' },
+      hidden_size: 3072,
+      num_attention_heads: 32,
+      max_position_embeddings: 131072,
+      original_max_position_embeddings: 4096,
+      rope_theta: 10000,
+      rope_scaling: { long_factor: PHI3_LONG, short_factor: PHI3_SHORT, type: 'longrope' },
     },
   },
   {
     id: 'llama-7b-pi-16x',
     name: 'LLaMA 7B + position interpolation ×16',
-    source: 'Chen et al. 2023: LLaMA 7B (2,048 tokens, base 10,000) extended to 32,768 by position interpolation, written as Hugging Face’s linear rope_scaling',
+    source:
+      'Chen et al. 2023: LLaMA 7B (2,048 tokens, base 10,000) extended to 32,768 by position interpolation, written as Hugging Face’s linear rope_scaling',
     config: {
-      hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 2048,
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      max_position_embeddings: 2048,
       rope_scaling: { type: 'linear', factor: 16 },
     },
   },
   {
     id: 'llama-2-7b-dynamic',
     name: 'Llama 2 7B + dynamic NTK ×2',
-    source: 'Llama 2 7B’s config.json with Hugging Face’s dynamic rope_scaling at factor 2 (the setting of HF’s dynamic-NTK examples; no checkpoint ships it)',
+    source:
+      'Llama 2 7B’s config.json with Hugging Face’s dynamic rope_scaling at factor 2 (the setting of HF’s dynamic-NTK examples; no checkpoint ships it)',
     config: {
-      hidden_size: 4096, num_attention_heads: 32, max_position_embeddings: 4096,
+      hidden_size: 4096,
+      num_attention_heads: 32,
+      max_position_embeddings: 4096,
       rope_scaling: { type: 'dynamic', factor: 2 },
     },
   },

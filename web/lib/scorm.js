@@ -27,7 +27,7 @@ import { useStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tall
 import { encodeProgress, decodeProgress } from './suspend-data.js';
 import { quizIri, statementTracker } from './xapi.js';
 
-const SUSPEND_LIMIT = { '1.2': 4096, '2004': 64000 };
+const SUSPEND_LIMIT = { 1.2: 4096, 2004: 64000 };
 const INTERACTION_LIMIT = 250; // 2004's smallest permitted maximum; 1.2 journals one per answer
 
 /** The SCORM 1.2 discovery (RTE 3.3.6.1): up to 7 parents, then the opener's chain. */
@@ -67,7 +67,7 @@ function has(win, name) {
 
 // the two versions' names for the same things
 const NAMES = {
-  '1.2': {
+  1.2: {
     init: 'LMSInitialize',
     finish: 'LMSFinish',
     get: 'LMSGetValue',
@@ -198,7 +198,14 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
     // the result is the credit this answer earned: correct (1), a real number
     // between (a right answer after misses), neutral (right after the
     // solution was shown: no credit), or incorrect
-    const result = (wrong) => (!d.correct ? wrong : d.revealed ? 'neutral' : earned === 1 ? 'correct' : String(Math.round(earned * 10000) / 10000));
+    const result = (wrong) =>
+      !d.correct
+        ? wrong
+        : d.revealed
+          ? 'neutral'
+          : earned === 1
+            ? 'correct'
+            : String(Math.round(earned * 10000) / 10000);
     const seconds = Math.max(0, Number(d.latencyMs) || 0) / 1000;
     const fields = [];
     if (version === '2004') {
@@ -225,20 +232,27 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
       // pattern is optional, so such an interaction goes without it
       const pattern = kind === 'choice' ? d.correctChoices.join('[,]') : String(d.correctPattern ?? '').slice(0, 250);
       const parts = pattern.split('[,]');
-      if (kind !== 'fill-in' || new Set(parts).size === parts.length) fields.push([`${p}.correct_responses.0.pattern`, pattern]);
+      if (kind !== 'fill-in' || new Set(parts).size === parts.length)
+        fields.push([`${p}.correct_responses.0.pattern`, pattern]);
     } else {
       // 1.2's interactions are a journal (write-only): one record per answer
       if (interactionCount >= INTERACTION_LIMIT) return;
       const p = `cmi.interactions.${interactionCount++}`;
       const time = new Date().toTimeString().slice(0, 8);
       // 1.2's numeric pattern is one number; a range of accepted answers is a fill-in's text
-      const pattern = kind === 'choice' ? d.correctChoices.map((i) => i.toString(36)).join(',') : String(d.correctValue ?? d.correctPattern ?? '');
+      const pattern =
+        kind === 'choice'
+          ? d.correctChoices.map((i) => i.toString(36)).join(',')
+          : String(d.correctValue ?? d.correctPattern ?? '');
       fields.push(
         [`${p}.id`, d.quizId],
         [`${p}.type`, kind],
         [`${p}.time`, time],
         [`${p}.weighting`, '1'],
-        [`${p}.student_response`, kind === 'choice' ? d.choices.map((i) => i.toString(36)).join(',') : String(d.response ?? '').slice(0, 255)],
+        [
+          `${p}.student_response`,
+          kind === 'choice' ? d.choices.map((i) => i.toString(36)).join(',') : String(d.response ?? '').slice(0, 255),
+        ],
         [`${p}.result`, result('wrong')],
         [`${p}.latency`, formatSessionTime('1.2', seconds)],
         [`${p}.correct_responses.0.pattern`, pattern.slice(0, 255)],

@@ -12,7 +12,8 @@ export function parseSections(text, known) {
     .split(/[\s,]+/)
     .filter(Boolean);
   const list = known.join(', ');
-  if (!asked.length) return { ids: null, error: `No section named: give one or more section ids, separated by commas (${list}).` };
+  if (!asked.length)
+    return { ids: null, error: `No section named: give one or more section ids, separated by commas (${list}).` };
   const unknown = [...new Set(asked.filter((id) => !known.includes(id)))];
   if (unknown.length) {
     const names = unknown.map((id) => JSON.stringify(id)).join(', ');

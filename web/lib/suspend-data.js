@@ -29,7 +29,8 @@ const isSeed = (x) => Number.isInteger(x) && x >= 0 && x < 2 ** 32;
 const ID = /^[a-z0-9-]{1,80}$/;
 
 // percent-encoding that leaves none of the separators ~ . , in the text
-const encodePart = (text) => encodeURIComponent(text).replace(/[.~!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+const encodePart = (text) =>
+  encodeURIComponent(text).replace(/[.~!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 function decodePart(text) {
   try {
     return decodeURIComponent(text).slice(0, MAX_TYPED);
@@ -59,7 +60,8 @@ export function encodeProgress(progress, learnerSeed, { limit = 4096 } = {}) {
       const misses = Math.min(e.misses, 36 ** 2 - 1).toString(36);
       const thirds = Math.round(e.credit * 3);
       let s = `${id}.${flags.toString(36)}${attempts}.${misses}.${thirds}.${level < 1 ? encodeResponse(e.response) : ''}`;
-      if (e.seed !== undefined && !(isSeed(learnerSeed) && e.seed === deriveSeed(learnerSeed, id))) s += `.${e.seed.toString(36)}`;
+      if (e.seed !== undefined && !(isSeed(learnerSeed) && e.seed === deriveSeed(learnerSeed, id)))
+        s += `.${e.seed.toString(36)}`;
       parts.push(s);
     }
     const text = parts.join('~');
@@ -92,7 +94,8 @@ export function decodeProgress(text, { knownIds = null } = {}) {
   const version = parts[0];
   if ((version !== PREFIX && version !== 'pe1') || parts.length < 2) return none;
   const known = knownIds ? new Set(knownIds) : null;
-  const learnerSeed = /^[0-9a-z]{1,7}$/.test(parts[1]) && isSeed(parseInt(parts[1], 36)) ? parseInt(parts[1], 36) : null;
+  const learnerSeed =
+    /^[0-9a-z]{1,7}$/.test(parts[1]) && isSeed(parseInt(parts[1], 36)) ? parseInt(parts[1], 36) : null;
   const progress = {};
   for (const part of parts.slice(2)) {
     let id;

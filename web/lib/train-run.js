@@ -18,8 +18,22 @@ const TRANSITIONS = {
   pause: { loading: 'loading-paused', running: 'paused' },
   resume: { 'loading-paused': 'loading', paused: 'running' },
   finish: { loading: 'done', 'loading-paused': 'done', running: 'done', paused: 'done' },
-  stop: { loading: 'stopped', 'loading-paused': 'stopped', running: 'stopped', paused: 'stopped', error: 'stopped', stopped: 'stopped' },
-  fail: { loading: 'error', 'loading-paused': 'error', running: 'error', paused: 'error', stopped: 'error', error: 'error' },
+  stop: {
+    loading: 'stopped',
+    'loading-paused': 'stopped',
+    running: 'stopped',
+    paused: 'stopped',
+    error: 'stopped',
+    stopped: 'stopped',
+  },
+  fail: {
+    loading: 'error',
+    'loading-paused': 'error',
+    running: 'error',
+    paused: 'error',
+    stopped: 'error',
+    error: 'error',
+  },
 };
 
 /** The states a run can be in. */

@@ -31,7 +31,15 @@ export const MODEL = Object.freeze({ layers: 2, dModel: 64, heads: 4, batch: 32,
  * 512), and the settings of the recorded comparison
  * (scripts/record-lm-results.mjs), which the lesson's text lab starts with.
  */
-export const TEXT = Object.freeze({ batch: 16, vocab: 64, evalEvery: 100, evalSamples: 64, trainLen: 64, steps: 1200, lr: 3e-3 });
+export const TEXT = Object.freeze({
+  batch: 16,
+  vocab: 64,
+  evalEvery: 100,
+  evalSamples: 64,
+  trainLen: 64,
+  steps: 1200,
+  lr: 3e-3,
+});
 const MAX_TEXT = 1 << 21; // characters of a corpus a message may carry
 /** Test lengths as multiples of the train length. */
 export const MULTIPLES = [1, 2, 4];
@@ -75,12 +83,26 @@ export function checkConfig(c) {
   };
   if (!TASKS.includes(c.task)) throw new Error(`task must be one of ${TASKS.join(', ')}`);
   const enc = c.encodings;
-  if (!Array.isArray(enc) || enc.length < 1 || enc.length > ENCODINGS.length || new Set(enc).size !== enc.length || !enc.every((e) => ENCODINGS.includes(e))) {
+  if (
+    !Array.isArray(enc) ||
+    enc.length < 1 ||
+    enc.length > ENCODINGS.length ||
+    new Set(enc).size !== enc.length ||
+    !enc.every((e) => ENCODINGS.includes(e))
+  ) {
     throw new Error(`encodings must be 1 to ${ENCODINGS.length} different names among ${ENCODINGS.join(', ')}`);
   }
   const { min, max } = LAB_OPTIONS.lr;
-  if (typeof c.lr !== 'number' || !(c.lr >= min && c.lr <= max)) throw new Error(`lr must be a number from ${min} to ${max}`);
-  const clean = { task: c.task, encodings: [...enc], steps: int('steps'), seed: int('seed'), lr: c.lr, trainLen: int('trainLen') };
+  if (typeof c.lr !== 'number' || !(c.lr >= min && c.lr <= max))
+    throw new Error(`lr must be a number from ${min} to ${max}`);
+  const clean = {
+    task: c.task,
+    encodings: [...enc],
+    steps: int('steps'),
+    seed: int('seed'),
+    lr: c.lr,
+    trainLen: int('trainLen'),
+  };
   if (c.task === 'text') clean.text = c.text;
   return clean;
 }
@@ -89,7 +111,8 @@ export function checkConfig(c) {
 export function trainerOptions(config, encoding) {
   const { task, trainLen, seed, lr } = config;
   const model = { layers: MODEL.layers, dModel: MODEL.dModel, heads: MODEL.heads };
-  if (task === 'text') return { task, encoding, trainLen, seed, lr, ...model, batch: TEXT.batch, vocab: TEXT.vocab, text: config.text };
+  if (task === 'text')
+    return { task, encoding, trainLen, seed, lr, ...model, batch: TEXT.batch, vocab: TEXT.vocab, text: config.text };
   return { task, encoding, trainLen, seed, lr, ...model, batch: MODEL.batch, vocab: MODEL.vocab };
 }
 
@@ -198,7 +221,8 @@ export class TrainSession {
       run.bucketCount = 0;
     }
     if (run.val) {
-      if (n % TEXT.evalEvery === 0) run.val[run.valPoints++] = run.trainer.evaluateLoss(this.config.trainLen, TEXT.evalSamples);
+      if (n % TEXT.evalEvery === 0)
+        run.val[run.valPoints++] = run.trainer.evaluateLoss(this.config.trainLen, TEXT.evalSamples);
     } else if (n % EVAL_EVERY === 0 && n < steps) this.#liveEval(run);
     if (--this.leftInChunk === 0 || n === steps) this.#nextTurn();
   }
@@ -246,7 +270,8 @@ export class TrainSession {
     if (m === 1) {
       run.acc1x = this.finalAcc[i][key];
       run.acc1xStep = run.trainer.steps;
-      if (run.solved === null && run.acc1x >= SOLVED) run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
+      if (run.solved === null && run.acc1x >= SOLVED)
+        run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
     }
     if (this.finalQueue.length === 0) {
       this.results = this.runs.map((r, j) => ({
@@ -258,7 +283,14 @@ export class TrainSession {
         ...(this.finalAcc[j].reason4x ? { reason4x: this.finalAcc[j].reason4x } : {}),
         finalLoss: finalLoss(r, this.config.steps),
         solved: r.solved,
-        ...(r.val ? { loss1x: this.finalAcc[j].loss1x ?? null, loss2x: this.finalAcc[j].loss2x ?? null, loss4x: this.finalAcc[j].loss4x ?? null, val: r.val.slice() } : {}),
+        ...(r.val
+          ? {
+              loss1x: this.finalAcc[j].loss1x ?? null,
+              loss2x: this.finalAcc[j].loss2x ?? null,
+              loss4x: this.finalAcc[j].loss4x ?? null,
+              val: r.val.slice(),
+            }
+          : {}),
       }));
     }
   }

@@ -56,8 +56,20 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-
 const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
 
 // what configureXapi set; auth stays here only (never stored)
-const config = { endpoint: null, auth: null, actor: null, registration: null, language: DEFAULT_LANGUAGE, platform: DEFAULT_PLATFORM };
-let status = { state: 'off', message: 'No LRS configured: statements are in-page events only.', pending: 0, endpoint: null };
+const config = {
+  endpoint: null,
+  auth: null,
+  actor: null,
+  registration: null,
+  language: DEFAULT_LANGUAGE,
+  platform: DEFAULT_PLATFORM,
+};
+let status = {
+  state: 'off',
+  message: 'No LRS configured: statements are in-page events only.',
+  pending: 0,
+  endpoint: null,
+};
 let queue = null;
 
 const VERBS = {
@@ -71,7 +83,11 @@ const lessonActivity = () => ({ id: LESSON_IRI, objectType: 'Activity' });
 
 /** The section of the lesson that holds a quiz or an exercise, or null. */
 export function sectionOf(questionId) {
-  const q = Object.hasOwn(quizzes, questionId) ? quizzes[questionId] : Object.hasOwn(exercises, questionId) ? exercises[questionId] : null;
+  const q = Object.hasOwn(quizzes, questionId)
+    ? quizzes[questionId]
+    : Object.hasOwn(exercises, questionId)
+      ? exercises[questionId]
+      : null;
   return typeof q?.section === 'string' && q.section ? q.section : null;
 }
 
@@ -84,9 +100,19 @@ function contextActivities(section) {
 
 // the fields every statement carries, fixed now (at the answer)
 function envelope(statement, activities) {
-  const context = { registration: config.registration ?? learner().registration, platform: config.platform, language: config.language };
+  const context = {
+    registration: config.registration ?? learner().registration,
+    platform: config.platform,
+    language: config.language,
+  };
   if (activities) context.contextActivities = activities;
-  return { id: uuid(), timestamp: new Date().toISOString(), actor: config.actor ?? anonymousActor(), ...statement, context };
+  return {
+    id: uuid(),
+    timestamp: new Date().toISOString(),
+    actor: config.actor ?? anonymousActor(),
+    ...statement,
+    context,
+  };
 }
 
 /**
@@ -110,7 +136,10 @@ export function answeredStatement(d) {
   let response;
   if (kind === 'choice') {
     definition.correctResponsesPattern = [ids(d.correctChoices ?? [])];
-    definition.choices = (d.options ?? []).map((text, i) => ({ id: String(i), description: { [lang]: clip(text, 1000) } }));
+    definition.choices = (d.options ?? []).map((text, i) => ({
+      id: String(i),
+      description: { [lang]: clip(text, 1000) },
+    }));
     response = ids(d.choices ?? []);
   } else {
     definition.correctResponsesPattern = [clip(String(d.correctPattern ?? ''), 1000)];
@@ -144,8 +173,16 @@ export function completedStatement({ points, total, mastery = null, section = nu
   const result = { completion: true, score: { raw: round(points), min: 0, max: total, scaled } };
   if (mastery !== null) result.success = scaled >= mastery;
   const object = section
-    ? { objectType: 'Activity', id: sectionIri(section), definition: { type: 'http://adlnet.gov/expapi/activities/module' } }
-    : { objectType: 'Activity', id: LESSON_IRI, definition: { name: { [config.language]: LESSON_NAME }, type: 'http://adlnet.gov/expapi/activities/lesson' } };
+    ? {
+        objectType: 'Activity',
+        id: sectionIri(section),
+        definition: { type: 'http://adlnet.gov/expapi/activities/module' },
+      }
+    : {
+        objectType: 'Activity',
+        id: LESSON_IRI,
+        definition: { name: { [config.language]: LESSON_NAME }, type: 'http://adlnet.gov/expapi/activities/lesson' },
+      };
   return envelope({ verb: verb('completed'), object, result }, section ? { parent: [lessonActivity()] } : null);
 }
 
@@ -210,7 +247,9 @@ export function launchOptions(search) {
     try {
       options.actor = JSON.parse(params.get('actor'));
     } catch (error) {
-      errors.push(`The launch parameter actor is not JSON (${error.message}); it must be an xAPI Agent such as {"name":"Ann","mbox":"mailto:ann@example.org"}.`);
+      errors.push(
+        `The launch parameter actor is not JSON (${error.message}); it must be an xAPI Agent such as {"name":"Ann","mbox":"mailto:ann@example.org"}.`,
+      );
     }
   }
   return { present, options, errors };
@@ -231,10 +270,14 @@ function apply(options, errors) {
   const next = { ...config };
   let base = ACTIVITY_BASE;
   if (!isPlainObject(options)) {
-    errors.push(`configureXapi takes an object with ${OPTIONS.join(', ')}; got ${options === null ? 'null' : typeof options}.`);
+    errors.push(
+      `configureXapi takes an object with ${OPTIONS.join(', ')}; got ${options === null ? 'null' : typeof options}.`,
+    );
     options = {};
   }
-  for (const key of Object.keys(options)) if (!OPTIONS.includes(key)) errors.push(`configureXapi has no option "${key.slice(0, 40)}" (options: ${OPTIONS.join(', ')}).`);
+  for (const key of Object.keys(options))
+    if (!OPTIONS.includes(key))
+      errors.push(`configureXapi has no option "${key.slice(0, 40)}" (options: ${OPTIONS.join(', ')}).`);
   const given = (key) => Object.hasOwn(options, key) && options[key] !== undefined;
   const check = (key, fn) => {
     if (!given(key)) return;
@@ -266,15 +309,18 @@ function apply(options, errors) {
   });
   check('registration', (v) => {
     if (v === null || v === '') return void (next.registration = null);
-    if (typeof v !== 'string' || !UUID.test(v)) return `The registration must be a UUID such as ${uuid()}; got ${show(v)}.`;
+    if (typeof v !== 'string' || !UUID.test(v))
+      return `The registration must be a UUID such as ${uuid()}; got ${show(v)}.`;
     next.registration = v.toLowerCase();
   });
   check('language', (v) => {
-    if (typeof v !== 'string' || !LANGUAGE_TAG.test(v)) return `The language must be a language tag such as en-US; got ${show(v)}.`;
+    if (typeof v !== 'string' || !LANGUAGE_TAG.test(v))
+      return `The language must be a language tag such as en-US; got ${show(v)}.`;
     next.language = v;
   });
   check('platform', (v) => {
-    if (typeof v !== 'string' || !v.trim() || v.length > 100) return `The platform must be a short text such as posenc-course; got ${show(v)}.`;
+    if (typeof v !== 'string' || !v.trim() || v.length > 100)
+      return `The platform must be a short text such as posenc-course; got ${show(v)}.`;
     next.platform = v;
   });
   // with an error, nothing goes to an LRS: statements whose learner or
@@ -290,7 +336,13 @@ function apply(options, errors) {
   if (errors.length) {
     for (const e of errors) console.warn(`xAPI: ${e}`);
     report({ state: 'config-error', message: `xAPI sending is off: ${errors.join(' ')}`, pending: 0, endpoint: null });
-  } else if (!queue) report({ state: 'off', message: 'No LRS configured: statements are in-page events only.', pending: 0, endpoint: null });
+  } else if (!queue)
+    report({
+      state: 'off',
+      message: 'No LRS configured: statements are in-page events only.',
+      pending: 0,
+      endpoint: null,
+    });
   if (queue) trackAnswers();
   return { ok: errors.length === 0, errors, sending: queue !== null };
 }
@@ -301,7 +353,14 @@ function setBase(base) {
   REVEALED_EXTENSION = `${base}/extensions/revealed`;
 }
 
-const show = (v) => (typeof v === 'string' ? JSON.stringify(v.slice(0, 80)) : v === null ? 'null' : typeof v === 'object' ? 'an object' : String(v));
+const show = (v) =>
+  typeof v === 'string'
+    ? JSON.stringify(v.slice(0, 80))
+    : v === null
+      ? 'null'
+      : typeof v === 'object'
+        ? 'an object'
+        : String(v);
 
 function absoluteUrl(v) {
   if (typeof v !== 'string' || /\s/.test(v)) return null;
@@ -314,7 +373,10 @@ function absoluteUrl(v) {
 
 function checkEndpoint(v) {
   const u = absoluteUrl(v);
-  if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:')) return { error: `The LRS endpoint must be an http(s) address such as https://lrs.example.org/xapi/; got ${show(v)}.` };
+  if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:'))
+    return {
+      error: `The LRS endpoint must be an http(s) address such as https://lrs.example.org/xapi/; got ${show(v)}.`,
+    };
   if (u.username || u.password) return { error: 'The LRS endpoint must not hold credentials; give them as auth.' };
   if (u.search || u.hash) return { error: `The LRS endpoint must not have a query or a fragment; got ${show(v)}.` };
   return { endpoint: u.href.endsWith('/') ? u.href : `${u.href}/` };
@@ -327,12 +389,17 @@ function checkAuth(v) {
   }
   // a header value: a scheme and its credentials, printable ASCII only
   if (typeof v === 'string' && /^[A-Za-z][A-Za-z0-9._~+-]* +[\x21-\x7e]+$/.test(v)) return { auth: v };
-  return { error: 'The auth must be an Authorization header value such as "Basic dXNlcjpwYXNz" (or { username, password }).' };
+  return {
+    error: 'The auth must be an Authorization header value such as "Basic dXNlcjpwYXNz" (or { username, password }).',
+  };
 }
 
 function checkBase(v) {
   const u = absoluteUrl(v);
-  if (!u || u.search || u.hash || !/^[a-z][a-z0-9+.-]*:/i.test(v)) return { error: `The activity IRI base must be an absolute IRI without query or fragment, such as https://courses.example.org/positional-encoding; got ${show(v)}.` };
+  if (!u || u.search || u.hash || !/^[a-z][a-z0-9+.-]*:/i.test(v))
+    return {
+      error: `The activity IRI base must be an absolute IRI without query or fragment, such as https://courses.example.org/positional-encoding; got ${show(v)}.`,
+    };
   return { base: v.replace(/\/+$/, '') };
 }
 
@@ -341,30 +408,59 @@ function checkBase(v) {
 function legacyAgent(v) {
   const out = {};
   for (const [k, x] of Object.entries(v)) out[k] = Array.isArray(x) && x.length === 1 ? x[0] : x;
-  if (isPlainObject(out.account) && 'accountName' in out.account) out.account = { homePage: out.account.accountServiceHomePage, name: out.account.accountName };
+  if (isPlainObject(out.account) && 'accountName' in out.account)
+    out.account = { homePage: out.account.accountServiceHomePage, name: out.account.accountName };
   return out;
 }
 
 /** { agent } (cleaned, objectType Agent) or { error }: is `v` an xAPI Agent with exactly one identifier? */
 export function checkAgent(v) {
-  if (!isPlainObject(v)) return { error: `expected an object such as {"name":"Ann","mbox":"mailto:ann@example.org"}; got ${show(v)}.` };
+  if (!isPlainObject(v))
+    return { error: `expected an object such as {"name":"Ann","mbox":"mailto:ann@example.org"}; got ${show(v)}.` };
   const a = legacyAgent(v);
-  if (a.objectType !== undefined && a.objectType !== 'Agent') return { error: `objectType must be "Agent"; got ${show(a.objectType)}.` };
+  if (a.objectType !== undefined && a.objectType !== 'Agent')
+    return { error: `objectType must be "Agent"; got ${show(a.objectType)}.` };
   const known = ['objectType', 'name', 'mbox', 'mbox_sha1sum', 'openid', 'account'];
   const extra = Object.keys(a).filter((k) => !known.includes(k));
-  if (extra.length) return { error: `unknown field ${extra.map((k) => k.slice(0, 40)).join(', ')} (an Agent has ${known.join(', ')}).` };
+  if (extra.length)
+    return {
+      error: `unknown field ${extra.map((k) => k.slice(0, 40)).join(', ')} (an Agent has ${known.join(', ')}).`,
+    };
   const ifis = ['mbox', 'mbox_sha1sum', 'openid', 'account'].filter((k) => a[k] !== undefined);
-  if (ifis.length !== 1) return { error: `it needs exactly one of mbox, mbox_sha1sum, openid, account; got ${ifis.length ? ifis.join(', ') : 'none'}.` };
+  if (ifis.length !== 1)
+    return {
+      error: `it needs exactly one of mbox, mbox_sha1sum, openid, account; got ${ifis.length ? ifis.join(', ') : 'none'}.`,
+    };
   if (a.name !== undefined && typeof a.name !== 'string') return { error: 'name must be a text.' };
-  if (a.mbox !== undefined && !(typeof a.mbox === 'string' && /^mailto:[^@\s]+@[^@\s]+$/.test(a.mbox))) return { error: `mbox must be a mailto: address; got ${show(a.mbox)}.` };
-  if (a.mbox_sha1sum !== undefined && !(typeof a.mbox_sha1sum === 'string' && /^[0-9a-f]{40}$/i.test(a.mbox_sha1sum))) return { error: 'mbox_sha1sum must be 40 hex digits.' };
-  if (a.openid !== undefined && !absoluteUrl(a.openid)) return { error: `openid must be a URI; got ${show(a.openid)}.` };
+  if (a.mbox !== undefined && !(typeof a.mbox === 'string' && /^mailto:[^@\s]+@[^@\s]+$/.test(a.mbox)))
+    return { error: `mbox must be a mailto: address; got ${show(a.mbox)}.` };
+  if (a.mbox_sha1sum !== undefined && !(typeof a.mbox_sha1sum === 'string' && /^[0-9a-f]{40}$/i.test(a.mbox_sha1sum)))
+    return { error: 'mbox_sha1sum must be 40 hex digits.' };
+  if (a.openid !== undefined && !absoluteUrl(a.openid))
+    return { error: `openid must be a URI; got ${show(a.openid)}.` };
   if (a.account !== undefined) {
     const homePage = absoluteUrl(a.account?.homePage);
-    if (!isPlainObject(a.account) || !homePage || !/^https?:$/.test(homePage.protocol) || typeof a.account.name !== 'string' || !a.account.name) return { error: 'account must be { homePage: an http(s) address, name: a text }.' };
+    if (
+      !isPlainObject(a.account) ||
+      !homePage ||
+      !/^https?:$/.test(homePage.protocol) ||
+      typeof a.account.name !== 'string' ||
+      !a.account.name
+    )
+      return { error: 'account must be { homePage: an http(s) address, name: a text }.' };
     a.account = { homePage: a.account.homePage, name: a.account.name };
   }
-  return { agent: { objectType: 'Agent', ...Object.fromEntries(known.slice(1).filter((k) => a[k] !== undefined).map((k) => [k, a[k]])) } };
+  return {
+    agent: {
+      objectType: 'Agent',
+      ...Object.fromEntries(
+        known
+          .slice(1)
+          .filter((k) => a[k] !== undefined)
+          .map((k) => [k, a[k]]),
+      ),
+    },
+  };
 }
 
 // ------------------------------------------------------------ the learner
@@ -391,7 +487,8 @@ function learner() {
   } catch {
     kept = null;
   }
-  if (isPlainObject(kept) && UUID.test(kept.id ?? '') && UUID.test(kept.registration ?? '')) return (learnerOnce = kept);
+  if (isPlainObject(kept) && UUID.test(kept.id ?? '') && UUID.test(kept.registration ?? ''))
+    return (learnerOnce = kept);
   learnerOnce = { id: uuid(), registration: uuid() };
   try {
     globalThis.localStorage?.setItem(LEARNER_KEY, JSON.stringify(learnerOnce));
@@ -405,8 +502,14 @@ const anonymousActor = () => ({ objectType: 'Agent', account: { homePage: ACTIVI
 // ------------------------------------------------------------ sending
 
 function report(detail) {
-  status = { state: detail.state, message: detail.message, pending: detail.pending ?? 0, endpoint: detail.endpoint ?? config.endpoint };
-  if (typeof globalThis.dispatchEvent === 'function' && typeof CustomEvent === 'function') globalThis.dispatchEvent(new CustomEvent(STATUS_EVENT, { detail: { ...status } }));
+  status = {
+    state: detail.state,
+    message: detail.message,
+    pending: detail.pending ?? 0,
+    endpoint: detail.endpoint ?? config.endpoint,
+  };
+  if (typeof globalThis.dispatchEvent === 'function' && typeof CustomEvent === 'function')
+    globalThis.dispatchEvent(new CustomEvent(STATUS_EVENT, { detail: { ...status } }));
 }
 
 /** Queues a statement for the configured LRS (nothing happens without one); true when queued. */
@@ -433,11 +536,20 @@ export function trackAnswers(onAnswer) {
     tracking = true;
     const made = [];
     // the questions of the sections this page shows (?sections=), so a page of some sections completes
-    const track = statementTracker({ questionIds: questionIdsIn(selectedSections()), progress: loadProgress, send: (s) => made.push(s) });
+    const track = statementTracker({
+      questionIds: questionIdsIn(selectedSections()),
+      progress: loadProgress,
+      send: (s) => made.push(s),
+    });
     document.addEventListener('pe-quiz-answered', (event) => {
       const d = event.detail;
       // a quiz's answer carries its choices; an exercise's, its typed response
-      if (!isPlainObject(d) || typeof d.quizId !== 'string' || ((d.kind ?? 'choice') === 'choice' && !Array.isArray(d.choices))) return;
+      if (
+        !isPlainObject(d) ||
+        typeof d.quizId !== 'string' ||
+        ((d.kind ?? 'choice') === 'choice' && !Array.isArray(d.choices))
+      )
+        return;
       made.length = 0;
       try {
         track(d);

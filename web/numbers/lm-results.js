@@ -18,16 +18,27 @@
 import LM from '../data/lm-results.js';
 
 const { results, config, seeds, corpus } = LM;
-const LABELS = { none: 'none', sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE', alibi: 'ALiBi', t5: 'T5 bias' };
+const LABELS = {
+  none: 'none',
+  sinusoidal: 'sinusoidal',
+  learned: 'learned',
+  rope: 'RoPE',
+  alibi: 'ALiBi',
+  t5: 'T5 bias',
+};
 const ENCODINGS = Object.keys(results);
 const f3 = (x) => x.toFixed(3);
 const list = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
-const cell = (s) => (s.mean === null ? '—' : f3(s.min) === f3(s.max) ? f3(s.mean) : `${f3(s.mean)} (${f3(s.min)}–${f3(s.max)})`);
+const cell = (s) =>
+  s.mean === null ? '—' : f3(s.min) === f3(s.max) ? f3(s.mean) : `${f3(s.mean)} (${f3(s.min)}–${f3(s.max)})`;
 const range = (s) => (s.mean === null ? '—' : f3(s.min) === f3(s.max) ? f3(s.min) : `${f3(s.min)}–${f3(s.max)}`);
 
 // The checkpoints (1-based index k: after k * evalEvery steps) at which RoPE
 // had the lowest validation loss of all six encodings in every seed.
-const ropeLeads = (k) => seeds.every((_, i) => ENCODINGS.every((e) => e === 'rope' || results.rope.seeds[i].curve[k] < results[e].seeds[i].curve[k]));
+const ropeLeads = (k) =>
+  seeds.every((_, i) =>
+    ENCODINGS.every((e) => e === 'rope' || results.rope.seeds[i].curve[k] < results[e].seeds[i].curve[k]),
+  );
 let firstLeadEnd = 0;
 while (firstLeadEnd < results.rope.curve.mean.length && ropeLeads(firstLeadEnd)) firstLeadEnd++;
 // a tie: means closer than the largest spread of any encoding's final loss
@@ -60,7 +71,8 @@ const numbers = {
     return (Math.round(n / 1000) * 1000).toLocaleString('en-US');
   },
   'lm-rope-first-lead-end': () => {
-    if (firstLeadEnd === 0) throw new Error('RoPE did not lead at the first checkpoint in every seed: the prose claims it did');
+    if (firstLeadEnd === 0)
+      throw new Error('RoPE did not lead at the first checkpoint in every seed: the prose claims it did');
     return (firstLeadEnd * config.evalEvery).toLocaleString('en-US');
   },
   'lm-best-1x': () => list(best.map((e) => LABELS[e])),
@@ -78,10 +90,12 @@ for (const e of ENCODINGS) {
   }
   results[e].curve.mean.forEach((_, k) => {
     const at = (k + 1) * config.evalEvery;
-    numbers[`lm-${e}-at-${at}`] = () => cell({ mean: results[e].curve.mean[k], min: results[e].curve.min[k], max: results[e].curve.max[k] });
+    numbers[`lm-${e}-at-${at}`] = () =>
+      cell({ mean: results[e].curve.mean[k], min: results[e].curve.min[k], max: results[e].curve.max[k] });
   });
 }
 
-numbers['lm-rope-t5-sinusoidal-4x-rise-min'] = () => Math.min(...['rope', 't5', 'sinusoidal'].flatMap(rises)).toFixed(2);
+numbers['lm-rope-t5-sinusoidal-4x-rise-min'] = () =>
+  Math.min(...['rope', 't5', 'sinusoidal'].flatMap(rises)).toFixed(2);
 
 export default numbers;

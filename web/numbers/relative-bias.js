@@ -26,8 +26,7 @@ for (const rel of T5_TABLE) {
 
 export default {
   // The 4 extra slopes of a 12-head model, between the first 8.
-  'relative-bias-alibi-slopes-12-extra': (pe) =>
-    Array.from(pe.alibiSlopes(12).slice(8), (s) => fixed(s, 4)).join(', '),
+  'relative-bias-alibi-slopes-12-extra': (pe) => Array.from(pe.alibiSlopes(12).slice(8), (s) => fixed(s, 4)).join(', '),
   // The two extra slopes of a 6-head model.
   'relative-bias-alibi-slopes-6': (pe) => Array.from(pe.alibiSlopes(6), (s) => fixed(s, 4)).join(', '),
   // Distance over which a head's weight shrinks by a factor e: 1 / slope.

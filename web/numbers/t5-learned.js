@@ -52,7 +52,9 @@ for (const [task, { tables }] of Object.entries(T5.tasks)) {
     const bucket = bucketOf(pe);
     const first = firstReached(bucket);
     const out = [];
-    for (const t of tables) for (let b = 0; b < T5.numBuckets; b++) if (keep(b, first, bucket)) for (let h = 0; h < H; h++) out.push(t[b * H + h]);
+    for (const t of tables)
+      for (let b = 0; b < T5.numBuckets; b++)
+        if (keep(b, first, bucket)) for (let h = 0; h < H; h++) out.push(t[b * H + h]);
     return out;
   };
   const unreached = (b, first) => first[b] > 1;
@@ -94,7 +96,7 @@ for (const [task, { tables }] of Object.entries(T5.tasks)) {
         for (let h = 1; h < H; h++) if (neighbourShare(t, h, bucket, L) > neighbourShare(t, best, bucket, L)) best = h;
         return neighbourShare(t, best, bucket, m * L);
       });
-      return (100 * shares.reduce((a, b) => a + b, 0) / shares.length).toFixed(0);
+      return ((100 * shares.reduce((a, b) => a + b, 0)) / shares.length).toFixed(0);
     };
   }
 }

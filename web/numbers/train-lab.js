@@ -17,7 +17,9 @@
 //   train-rope-pairs, train-rope-unturned-pairs   pairs per RoPE head, and those with a wavelength above train-len
 import { readFileSync } from 'node:fs';
 
-const recorded = JSON.parse(readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'));
+const recorded = JSON.parse(
+  readFileSync(new URL('../../lessons/positional-encoding/train-results.json', import.meta.url), 'utf8'),
+);
 const { results, config, steps, seeds } = recorded;
 
 const list = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);
@@ -40,7 +42,11 @@ const numbers = {
   // RoPE in the trainer: one head of dModel / heads coordinates, base 10000 (cpp/train/transformer.h)
   'train-rope-pairs': () => String(config.dModel / config.heads / 2),
   'train-rope-unturned-pairs': (pe) =>
-    String(Array.from(pe.ropeInvFreq(config.dModel / config.heads), (f) => (2 * Math.PI) / f).filter((w) => w > config.trainLen).length),
+    String(
+      Array.from(pe.ropeInvFreq(config.dModel / config.heads), (f) => (2 * Math.PI) / f).filter(
+        (w) => w > config.trainLen,
+      ).length,
+    ),
 };
 for (const [task, byEncoding] of Object.entries(results)) {
   for (const [encoding, r] of Object.entries(byEncoding)) {
@@ -53,7 +59,8 @@ for (const [task, byEncoding] of Object.entries(results)) {
       numbers[`${name}-min`] = () => (missing ? '—' : pct(s.min));
       numbers[`${name}-max`] = () => (missing ? '—' : pct(s.max));
     }
-    numbers[`train-${task}-${encoding}-to99-max`] = () => (r.stepsTo99.max === null ? '—' : r.stepsTo99.max.toLocaleString('en-US'));
+    numbers[`train-${task}-${encoding}-to99-max`] = () =>
+      r.stepsTo99.max === null ? '—' : r.stepsTo99.max.toLocaleString('en-US');
   }
 }
 

@@ -28,7 +28,10 @@ export function generate(pe, random) {
   for (let i = 0; i < dim / 2; i++) byRegime[regimeOf(i)].push(i);
 
   // pass 2: a pair from a randomly chosen regime that this configuration has
-  const regime = pick(random, Object.keys(byRegime).filter((r) => byRegime[r].length > 0));
+  const regime = pick(
+    random,
+    Object.keys(byRegime).filter((r) => byRegime[r].length > 0),
+  );
   const i = pick(random, byRegime[regime]);
   const wave = (2 * Math.PI) / plain[i];
   const newWave = (2 * Math.PI) / scaled[i];

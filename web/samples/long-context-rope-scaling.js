@@ -41,7 +41,9 @@ export default {
       // wavelen = 2*pi / inv_freq: torch's reciprocal, then the product, in float32
       const wavelen = f32(f32(1 / def[i]) * twoPi);
       const stretch = columns.map((c) => fixed(f32(def[i] / c[i]), 3).padStart(8)).join('');
-      lines.push(`${String(i).padStart(4)} ${exponential(def[i], 3).padStart(10)} ${fixed(wavelen, 1).padStart(11)}${stretch}`);
+      lines.push(
+        `${String(i).padStart(4)} ${exponential(def[i], 3).padStart(10)} ${fixed(wavelen, 1).padStart(11)}${stretch}`,
+      );
     }
     const mscale = pe.ropeAttentionFactor({ type: 'yarn', factor, originalMaxPositions: orig });
     lines.push(`YaRN attention factor 0.1*ln(s)+1 = ${fixed(mscale, 4)}`);

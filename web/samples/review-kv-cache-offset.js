@@ -16,7 +16,11 @@ export default {
     past_len: { type: 'int', default: 4, min: 1, max: 8, step: 1, label: 'tokens in the cache' },
     head_dim: { type: 'int', default: 8, min: 4, max: 16, step: 2, label: 'head dim' },
   },
-  cases: [{ past_len: 1, head_dim: 4 }, { past_len: 8, head_dim: 16 }, { past_len: 3, head_dim: 6 }],
+  cases: [
+    { past_len: 1, head_dim: 4 },
+    { past_len: 8, head_dim: 16 },
+    { past_len: 3, head_dim: 6 },
+  ],
   run(pe, p) {
     const { past_len: past, head_dim: d } = p;
     const n = past + 1;
@@ -39,7 +43,10 @@ export default {
     const cached = Array.from({ length: past }, (_, t) => t);
     const full = lastRow([...cached, past]);
     const lines = [];
-    for (const [label, pos] of [['offset by cache length', past], ['position restarted at 0', 0]]) {
+    for (const [label, pos] of [
+      ['offset by cache length', past],
+      ['position restarted at 0', 0],
+    ]) {
       const step = lastRow([...cached, pos]);
       lines.push(`${label}: matches full pass: ${py(allclose(step, full, 1e-6))}`);
       lines.push(`  weights: ${rounded(step)}`);

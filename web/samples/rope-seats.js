@@ -84,7 +84,10 @@ export default {
   run(pe, p) {
     const scaling = linearFactorFor(pe, p.theta);
     const lines = [];
-    for (const [i, j] of [[p.m, p.n], [p.m + p.shift, p.n + p.shift]]) {
+    for (const [i, j] of [
+      [p.m, p.n],
+      [p.m + p.shift, p.n + p.shift],
+    ]) {
       const score = rotatedScore(pe, p.q, p.k, i, j, scaling);
       lines.push(`Attention Score (Seats ${i} vs ${j}): ${fixed(score, 5)}`);
     }

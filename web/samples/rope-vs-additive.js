@@ -38,7 +38,10 @@ export default {
     // torch's .sum() starts from +0, so a -0 total prints as 0.00000
     const dot2 = (a, b) => f32(f32(a[0] * b[0]) + f32(a[1] * b[1])) + 0;
     const lines = [];
-    for (const [i, j] of [[m, n], [m + shift, n + shift]]) {
+    for (const [i, j] of [
+      [m, n],
+      [m + shift, n + shift],
+    ]) {
       const pi = sinCos(i);
       const pj = sinCos(j);
       const added = dot2([f32(q[0] + pi[0]), f32(q[1] + pi[1])], [f32(k[0] + pj[0]), f32(k[1] + pj[1])]);

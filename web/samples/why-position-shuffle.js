@@ -20,7 +20,13 @@ export default {
     shuffled: {
       type: 'choice',
       default: 'the man bit the dog',
-      options: ['the man bit the dog', 'man the dog bit the', 'bit the man the dog', 'dog bit the man the', 'the dog bit the man'],
+      options: [
+        'the man bit the dog',
+        'man the dog bit the',
+        'bit the man the dog',
+        'dog bit the man the',
+        'the dog bit the man',
+      ],
       label: 'sentence B',
     },
   },
@@ -37,7 +43,8 @@ export default {
     const embed = (words) => {
       const x = new Float32Array(n * D);
       words.forEach((w, i) => {
-        for (let j = 0; j < D; j++) x[i * D + j] = table ? Math.fround(Math.fround(EMB[w][j]) + table[i * D + j]) : EMB[w][j];
+        for (let j = 0; j < D; j++)
+          x[i * D + j] = table ? Math.fround(Math.fround(EMB[w][j]) + table[i * D + j]) : EMB[w][j];
       });
       return x;
     };
@@ -47,7 +54,13 @@ export default {
     const outB = attend(embed(B));
     // perm[i] = the first unused index of A holding B's i-th word
     const free = [...A.keys()];
-    const perm = B.map((w) => free.splice(free.findIndex((j) => A[j] === w), 1)[0]);
+    const perm = B.map(
+      (w) =>
+        free.splice(
+          free.findIndex((j) => A[j] === w),
+          1,
+        )[0],
+    );
     // torch.allclose(out_b, out_a[perm]): |a - b| <= 1e-8 + 1e-5 * |b|
     let close = true;
     perm.forEach((j, i) => {

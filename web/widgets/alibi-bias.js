@@ -2,7 +2,17 @@
 // adds to its attention scores, as small multiples (one matrix per head) and
 // one selected head drawn large with its values. Slopes and biases come from
 // the core (alibiSlopes, alibiBias); this file only draws them.
-import { PeElement, define, css, h, patchSpecs, canvasContext, offPageCanvas, setAttr, setText } from '../lib/pe-element.js';
+import {
+  PeElement,
+  define,
+  css,
+  h,
+  patchSpecs,
+  canvasContext,
+  offPageCanvas,
+  setAttr,
+  setText,
+} from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { bindCellCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
@@ -18,7 +28,6 @@ const minus = (s) => s.replace(/^-/, '−');
 // a bias value as text; the diagonal's −0 reads as 0
 const val = (v, d) => (v === 0 ? '0' : minus(fixed(v, d)));
 
-
 class AlibiBias extends PeElement {
   static tag = 'alibi-bias';
   static description = "ALiBi's per-head slopes and the bias matrices they add to attention scores.";
@@ -27,7 +36,13 @@ class AlibiBias extends PeElement {
     'seq-len': { type: 'int', default: 8, min: 1, max: 64, label: 'sequence length' },
     causal: { type: 'bool', default: false, label: 'causal mask' },
     head: { type: 'int', default: 1, min: 1, max: 32, label: 'selected head' },
-    scale: { type: 'enum', default: 'shared', options: ['shared', 'per-head'], optionLabels: { shared: 'one scale for all heads', 'per-head': 'each head its own scale' }, label: 'colours' },
+    scale: {
+      type: 'enum',
+      default: 'shared',
+      options: ['shared', 'per-head'],
+      optionLabels: { shared: 'one scale for all heads', 'per-head': 'each head its own scale' },
+      label: 'colours',
+    },
   };
 
   static styles = css`
@@ -47,7 +62,11 @@ class AlibiBias extends PeElement {
   `;
 
   build(root) {
-    this.minis = h('div', { class: 'minis', role: 'group', 'aria-label': 'One bias matrix per head; press one to show it large' });
+    this.minis = h('div', {
+      class: 'minis',
+      role: 'group',
+      'aria-label': 'One bias matrix per head; press one to show it large',
+    });
     this.bigTitle = h('h4', {});
     this.big = h('canvas', { role: 'img', tabindex: '0' });
     this.bigWrap = h('div', { class: 'big-wrap' }, this.bigTitle, this.big);
@@ -59,10 +78,20 @@ class AlibiBias extends PeElement {
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
     root.append(
       h('h3', {}, 'ALiBi: each head subtracts its slope times the distance'),
-      h('p', { class: 'hint' }, 'Head j adds −αⱼ·|n − m| to the score of query m for key n: a steep head looks only nearby, a gentle one far back. Try 12 heads (not a power of two) to see the interleaved slopes; pick a head to read its matrix.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Head j adds −αⱼ·|n − m| to the score of query m for key n: a steep head looks only nearby, a gentle one far back. Try 12 heads (not a power of two) to see the interleaved slopes; pick a head to read its matrix.',
+      ),
       this.controls(['heads', 'seq-len', 'causal', 'scale']),
       this.minis,
-      h('div', { class: 'legend' }, h('span', {}, 'colour:'), this.legendText, h('span', {}, h('span', { class: 'swatch-masked' }), ' masked (−∞)')),
+      h(
+        'div',
+        { class: 'legend' },
+        h('span', {}, 'colour:'),
+        this.legendText,
+        h('span', {}, h('span', { class: 'swatch-masked' }), ' masked (−∞)'),
+      ),
       this.bigWrap,
       this.readout,
       this.table,
@@ -72,7 +101,10 @@ class AlibiBias extends PeElement {
     bindCellCursor(this.big, {
       grid: () => this._state && { rows: this._state.L, cols: this._state.L, geom: this._geom },
       current: () => this._cur,
-      moveTo: (cur) => { this._cur = cur; this._drawBig(); },
+      moveTo: (cur) => {
+        this._cur = cur;
+        this._drawBig();
+      },
     });
     this._width = 0;
     this._ro = new ResizeObserver(() => this.bigWrap.clientWidth !== this._width && this.schedule());
@@ -108,7 +140,8 @@ class AlibiBias extends PeElement {
     // small multiples, one button per head (reused)
     while (this._minis.length < H) this._minis.push(this._makeMini(this._minis.length));
     const buttons = this._minis.slice(0, H).map((x) => x.button);
-    if (this.minis.children.length !== H || buttons.some((b, i) => this.minis.children[i] !== b)) this.minis.replaceChildren(...buttons);
+    if (this.minis.children.length !== H || buttons.some((b, i) => this.minis.children[i] !== b))
+      this.minis.replaceChildren(...buttons);
     // Each head's L x L image goes through one off-page canvas of that size;
     // the small multiples keep a backing store of their displayed size and
     // get it scaled up without smoothing. Resizing eight on-page canvases at
@@ -143,7 +176,11 @@ class AlibiBias extends PeElement {
       const pow = powerOfTwo(slopes[hh]);
       setText(mini.m, `α = ${numpyScalar(slopes[hh])}`);
       patchSpecs(mini.pow, ['= 2', ['sup', {}, `−${pow}`]]);
-      setAttr(mini.button, 'aria-label', `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`);
+      setAttr(
+        mini.button,
+        'aria-label',
+        `Head ${hh + 1}, slope ${numpyScalar(slopes[hh])} = 2 to the power −${pow}${hh === sel ? ', shown below' : ''}`,
+      );
     }
 
     // legend (its colours change with the theme only)
@@ -206,7 +243,14 @@ class AlibiBias extends PeElement {
     const canvas = h('canvas', { width: 1, height: 1, 'aria-hidden': 'true' });
     const m = h('span', { class: 'm' });
     const pow = h('span', { class: 'm' });
-    const button = h('button', { type: 'button', class: 'mini', 'aria-pressed': 'false' }, h('span', {}, `head ${hh + 1}`), canvas, m, pow);
+    const button = h(
+      'button',
+      { type: 'button', class: 'mini', 'aria-pressed': 'false' },
+      h('span', {}, `head ${hh + 1}`),
+      canvas,
+      m,
+      pow,
+    );
     button.addEventListener('click', () => this.setParam('head', hh + 1));
     return { button, canvas, m, pow };
   }
@@ -302,8 +346,10 @@ class AlibiBias extends PeElement {
       ctx.lineWidth = 0.5;
       ctx.beginPath();
       for (let t = 0; t <= L; t++) {
-        ctx.moveTo(t * cell, 0); ctx.lineTo(t * cell, size);
-        ctx.moveTo(0, t * cell); ctx.lineTo(size, t * cell);
+        ctx.moveTo(t * cell, 0);
+        ctx.lineTo(t * cell, size);
+        ctx.moveTo(0, t * cell);
+        ctx.lineTo(size, t * cell);
       }
       ctx.stroke();
     }
@@ -313,7 +359,8 @@ class AlibiBias extends PeElement {
       ctx.lineWidth = 2.5;
       ctx.strokeRect(cj * cell + 1, ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
     }
-    setAttr(this.big,
+    setAttr(
+      this.big,
       'aria-label',
       `Bias matrix of head ${sel + 1}, ${L} queries (rows) by ${L} keys (columns): 0 on the diagonal, falling by ${numpyScalar(s.slopes[sel])} per step of distance${s.causal ? '; keys after the query are masked' : ''}. Focus it and use the arrow keys to read cells.`,
     );
@@ -323,15 +370,21 @@ class AlibiBias extends PeElement {
   _readout() {
     const s = this._state;
     if (!this._cur) {
-      setText(this.readout, 'Point at the matrix, or focus it and use the arrow keys: rows are queries m, columns keys n.');
+      setText(
+        this.readout,
+        'Point at the matrix, or focus it and use the arrow keys: rows are queries m, columns keys n.',
+      );
       return;
     }
     const [m, n] = this._cur;
     const v = s.bias[s.sel * s.L * s.L + m * s.L + n];
     const alpha = numpyScalar(s.slopes[s.sel]);
-    setText(this.readout, Number.isFinite(v)
-      ? `head ${s.sel + 1}, query m = ${m}, key n = ${n}: bias = −${alpha} × |${n} − ${m}| = ${val(v, 6)}`
-      : `head ${s.sel + 1}, query m = ${m}, key n = ${n}: the key comes after the query, masked (−inf)`);
+    setText(
+      this.readout,
+      Number.isFinite(v)
+        ? `head ${s.sel + 1}, query m = ${m}, key n = ${n}: bias = −${alpha} × |${n} − ${m}| = ${val(v, 6)}`
+        : `head ${s.sel + 1}, query m = ${m}, key n = ${n}: the key comes after the query, masked (−inf)`,
+    );
   }
 
   _fillTable() {
@@ -339,7 +392,12 @@ class AlibiBias extends PeElement {
     const details = this.table;
     const wrap = details.querySelector('.table-wrap');
     // table 1: slopes; table 2: the selected head's matrix
-    this.setTable(details, `ALiBi slopes for ${s.H} heads`, ['head', 'slope α', 'as a power of 2'], Array.from(s.slopes, (m, hh) => [String(hh + 1), numpyScalar(m), `2^−${powerOfTwo(m)}`]));
+    this.setTable(
+      details,
+      `ALiBi slopes for ${s.H} heads`,
+      ['head', 'slope α', 'as a power of 2'],
+      Array.from(s.slopes, (m, hh) => [String(hh + 1), numpyScalar(m), `2^−${powerOfTwo(m)}`]),
+    );
     const slopesTable = wrap.firstChild;
     const o = s.sel * s.L * s.L;
     const rows = [];
@@ -351,7 +409,12 @@ class AlibiBias extends PeElement {
       }
       rows.push(r);
     }
-    this.setTable(details, `Bias of head ${s.sel + 1} (rows: query m, columns: key n)`, ['m ↓ n →', ...Array.from({ length: s.L }, (_, n) => `n = ${n}`)], rows);
+    this.setTable(
+      details,
+      `Bias of head ${s.sel + 1} (rows: query m, columns: key n)`,
+      ['m ↓ n →', ...Array.from({ length: s.L }, (_, n) => `n = ${n}`)],
+      rows,
+    );
     wrap.prepend(slopesTable);
   }
 }

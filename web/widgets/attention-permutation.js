@@ -8,7 +8,17 @@
 // (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
 // inside pe.attention); this file only makes the toy weights, multiplies the
 // 16-wide rows by them, and compares.
-import { PeElement, define, css, h, canvasContext, offPageCanvas, sameValues, setText, patchSpecs } from '../lib/pe-element.js';
+import {
+  PeElement,
+  define,
+  css,
+  h,
+  canvasContext,
+  offPageCanvas,
+  sameValues,
+  setText,
+  patchSpecs,
+} from '../lib/pe-element.js';
 import { seededRandom } from '../lib/random.js';
 import { rgb, sequential } from '../lib/colormap.js';
 import { exponential, fixed } from '../lib/pyformat.js';
@@ -105,7 +115,8 @@ function swapOrder(n) {
 
 class AttentionPermutation extends PeElement {
   static tag = 'attention-permutation';
-  static description = 'The permutation experiment: one self-attention layer on a sentence and on a shuffle of it, per positional encoding.';
+  static description =
+    'The permutation experiment: one self-attention layer on a sentence and on a shuffle of it, per positional encoding.';
   static params = {
     sentence: {
       type: 'string',
@@ -116,7 +127,13 @@ class AttentionPermutation extends PeElement {
       label: 'sentence',
       size: 26,
     },
-    encoding: { type: 'enum', options: ENCODINGS, default: 'sinusoidal', label: 'encoding', optionLabels: ENCODING_LABELS },
+    encoding: {
+      type: 'enum',
+      options: ENCODINGS,
+      default: 'sinusoidal',
+      label: 'encoding',
+      optionLabels: ENCODING_LABELS,
+    },
     // order[j] = which original word sits in seat j of the shuffled sentence; empty = the swap preset
     order: {
       type: 'string',
@@ -126,7 +143,13 @@ class AttentionPermutation extends PeElement {
       patternMessage: 'must be comma-separated positions like 0,4,2,3,1',
       label: 'order',
     },
-    head: { type: 'enum', options: ['1', '2'], default: '1', label: 'head shown', optionLabels: { 1: 'head 1', 2: 'head 2' } },
+    head: {
+      type: 'enum',
+      options: ['1', '2'],
+      default: '1',
+      label: 'head shown',
+      optionLabels: { 1: 'head 1', 2: 'head 2' },
+    },
   };
   static styles = css`
     .hint { color: var(--pe-muted); font-size: .92em; }
@@ -176,15 +199,21 @@ class AttentionPermutation extends PeElement {
     this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
     root.append(
       h('h3', {}, 'Shuffle the words: can attention tell?'),
-      h('p', { class: 'hint' },
+      h(
+        'p',
+        { class: 'hint' },
         'The same toy attention layer reads a sentence and a shuffle of it. Each word gets an output row (a vector of 16 numbers, 8 per head). ',
         'Put the shuffled sentence’s rows back in the original word order and compare them row by row: ',
         'with no position signal they match (to float32 rounding); with an encoding they differ, unless the shuffle keeps everything that encoding reads (ALiBi here is symmetric: it sees only distances, so it cannot tell a sentence from its reversal). Try Shuffle, then switch the encoding. ',
-        'The layer has two heads with their own toy weights; “head shown” picks the one drawn and listed, the differences count both.'),
+        'The layer has two heads with their own toy weights; “head shown” picks the one drawn and listed, the differences count both.',
+      ),
       controlRow,
-      h('div', { class: 'buttons' },
+      h(
+        'div',
+        { class: 'buttons' },
         h('button', { type: 'button', onclick: () => this._shuffle() }, 'Shuffle'),
-        h('button', { type: 'button', onclick: () => this._swap() }, 'Swap 2nd and last word')),
+        h('button', { type: 'button', onclick: () => this._swap() }, 'Swap 2nd and last word'),
+      ),
       this.sentencesBox,
       this.lesson,
       this.maps,
@@ -192,9 +221,12 @@ class AttentionPermutation extends PeElement {
       this.copiesNote,
       this.perWord,
       this.results,
-      h('p', { class: 'note' },
+      h(
+        'p',
+        { class: 'note' },
         'The sizes are not a ranking of the schemes: they depend on this layer’s random toy weights and word vectors (another sentence gives other sizes). ',
-        'What the test reads is zero (up to float32 rounding) against not zero: not zero means the layer sees the order.'),
+        'What the test reads is zero (up to float32 rounding) against not zero: not zero means the layer sees the order.',
+      ),
       this.details,
     );
   }
@@ -250,7 +282,11 @@ class AttentionPermutation extends PeElement {
     patchSpecs(this.sentencesBox, [
       ['div', {}, [['span', { class: 'tag' }, 'original'], words.join(' ')]],
       ['div', {}, [['span', { class: 'tag' }, 'shuffled'], shuffled.join(' ')]],
-      ['div', { class: 'perm' }, `order = [${order.join(', ')}]: position j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`],
+      [
+        'div',
+        { class: 'perm' },
+        `order = [${order.join(', ')}]: position j of the shuffle holds word order[j] of the original. ${describeOrder(order, words)}`,
+      ],
     ]);
     const sel = runs[p.encoding];
     // the seat of the shuffle each original word is compared with (its own
@@ -268,29 +304,83 @@ class AttentionPermutation extends PeElement {
     const labelsS = words.map((w, i) => `${w} (${pair[i]})`);
     this._mapSlots ??= [{}, {}];
     const figures = [
-      heatmap(this._mapSlots[0], `Original order, head ${head + 1}`, labelsO, n, wO, scale, colors, widthCap,
-        'Rows: each word as a query; columns: the words it attends to (position in brackets). Darker = more weight; each row sums to 1.'),
-      heatmap(this._mapSlots[1], `Shuffled order, head ${head + 1}, put back in the original word order`, labelsS, n, wS, scale, colors, widthCap,
-        'Same layout as the left map; brackets give each word’s position in the shuffled sentence. Identical maps mean attention saw no difference.'),
+      heatmap(
+        this._mapSlots[0],
+        `Original order, head ${head + 1}`,
+        labelsO,
+        n,
+        wO,
+        scale,
+        colors,
+        widthCap,
+        'Rows: each word as a query; columns: the words it attends to (position in brackets). Darker = more weight; each row sums to 1.',
+      ),
+      heatmap(
+        this._mapSlots[1],
+        `Shuffled order, head ${head + 1}, put back in the original word order`,
+        labelsS,
+        n,
+        wS,
+        scale,
+        colors,
+        widthCap,
+        'Same layout as the left map; brackets give each word’s position in the shuffled sentence. Identical maps mean attention saw no difference.',
+      ),
     ];
     // kept figures stay in place; a figure made anew replaces the old one
-    if (figures.some((f, i) => this.maps.children[i] !== f) || this.maps.children.length !== 2) this.maps.replaceChildren(...figures);
+    if (figures.some((f, i) => this.maps.children[i] !== f) || this.maps.children.length !== 2)
+      this.maps.replaceChildren(...figures);
 
     // 5. per word, then every encoding: the largest |difference| after un-permuting
     const SHOWN = 4; // of the head's 8 output numbers
-    const outRow = (run, seat) => Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) => fixed(v, 3).padStart(6)).join(' ') + ' …';
-    setText(this.perWordTitle, `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`);
+    const outRow = (run, seat) =>
+      Array.from(run.output.subarray((head * n + seat) * HEAD_DIM, (head * n + seat) * HEAD_DIM + SHOWN), (v) =>
+        fixed(v, 3).padStart(6),
+      ).join(' ') + ' …';
+    setText(
+      this.perWordTitle,
+      `Each word’s output row (head ${head + 1}, first ${SHOWN} of ${HEAD_DIM} numbers), in the original sentence and in the shuffle, with the largest difference over both heads (${p.encoding}):`,
+    );
     setText(this.copiesNote, this._copiesText);
     patchSpecs(this.perWord, [
-      ['table', {}, [
-        ['thead', {}, [['tr', {}, ['word (position)', 'new position', 'output row, original', 'output row, shuffle', 'largest |diff.|'].map((t) => ['th', { scope: 'col' }, t])]]],
-        ['tbody', {}, words.map((w, i) => ['tr', {}, [
-          ['th', { scope: 'row' }, `${w} (${i})`],
-          ['td', {}, String(pair[i])],
-          ['td', { class: 'outrow' }, outRow(sel.o, i)],
-          ['td', { class: 'outrow' }, outRow(sel.s, pair[i])],
-          ['td', {}, formatDiff(sel.perWord[i])]]])],
-      ]],
+      [
+        'table',
+        {},
+        [
+          [
+            'thead',
+            {},
+            [
+              [
+                'tr',
+                {},
+                [
+                  'word (position)',
+                  'new position',
+                  'output row, original',
+                  'output row, shuffle',
+                  'largest |diff.|',
+                ].map((t) => ['th', { scope: 'col' }, t]),
+              ],
+            ],
+          ],
+          [
+            'tbody',
+            {},
+            words.map((w, i) => [
+              'tr',
+              {},
+              [
+                ['th', { scope: 'row' }, `${w} (${i})`],
+                ['td', {}, String(pair[i])],
+                ['td', { class: 'outrow' }, outRow(sel.o, i)],
+                ['td', { class: 'outrow' }, outRow(sel.s, pair[i])],
+                ['td', {}, formatDiff(sel.perWord[i])],
+              ],
+            ]),
+          ],
+        ],
+      ],
     ]);
     // the summary's numbers change only with the runs; a switch of encoding
     // moves its selected row (the rows are ENCODINGS, in order)
@@ -304,28 +394,66 @@ class AttentionPermutation extends PeElement {
         now.setAttribute('class', 'selected');
         now.setAttribute('aria-current', 'true');
       }
-    } else patchSpecs(this.results, [
-      ['table', {}, [
-        ['caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'],
-        ['thead', {}, [['tr', {}, [['th', { scope: 'col' }, 'encoding'], ['th', { scope: 'col' }, 'max |difference|'], ['th', { scope: 'col' }, 'what it means']]]]],
-        ['tbody', {}, ENCODINGS.map((enc) => {
-          const d = runs[enc].max;
-          const verdict = d === 0 ? (sameWords ? 'identical: the same sentence, the same outputs' : 'identical: outputs only moved with the words') : d < ROUNDING ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)' : 'different: the layer sees the order';
-          return ['tr', { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null }, [
-            ['th', { scope: 'row' }, [['span', { class: 'mark' }, '▶ '], enc]],
-            ['td', {}, formatDiff(d)],
-            ['td', { class: 'verdict' }, verdict]]];
-        })],
-      ]],
-    ]);
+    } else
+      patchSpecs(this.results, [
+        [
+          'table',
+          {},
+          [
+            ['caption', {}, 'Every encoding on the same two orders: largest |output difference| after un-permuting'],
+            [
+              'thead',
+              {},
+              [
+                [
+                  'tr',
+                  {},
+                  [
+                    ['th', { scope: 'col' }, 'encoding'],
+                    ['th', { scope: 'col' }, 'max |difference|'],
+                    ['th', { scope: 'col' }, 'what it means'],
+                  ],
+                ],
+              ],
+            ],
+            [
+              'tbody',
+              {},
+              ENCODINGS.map((enc) => {
+                const d = runs[enc].max;
+                const verdict =
+                  d === 0
+                    ? sameWords
+                      ? 'identical: the same sentence, the same outputs'
+                      : 'identical: outputs only moved with the words'
+                    : d < ROUNDING
+                      ? 'equal up to float32 rounding: the same terms, summed in another order (0 in exact arithmetic)'
+                      : 'different: the layer sees the order';
+                return [
+                  'tr',
+                  { class: enc === p.encoding ? 'selected' : null, 'aria-current': enc === p.encoding ? 'true' : null },
+                  [
+                    ['th', { scope: 'row' }, [['span', { class: 'mark' }, '▶ '], enc]],
+                    ['td', {}, formatDiff(d)],
+                    ['td', { class: 'verdict' }, verdict],
+                  ],
+                ];
+              }),
+            ],
+          ],
+        ],
+      ]);
     this._resultsOf = runs;
     this._resultsSel = p.encoding;
 
     // 6. the text alternative: both weight matrices
     const rowsOf = (labels, w) => labels.map((l, a) => [l, ...labels.map((_, b) => fixed(w(a, b), 3))]);
-    this.setTable(this.details, `Attention weights, ${p.encoding}, head ${head + 1}: original order, then the shuffle put back in the original word order`,
+    this.setTable(
+      this.details,
+      `Attention weights, ${p.encoding}, head ${head + 1}: original order, then the shuffle put back in the original word order`,
       ['query \\ key', ...labelsO],
-      () => [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)]);
+      () => [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)],
+    );
   }
 
   // Every encoding on both orders, the differences after un-permuting:
@@ -351,7 +479,8 @@ class AttentionPermutation extends PeElement {
       const cost = (i, j) => {
         let m = 0;
         for (let hh = 0; hh < HEADS; hh++) {
-          for (let d = 0; d < HEAD_DIM; d++) m = Math.max(m, Math.abs(s.output[(hh * n + j) * HEAD_DIM + d] - o.output[(hh * n + i) * HEAD_DIM + d]));
+          for (let d = 0; d < HEAD_DIM; d++)
+            m = Math.max(m, Math.abs(s.output[(hh * n + j) * HEAD_DIM + d] - o.output[(hh * n + i) * HEAD_DIM + d]));
         }
         return m;
       };
@@ -447,7 +576,8 @@ function headline(words, order, encoding, max) {
       return `Every word here is “${words[0]}”, so every shuffle leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. To see the order matter, type a sentence with two different words.`;
     }
     const swapped = movedWords(order, words);
-    if (!swapped.length) return 'This order leaves every word in its place, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
+    if (!swapped.length)
+      return 'This order leaves every word in its place, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
     return `This shuffle only swaps copies of ${quoteList(swapped)}, so it leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. Press Shuffle.`;
   }
   if (encoding === 'none') {
@@ -455,9 +585,10 @@ function headline(words, order, encoding, max) {
   }
   if (max < ROUNDING) {
     // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
-    const why = encoding === 'alibi' && shuffled.every((w, i) => w === words[n - 1 - i])
-      ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance'
-      : '';
+    const why =
+      encoding === 'alibi' && shuffled.every((w, i) => w === words[n - 1 - i])
+        ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance'
+        : '';
     return `With ${encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(max)}${max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${why}.`;
   }
   return `With ${encoding}, the same word at another position gives another output (largest difference ${formatDiff(max)}): the layer can tell the two orders apart.`;
@@ -476,11 +607,16 @@ function describeOrder(order, words) {
     const to = seatsOf(shuffled, w);
     if (sameValues(from, to)) stay += from.length;
     else if (from.length === 1) parts.push(`“${w}” from position ${from[0]} to position ${to[0]}`);
-    else parts.push(`${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from positions ${andList(from)} to positions ${andList(to)}`);
+    else
+      parts.push(
+        `${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from positions ${andList(from)} to positions ${andList(to)}`,
+      );
   }
   if (!parts.length) {
     const swapped = movedWords(order, words);
-    return swapped.length ? `Only copies of ${quoteList(swapped)} trade places: every position holds the word it held.` : 'Every word stays in its place.';
+    return swapped.length
+      ? `Only copies of ${quoteList(swapped)} trade places: every position holds the word it held.`
+      : 'Every word stays in its place.';
   }
   return `It moves ${parts.join(', ')}${stay ? `; the other ${stay === 1 ? 'word stays' : `${stay} words stay`}` : ''}.`;
 }
@@ -495,7 +631,10 @@ function copiesNote(words) {
   for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
   const repeated = [...counts].filter(([, c]) => c > 1);
   if (!repeated.length) return '';
-  const which = repeated.length === 1 ? `“${repeated[0][0]}” comes ${repeated[0][1]} times` : `${quoteList(repeated.map(([w]) => w))} each come more than once`;
+  const which =
+    repeated.length === 1
+      ? `“${repeated[0][0]}” comes ${repeated[0][1]} times`
+      : `${quoteList(repeated.map(([w]) => w))} each come more than once`;
   return `${which}, and the layer cannot tell copies of a word apart: the copies are compared in reading order (first with first), unless pairing them another way makes every output row match; then “new position” shows that pairing, and the layer cannot tell the two orders apart.`;
 }
 
@@ -512,7 +651,9 @@ function parseOrder(text, n) {
   const p = text.split(',').map((s) => Number(s.trim()));
   const seen = new Set(p);
   if (p.length !== n || seen.size !== n || p.some((v) => !Number.isInteger(v) || v < 0 || v >= n)) {
-    throw new Error(`order must list each of the positions 0..${n - 1} once (one per word of the sentence); got "${text}"`);
+    throw new Error(
+      `order must list each of the positions 0..${n - 1} once (one per word of the sentence); got "${text}"`,
+    );
   }
   return p;
 }
@@ -523,7 +664,10 @@ function selfAttention(pe, enc, x, n, positions) {
   // 1. absolute encodings are added to the embeddings before the projections
   let xe = x;
   if (enc === 'sinusoidal' || enc === 'learned') {
-    const add = enc === 'sinusoidal' ? pe.sinusoidal(n, D_MODEL) : pe.learnedLookup(LEARNED_TABLE, LEARNED_ROWS, D_MODEL, positions);
+    const add =
+      enc === 'sinusoidal'
+        ? pe.sinusoidal(n, D_MODEL)
+        : pe.learnedLookup(LEARNED_TABLE, LEARNED_ROWS, D_MODEL, positions);
     xe = new Float32Array(x.length);
     for (let i = 0; i < x.length; i++) xe[i] = x[i] + add[i];
   }
@@ -545,7 +689,10 @@ function selfAttention(pe, enc, x, n, positions) {
     seqLen: n,
     headDim: HEAD_DIM,
     alibi: enc === 'alibi',
-    t5: enc === 't5' ? { table: T5_TABLE, numBuckets: T5_BUCKETS, maxDistance: T5_MAX_DISTANCE, bidirectional: true } : null,
+    t5:
+      enc === 't5'
+        ? { table: T5_TABLE, numBuckets: T5_BUCKETS, maxDistance: T5_MAX_DISTANCE, bidirectional: true }
+        : null,
   });
 }
 
@@ -588,15 +735,31 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
   const height = Math.ceil(top + n * cell + 2);
   if (slot.title !== title || slot.caption !== caption) {
-    slot.canvas = h('canvas', { role: 'img', 'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.` });
-    slot.figure = h('figure', {}, h('figcaption', {}, h('strong', {}, title)), slot.canvas, h('figcaption', {}, caption));
+    slot.canvas = h('canvas', {
+      role: 'img',
+      'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.`,
+    });
+    slot.figure = h(
+      'figure',
+      {},
+      h('figcaption', {}, h('strong', {}, title)),
+      slot.canvas,
+      h('figcaption', {}, caption),
+    );
     Object.assign(slot, { title, caption, look: null });
   }
   // (a repeated word's copies may pair differently under another encoding)
   if (!sameValues(slot.labels, labels)) Object.assign(slot, { labels, look: null });
   const look = slot.look;
   let ctx;
-  if (look && look.width === width && look.height === height && look.cell === cell && look.colors === colors && look.dpr === window.devicePixelRatio) {
+  if (
+    look &&
+    look.width === width &&
+    look.height === height &&
+    look.cell === cell &&
+    look.colors === colors &&
+    look.dpr === window.devicePixelRatio
+  ) {
     // same frame around the grid: clear the grid (and its outer half strokes) only
     ctx = slot.canvas.getContext('2d');
     ctx.clearRect(labelW - 1, top - 1, n * cell + 2, n * cell + 2);
@@ -617,7 +780,16 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
       ctx.fillText(labels[b], 0, 0);
       ctx.restore();
     }
-    slot.look = { width, height, cell, colors, dpr: window.devicePixelRatio, border: rgb(colors.border), fg: rgb(colors.fg), bg: rgb(colors.bg) };
+    slot.look = {
+      width,
+      height,
+      cell,
+      colors,
+      dpr: window.devicePixelRatio,
+      border: rgb(colors.border),
+      fg: rgb(colors.fg),
+      bg: rgb(colors.bg),
+    };
   }
   // the cells: one pixel each of an n x n image, drawn scaled up without
   // smoothing into whole-pixel cells (the pixels a fill per cell gives)

@@ -90,9 +90,12 @@ class LearnedOverflow extends PeElement {
     this.why = h('div', { class: 'why' });
     root.append(
       h('h3', {}, 'A learned position table has a last row'),
-      h('p', { class: 'hint' },
+      h(
+        'p',
+        { class: 'hint' },
         'A learned table stores one trained vector per position, and nothing beyond its last row. ',
-        'Drag “positions asked for” past “table rows” (or type a number in the box beside it) and watch the lookup fail, exactly where PyTorch fails.'),
+        'Drag “positions asked for” past “table rows” (or type a number in the box beside it) and watch the lookup fail, exactly where PyTorch fails.',
+      ),
       this.controls(['rows', 'positions', 'd-model']),
       this.bars,
       this.barsText,
@@ -117,23 +120,29 @@ class LearnedOverflow extends PeElement {
     const look = { width: this.widthOf(), colors, good: rgb(colors.good), bad: rgb(colors.bad) };
     // every part is kept and changed in place (setText, setAttr, patchSpecs):
     // an update builds no throwaway nodes
-    setText(this.code, [
-      'import torch',
-      `emb = torch.nn.Embedding(${rows}, ${dModel})  # ${rows} rows`,
-      `pos = torch.arange(${positions})  # 0..${positions - 1}`,
-      'out = emb(pos)',
-      'print(out.shape)',
-      `print(out[:${PREVIEW_ROWS}, :${PREVIEW_COLS}].detach())`,
-    ].join('\n'));
+    setText(
+      this.code,
+      [
+        'import torch',
+        `emb = torch.nn.Embedding(${rows}, ${dModel})  # ${rows} rows`,
+        `pos = torch.arange(${positions})  # 0..${positions - 1}`,
+        'out = emb(pos)',
+        'print(out.shape)',
+        `print(out[:${PREVIEW_ROWS}, :${PREVIEW_COLS}].detach())`,
+      ].join('\n'),
+    );
 
     // 1. the lookup, by the core; past the table it throws, and that is the answer
-    if (!this.positions || this.positions.length < positions) this.positions = Float64Array.from({ length: Math.max(positions, 1024) }, (_, i) => i);
+    if (!this.positions || this.positions.length < positions)
+      this.positions = Float64Array.from({ length: Math.max(positions, 1024) }, (_, i) => i);
     // only rows 0..min(rows, positions)-1 can be read, so only those are drawn from the generator
     const table = this.table.view(pe, rows, dModel, Math.min(rows, positions));
     let out = null;
     let failure = null;
     try {
-      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), { out: this.outBuffer.take(pe, positions * dModel) }).array;
+      out = pe.learnedLookup(table, rows, dModel, this.positions.subarray(0, positions), {
+        out: this.outBuffer.take(pe, positions * dModel),
+      }).array;
     } catch (error) {
       if (error.kind !== 'IndexError') throw error; // anything else is a real bug
       failure = error;
@@ -144,31 +153,51 @@ class LearnedOverflow extends PeElement {
     if (failure) {
       const first = failure.values[0]; // the first position without a row (errors.h: the value, then the rows)
       const missing = positions - first;
-      setText(this.barsText, `The table has ${span('row', 0, rows - 1)}; ` +
-        (missing === 1
-          ? `position ${first}, the last of the ${positions} asked for, has no row.`
-          : `positions ${first} to ${positions - 1} (${missing} of the ${positions} asked for) have no row.`));
+      setText(
+        this.barsText,
+        `The table has ${span('row', 0, rows - 1)}; ` +
+          (missing === 1
+            ? `position ${first}, the last of the ${positions} asked for, has no row.`
+            : `positions ${first} to ${positions - 1} (${missing} of the ${positions} asked for) have no row.`),
+      );
       setAttr(this.verdict, 'class', 'verdict fail');
       setText(this.verdict, `✗ Fails: ${positions} positions asked of a ${rows}-row table`);
       setAttr(this.output, 'class', 'out fail');
-      setText(this.output, [
-        'Traceback (most recent call last):',
-        '  File "example.py", line 4, in <module>',
-        '    out = emb(pos)',
-        '  ...',
-        'IndexError: index out of range in self',
-      ].join('\n'));
+      setText(
+        this.output,
+        [
+          'Traceback (most recent call last):',
+          '  File "example.py", line 4, in <module>',
+          '    out = emb(pos)',
+          '  ...',
+          'IndexError: index out of range in self',
+        ].join('\n'),
+      );
       patchSpecs(this.why, [
-        ['p', {}, `Position ${first} is the first one that fails: the table has ${span('row', 0, rows - 1)} and nothing after ${rows === 1 ? 'it' : 'them'}. ` +
-          'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ' +
-          'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.'],
-        ['p', { class: 'core' }, `Our compute core stops at the same place: it looks up position ${first}, finds no row (the valid positions are ${rows === 1 ? '0 only' : `0 to ${rows - 1}`}), and reports PyTorch's error.`],
+        [
+          'p',
+          {},
+          `Position ${first} is the first one that fails: the table has ${span('row', 0, rows - 1)} and nothing after ${rows === 1 ? 'it' : 'them'}. ` +
+            'nn.Embedding does not stretch, wrap or invent a row; a model with a learned table (BERT: 512, GPT-2: 1024) simply has no vector for a longer input. ' +
+            'The fixes are to truncate the input, or to train a bigger table; relative schemes (RoPE, ALiBi, T5 buckets) have no table indexed by absolute position.',
+        ],
+        [
+          'p',
+          { class: 'core' },
+          `Our compute core stops at the same place: it looks up position ${first}, finds no row (the valid positions are ${rows === 1 ? '0 only' : `0 to ${rows - 1}`}), and reports PyTorch's error.`,
+        ],
       ]);
     } else {
       const unused = rows - positions;
-      setText(this.barsText,
+      setText(
+        this.barsText,
         `All ${positions} positions have a row` +
-        (unused > 1 ? `; rows ${positions} to ${rows - 1} (${unused} rows) are not used by this input.` : unused === 1 ? `; row ${positions}, the last, is not used by this input.` : '; every row is used.'));
+          (unused > 1
+            ? `; rows ${positions} to ${rows - 1} (${unused} rows) are not used by this input.`
+            : unused === 1
+              ? `; row ${positions}, the last, is not used by this input.`
+              : '; every row is used.'),
+      );
       setAttr(this.verdict, 'class', 'verdict ok');
       setText(this.verdict, `✓ Works: ${positions} ≤ ${rows} rows`);
       setAttr(this.output, 'class', 'out ok');
@@ -178,8 +207,12 @@ class LearnedOverflow extends PeElement {
       for (let i = 0; i < r; i++) preview.set(out.subarray(i * dModel, i * dModel + c), i * c);
       setText(this.output, `${torchSize([positions, dModel])}\n${torchStr(preview, [r, c])}`);
       patchSpecs(this.why, [
-        ['p', {}, `Each of the ${positions} positions picks its own row, so the output has shape (${positions}, ${dModel}). ` +
-          'The numbers are rows of our seeded table (nn.Embedding starts from its own random N(0, 1) values, so yours differ); the shape is exact.'],
+        [
+          'p',
+          {},
+          `Each of the ${positions} positions picks its own row, so the output has shape (${positions}, ${dModel}). ` +
+            'The numbers are rows of our seeded table (nn.Embedding starts from its own random N(0, 1) values, so yours differ); the shape is exact.',
+        ],
       ]);
     }
   }
@@ -201,36 +234,109 @@ class LearnedOverflow extends PeElement {
     const maxN = Math.max(rows, positions);
     const x = (v) => left + (v / maxN) * (W - left - 2);
     const fg = rgb(colors.fg);
-    const text = (tx, ty, s, anchor = 'start', fill = fg) => ['svg:text', { x: tx, y: ty, 'text-anchor': anchor, 'font-size': 12, fill }, s];
+    const text = (tx, ty, s, anchor = 'start', fill = fg) => [
+      'svg:text',
+      { x: tx, y: ty, 'text-anchor': anchor, 'font-size': 12, fill },
+      s,
+    ];
     const fits = Math.min(rows, positions);
     const parts = [
       // table rows
       text(0, top - 5, `table rows: ${rows}`),
-      ['svg:rect', { x: x(0), y: top, width: x(rows) - x(0), height: barH, fill: rgb(colors.accent), 'fill-opacity': 0.35, stroke: rgb(colors.accent) }],
+      [
+        'svg:rect',
+        {
+          x: x(0),
+          y: top,
+          width: x(rows) - x(0),
+          height: barH,
+          fill: rgb(colors.accent),
+          'fill-opacity': 0.35,
+          stroke: rgb(colors.accent),
+        },
+      ],
       // positions asked for: the part with a row, then the part without
       text(0, top + barH + gap - 5, `positions asked for: ${positions}`),
-      ['svg:rect', { x: x(0), y: top + barH + gap, width: x(fits) - x(0), height: barH, fill: good, 'fill-opacity': 0.35, stroke: good }],
+      [
+        'svg:rect',
+        {
+          x: x(0),
+          y: top + barH + gap,
+          width: x(fits) - x(0),
+          height: barH,
+          fill: good,
+          'fill-opacity': 0.35,
+          stroke: good,
+        },
+      ],
     ];
     if (positions > rows) {
       const x0 = x(rows);
       const x1 = x(positions);
       parts.push(
-        ['svg:defs', {}, [['svg:pattern', { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' }, [
-          ['svg:rect', { width: 6, height: 6, fill: bad, 'fill-opacity': 0.15 }],
-          ['svg:line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: bad, 'stroke-width': 2.5 }]]]]],
+        [
+          'svg:defs',
+          {},
+          [
+            [
+              'svg:pattern',
+              { id: 'hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' },
+              [
+                ['svg:rect', { width: 6, height: 6, fill: bad, 'fill-opacity': 0.15 }],
+                ['svg:line', { x1: 0, y1: 0, x2: 0, y2: 6, stroke: bad, 'stroke-width': 2.5 }],
+              ],
+            ],
+          ],
+        ],
         // at least 3 px, so a handful of missing positions stays visible (the text gives the count)
-        ['svg:rect', { x: Math.min(x0, x1 - 3), y: top + barH + gap, width: Math.max(3, x1 - x0), height: barH, fill: 'url(#hatch)', stroke: bad }],
-        ['svg:line', { x1: x0, x2: x0, y1: top - 4, y2: top + 2 * barH + gap + 4, stroke: bad, 'stroke-width': 2, 'stroke-dasharray': '4 3' }],
-        text(Math.min(x0 + 4, W - 4), top + 2 * barH + gap + 16, `no row from ${rows} on`, x0 + 4 > W - 120 ? 'end' : 'start', bad),
+        [
+          'svg:rect',
+          {
+            x: Math.min(x0, x1 - 3),
+            y: top + barH + gap,
+            width: Math.max(3, x1 - x0),
+            height: barH,
+            fill: 'url(#hatch)',
+            stroke: bad,
+          },
+        ],
+        [
+          'svg:line',
+          {
+            x1: x0,
+            x2: x0,
+            y1: top - 4,
+            y2: top + 2 * barH + gap + 4,
+            stroke: bad,
+            'stroke-width': 2,
+            'stroke-dasharray': '4 3',
+          },
+        ],
+        text(
+          Math.min(x0 + 4, W - 4),
+          top + 2 * barH + gap + 16,
+          `no row from ${rows} on`,
+          x0 + 4 > W - 120 ? 'end' : 'start',
+          bad,
+        ),
       );
     }
     const H = top + 2 * barH + gap + 22;
-    patchSpecs(this.bars, [['svg:svg', {
-      viewBox: `0 0 ${W} ${H}`, width: W, role: 'img',
-      'aria-label': positions > rows
-        ? `Bar chart: the table has ${rows} rows; ${positions} positions are asked for, and the last ${positions - rows} have no row.`
-        : `Bar chart: the table has ${rows} rows; all ${positions} positions asked for fit.`,
-    }, parts]]);
+    patchSpecs(this.bars, [
+      [
+        'svg:svg',
+        {
+          viewBox: `0 0 ${W} ${H}`,
+          width: W,
+          role: 'img',
+          'aria-label':
+            positions > rows
+              ? `Bar chart: the table has ${rows} rows; ${positions} positions are asked for, and the last ${positions - rows} have no row.`
+              : `Bar chart: the table has ${rows} rows; all ${positions} positions asked for fit.`,
+        },
+        parts,
+      ],
+    ]);
   }
 }
 

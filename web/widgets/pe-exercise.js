@@ -32,7 +32,19 @@
 // learner types only ever becomes text nodes or parsed, escaped TeX.
 import { PeElement, define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
 import { exercises, exerciseGenerators, lessonQuestionIds } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
+import {
+  loadProgress,
+  saveEntry,
+  onProgress,
+  forgetUnknownQuizzes,
+  learnerSeed,
+  afterCheck,
+  afterSolution,
+  afterNewDraw,
+  creditAfter,
+  formatPoints,
+  earnedText,
+} from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
 // the answer reader (and the expression parser under it) load with the first exercise on screen
@@ -41,12 +53,20 @@ const loadAnswers = () => (answersModule ??= import('../lib/answers.js'));
 
 class PeExercise extends PeElement {
   static tag = 'pe-exercise';
-  static description = 'One exercise of the lesson, by id: the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.';
+  static description =
+    'One exercise of the lesson, by id: the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.';
   static events = {
-    'pe-quiz-answered': "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",
+    'pe-quiz-answered':
+      "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",
   };
   static params = {
-    exercise: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be an exercise id (lowercase letters, digits and dashes)' },
+    exercise: {
+      type: 'string',
+      default: '',
+      maxLength: 80,
+      pattern: /^[a-z0-9-]*$/,
+      patternMessage: 'must be an exercise id (lowercase letters, digits and dashes)',
+    },
   };
   static styles = css`
     .kicker { font-size: .8em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); margin: 0 0 4px; }
@@ -100,16 +120,35 @@ class PeExercise extends PeElement {
     this.code = h('pre', { class: 'code scroll-cue', tabindex: '0', 'data-keep-tabindex': '', hidden: true });
     this.partsBox = h('div', { class: 'parts' });
     this.checkButton = h('button', { type: 'submit' }, 'Check');
-    this.hintButton = h('button', { type: 'button', 'aria-expanded': 'false', onclick: () => this.toggleHint() }, 'Hint');
+    this.hintButton = h(
+      'button',
+      { type: 'button', 'aria-expanded': 'false', onclick: () => this.toggleHint() },
+      'Hint',
+    );
     this.solutionButton = h('button', { type: 'button', onclick: () => this.showSolution() }, 'Show solution');
     this.newButton = h('button', { type: 'button', onclick: () => this.newNumbers() }, 'New numbers');
-    this.form = h('form', { novalidate: true, onsubmit: (e) => (e.preventDefault(), this.check()) }, this.partsBox, h('div', { class: 'buttons' }, this.checkButton, this.hintButton, this.solutionButton, this.newButton));
+    this.form = h(
+      'form',
+      { novalidate: true, onsubmit: (e) => (e.preventDefault(), this.check()) },
+      this.partsBox,
+      h('div', { class: 'buttons' }, this.checkButton, this.hintButton, this.solutionButton, this.newButton),
+    );
     this.result = h('p', { class: 'result', role: 'status', 'aria-live': 'polite' });
     this.hint = h('div', { class: 'box hint', id: 'hint', hidden: true });
     this.hintButton.setAttribute('aria-controls', 'hint');
     this.solution = h('div', { class: 'box solution', hidden: true });
     this.reveal = h('div', { class: 'reveal' });
-    root.append(this.kicker, this.titleBox, this.prompt, this.code, this.form, this.result, this.hint, this.solution, this.reveal);
+    root.append(
+      this.kicker,
+      this.titleBox,
+      this.prompt,
+      this.code,
+      this.form,
+      this.result,
+      this.hint,
+      this.solution,
+      this.reveal,
+    );
     this._unsubscribe = null;
   }
 
@@ -177,7 +216,13 @@ class PeExercise extends PeElement {
     if (x.code) {
       this.code.hidden = false;
       this.code.setAttribute('aria-label', 'Code, with line numbers');
-      this.code.replaceChildren(h('code', {}, x.code.split('\n').map((line) => h('span', { class: 'line' }, line || ' '))));
+      this.code.replaceChildren(
+        h(
+          'code',
+          {},
+          x.code.split('\n').map((line) => h('span', { class: 'line' }, line || ' ')),
+        ),
+      );
     } else {
       this.code.hidden = true;
       this.code.replaceChildren();
@@ -221,9 +266,17 @@ class PeExercise extends PeElement {
       maxlength: String(this.answers.MAX_INPUT + 1),
       'aria-describedby': `rule-${i} read-${i} feedback-${i}`,
     });
-    const label = h('label', { for: id }, trustedFragment(quizTextToHtml(part.label ?? (count > 1 ? `Part ${i + 1}` : 'Your answer'))));
+    const label = h(
+      'label',
+      { for: id },
+      trustedFragment(quizTextToHtml(part.label ?? (count > 1 ? `Part ${i + 1}` : 'Your answer'))),
+    );
     const unit = part.answer.unit ? h('span', { class: 'unit' }, part.answer.unit) : null;
-    const rule = h('p', { class: 'rule', id: `rule-${i}` }, `Type ${this.answers.answerRule(part.answer)}.${part.answer.digits !== undefined ? ` The answer has ${part.answer.digits} decimal place${part.answer.digits === 1 ? '' : 's'}.` : ''}`);
+    const rule = h(
+      'p',
+      { class: 'rule', id: `rule-${i}` },
+      `Type ${this.answers.answerRule(part.answer)}.${part.answer.digits !== undefined ? ` The answer has ${part.answer.digits} decimal place${part.answer.digits === 1 ? '' : 's'}.` : ''}`,
+    );
     const read = h('p', { class: 'read', id: `read-${i}`, 'aria-live': 'polite' });
     const feedback = h('p', { class: 'feedback', id: `feedback-${i}` });
     const box = h('div', { class: 'part' }, h('div', { class: 'entry' }, label, input, unit), rule, read, feedback);
@@ -266,7 +319,9 @@ class PeExercise extends PeElement {
     if (unreadable >= 0) {
       this.result.className = 'result bad';
       this.result.textContent = readings[unreadable].empty
-        ? this.parts.length > 1 ? `Part ${unreadable + 1} has no answer yet.` : 'Type an answer first.'
+        ? this.parts.length > 1
+          ? `Part ${unreadable + 1} has no answer yet.`
+          : 'Type an answer first.'
         : `${this.parts.length > 1 ? `Part ${unreadable + 1}: ` : ''}${readings[unreadable].message}`;
       if (save) this.parts[unreadable].input.focus();
       return;
@@ -285,14 +340,18 @@ class PeExercise extends PeElement {
     const revealed = this._solutionShown;
     const before = loadProgress()[this.exerciseId];
     // a restored view says what the stored answer earned; a new check is scored now
-    const { entry, earned } = save ? afterCheck(before, { right, response: texts.map((t) => t.slice(0, 300)), seed: this._seed }) : { entry: before, earned: before?.credit ?? 0 };
+    const { entry, earned } = save
+      ? afterCheck(before, { right, response: texts.map((t) => t.slice(0, 300)), seed: this._seed })
+      : { entry: before, earned: before?.credit ?? 0 };
     this.result.className = `result ${right ? (revealed ? 'revealed' : 'good') : 'bad'}`;
     this.result.textContent = right
       ? revealed
         ? 'Revealed: right, but after Show solution, so it earns no credit.'
         : `Correct. ${earnedText(earned, entry.credit)}`
       : `Not right yet${this.parts.length > 1 ? `: ${judged.filter((j) => !j.right).length} of ${this.parts.length} parts` : ''}. Read the note under the box, use the hint, or show the solution.${
-          !revealed && entry.credit < 1 ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.` : ''
+          !revealed && entry.credit < 1
+            ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.`
+            : ''
         }`;
     if (right || revealed) this.showReveal();
     if (!save) return;
@@ -333,7 +392,16 @@ class PeExercise extends PeElement {
     if (!x) return;
     const values = x.parts.map((part, i) =>
       // the part's label without its own closing "=" or ":", then the answer as a learner would type it
-      h('p', {}, trustedFragment(quizTextToHtml(`${x.parts.length > 1 ? `${(part.label ?? `Part ${i + 1}`).replace(/\s*[=:]\s*$/, '')}: ` : 'Answer: '}`)), h('code', { part: 'solution-value', 'data-part': String(i) }, part.solutionValue)),
+      h(
+        'p',
+        {},
+        trustedFragment(
+          quizTextToHtml(
+            `${x.parts.length > 1 ? `${(part.label ?? `Part ${i + 1}`).replace(/\s*[=:]\s*$/, '')}: ` : 'Answer: '}`,
+          ),
+        ),
+        h('code', { part: 'solution-value', 'data-part': String(i) }, part.solutionValue),
+      ),
     );
     this.solution.replaceChildren(h('h4', {}, 'Worked solution'), trustedFragment(blocksToHtml(x.solution)), ...values);
     this.solution.hidden = false;
@@ -341,8 +409,15 @@ class PeExercise extends PeElement {
     this.showReveal();
     if (!save) return;
     this.result.className = 'result';
-    this.result.textContent = 'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.';
-    saveEntry(this.exerciseId, afterSolution(loadProgress()[this.exerciseId], { response: this.parts.map((p) => p.input.value.slice(0, 300)), seed: this._seed }));
+    this.result.textContent =
+      'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.';
+    saveEntry(
+      this.exerciseId,
+      afterSolution(loadProgress()[this.exerciseId], {
+        response: this.parts.map((p) => p.input.value.slice(0, 300)),
+        seed: this._seed,
+      }),
+    );
   }
 
   // the live sample that prints what the learner predicted, with their numbers
@@ -352,14 +427,28 @@ class PeExercise extends PeElement {
     this._revealed = true;
     const attrs = { sample: r.sample };
     for (const [k, v] of Object.entries(r.params ?? {})) attrs[k] = Array.isArray(v) ? v.join(',') : String(v);
-    this.reveal.replaceChildren(h('p', { class: 'kicker' }, r.caption ?? 'The same numbers in PyTorch, printed live'), h('pe-live-output', attrs));
+    this.reveal.replaceChildren(
+      h('p', { class: 'kicker' }, r.caption ?? 'The same numbers in PyTorch, printed live'),
+      h('pe-live-output', attrs),
+    );
     if (!customElements.get('pe-live-output')) import('./pe-live-output.js');
   }
 
   newNumbers() {
     const before = loadProgress()[this.exerciseId];
     // new numbers are practice: credit and misses stay with the question
-    saveEntry(this.exerciseId, afterNewDraw(before, { seed: newSeed() }) ?? { credit: 0, misses: 0, attempts: 0, correct: false, solutionShown: false, response: [], seed: newSeed() });
+    saveEntry(
+      this.exerciseId,
+      afterNewDraw(before, { seed: newSeed() }) ?? {
+        credit: 0,
+        misses: 0,
+        attempts: 0,
+        correct: false,
+        solutionShown: false,
+        response: [],
+        seed: newSeed(),
+      },
+    );
     this._draw = null;
     this.schedule();
     this.updateNow().then(() => this.parts?.[0]?.input.focus());

@@ -22,7 +22,16 @@ class PeHeatmap extends PeElement {
   static params = {
     'max-len': { type: 'int', default: 64, min: 1, max: 1024, entry: true, live: true, label: 'positions' },
     // the slider steps through powers of two (a step of 2 at 512 shows nothing); the box takes any even value
-    'd-model': { type: 'int', default: 64, min: 2, max: 1024, even: true, stops: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], live: true, label: 'd_model' },
+    'd-model': {
+      type: 'int',
+      default: 64,
+      min: 2,
+      max: 1024,
+      even: true,
+      stops: [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+      live: true,
+      label: 'd_model',
+    },
     base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
   };
   static styles = css`
@@ -37,20 +46,34 @@ class PeHeatmap extends PeElement {
 
   build(root) {
     this.canvas = h('canvas', { tabindex: '0', role: 'img' });
-    this.legendCanvas = h('canvas', { width: 160, height: 12, role: 'img', 'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red' });
+    this.legendCanvas = h('canvas', {
+      width: 160,
+      height: 12,
+      role: 'img',
+      'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red',
+    });
     this.readoutBox = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.stripesBox = h('p', { class: 'stripes' });
     this.details = this.tableAlternative('Show the first rows and columns as numbers', { lazy: true });
     root.append(
       h('h3', {}, 'The sinusoidal position table'),
-      h('p', { class: 'hint' },
+      h(
+        'p',
+        { class: 'hint' },
         'Each row is the vector added at one position; each column is one dimension. ',
         'The left columns (fast pairs) swing from row to row; the right columns (slow pairs) barely change over these positions. ',
-        'Raise positions, or lower the base, and the slow columns start to turn. Point at or tap a cell (or focus the picture and use the arrow keys) to read it.'),
+        'Raise positions, or lower the base, and the slow columns start to turn. Point at or tap a cell (or focus the picture and use the arrow keys) to read it.',
+      ),
       this.controls(['max-len', 'd-model', 'base']),
       h('div', { class: 'plot' }, this.canvas),
-      h('div', { class: 'legend' }, h('span', {}, '−1'), this.legendCanvas, h('span', {}, '+1'),
-        h('span', {}, 'blue = negative, red = positive, background colour = 0')),
+      h(
+        'div',
+        { class: 'legend' },
+        h('span', {}, '−1'),
+        this.legendCanvas,
+        h('span', {}, '+1'),
+        h('span', {}, 'blue = negative, red = positive, background colour = 0'),
+      ),
       this.stripesBox,
       this.readoutBox,
       this.details,
@@ -111,7 +134,8 @@ class PeHeatmap extends PeElement {
     this._readout();
 
     // 4. the text alternative: the first rows, the first columns and the last pair
-    const cols = dModel <= TABLE_COLS ? [...Array(dModel).keys()] : [...Array(TABLE_COLS - 2).keys(), dModel - 2, dModel - 1];
+    const cols =
+      dModel <= TABLE_COLS ? [...Array(dModel).keys()] : [...Array(TABLE_COLS - 2).keys(), dModel - 2, dModel - 1];
     const rows = Math.min(maxLen, TABLE_ROWS);
     const headers = ['pos', ...cols.map((c) => `d${c} ${c % 2 ? 'cos' : 'sin'} i=${c >> 1}`)];
     // the exact rows are computed when the reader opens the table
@@ -119,7 +143,9 @@ class PeHeatmap extends PeElement {
       const exact = pe.sinusoidalRows(maxLen, dModel, 0, rows, { base });
       return Array.from({ length: rows }, (_, r) => [String(r), ...cols.map((c) => fixed(exact[r * dModel + c], 4))]);
     };
-    const caption = `Positions 0–${rows - 1}` + (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
+    const caption =
+      `Positions 0–${rows - 1}` +
+      (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
     this.setTable(this.details, caption, headers, body);
   }
 
@@ -279,7 +305,10 @@ class PeHeatmap extends PeElement {
     const x = (e.clientX - rect.left) / sx - AXIS_LEFT;
     const y = (e.clientY - rect.top) / sx - AXIS_TOP;
     if (x < 0 || y < 0 || x >= this.geom.plotW || y >= this.geom.plotH) return;
-    this._moveCursor(Math.floor((y / this.geom.plotH) * this.shape.maxLen), Math.floor((x / this.geom.plotW) * this.shape.dModel));
+    this._moveCursor(
+      Math.floor((y / this.geom.plotH) * this.shape.maxLen),
+      Math.floor((x / this.geom.plotW) * this.shape.dModel),
+    );
   }
 
   _key(e) {

@@ -14,7 +14,6 @@ import { parseParam } from '../lib/params.js';
 import { samples, sampleRunners } from '../gen/lesson-data.js';
 import { pyLiteral } from '../lib/pyformat.js';
 
-
 // A sample parameter's spec (from the lesson) as params.js reads it: a typed
 // value must lie on the grid min + k·step the slider's values do (the
 // samples' code needs an even d_model, rope-seats a theta whose linear factor
@@ -41,7 +40,13 @@ class PeLiveOutput extends PeElement {
   static tag = 'pe-live-output';
   static description = 'A PyTorch code sample and exactly what it prints, computed live by the wasm core.';
   static params = {
-    sample: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be a sample id' },
+    sample: {
+      type: 'string',
+      default: '',
+      maxLength: 80,
+      pattern: /^[a-z0-9-]*$/,
+      patternMessage: 'must be a sample id',
+    },
   };
   static styles = css`
     :host { padding: 0; overflow: hidden; }
@@ -73,10 +78,21 @@ class PeLiveOutput extends PeElement {
 
   build(root) {
     this.codeLabel = h('div', { class: 'label', id: 'code-label' }, 'PyTorch');
-    this.codeBox = h('pre', { class: 'code scroll-cue', 'aria-labelledby': 'code-label', tabindex: '0', 'data-keep-tabindex': '' });
+    this.codeBox = h('pre', {
+      class: 'code scroll-cue',
+      'aria-labelledby': 'code-label',
+      tabindex: '0',
+      'data-keep-tabindex': '',
+    });
     this.controlsBox = h('div', { class: 'controls', role: 'group', 'aria-label': 'Parameters of the code' });
     this.outputLabel = h('div', { class: 'label', id: 'out-label' }, 'Output, computed live by the WebAssembly core');
-    this.outputBox = h('pre', { class: 'output scroll-cue', 'aria-live': 'polite', 'aria-labelledby': 'out-label', tabindex: '0', 'data-keep-tabindex': '' });
+    this.outputBox = h('pre', {
+      class: 'output scroll-cue',
+      'aria-live': 'polite',
+      'aria-labelledby': 'out-label',
+      tabindex: '0',
+      'data-keep-tabindex': '',
+    });
     root.append(this.codeLabel, this.codeBox, this.controlsBox, this.outputLabel, this.outputBox);
     this.values = null;
     this.runner = null;
@@ -161,14 +177,19 @@ class PeLiveOutput extends PeElement {
     this.values[name] = value;
     this.syncControl(name);
     this.schedule();
-    this.dispatchEvent(new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: pyText(spec, value) } }));
+    this.dispatchEvent(
+      new CustomEvent('pe-state', { bubbles: true, composed: true, detail: { name, value: pyText(spec, value) } }),
+    );
   }
 
   // The sample's parameters travel in URLs as attributes of their own names
   // (d_model=8, q=1,0.5); before the runner arrives they wait as attributes,
   // which initialValues() reads.
   acceptsParam(name) {
-    return name === 'sample' || (/^[a-z_][a-z0-9_]{0,40}$/.test(name) && (!this.runner || Object.hasOwn(this.runner.params ?? {}, name)));
+    return (
+      name === 'sample' ||
+      (/^[a-z_][a-z0-9_]{0,40}$/.test(name) && (!this.runner || Object.hasOwn(this.runner.params ?? {}, name)))
+    );
   }
 
   applyParam(name, value) {
@@ -183,7 +204,8 @@ class PeLiveOutput extends PeElement {
     const out = { sample: this.getAttribute('sample') ?? '' };
     const params = this.runner?.params ?? {};
     for (const [name, spec] of Object.entries(params)) {
-      if (this.values && pyText(spec, this.values[name]) !== pyText(spec, spec.default)) out[name] = pyText(spec, this.values[name]);
+      if (this.values && pyText(spec, this.values[name]) !== pyText(spec, spec.default))
+        out[name] = pyText(spec, this.values[name]);
     }
     return out;
   }
@@ -226,33 +248,61 @@ class PeLiveOutput extends PeElement {
       const note = h('span', { class: 'field-note', id: `note-${name}`, 'aria-live': 'polite' });
       // a typed value applies as it is typed, once valid; an invalid one is
       // marked, and taken back with a note on Enter or leaving the box
-      const bind = (el) => bindEntryBox(el, note, {
-        live: true,
-        parse: (text) => parseValue(name, spec, text),
-        apply: (value) => {
-          this.errorBox.textContent = '';
-          this._setValue(name, spec, value);
-        },
-        kept: () => boxText(spec, this.values[name]),
-      });
+      const bind = (el) =>
+        bindEntryBox(el, note, {
+          live: true,
+          parse: (text) => parseValue(name, spec, text),
+          apply: (value) => {
+            this.errorBox.textContent = '';
+            this._setValue(name, spec, value);
+          },
+          kept: () => boxText(spec, this.values[name]),
+        });
       if (spec.type === 'bool') {
         input = h('input', { type: 'checkbox', id, checked: !!current });
         input.addEventListener('change', () => this.setSampleValue(name, input.checked));
         row.push(h('label', { for: id }, input, label));
       } else if (spec.type === 'choice' || spec.type === 'enum') {
-        input = h('select', { id }, spec.options.map((o) => h('option', { value: o, selected: o === current }, o)));
+        input = h(
+          'select',
+          { id },
+          spec.options.map((o) => h('option', { value: o, selected: o === current }, o)),
+        );
         input.addEventListener('change', () => this.setSampleValue(name, input.value));
         row.push(h('label', { for: id }, label, input));
-      } else if ((spec.type === 'int' || spec.type === 'float') && spec.max !== undefined && spec.control !== 'number') {
+      } else if (
+        (spec.type === 'int' || spec.type === 'float') &&
+        spec.max !== undefined &&
+        spec.control !== 'number'
+      ) {
         const step = spec.step ?? (spec.even ? 2 : spec.type === 'int' ? 1 : 'any');
         input = h('input', { type: 'range', id, min: spec.min, max: spec.max, step, value: current });
         input.addEventListener('input', () => this.setSampleValue(name, input.value));
-        box = h('input', { type: 'number', id: `${id}-box`, min: spec.min, max: spec.max, step, value: boxText(spec, current), 'aria-label': `${label}, exact value`, 'aria-describedby': note.id });
+        box = h('input', {
+          type: 'number',
+          id: `${id}-box`,
+          min: spec.min,
+          max: spec.max,
+          step,
+          value: boxText(spec, current),
+          'aria-label': `${label}, exact value`,
+          'aria-describedby': note.id,
+        });
         bind(box);
         row.push(h('span', { class: 'pair' }, h('label', { for: id }, label, input), box));
       } else {
         const isText = spec.type === 'vector' || spec.type === 'string';
-        input = h('input', { type: isText ? 'text' : 'number', id, value: boxText(spec, current), min: spec.min, max: spec.max, step: spec.step ?? 'any', size: 12, spellcheck: 'false', 'aria-describedby': note.id });
+        input = h('input', {
+          type: isText ? 'text' : 'number',
+          id,
+          value: boxText(spec, current),
+          min: spec.min,
+          max: spec.max,
+          step: spec.step ?? 'any',
+          size: 12,
+          spellcheck: 'false',
+          'aria-describedby': note.id,
+        });
         box = input;
         bind(box);
         row.push(h('label', { for: id }, label, input));

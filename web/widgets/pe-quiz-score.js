@@ -17,14 +17,28 @@
 // error) are not counted, and a question on the page twice counts once.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { questionIds, lessonQuestionIds } from '../gen/lesson-data.js';
-import { loadProgress, onProgress, resetProgress, forgetUnknownQuizzes, tally, formatPoints, CREDIT_RULE } from '../lib/progress.js';
+import {
+  loadProgress,
+  onProgress,
+  resetProgress,
+  forgetUnknownQuizzes,
+  tally,
+  formatPoints,
+  CREDIT_RULE,
+} from '../lib/progress.js';
 
 const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise]';
 const questionId = (el) => el.getAttribute(el.localName === 'pe-quiz' ? 'quiz' : 'exercise');
 // whether page changes can change what is counted: a question (or an element
 // holding one) came or went, or a question's id changed
 const touchesQuestions = (records) =>
-  records.some((r) => r.type === 'attributes' || [...r.addedNodes, ...r.removedNodes].some((n) => n.nodeType === 1 && (n.matches(QUESTIONS) || n.querySelector(QUESTIONS))));
+  records.some(
+    (r) =>
+      r.type === 'attributes' ||
+      [...r.addedNodes, ...r.removedNodes].some(
+        (n) => n.nodeType === 1 && (n.matches(QUESTIONS) || n.querySelector(QUESTIONS)),
+      ),
+  );
 
 /**
  * The ids `scope` names in `doc`, in page order, each once, only those the
@@ -50,14 +64,15 @@ export function countedIds(scope, doc = document, known = questionIds) {
 class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
   static description =
-    "The score over the quizzes and exercises on its page (or those its scope names; credit falls with each miss), with the rule and a button that resets the questions it counts.";
+    'The score over the quizzes and exercises on its page (or those its scope names; credit falls with each miss), with the rule and a button that resets the questions it counts.';
   static params = {
     scope: {
       type: 'string',
       default: 'page',
       maxLength: 200,
       label: 'which questions count',
-      patternMessage: 'is page (every quiz and exercise in the document, the default), lesson (every question of the lesson) or a CSS selector (the questions inside the elements it matches)',
+      patternMessage:
+        'is page (every quiz and exercise in the document, the default), lesson (every question of the lesson) or a CSS selector (the questions inside the elements it matches)',
     },
   };
   static alwaysUpdate = true;
@@ -100,7 +115,12 @@ class PeQuizScore extends PeElement {
     // questions added, removed or renamed later (a page that builds itself,
     // a notebook cell run again) change what is counted
     this._pageObserver ??= new MutationObserver((records) => touchesQuestions(records) && this.schedule());
-    this._pageObserver.observe(document, { childList: true, subtree: true, attributes: true, attributeFilter: ['quiz', 'exercise'] });
+    this._pageObserver.observe(document, {
+      childList: true,
+      subtree: true,
+      attributes: true,
+      attributeFilter: ['quiz', 'exercise'],
+    });
   }
 
   disconnectedCallback() {
@@ -132,7 +152,10 @@ class PeQuizScore extends PeElement {
     const t = tally(this.ids, loadProgress());
     this.reset.disabled = t.total === 0;
     if (t.total === 0) {
-      this.text.textContent = p.scope === 'page' ? 'Score: no quizzes or exercises on this page yet' : `Score: no quizzes or exercises in ${JSON.stringify(p.scope)}`;
+      this.text.textContent =
+        p.scope === 'page'
+          ? 'Score: no quizzes or exercises on this page yet'
+          : `Score: no quizzes or exercises in ${JSON.stringify(p.scope)}`;
     } else {
       this.text.textContent = `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`;
     }

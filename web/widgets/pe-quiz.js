@@ -24,7 +24,19 @@
 // options (plain texts, authored order) }.
 import { PeElement, define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
 import { quizzes, quizGenerators, lessonQuestionIds } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, onProgress, forgetUnknownQuizzes, learnerSeed, afterCheck, afterSolution, afterNewDraw, creditAfter, formatPoints, earnedText } from '../lib/progress.js';
+import {
+  loadProgress,
+  saveEntry,
+  onProgress,
+  forgetUnknownQuizzes,
+  learnerSeed,
+  afterCheck,
+  afterSolution,
+  afterNewDraw,
+  creditAfter,
+  formatPoints,
+  earnedText,
+} from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
 
@@ -44,12 +56,20 @@ const MARKS = {
 
 class PeQuiz extends PeElement {
   static tag = 'pe-quiz';
-  static description = 'One quiz question of the lesson, by id, with per-option feedback; progress kept in the browser.';
+  static description =
+    'One quiz question of the lesson, by id, with per-option feedback; progress kept in the browser.';
   static events = {
-    'pe-quiz-answered': 'A learner checked an answer; detail: { quizId, response, correct, score, attempts, revealed, choices, correctChoices, ... } (bubbles, composed).',
+    'pe-quiz-answered':
+      'A learner checked an answer; detail: { quizId, response, correct, score, attempts, revealed, choices, correctChoices, ... } (bubbles, composed).',
   };
   static params = {
-    quiz: { type: 'string', default: '', maxLength: 80, pattern: /^[a-z0-9-]*$/, patternMessage: 'must be a quiz id (lowercase letters, digits and dashes)' },
+    quiz: {
+      type: 'string',
+      default: '',
+      maxLength: 80,
+      pattern: /^[a-z0-9-]*$/,
+      patternMessage: 'must be a quiz id (lowercase letters, digits and dashes)',
+    },
   };
   // a written quiz works before the wasm arrives; a generated one asks for the core itself
   static needsCore = false;
@@ -95,7 +115,12 @@ class PeQuiz extends PeElement {
     this.newButton = h('button', { type: 'button', onclick: () => this.newQuestion() }, 'New question');
     this.result = h('p', { class: 'result', role: 'status', 'aria-live': 'polite' });
     this.explanation = h('div', { class: 'explanation', hidden: true });
-    const form = h('form', { onsubmit: (e) => (e.preventDefault(), this.check()) }, this.fieldset, h('div', { class: 'buttons' }, this.checkButton, this.retryButton, this.solutionButton, this.newButton));
+    const form = h(
+      'form',
+      { onsubmit: (e) => (e.preventDefault(), this.check()) },
+      this.fieldset,
+      h('div', { class: 'buttons' }, this.checkButton, this.retryButton, this.solutionButton, this.newButton),
+    );
     root.append(this.kicker, form, this.result, this.explanation);
     this._unsubscribe = null;
   }
@@ -151,7 +176,11 @@ class PeQuiz extends PeElement {
         generated: true,
         multiple: !!q.multiple,
         question: quizTextToHtml(q.question),
-        options: q.options.map((o) => ({ html: quizTextToHtml(o.text), correct: !!o.correct, feedback: quizTextToHtml(o.feedback ?? '') })),
+        options: q.options.map((o) => ({
+          html: quizTextToHtml(o.text),
+          correct: !!o.correct,
+          feedback: quizTextToHtml(o.feedback ?? ''),
+        })),
         explanation: quizTextToHtml(q.explanation ?? ''),
       };
       this._order = seededOrder(deriveSeed(seed, 'option-order'), q.options.length);
@@ -174,7 +203,13 @@ class PeQuiz extends PeElement {
     // labels by authored index; the DOM holds them in the displayed order
     this.labels = q.options.map((o, i) => {
       const id = `${name}-${i}`;
-      const input = h('input', { type: q.multiple ? 'checkbox' : 'radio', name, id, value: String(i), 'aria-describedby': `${id}-fb` });
+      const input = h('input', {
+        type: q.multiple ? 'checkbox' : 'radio',
+        name,
+        id,
+        value: String(i),
+        'aria-describedby': `${id}-fb`,
+      });
       input.addEventListener('change', () => this.clearMarks());
       const text = h('span', { class: 'text' }, trustedFragment(o.html));
       // an option that is only a formula gets its text as a name too: not every
@@ -224,7 +259,12 @@ class PeQuiz extends PeElement {
     label.classList.add(kind);
     const text = yours ? `${MARKS[kind].slice(0, -2)} (your answer): ` : MARKS[kind];
     // the mark is the label: feedback that starts with one of its own ("Right.") loses it
-    label.querySelector('.feedback').replaceChildren(h('span', { class: 'mark' }, text), trustedFragment(withoutLabel(this._question.options[i].feedback)));
+    label
+      .querySelector('.feedback')
+      .replaceChildren(
+        h('span', { class: 'mark' }, text),
+        trustedFragment(withoutLabel(this._question.options[i].feedback)),
+      );
   }
 
   check({ save = true } = {}) {
@@ -247,7 +287,9 @@ class PeQuiz extends PeElement {
     const revealed = this._solutionShown;
     const before = loadProgress()[this.quizId];
     // a restored view says what the stored answer earned; a new check is scored now
-    const { entry, earned } = save ? afterCheck(before, { right: correct, response: chosen, seed: this._seed }) : { entry: before, earned: before?.credit ?? 0 };
+    const { entry, earned } = save
+      ? afterCheck(before, { right: correct, response: chosen, seed: this._seed })
+      : { entry: before, earned: before?.credit ?? 0 };
     this.result.className = `result ${correct ? (revealed ? 'revealed' : 'good') : 'bad'}`;
     this.result.textContent = correct
       ? revealed
@@ -321,7 +363,8 @@ class PeQuiz extends PeElement {
     });
     this.explanation.hidden = false;
     this.result.className = 'result';
-    this.result.textContent = 'Solution shown: the right answers are marked, with why each option is right or wrong. An answer checked from now on is recorded as revealed, with no credit.';
+    this.result.textContent =
+      'Solution shown: the right answers are marked, with why each option is right or wrong. An answer checked from now on is recorded as revealed, with no credit.';
     this.setInputsDisabled(true);
     this.retryButton.hidden = false;
     this._solutionShown = true;

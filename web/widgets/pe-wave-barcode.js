@@ -27,7 +27,8 @@ const BAR_PX = 1024;
 
 class PeWaveBarcode extends PeElement {
   static tag = 'pe-wave-barcode';
-  static description = 'One card per word: the sin/cos values of a fast, a medium and a slow frequency pair at its position.';
+  static description =
+    'One card per word: the sin/cos values of a fast, a medium and a slow frequency pair at its position.';
   static params = {
     sentence: {
       type: 'string',
@@ -71,7 +72,12 @@ class PeWaveBarcode extends PeElement {
     this.pairList = h('ul', { class: 'pairs' });
     this.pairsNote = h('p', { class: 'pairs-note' });
     this.cards = h('div', { class: 'cards' });
-    this.legend = h('canvas', { width: 120, height: 1, role: 'img', 'aria-label': 'Barcode colours: −1 blue, 0 background colour, +1 red' });
+    this.legend = h('canvas', {
+      width: 120,
+      height: 1,
+      role: 'img',
+      'aria-label': 'Barcode colours: −1 blue, 0 background colour, +1 red',
+    });
     this.details = this.tableAlternative('Show every vector as numbers', { lazy: true });
     // each wave's canvas gets exactly the device pixels it covers on screen:
     // an observer reports them (after a resize, a zoom, another screen) and
@@ -81,7 +87,10 @@ class PeWaveBarcode extends PeElement {
       for (const e of entries) {
         // (Chromium's device emulation reports the device-pixel box in CSS
         // pixels: the larger of the two is right both there and on a device)
-        const px = Math.max(e.devicePixelContentBoxSize?.[0]?.inlineSize ?? 0, Math.round(e.contentRect.width * (window.devicePixelRatio || 1)));
+        const px = Math.max(
+          e.devicePixelContentBoxSize?.[0]?.inlineSize ?? 0,
+          Math.round(e.contentRect.width * (window.devicePixelRatio || 1)),
+        );
         if (px > 0 && px !== e.target.devicePixels) {
           e.target.devicePixels = px;
           changed = true;
@@ -91,19 +100,25 @@ class PeWaveBarcode extends PeElement {
     });
     root.append(
       h('h3', {}, 'Seat cards: what each word gets added for its position'),
-      h('p', { class: 'hint' },
+      h(
+        'p',
+        { class: 'hint' },
         'Every word gets the vector of its position, whatever the word is. Compare the two cards of "the": same word, different barcodes. ',
-        'Type your own sentence (up to 12 words) or change d_model.'),
+        'Type your own sentence (up to 12 words) or change d_model.',
+      ),
       this.controls(['sentence', 'd-model']),
       this.pairList,
       this.pairsNote,
-      h('div', { class: 'key' },
+      h(
+        'div',
+        { class: 'key' },
         h('span', {}, keyLine('solid'), ' sin'),
         h('span', {}, keyLine('dashed'), ' cos'),
         h('span', {}, 'small dots: positions 0–11'),
         h('span', {}, 'ring (sin) and filled dot (cos): this word’s position'),
         h('span', { class: 'wrap' }, 'y-axis: the value; medium and slow waves zoomed to their own range'),
-        h('span', {}, 'barcode: −1 ', this.legend, ' +1')),
+        h('span', {}, 'barcode: −1 ', this.legend, ' +1'),
+      ),
       this.cards,
       this.details,
     );
@@ -123,7 +138,8 @@ class PeWaveBarcode extends PeElement {
       this._tablesCore = pe;
     }
     let computed = this._tables.get(key);
-    if (computed) this._tables.delete(key); // to the end: most recently used
+    if (computed)
+      this._tables.delete(key); // to the end: most recently used
     else computed = { table: pe.sinusoidal(rows, dModel, { base }), freqs: pe.sinusoidalFrequencies(dModel, { base }) };
     this._tables.set(key, computed);
     if (this._tables.size > 4) this._tables.delete(this._tables.keys().next().value);
@@ -132,7 +148,17 @@ class PeWaveBarcode extends PeElement {
     // the fast, the middle and the slowest pair: three pairs from d_model 6
     // on; d_model 4 (the least taken) has two, and its pair 1 is both the
     // middle and the slowest, shown once as slow
-    const picks = half >= 3 ? [['fast', 0], ['medium', Math.floor(dModel / 4)], ['slow', half - 1]] : [['fast', 0], ['slow', half - 1]];
+    const picks =
+      half >= 3
+        ? [
+            ['fast', 0],
+            ['medium', Math.floor(dModel / 4)],
+            ['slow', half - 1],
+          ]
+        : [
+            ['fast', 0],
+            ['slow', half - 1],
+          ];
     const wavelength = (i) => (2 * Math.PI) / freqs[i];
 
     // 2. which pairs are fast and slow, with their wavelengths
@@ -146,9 +172,12 @@ class PeWaveBarcode extends PeElement {
       return li;
     });
     setChildren(this.pairList, items);
-    setText(this.pairsNote, picks.length < 3
-      ? `With d_model = ${dModel} there are only ${half} pairs: pair ${half - 1} is both the medium and the slowest, so each card shows ${picks.length} waves.`
-      : '');
+    setText(
+      this.pairsNote,
+      picks.length < 3
+        ? `With d_model = ${dModel} there are only ${half} pairs: pair ${half - 1} is both the medium and the slowest, so each card shows ${picks.length} waves.`
+        : '',
+    );
 
     // 3. one card per word
     // theme() keeps one object until the colours change: the object itself
@@ -178,10 +207,17 @@ class PeWaveBarcode extends PeElement {
         card.row = row.slice();
         card.rowText = Array.from(row, (v) => fixed(v, 2)).join(', ');
       }
-      setText(card.summary,
+      setText(
+        card.summary,
         `${word}, position ${pos}. ` +
-        picks.map(([name, i]) => `${name} pair ${i}: sin ${fixed(col(pos, 2 * i), 4)}, cos ${fixed(col(pos, 2 * i + 1), 4)}`).join('; ') +
-        `. Full vector of ${dModel} values: ${card.rowText}.`);
+          picks
+            .map(
+              ([name, i]) =>
+                `${name} pair ${i}: sin ${fixed(col(pos, 2 * i), 4)}, cos ${fixed(col(pos, 2 * i + 1), 4)}`,
+            )
+            .join('; ') +
+          `. Full vector of ${dModel} values: ${card.rowText}.`,
+      );
       const waves = picks.map(([name, i], k) => {
         const w = (card.waves[k] ??= this._observed(makeWave()));
         // what the wave shows depends on these numbers only (written into
@@ -295,7 +331,18 @@ function makeWave() {
   const plotrow = h('div', { class: 'plotrow', 'aria-hidden': 'true' }, h('div', { class: 'yaxis' }, hi, lo), canvas);
   const zoom = h('div', { class: 'zoom', 'aria-hidden': 'true' }, 'zoomed: sin only');
   const vals = h('div', { class: 'vals', 'aria-hidden': 'true' });
-  return { el: h('div', { class: 'wave' }, lab, plotrow, vals), name, lambda, hi, lo, canvas, lab, plotrow, zoom, vals };
+  return {
+    el: h('div', { class: 'wave' }, lab, plotrow, vals),
+    name,
+    lambda,
+    hi,
+    lo,
+    canvas,
+    lab,
+    plotrow,
+    zoom,
+    vals,
+  };
 }
 
 // Puts exactly `nodes` (nulls skipped) in `parent`, touching it only if they differ.
@@ -323,8 +370,12 @@ function miniWave(canvas, table, dModel, i, pos, colors, zoom) {
   if (zoom) {
     let a = Infinity;
     let b = -Infinity;
-    for (let t = 0; t < STRIP_LEN; t++) { a = Math.min(a, sinAt(t)); b = Math.max(b, sinAt(t)); }
-    if (b - a < 1.5 && b > a) { // a wave that does not already fill the axis
+    for (let t = 0; t < STRIP_LEN; t++) {
+      a = Math.min(a, sinAt(t));
+      b = Math.max(b, sinAt(t));
+    }
+    if (b - a < 1.5 && b > a) {
+      // a wave that does not already fill the axis
       lo = a;
       hi = b;
       zoomed = true;
@@ -382,8 +433,19 @@ function value(v) {
 }
 
 function keyLine(kind) {
-  return h('svg:svg', { width: 22, height: 8, 'aria-hidden': 'true' },
-    h('svg:line', { x1: 1, x2: 21, y1: 4, y2: 4, stroke: 'currentColor', 'stroke-width': 1.5, 'stroke-dasharray': kind === 'dashed' ? '3 2' : null }));
+  return h(
+    'svg:svg',
+    { width: 22, height: 8, 'aria-hidden': 'true' },
+    h('svg:line', {
+      x1: 1,
+      x2: 21,
+      y1: 4,
+      y2: 4,
+      stroke: 'currentColor',
+      'stroke-width': 1.5,
+      'stroke-dasharray': kind === 'dashed' ? '3 2' : null,
+    }),
+  );
 }
 
 define(PeWaveBarcode);

@@ -39,11 +39,32 @@ class RopeClock extends PeElement {
   static description = 'RoPE as clocks: one dial per frequency pair, a hand per word turned to p·θ_i.';
   static params = {
     sentence: {
-      type: 'string', default: 'the dog bit the man', maxLength: 300, size: 26, label: 'sentence',
-      pattern: /^\s*\S+(\s+\S+){0,63}\s*$/, patternMessage: 'must be 1 to 64 words separated by spaces',
+      type: 'string',
+      default: 'the dog bit the man',
+      maxLength: 300,
+      size: 26,
+      label: 'sentence',
+      pattern: /^\s*\S+(\s+\S+){0,63}\s*$/,
+      patternMessage: 'must be 1 to 64 words separated by spaces',
     },
-    first: { type: 'string', default: 'dog', maxLength: 40, size: 8, pattern: /^\S+$/, patternMessage: 'must be one word', label: 'word 1' },
-    second: { type: 'string', default: 'man', maxLength: 40, size: 8, pattern: /^\S+$/, patternMessage: 'must be one word', label: 'word 2' },
+    first: {
+      type: 'string',
+      default: 'dog',
+      maxLength: 40,
+      size: 8,
+      pattern: /^\S+$/,
+      patternMessage: 'must be one word',
+      label: 'word 1',
+    },
+    second: {
+      type: 'string',
+      default: 'man',
+      maxLength: 40,
+      size: 8,
+      pattern: /^\S+$/,
+      patternMessage: 'must be one word',
+      label: 'word 2',
+    },
     'd-model': { type: 'int', default: 8, min: 2, max: 64, even: true, label: 'd_model' },
     base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
     // entry: a number box beside the slider (on a phone's slider a finger cannot hit one of 629 values)
@@ -104,14 +125,30 @@ class RopeClock extends PeElement {
     this.table = this.tableAlternative(undefined, { lazy: true });
     root.append(
       h('h3', {}, 'RoPE as clock dials: one dial per frequency pair'),
-      h('p', { class: 'hint' }, 'Each word turns every dial’s hand to position × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Each word turns every dial’s hand to position × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.',
+      ),
       this.controls(['sentence', 'first', 'second', 'd-model', 'base']),
       this.seats,
       this.summary,
-      h('p', { class: 'key' }, 'Angles are measured counter-clockwise from 3 o’clock, as the rotation matrix turns a vector. Long solid hand, round tip: word 1 (the query); short dashed hand, square tip: word 2 (the key); the arrow runs from word 1 to word 2, the angle Δ·θᵢ. Under each dial: its score in this sentence / swapped.'),
+      h(
+        'p',
+        { class: 'key' },
+        'Angles are measured counter-clockwise from 3 o’clock, as the rotation matrix turns a vector. Long solid hand, round tip: word 1 (the query); short dashed hand, square tip: word 2 (the key); the arrow runs from word 1 to word 2, the angle Δ·θᵢ. Under each dial: its score in this sentence / swapped.',
+      ),
       // the two controls of the experiment sit right above what they change (on a phone too)
-      h('div', { class: 'stage' },
-        h('div', { class: 'tune' }, this.controls(['phase']), h('div', { class: 'swap-row' }, this.swapButton, this.swapText), this.scores),
+      h(
+        'div',
+        { class: 'stage' },
+        h(
+          'div',
+          { class: 'tune' },
+          this.controls(['phase']),
+          h('div', { class: 'swap-row' }, this.swapButton, this.swapText),
+          this.scores,
+        ),
         this.dials,
         this.verdict,
       ),
@@ -172,18 +209,25 @@ class RopeClock extends PeElement {
     // and the seats not at all while the sentence and the two words stay (a base or phase step)
     const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
     if (seatsKey !== this._seatsKey) {
-      patchSpecs(this.seats,
-        tokens.map((t, i) => ['li', { class: i === m ? 'a' : i === n ? 'b' : '' }, [i === m ? '● ' : i === n ? '■ ' : '', t, ['small', {}, `position ${i}`]]]),
+      patchSpecs(
+        this.seats,
+        tokens.map((t, i) => [
+          'li',
+          { class: i === m ? 'a' : i === n ? 'b' : '' },
+          [i === m ? '● ' : i === n ? '■ ' : '', t, ['small', {}, `position ${i}`]],
+        ]),
       );
       this._seatsKey = seatsKey;
     }
     setText(this.swapText, `→ “${swappedText}”`);
     const off = n - m;
     const sgn = (v) => (v < 0 ? `−${Math.abs(v)}` : `+${v}`);
-    setText(this.summary,
+    setText(
+      this.summary,
       `“${wa}” (word 1, the query) is at position ${m} and “${wb}” (word 2, the key) at position ${n}: the offset is Δ = ${n} − ${m} = ${sgn(off)}, so on dial i the angle from ${wa} to ${wb} is ${sgn(off)}·θᵢ. ` +
-      `In “${swappedText}” the offset is ${sgn(-off)}: every angle keeps its size and flips its sign. ` +
-      `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle of the query’s pair minus that of the key’s before rotation (set by W_Q and W_K; the same for every pair here).`);
+        `In “${swappedText}” the offset is ${sgn(-off)}: every angle keeps its size and flips its sign. ` +
+        `The score adds, over the ${pairs} pairs (length 1 here), cos(φ − Δ·θᵢ), where the phase φ is the angle of the query’s pair minus that of the key’s before rotation (set by W_Q and W_K; the same for every pair here).`,
+    );
 
     // 1. the score of q (word 1) against k (word 2), this sentence and swapped:
     //    unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by the core
@@ -195,7 +239,9 @@ class RopeClock extends PeElement {
       pairsX.set([1, 0], 3 * p.dModel + 2 * i); // k at seat m
     }
     const rot = pe.ropeApply(pairsX, 4, p.dModel, { positions: [m, n, n, m], base: p.base, convention: 'interleaved' });
-    const pairScore = (r1, r2, i) => rot[r1 * p.dModel + 2 * i] * rot[r2 * p.dModel + 2 * i] + rot[r1 * p.dModel + 2 * i + 1] * rot[r2 * p.dModel + 2 * i + 1];
+    const pairScore = (r1, r2, i) =>
+      rot[r1 * p.dModel + 2 * i] * rot[r2 * p.dModel + 2 * i] +
+      rot[r1 * p.dModel + 2 * i + 1] * rot[r2 * p.dModel + 2 * i + 1];
     let total = 0;
     let totalSwap = 0;
     const perPair = [];
@@ -208,17 +254,27 @@ class RopeClock extends PeElement {
     }
     const nearFlat = Math.abs(Math.sin(p.phase)) < 0.005; // φ = 0 or π: cos(φ − x) = cos(φ + x)
     const same = Math.abs(total - totalSwap) < 5e-4;
-    patchSpecs(this.scores, ['Score Σ cos(φ − Δ·θᵢ): ', ['b', {}, fixed(total, 4)], ' here, ', ['b', {}, fixed(totalSwap, 4)], ' swapped.']);
-    setText(this.verdict, nearFlat
-      ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same and this head cannot tell which word comes first. Set another phase and the scores part.`
-      : same
-        ? 'Here the two scores happen to agree; move φ and they part.'
-        : `The scores differ: with φ = ${fixed(p.phase, 2)} rad the head can tell which word comes first.`);
+    patchSpecs(this.scores, [
+      'Score Σ cos(φ − Δ·θᵢ): ',
+      ['b', {}, fixed(total, 4)],
+      ' here, ',
+      ['b', {}, fixed(totalSwap, 4)],
+      ' swapped.',
+    ]);
+    setText(
+      this.verdict,
+      nearFlat
+        ? `φ = ${Math.cos(p.phase) > 0 ? '0' : 'π'}: cosine is even, so both orders score the same and this head cannot tell which word comes first. Set another phase and the scores part.`
+        : same
+          ? 'Here the two scores happen to agree; move φ and they part.'
+          : `The scores differ: with φ = ${fixed(p.phase, 2)} rad the head can tell which word comes first.`,
+    );
 
     // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
     const figs = this._cards.slice(0, pairs).map((c) => c.fig);
-    if (this.dials.children.length !== pairs || figs.some((f, i) => this.dials.children[i] !== f)) this.dials.replaceChildren(...figs);
+    if (this.dials.children.length !== pairs || figs.some((f, i) => this.dials.children[i] !== f))
+      this.dials.replaceChildren(...figs);
     const angles = [];
     for (let i = 0; i < pairs; i++) {
       // the angle the core's rotation uses: f32(position) · f32(θ_i), rounded to float32
@@ -231,13 +287,31 @@ class RopeClock extends PeElement {
     }
     // the table's text is made when the reader opens it
     const rows = () => [
-      ...angles.map(([angA, angB, rel, relSwap], i) => [String(i), fmt(inv[i], 6), fixed(mod2pi(angA), 4), fixed(mod2pi(angB), 4), signed(rel), signed(relSwap), fixed(perPair[i][0], 4), fixed(perPair[i][1], 4)]),
+      ...angles.map(([angA, angB, rel, relSwap], i) => [
+        String(i),
+        fmt(inv[i], 6),
+        fixed(mod2pi(angA), 4),
+        fixed(mod2pi(angB), 4),
+        signed(rel),
+        signed(relSwap),
+        fixed(perPair[i][0], 4),
+        fixed(perPair[i][1], 4),
+      ]),
       ['sum', '', '', '', '', '', fixed(total, 4), fixed(totalSwap, 4)],
     ];
     this.setTable(
       this.table,
       `RoPE angles and scores, d_model ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at position ${m}, “${wb}” at position ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
-      ['pair i', 'θᵢ (rad/position)', `${wa} angle (rad, mod 2π)`, `${wb} angle (rad, mod 2π)`, 'Δ·θᵢ this sentence (rad)', 'Δ·θᵢ swapped (rad)', 'score this sentence', 'score swapped'],
+      [
+        'pair i',
+        'θᵢ (rad/position)',
+        `${wa} angle (rad, mod 2π)`,
+        `${wb} angle (rad, mod 2π)`,
+        'Δ·θᵢ this sentence (rad)',
+        'Δ·θᵢ swapped (rad)',
+        'score this sentence',
+        'score swapped',
+      ],
       rows,
     );
     requestAnimationFrame(() => this._fitText());
@@ -247,7 +321,12 @@ class RopeClock extends PeElement {
   _makeCard() {
     const R = DIAL / 2 - 22;
     const pt = (a, r) => [r * Math.cos(a), -r * Math.sin(a)];
-    const svg = h('svg:svg', { width: DIAL, height: DIAL, viewBox: `${-DIAL / 2} ${-DIAL / 2} ${DIAL} ${DIAL}`, role: 'img' });
+    const svg = h('svg:svg', {
+      width: DIAL,
+      height: DIAL,
+      viewBox: `${-DIAL / 2} ${-DIAL / 2} ${DIAL} ${DIAL}`,
+      role: 'img',
+    });
     const cap = h('figcaption', {});
     const fig = h('figure', {}, svg, cap);
     const ticks = [];
@@ -296,7 +375,11 @@ class RopeClock extends PeElement {
       const nx = Math.cos(angA + rel);
       const ny = -Math.sin(angA + rel);
       const s = 5;
-      setAttr(m.arrow, 'd', `M${ex},${ey} L${at(ex - tx * s * 1.6 + nx * s)},${at(ey - ty * s * 1.6 + ny * s)} L${at(ex - tx * s * 1.6 - nx * s)},${at(ey - ty * s * 1.6 - ny * s)} Z`);
+      setAttr(
+        m.arrow,
+        'd',
+        `M${ex},${ey} L${at(ex - tx * s * 1.6 + nx * s)},${at(ey - ty * s * 1.6 + ny * s)} L${at(ex - tx * s * 1.6 - nx * s)},${at(ey - ty * s * 1.6 - ny * s)} Z`,
+      );
     }
     // word 1 a long hand, word 2 a short one: on slow dials, where the two
     // nearly coincide, both tips stay visible
@@ -314,9 +397,23 @@ class RopeClock extends PeElement {
     setText(m.labA, short(wa));
     setAttrs(m.labB, { x: lbx, y: at(lby + 4) });
     setText(m.labB, short(wb));
-    const kids = [m.face, ...m.ticks, m.axis, ...(withArc ? [m.arc, m.arrow] : []), m.handA, m.tipA, m.handB, m.tipB, m.hub, m.labA, m.labB];
-    if (card.svg.childNodes.length !== kids.length || kids.some((k, j) => card.svg.childNodes[j] !== k)) card.svg.replaceChildren(...kids);
-    setAttr(card.svg,
+    const kids = [
+      m.face,
+      ...m.ticks,
+      m.axis,
+      ...(withArc ? [m.arc, m.arrow] : []),
+      m.handA,
+      m.tipA,
+      m.handB,
+      m.tipB,
+      m.hub,
+      m.labA,
+      m.labB,
+    ];
+    if (card.svg.childNodes.length !== kids.length || kids.some((k, j) => card.svg.childNodes[j] !== k))
+      card.svg.replaceChildren(...kids);
+    setAttr(
+      card.svg,
       'aria-label',
       `Dial ${i}: ${wa} at ${fixed(mod2pi(angA), 3)} rad, ${wb} at ${fixed(mod2pi(angB), 3)} rad, relative angle ${signed(rel, 3)} rad; swapped ${signed(relSwap, 3)} rad. Pair score ${fixed(score[0], 3)}, swapped ${fixed(score[1], 3)}.`,
     );

@@ -47,18 +47,38 @@ function ranges(idx) {
 
 // A config as readable JSON: lists of numbers on one line.
 function pretty(config) {
-  return JSON.stringify(config, null, 2).replace(/\[\s+([-0-9.e+,\s]+?)\s+\]/g, (_, body) => `[${body.split(/,\s+/).join(', ')}]`);
+  return JSON.stringify(config, null, 2).replace(
+    /\[\s+([-0-9.e+,\s]+?)\s+\]/g,
+    (_, body) => `[${body.split(/,\s+/).join(', ')}]`,
+  );
 }
 
 const presetOptions = [...ROPE_PRESETS.map((p) => p.id), 'custom'];
-const presetLabels = Object.fromEntries([...ROPE_PRESETS.map((p) => [p.id, p.name]), ['custom', 'your config (pasted below)']]);
+const presetLabels = Object.fromEntries([
+  ...ROPE_PRESETS.map((p) => [p.id, p.name]),
+  ['custom', 'your config (pasted below)'],
+]);
 
 class RopeConfigLab extends PeElement {
   static tag = 'rope-config-lab';
-  static description = "A model's RoPE from its Hugging Face config.json: wavelengths before and after scaling, trained vs claimed context.";
+  static description =
+    "A model's RoPE from its Hugging Face config.json: wavelengths before and after scaling, trained vs claimed context.";
   static params = {
-    preset: { type: 'enum', options: presetOptions, optionLabels: presetLabels, default: 'llama-3.1-8b', label: 'model' },
-    target: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'target length (0: the claimed one)' },
+    preset: {
+      type: 'enum',
+      options: presetOptions,
+      optionLabels: presetLabels,
+      default: 'llama-3.1-8b',
+      label: 'model',
+    },
+    target: {
+      type: 'int',
+      default: 0,
+      min: 0,
+      max: MAX_POSITION,
+      control: 'number',
+      label: 'target length (0: the claimed one)',
+    },
     trained: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'training length (0: L)' },
   };
 
@@ -103,25 +123,56 @@ class RopeConfigLab extends PeElement {
     const show = h('button', { type: 'button' }, 'Show this config');
     show.addEventListener('click', () => this._applyPaste());
     this.textarea.addEventListener('keydown', (e) => {
-      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); this._applyPaste(); }
+      if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) {
+        e.preventDefault();
+        this._applyPaste();
+      }
     });
-    this.paste = h('details', { class: 'paste' },
+    this.paste = h(
+      'details',
+      { class: 'paste' },
       h('summary', {}, 'Paste a config.json (or edit this one)'),
       this.textarea,
-      h('div', { class: 'paste-row' }, show, h('span', { class: 'status' }, 'Ctrl+Enter also shows it; nothing leaves this page.')),
-      this.pasteError);
+      h(
+        'div',
+        { class: 'paste-row' },
+        show,
+        h('span', { class: 'status' }, 'Ctrl+Enter also shows it; nothing leaves this page.'),
+      ),
+      this.pasteError,
+    );
     this.wlSvg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
     this.angSvg = h('svg:svg', { role: 'img', tabindex: '0', height: PLOT_H, width: 300 });
-    this.plotWrap = h('div', {}, h('h4', {}, 'Wavelength of every pair, before and after the scaling'), this.wlSvg,
-      legend([['s-before', 'before (the pre-trained RoPE)'], ['s-after', 'after the config’s scaling'], ['ref', 'original context L'], ['ref2', 'claimed context']]),
-      h('h4', {}, 'Largest angle each pair turns through: in training and at the target'), this.angSvg,
-      legend([['s-before', 'in training: (training length − 1)·θᵢ'], ['s-after', 'at the target: (target − 1)·θᵢ after scaling'], ['ref2', 'one full turn, 2π'], ['dot', 'angles never seen in training']]));
+    this.plotWrap = h(
+      'div',
+      {},
+      h('h4', {}, 'Wavelength of every pair, before and after the scaling'),
+      this.wlSvg,
+      legend([
+        ['s-before', 'before (the pre-trained RoPE)'],
+        ['s-after', 'after the config’s scaling'],
+        ['ref', 'original context L'],
+        ['ref2', 'claimed context'],
+      ]),
+      h('h4', {}, 'Largest angle each pair turns through: in training and at the target'),
+      this.angSvg,
+      legend([
+        ['s-before', 'in training: (training length − 1)·θᵢ'],
+        ['s-after', 'at the target: (target − 1)·θᵢ after scaling'],
+        ['ref2', 'one full turn, 2π'],
+        ['dot', 'angles never seen in training'],
+      ]),
+    );
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.table = this.tableAlternative('Show every pair as a table');
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
     root.append(
       h('h3', {}, 'Your model’s RoPE: what its config.json does to every pair'),
-      h('p', { class: 'hint' }, 'Pick a published model or paste a config.json. The lab reads rope_theta, rope_scaling and the head size, computes each pair’s frequency as Hugging Face does, and marks the pairs that would turn through angles they never reached in training.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Pick a published model or paste a config.json. The lab reads rope_theta, rope_scaling and the head size, computes each pair’s frequency as Hugging Face does, and marks the pairs that would turn through angles they never reached in training.',
+      ),
       this.controls(['preset', 'target', 'trained']),
       this.source,
       this.summary,
@@ -134,7 +185,10 @@ class RopeConfigLab extends PeElement {
     this.cursor = null;
     for (const svg of [this.wlSvg, this.angSvg]) {
       svg.addEventListener('pointermove', (e) => this._pointer(e, svg));
-      svg.addEventListener('pointerleave', () => { this.cursor = null; this._drawCursor(); });
+      svg.addEventListener('pointerleave', () => {
+        this.cursor = null;
+        this._drawCursor();
+      });
       svg.addEventListener('keydown', (e) => this._key(e));
     }
     this._custom = null;
@@ -144,7 +198,10 @@ class RopeConfigLab extends PeElement {
       const width = entry.contentRect.width;
       if (width === this._width) return;
       this._width = width;
-      if (this._state) { this._draw(); this._drawCursor(); }
+      if (this._state) {
+        this._draw();
+        this._drawCursor();
+      }
     });
     this._ro.observe(this.plotWrap);
   }
@@ -201,9 +258,19 @@ class RopeConfigLab extends PeElement {
     const scaling = cfg.scalingAt(T);
     const key = JSON.stringify([cfg.rotaryDim, cfg.base, scaling]);
     if (this._freqs?.key !== key) {
-      const before = this._freqs?.rotaryDim === cfg.rotaryDim && this._freqs.base === cfg.base ? this._freqs.before : pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base });
+      const before =
+        this._freqs?.rotaryDim === cfg.rotaryDim && this._freqs.base === cfg.base
+          ? this._freqs.before
+          : pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base });
       const after = scaling ? pe.ropeInvFreq(cfg.rotaryDim, { base: cfg.base, scaling }) : before;
-      this._freqs = { key, rotaryDim: cfg.rotaryDim, base: cfg.base, before, after, attn: scaling ? pe.ropeAttentionFactor(scaling) : 1 };
+      this._freqs = {
+        key,
+        rotaryDim: cfg.rotaryDim,
+        base: cfg.base,
+        before,
+        after,
+        attn: scaling ? pe.ropeAttentionFactor(scaling) : 1,
+      };
     }
     const { before, after, attn } = this._freqs;
     const rows = pairColumns(before, after, Lt, T);
@@ -212,10 +279,35 @@ class RopeConfigLab extends PeElement {
     this._summarize();
     this._draw();
     this._drawCursor();
-    this.read.replaceChildren(h('table', {},
-      h('caption', {}, `Read from ${p.preset === 'custom' ? 'your config.json' : `${name}’s config.json`}`),
-      h('thead', {}, h('tr', {}, ['field', 'value', 'note'].map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, cfg.read.map(([f, v, why]) => h('tr', {}, h('th', { scope: 'row' }, f), h('td', {}, typeof v === 'number' ? String(v) : String(v)), h('td', {}, why ?? ''))))));
+    this.read.replaceChildren(
+      h(
+        'table',
+        {},
+        h('caption', {}, `Read from ${p.preset === 'custom' ? 'your config.json' : `${name}’s config.json`}`),
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ['field', 'value', 'note'].map((x) => h('th', { scope: 'col' }, x)),
+          ),
+        ),
+        h(
+          'tbody',
+          {},
+          cfg.read.map(([f, v, why]) =>
+            h(
+              'tr',
+              {},
+              h('th', { scope: 'row' }, f),
+              h('td', {}, typeof v === 'number' ? String(v) : String(v)),
+              h('td', {}, why ?? ''),
+            ),
+          ),
+        ),
+      ),
+    );
     if (this.table.open) this._fillTable();
   }
 
@@ -227,37 +319,58 @@ class RopeConfigLab extends PeElement {
     const lines = [];
     const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
     const from = cfg.claimedLength === L ? '' : ` and computes its scaling from an original context of L = ${count(L)}`;
-    lines.push(`${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}; its config claims ${count(cfg.claimedLength)} tokens${from}.`);
-    if (cfg.type === 'default') lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
+    lines.push(
+      `${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}; its config claims ${count(cfg.claimedLength)} tokens${from}.`,
+    );
+    if (cfg.type === 'default')
+      lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
     else {
       const most = changed.reduce((m, i) => Math.max(m, rows.ratio[i]), 1);
       const least = changed.reduce((m, i) => Math.min(m, rows.ratio[i]), 1);
       const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
-      lines.push(`Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`);
+      lines.push(
+        `Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`,
+      );
     }
     const list = (idx) => (idx.length ? ` (pairs ${ranges(idx)})` : '');
-    if (T <= Lt) lines.push(`At ${count(T)} tokens, within the ${assumed ? 'assumed ' : ''}training length of ${count(Lt)}, no pair turns further than in training.`);
+    if (T <= Lt)
+      lines.push(
+        `At ${count(T)} tokens, within the ${assumed ? 'assumed ' : ''}training length of ${count(Lt)}, no pair turns further than in training.`,
+      );
     else {
       // the verdict names what it assumes the model saw
       const upTo = assumed ? `${count(Lt)}, the training length set above,` : `${cfg.trainedFrom} = ${count(Lt)}`;
       const at = `Assuming training saw positions up to ${upTo}${cfg.type === 'default' ? '' : ' with the unscaled frequencies'}: at ${count(T)} tokens,`;
-      if (cfg.type === 'default') lines.push(`${at} ${freshUnscaled.length} of ${pairs} pairs turn through angles never seen in training${list(freshUnscaled)}.`);
+      if (cfg.type === 'default')
+        lines.push(
+          `${at} ${freshUnscaled.length} of ${pairs} pairs turn through angles never seen in training${list(freshUnscaled)}.`,
+        );
       else {
-        lines.push(`${at} ${freshUnscaled.length} of ${pairs} pairs would turn through angles never seen in training without scaling; with this ${cfg.type} scaling ${fresh.length === 0 ? 'none do' : `${fresh.length} still do${list(fresh)}`}.`);
+        lines.push(
+          `${at} ${freshUnscaled.length} of ${pairs} pairs would turn through angles never seen in training without scaling; with this ${cfg.type} scaling ${fresh.length === 0 ? 'none do' : `${fresh.length} still do${list(fresh)}`}.`,
+        );
         const covers = this._covers();
         if (covers) lines.push(covers);
       }
     }
     if (longTraining) {
-      lines.push(Lt < longTraining.length
-        ? `${longTraining.text} Its arcs were trained out to that length, so the marks describe the ${cfg.type} scaling alone, not angles this model never saw (a training length of ${count(longTraining.length)} assumes the long training).`
-        : longTraining.text);
+      lines.push(
+        Lt < longTraining.length
+          ? `${longTraining.text} Its arcs were trained out to that length, so the marks describe the ${cfg.type} scaling alone, not angles this model never saw (a training length of ${count(longTraining.length)} assumes the long training).`
+          : longTraining.text,
+      );
     }
-    lines.push(attn === 1
-      ? 'Attention factor: 1 (cos and sin are not rescaled).'
-      : `Attention factor: ${fixed(attn, 4)}: cos and sin are multiplied by it, so every attention logit by its square, ${fixed(attn * attn, 4)}.`);
-    if (cfg.type === 'longrope') lines.push(`LongRoPE switches lists with the length: short_factor up to ${count(L)} tokens, long_factor beyond.`);
-    if (cfg.type === 'dynamic') lines.push(`Dynamic NTK recomputes the base for the current length; up to ${count(cfg.maxPositions)} tokens the pairs keep their trained frequencies.`);
+    lines.push(
+      attn === 1
+        ? 'Attention factor: 1 (cos and sin are not rescaled).'
+        : `Attention factor: ${fixed(attn, 4)}: cos and sin are multiplied by it, so every attention logit by its square, ${fixed(attn * attn, 4)}.`,
+    );
+    if (cfg.type === 'longrope')
+      lines.push(`LongRoPE switches lists with the length: short_factor up to ${count(L)} tokens, long_factor beyond.`);
+    if (cfg.type === 'dynamic')
+      lines.push(
+        `Dynamic NTK recomputes the base for the current length; up to ${count(cfg.maxPositions)} tokens the pairs keep their trained frequencies.`,
+      );
     this.summary.replaceChildren(...lines.map((t) => h('p', {}, t)));
   }
 
@@ -270,7 +383,10 @@ class RopeConfigLab extends PeElement {
     const { rows, Lt, T, pairs } = this._state;
     const slow = indicesWhere(pairs, (i) => rows.trained[i] < TWO_PI);
     if (!slow.length) return null;
-    const least = rowAt(rows, slow.reduce((a, b) => (rows.ratio[b] < rows.ratio[a] ? b : a)));
+    const least = rowAt(
+      rows,
+      slow.reduce((a, b) => (rows.ratio[b] < rows.ratio[a] ? b : a)),
+    );
     const r = times(least.ratio);
     const covered = Math.floor(Lt * least.ratio);
     const same = slow.every((i) => !pairChanged(rows.ratio[i], least.ratio));
@@ -279,7 +395,8 @@ class RopeConfigLab extends PeElement {
     const who = same
       ? `${slow.length === 1 ? 'The pair' : `Each of the ${slow.length} pairs`} that never completed a turn in training is ${how}, so it`
       : `Of the ${slow.length} pairs that never completed a turn in training, pair ${least.i} is ${least.ratio >= 1 ? `slowed least, ×${r}` : how}, so it`;
-    const enough = covered >= T ? `enough for ${count(T)}` : `the scaling alone covers ${count(covered)} of the ${count(T)}`;
+    const enough =
+      covered >= T ? `enough for ${count(T)}` : `the scaling alone covers ${count(covered)} of the ${count(T)}`;
     return `${who} turns as far at ${count(covered)} tokens (${r} × ${count(Lt)}) as at ${count(Lt)}: ${enough}.`;
   }
 
@@ -290,28 +407,61 @@ class RopeConfigLab extends PeElement {
     this._width ||= this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
     // the cursor line last, hidden until _drawCursor places it
-    const cursor = ['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' }];
+    const cursor = [
+      'svg:line',
+      { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' },
+    ];
     const wl = logPairPlot({
-      W, H: PLOT_H, pad: PAD, n: pairs, yLabel: 'wavelength (tokens, log scale)',
-      curves: [{ values: rows.wlBefore, cls: 's-before' }, { values: rows.wlAfter, cls: 's-after' }],
-      refs: [{ v: L, cls: 'ref', label: `original L = ${count(L)}` }, ...(cfg.claimedLength !== L ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }] : [])],
+      W,
+      H: PLOT_H,
+      pad: PAD,
+      n: pairs,
+      yLabel: 'wavelength (tokens, log scale)',
+      curves: [
+        { values: rows.wlBefore, cls: 's-before' },
+        { values: rows.wlAfter, cls: 's-after' },
+      ],
+      refs: [
+        { v: L, cls: 'ref', label: `original L = ${count(L)}` },
+        ...(cfg.claimedLength !== L
+          ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }]
+          : []),
+      ],
     });
     const reached = rows.reached.map((v) => Math.max(v, 1e-9));
     const ang = logPairPlot({
-      W, H: PLOT_H, pad: PAD, n: pairs, yLabel: 'largest angle (radians, log scale)',
-      curves: [{ values: rows.trained.map((v) => Math.max(v, 1e-9)), cls: 's-before' }, { values: reached, cls: 's-after' }],
+      W,
+      H: PLOT_H,
+      pad: PAD,
+      n: pairs,
+      yLabel: 'largest angle (radians, log scale)',
+      curves: [
+        { values: rows.trained.map((v) => Math.max(v, 1e-9)), cls: 's-before' },
+        { values: reached, cls: 's-after' },
+      ],
       refs: [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }],
       dots: { values: reached, flags: rows.fresh, cls: 'new' },
     });
     this._geom = wl;
-    for (const [svg, plot] of [[this.wlSvg, wl], [this.angSvg, ang]]) {
+    for (const [svg, plot] of [
+      [this.wlSvg, wl],
+      [this.angSvg, ang],
+    ]) {
       setAttr(svg, 'width', W);
       patchSpecs(svg, [...plot.specs, cursor]);
     }
     this._cursorLines = [this.wlSvg.lastElementChild, this.angSvg.lastElementChild];
     const fresh = indicesWhere(pairs, (i) => rows.fresh[i]).length;
-    setAttr(this.wlSvg, 'aria-label', `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows.wlBefore[pairs - 1])} before, ${fmt(rows.wlAfter[pairs - 1])} after. Focus and use the arrow keys to read a pair.`);
-    setAttr(this.angSvg, 'aria-label', `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`);
+    setAttr(
+      this.wlSvg,
+      'aria-label',
+      `Wavelength of each of ${pairs} pairs before and after scaling, log scale, with lines at the original context ${L} and the claimed ${cfg.claimedLength}. Last pair: ${fmt(rows.wlBefore[pairs - 1])} before, ${fmt(rows.wlAfter[pairs - 1])} after. Focus and use the arrow keys to read a pair.`,
+    );
+    setAttr(
+      this.angSvg,
+      'aria-label',
+      `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`,
+    );
   }
 
   _pointer(e, svg) {
@@ -333,7 +483,8 @@ class RopeConfigLab extends PeElement {
     if (!this._state || !this._cursorLines) return;
     if (this.cursor === null) {
       for (const l of this._cursorLines) l.setAttribute('visibility', 'hidden');
-      this.readout.textContent = 'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.';
+      this.readout.textContent =
+        'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.';
       return;
     }
     const i = Math.min(this.cursor, this._state.pairs - 1);
@@ -349,9 +500,30 @@ class RopeConfigLab extends PeElement {
 
   _fillTable() {
     const { rows, Lt, T, pairs } = this._state;
-    this.setTable(this.table, `Every pair: θᵢ and wavelength λᵢ = 2π/θᵢ before and after scaling; largest angle at offsets up to ${count(Lt - 1)} (in training) and up to ${count(T - 1)}`,
-      ['pair i', 'θᵢ before', 'λᵢ before', 'λᵢ after', 'stretch', 'angle in training', 'angle at target', 'new angles?'],
-      Array.from({ length: pairs }, (_, i) => rowAt(rows, i)).map((r) => [String(r.i), exponential(r.before, 3), fmt(r.wlBefore), fmt(r.wlAfter), `×${fixed(r.ratio, 3)}`, fmt(r.trained), fmt(r.reached), r.fresh ? 'yes' : '—']));
+    this.setTable(
+      this.table,
+      `Every pair: θᵢ and wavelength λᵢ = 2π/θᵢ before and after scaling; largest angle at offsets up to ${count(Lt - 1)} (in training) and up to ${count(T - 1)}`,
+      [
+        'pair i',
+        'θᵢ before',
+        'λᵢ before',
+        'λᵢ after',
+        'stretch',
+        'angle in training',
+        'angle at target',
+        'new angles?',
+      ],
+      Array.from({ length: pairs }, (_, i) => rowAt(rows, i)).map((r) => [
+        String(r.i),
+        exponential(r.before, 3),
+        fmt(r.wlBefore),
+        fmt(r.wlAfter),
+        `×${fixed(r.ratio, 3)}`,
+        fmt(r.trained),
+        fmt(r.reached),
+        r.fresh ? 'yes' : '—',
+      ]),
+    );
   }
 }
 
@@ -389,7 +561,17 @@ function pairColumns(before, after, Lt, T) {
 
 // pair i of pairColumns' columns as one object
 function rowAt(cols, i) {
-  return { i, before: cols.before[i], after: cols.after[i], wlBefore: cols.wlBefore[i], wlAfter: cols.wlAfter[i], ratio: cols.ratio[i], trained: cols.trained[i], reached: cols.reached[i], fresh: cols.fresh[i] === 1 };
+  return {
+    i,
+    before: cols.before[i],
+    after: cols.after[i],
+    wlBefore: cols.wlBefore[i],
+    wlAfter: cols.wlAfter[i],
+    ratio: cols.ratio[i],
+    trained: cols.trained[i],
+    reached: cols.reached[i],
+    fresh: cols.fresh[i] === 1,
+  };
 }
 
 function indicesWhere(n, pred) {
@@ -403,10 +585,24 @@ function message(error) {
 }
 
 function legend(items) {
-  return h('ul', { class: 'legend' }, items.map(([cls, label]) => h('li', {},
-    h('svg:svg', { width: 30, height: 12, 'aria-hidden': 'true' },
-      cls === 'dot' ? h('svg:circle', { cx: 15, cy: 6, r: 4, class: 'new' }) : h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: cls })),
-    label)));
+  return h(
+    'ul',
+    { class: 'legend' },
+    items.map(([cls, label]) =>
+      h(
+        'li',
+        {},
+        h(
+          'svg:svg',
+          { width: 30, height: 12, 'aria-hidden': 'true' },
+          cls === 'dot'
+            ? h('svg:circle', { cx: 15, cy: 6, r: 4, class: 'new' })
+            : h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: cls }),
+        ),
+        label,
+      ),
+    ),
+  );
 }
 
 define(RopeConfigLab);

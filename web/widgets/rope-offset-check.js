@@ -27,7 +27,8 @@ const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(
 
 class RopeOffsetCheck extends PeElement {
   static tag = 'rope-offset-check';
-  static description = 'RoPE scores depend only on n − m: q·k before and after both positions shift, beside an additive encoding.';
+  static description =
+    'RoPE scores depend only on n − m: q·k before and after both positions shift, beside an additive encoding.';
   static params = {
     q: { type: 'vector', length: 2, default: [1.0, 0.5], label: 'q', size: 9, live: true },
     k: { type: 'vector', length: 2, default: [0.8, 0.2], label: 'k', size: 9, live: true },
@@ -89,19 +90,36 @@ class RopeOffsetCheck extends PeElement {
         h(
           'li',
           {},
-          h('svg:svg', { width: 30, height: 12, 'aria-hidden': 'true' },
-            s.line ? h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: s.cls }) : h('svg:circle', { cx: 15, cy: 6, r: 3.5, class: s.cls })),
+          h(
+            'svg:svg',
+            { width: 30, height: 12, 'aria-hidden': 'true' },
+            s.line
+              ? h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: s.cls })
+              : h('svg:circle', { cx: 15, cy: 6, r: 3.5, class: s.cls }),
+          ),
           s.label,
         ),
       ),
     );
     root.append(
       h('h3', {}, 'RoPE scores depend only on the offset n − m'),
-      h('p', { class: 'hint' }, 'Move both positions with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Move both positions with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).',
+      ),
       this.controls(['q', 'k', 'theta', 'm', 'n', 'shift']),
-      h('div', { class: 'out' },
+      h(
+        'div',
+        { class: 'out' },
         h('div', {}, h('h4', {}, 'RoPE: R(m)q · R(n)k'), this.ropeOut),
-        h('div', {}, h('h4', {}, 'Additive: (q + PE(m)) · (k + PE(n)), PE(p) = (sin pθ, cos pθ), the same θ'), this.addOut)),
+        h(
+          'div',
+          {},
+          h('h4', {}, 'Additive: (q + PE(m)) · (k + PE(n)), PE(p) = (sin pθ, cos pθ), the same θ'),
+          this.addOut,
+        ),
+      ),
       this.verdict,
       this.plotWrap,
       this.refused,
@@ -112,8 +130,14 @@ class RopeOffsetCheck extends PeElement {
     );
     this.cursor = null; // offset under the pointer / keyboard cursor (transient)
     this.svg.addEventListener('pointermove', (e) => this._pointer(e));
-    this.svg.addEventListener('pointerleave', () => { this.cursor = null; this._drawCursor(); });
-    this.svg.addEventListener('click', (e) => { this._pointer(e); this._commitCursor(); });
+    this.svg.addEventListener('pointerleave', () => {
+      this.cursor = null;
+      this._drawCursor();
+    });
+    this.svg.addEventListener('click', (e) => {
+      this._pointer(e);
+      this._commitCursor();
+    });
     this.svg.addEventListener('keydown', (e) => this._key(e));
     this._width = 0;
     this._ro = new ResizeObserver(() => {
@@ -134,7 +158,10 @@ class RopeOffsetCheck extends PeElement {
     // or a window around it when that would be too wide to read
     let lo = Math.min(-20, off - 5);
     let hi = Math.max(20, off + 5);
-    if (hi - lo > 200) { lo = off - 40; hi = off + 40; }
+    if (hi - lo > 200) {
+      lo = off - 40;
+      hi = off + 40;
+    }
     const count = hi - lo + 1;
     // 2-d RoPE has one pair whose inverse frequency is 1; linear scaling by
     // 1/θ turns it into θ, so position p rotates by f32(f32(p)·θ) as float32 code does.
@@ -174,24 +201,48 @@ class RopeOffsetCheck extends PeElement {
       peRow[2 * r + 1] = v[1];
     }
     // score of q + PE(position of row a) against k + PE(position of row b)
-    const addScore = (a, b) => dot2(Math.fround(q0 - peRow[2 * a]), Math.fround(q1 + peRow[2 * a + 1]), Math.fround(k0 - peRow[2 * b]), Math.fround(k1 + peRow[2 * b + 1]));
+    const addScore = (a, b) =>
+      dot2(
+        Math.fround(q0 - peRow[2 * a]),
+        Math.fround(q1 + peRow[2 * a + 1]),
+        Math.fround(k0 - peRow[2 * b]),
+        Math.fround(k1 + peRow[2 * b + 1]),
+      );
 
     const rope = dot2(rot[0], rot[1], rot[2], rot[3]);
     const ropeS = dot2(rot[4], rot[5], rot[6], rot[7]);
     const add = addScore(0, 1);
     const addS = addScore(2, 3);
 
-    setText(this.ropeOut, `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`);
-    setText(this.addOut, `Additive Score (Positions ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Positions ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`);
+    setText(
+      this.ropeOut,
+      `Attention Score (Seats ${m} vs ${n}): ${fixed(rope, 5)}\nAttention Score (Seats ${m + shift} vs ${n + shift}): ${fixed(ropeS, 5)}`,
+    );
+    setText(
+      this.addOut,
+      `Additive Score (Positions ${m} vs ${n}): ${fixed(add, 5)}\nAdditive Score (Positions ${m + shift} vs ${n + shift}): ${fixed(addS, 5)}`,
+    );
     const dr = Math.abs(ropeS - rope);
     const da = Math.abs(addS - add);
-    setText(this.verdict,
+    setText(
+      this.verdict,
       `Shifting both positions by ${shift} changes the RoPE score by ${dr === 0 ? '0 (bit for bit the same)' : `${dr.toExponential(1)} (float32 rounding of the larger angles)`}` +
-      ` and the additive score by ${fixed(da, 5)}.` +
-      (this._scaling.exact ? '' : ` (θ = ${p.theta} is not exactly reachable as 1/factor in float32; the rotation uses θ = ${numpyScalar(this._scaling.used)}, one float32 step away.)`));
+        ` and the additive score by ${fixed(da, 5)}.` +
+        (this._scaling.exact
+          ? ''
+          : ` (θ = ${p.theta} is not exactly reachable as 1/factor in float32; the rotation uses θ = ${numpyScalar(this._scaling.used)}, one float32 step away.)`),
+    );
 
     // series: offset d -> score (NaN where a position would be negative)
-    const series = this._series?.rope.length === count ? this._series : { rope: new Float64Array(count), ropeShift: new Float64Array(count), add: new Float64Array(count), addShift: new Float64Array(count) };
+    const series =
+      this._series?.rope.length === count
+        ? this._series
+        : {
+            rope: new Float64Array(count),
+            ropeShift: new Float64Array(count),
+            add: new Float64Array(count),
+            addShift: new Float64Array(count),
+          };
     this._series = series;
     const qm = [rot[0], rot[1]];
     const qs = [rot[4], rot[5]];
@@ -207,10 +258,17 @@ class RopeOffsetCheck extends PeElement {
       series.addShift[i] = ok2 ? addScore(2, r2) : NaN;
     }
     // why the q-at-m curves stop on the left: the key's position m + offset would be negative
-    setText(this.plotNote, lo < -m
-      ? `The curves for q at position m = ${m} start at offset ${signed(-m)}: a key further left would sit at a position below 0, before the first token.` +
-        (shift === 0 ? '' : lo < -(m + shift) ? ` The curves for q at position m + shift = ${m + shift} start at offset ${signed(-(m + shift))}.` : ` The curves for q at position m + shift = ${m + shift} reach further left.`)
-      : 'Every plotted offset puts the key at a position of 0 or more, so every curve spans the whole plot.');
+    setText(
+      this.plotNote,
+      lo < -m
+        ? `The curves for q at position m = ${m} start at offset ${signed(-m)}: a key further left would sit at a position below 0, before the first token.` +
+            (shift === 0
+              ? ''
+              : lo < -(m + shift)
+                ? ` The curves for q at position m + shift = ${m + shift} start at offset ${signed(-(m + shift))}.`
+                : ` The curves for q at position m + shift = ${m + shift} reach further left.`)
+        : 'Every plotted offset puts the key at a position of 0 or more, so every curve spans the whole plot.',
+    );
     this._state = { lo, hi, count, off, rope, m, n, shift, series };
     // a refusal holds until m or n change (its "n stays" would be wrong then)
     if (this._refusedAt !== undefined && this._refusedAt !== `${m},${n}`) this._refuse(null);
@@ -276,12 +334,21 @@ class RopeOffsetCheck extends PeElement {
     setAttr(svg, 'width', W);
     let yLo = Infinity;
     let yHi = -Infinity;
-    for (const s of SERIES) for (const v of series[s.key]) if (Number.isFinite(v)) { yLo = Math.min(yLo, v); yHi = Math.max(yHi, v); }
+    for (const s of SERIES)
+      for (const v of series[s.key])
+        if (Number.isFinite(v)) {
+          yLo = Math.min(yLo, v);
+          yHi = Math.max(yHi, v);
+        }
     yLo = Math.min(yLo, 0);
     yHi = Math.max(yHi, 0);
-    if (yHi - yLo < 1e-6) { yHi += 1; yLo -= 1; }
+    if (yHi - yLo < 1e-6) {
+      yHi += 1;
+      yLo -= 1;
+    }
     const padY = (yHi - yLo) * 0.06;
-    yLo -= padY; yHi += padY;
+    yLo -= padY;
+    yHi += padY;
     const pw = W - PAD.l - PAD.r;
     const ph = PLOT_H - PAD.t - PAD.b;
     const X = (d) => PAD.l + ((d - lo) / (hi - lo)) * pw;
@@ -294,7 +361,10 @@ class RopeOffsetCheck extends PeElement {
     const step = niceStep((yHi - yLo) / 4);
     for (let v = Math.ceil(yLo / step) * step; v <= yHi; v += step) {
       const y = Y(v);
-      kids.push(['svg:line', { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' }]);
+      kids.push([
+        'svg:line',
+        { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' },
+      ]);
       kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, tickText(v, step)]);
     }
     // x ticks
@@ -303,8 +373,16 @@ class RopeOffsetCheck extends PeElement {
       kids.push(['svg:line', { x1: X(d), x2: X(d), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }]);
       kids.push(['svg:text', { x: X(d), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(d)]);
     }
-    kids.push(['svg:g', { class: 'axis' }, [['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` }]]]);
-    kids.push(['svg:text', { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (positions)']);
+    kids.push([
+      'svg:g',
+      { class: 'axis' },
+      [['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` }]],
+    ]);
+    kids.push([
+      'svg:text',
+      { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' },
+      'offset n − m (positions)',
+    ]);
     kids.push(['svg:text', { x: 4, y: PAD.t - 10, class: 'muted' }, 'score']);
     for (const s of SERIES) {
       const v = series[s.key];
@@ -312,7 +390,10 @@ class RopeOffsetCheck extends PeElement {
         let d = '';
         let pen = false;
         for (let i = 0; i < count; i++) {
-          if (!Number.isFinite(v[i])) { pen = false; continue; }
+          if (!Number.isFinite(v[i])) {
+            pen = false;
+            continue;
+          }
           d += `${pen ? 'L' : 'M'}${X(lo + i).toFixed(1)},${Y(v[i]).toFixed(1)}`;
           pen = true;
         }
@@ -320,20 +401,36 @@ class RopeOffsetCheck extends PeElement {
       } else {
         const every = Math.max(1, Math.ceil(count / 60));
         for (let i = 0; i < count; i += every) {
-          if (Number.isFinite(v[i])) kids.push(['svg:circle', { cx: X(lo + i).toFixed(1), cy: Y(v[i]).toFixed(1), r: 3, class: s.cls }]);
+          if (Number.isFinite(v[i]))
+            kids.push(['svg:circle', { cx: X(lo + i).toFixed(1), cy: Y(v[i]).toFixed(1), r: 3, class: s.cls }]);
         }
       }
     }
     // the current offset
     kids.push(['svg:circle', { cx: X(off), cy: Y(rope), r: 7, class: 'marker' }]);
-    kids.push(['svg:text', { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' }, `n − m = ${off}`]);
+    kids.push([
+      'svg:text',
+      { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' },
+      `n − m = ${off}`,
+    ]);
     // the cursor line where _drawCursor puts it (so it is written once)
     const cx = this.cursor === null ? -10 : X(this.cursor);
-    kids.push(['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: cx, x2: cx, visibility: this.cursor === null ? 'hidden' : 'visible' }]);
+    kids.push([
+      'svg:line',
+      {
+        class: 'cursor',
+        y1: PAD.t,
+        y2: PLOT_H - PAD.b,
+        x1: cx,
+        x2: cx,
+        visibility: this.cursor === null ? 'hidden' : 'visible',
+      },
+    ]);
     patchSpecs(svg, kids);
     this._cursorLine = svg.lastElementChild;
     const s = this._state;
-    setAttr(svg,
+    setAttr(
+      svg,
       'aria-label',
       `Line plot of the score against the offset n − m from ${lo} to ${hi}. RoPE at position ${s.m} and at position ${s.m + s.shift} give one curve; the two additive curves differ. Marker at offset ${off}, RoPE score ${fixed(rope, 5)}.`,
     );
@@ -358,9 +455,15 @@ class RopeOffsetCheck extends PeElement {
     else if (e.key === 'ArrowRight') c += big;
     else if (e.key === 'Home') c = lo;
     else if (e.key === 'End') c = hi;
-    else if (e.key === 'Enter' || e.key === ' ') { this._commitCursor(); e.preventDefault(); return; }
-    else if (e.key === 'Escape') { this.cursor = null; this._drawCursor(); return; }
-    else return;
+    else if (e.key === 'Enter' || e.key === ' ') {
+      this._commitCursor();
+      e.preventDefault();
+      return;
+    } else if (e.key === 'Escape') {
+      this.cursor = null;
+      this._drawCursor();
+      return;
+    } else return;
     e.preventDefault();
     this.cursor = Math.max(lo, Math.min(hi, c));
     this._drawCursor();
@@ -375,8 +478,14 @@ class RopeOffsetCheck extends PeElement {
     const { m, n } = this._state;
     const key = m + c;
     const max = RopeOffsetCheck.params.n.max;
-    if (key < 0) this._refuse(`Offset ${signed(c)} would put the key at position ${signed(key)}, before the first token (position 0): n stays ${n}.`);
-    else if (key > max) this._refuse(`Offset ${signed(c)} would put the key at position ${key}, past the largest position n can take (${max}): n stays ${n}.`);
+    if (key < 0)
+      this._refuse(
+        `Offset ${signed(c)} would put the key at position ${signed(key)}, before the first token (position 0): n stays ${n}.`,
+      );
+    else if (key > max)
+      this._refuse(
+        `Offset ${signed(c)} would put the key at position ${key}, past the largest position n can take (${max}): n stays ${n}.`,
+      );
     else {
       this._refuse(null);
       this.setParam('n', key);
@@ -394,7 +503,10 @@ class RopeOffsetCheck extends PeElement {
     const c = this.cursor;
     if (c === null) {
       setAttr(this._cursorLine, 'visibility', 'hidden');
-      setText(this.readout, 'Point at or tap the plot (or focus it and use the arrow keys) to read the scores at an offset; a tap or Enter also sets n there.');
+      setText(
+        this.readout,
+        'Point at or tap the plot (or focus it and use the arrow keys) to read the scores at an offset; a tap or Enter also sets n there.',
+      );
       return;
     }
     const { lo, series, m, shift } = this._state;
@@ -404,18 +516,24 @@ class RopeOffsetCheck extends PeElement {
     setAttr(this._cursorLine, 'x2', x);
     setAttr(this._cursorLine, 'visibility', 'visible');
     // q at position `at`: its score, or where the key would be (before position 0)
-    const ropeAt = (v, at) => (Number.isFinite(v) ? `${fixed(v, 5)} (positions ${at} vs ${at + c})` : `none (the key would be at position ${signed(at + c)}, before the first token)`);
+    const ropeAt = (v, at) =>
+      Number.isFinite(v)
+        ? `${fixed(v, 5)} (positions ${at} vs ${at + c})`
+        : `none (the key would be at position ${signed(at + c)}, before the first token)`;
     const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : '—');
-    setText(this.readout,
+    setText(
+      this.readout,
       `offset ${signed(c)}: RoPE ${ropeAt(series.rope[i], m)}, ${ropeAt(series.ropeShift[i], m + shift)}; ` +
-      `additive ${f(series.add[i])} / ${f(series.addShift[i])}`);
+        `additive ${f(series.add[i])} / ${f(series.addShift[i])}`,
+    );
   }
 
   _fillTable() {
     const { lo, count, series, m, shift } = this._state;
     const rows = [];
     const f = (v) => (Number.isFinite(v) ? fixed(v, 5) : '—');
-    for (let i = 0; i < count; i++) rows.push([String(lo + i), f(series.rope[i]), f(series.ropeShift[i]), f(series.add[i]), f(series.addShift[i])]);
+    for (let i = 0; i < count; i++)
+      rows.push([String(lo + i), f(series.rope[i]), f(series.ropeShift[i]), f(series.add[i]), f(series.addShift[i])]);
     this.setTable(
       this.table,
       `Score against offset n − m; q at position ${m} or ${m + shift}, k at q's position + offset (— : the key's position would be negative).`,

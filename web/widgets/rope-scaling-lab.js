@@ -45,8 +45,22 @@ class RopeScalingLab extends PeElement {
     dim: { type: 'int', default: 128, min: 4, max: 512, even: true, label: 'head dim' },
     base: { type: 'float', default: 10000, min: 2, max: 1e8, control: 'number', label: 'base' },
     factor: { type: 'float', default: 4, min: 1, max: 32, step: 0.5, label: 'factor' },
-    'original-max-positions': { type: 'int', default: 8192, min: 16, max: 4194304, control: 'number', label: 'original context' },
-    'seq-len': { type: 'int', default: 32768, min: 1, max: 16777216, control: 'number', label: 'current length (dynamic NTK)' },
+    'original-max-positions': {
+      type: 'int',
+      default: 8192,
+      min: 16,
+      max: 4194304,
+      control: 'number',
+      label: 'original context',
+    },
+    'seq-len': {
+      type: 'int',
+      default: 32768,
+      min: 1,
+      max: 16777216,
+      control: 'number',
+      label: 'current length (dynamic NTK)',
+    },
   };
 
   static styles = css`
@@ -112,16 +126,47 @@ class RopeScalingLab extends PeElement {
       'ul',
       { class: 'legend' },
       METHODS.map((m) =>
-        h('li', {}, h('svg:svg', { width: 36, height: 12, 'aria-hidden': 'true' }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: m.cls, 'stroke-dasharray': m.dash || null })), m.label),
+        h(
+          'li',
+          {},
+          h(
+            'svg:svg',
+            { width: 36, height: 12, 'aria-hidden': 'true' },
+            h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: m.cls, 'stroke-dasharray': m.dash || null }),
+          ),
+          m.label,
+        ),
       ),
     );
     legend.append(
-      h('li', {}, h('svg:svg', { width: 36, height: 12, 'aria-hidden': 'true' }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref' })), 'original context'),
-      h('li', {}, h('svg:svg', { width: 36, height: 12, 'aria-hidden': 'true' }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref2' })), 'factor × original'),
+      h(
+        'li',
+        {},
+        h(
+          'svg:svg',
+          { width: 36, height: 12, 'aria-hidden': 'true' },
+          h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref' }),
+        ),
+        'original context',
+      ),
+      h(
+        'li',
+        {},
+        h(
+          'svg:svg',
+          { width: 36, height: 12, 'aria-hidden': 'true' },
+          h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref2' }),
+        ),
+        'factor × original',
+      ),
     );
     root.append(
       h('h3', {}, 'RoPE scaling: the wavelength of every pair under five methods'),
-      h('p', { class: 'hint' }, 'Drag the factor under the plot: linear stretches every pair, dynamic NTK raises the base so fast pairs barely move, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Drag the factor under the plot: linear stretches every pair, dynamic NTK raises the base so fast pairs barely move, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.',
+      ),
       this.plotWrap,
       legend,
       this.readout,
@@ -135,7 +180,10 @@ class RopeScalingLab extends PeElement {
     );
     this.cursor = null; // pair under the pointer / keyboard cursor (transient)
     this.svg.addEventListener('pointermove', (e) => this._pointer(e));
-    this.svg.addEventListener('pointerleave', () => { this.cursor = null; this._drawCursor(); });
+    this.svg.addEventListener('pointerleave', () => {
+      this.cursor = null;
+      this._drawCursor();
+    });
     this.svg.addEventListener('keydown', (e) => this._key(e));
     this._width = 0;
     this._ro = new ResizeObserver(() => this.plotWrap.clientWidth !== this._width && this.schedule());
@@ -169,7 +217,8 @@ class RopeScalingLab extends PeElement {
     for (const m of METHODS) {
       const key = JSON.stringify([m.key, p.dim, p.base, scalings[m.key]]);
       let r = this._cache.get(key);
-      if (r) this._cache.delete(key); // to the end: most recently used
+      if (r)
+        this._cache.delete(key); // to the end: most recently used
       else {
         const mInv = pe.ropeInvFreq(p.dim, { base: p.base, scaling: scalings[m.key] });
         const w = new Float64Array(pairs);
@@ -199,25 +248,57 @@ class RopeScalingLab extends PeElement {
       if (rounding) rounded.push(`${m.short} ${plural(rounding, 'pair')}`);
       let lo = Infinity;
       let hi = 0;
-      for (const v of wl[m.key]) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+      for (const v of wl[m.key]) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
       return [m.short, fmtLen(lo), fmtLen(hi), `${changed}/${pairs}`];
     });
     patchSpecs(this.summary, [
-      ['table', {}, [
-        ['caption', {}, `Wavelength λ = 2π/θᵢ in positions per full turn; head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${grouped(String(orig))}`],
-        ['thead', {}, [['tr', {}, ['method', 'shortest λ', 'longest λ', 'pairs changed'].map((x) => ['th', { scope: 'col' }, x])]]],
-        ['tbody', {}, rows.map((r) => ['tr', {}, r.map((x, i) => (i === 0 ? ['th', { scope: 'row' }, x] : ['td', {}, x]))])],
-      ]],
+      [
+        'table',
+        {},
+        [
+          [
+            'caption',
+            {},
+            `Wavelength λ = 2π/θᵢ in positions per full turn; head dim ${p.dim}, base ${p.base}, factor ${f}, original context ${grouped(String(orig))}`,
+          ],
+          [
+            'thead',
+            {},
+            [
+              [
+                'tr',
+                {},
+                ['method', 'shortest λ', 'longest λ', 'pairs changed'].map((x) => ['th', { scope: 'col' }, x]),
+              ],
+            ],
+          ],
+          [
+            'tbody',
+            {},
+            rows.map((r) => ['tr', {}, r.map((x, i) => (i === 0 ? ['th', { scope: 'row' }, x] : ['td', {}, x]))]),
+          ],
+        ],
+      ],
     ]);
     setText(this.dynamicNote, this._dynamicWhy(p));
-    setText(this.rounding, rounded.length
-      ? `Equal to the unscaled frequency up to float32 rounding, so counted as unchanged: ${rounded.join(', ')}.`
-      : '');
+    setText(
+      this.rounding,
+      rounded.length
+        ? `Equal to the unscaled frequency up to float32 rounding, so counted as unchanged: ${rounded.join(', ')}.`
+        : '',
+    );
     // only YaRN has an attention factor: a sentence, not a column of ones
-    const others = METHODS.filter((m) => m.key !== 'yarn' && attn[m.key] !== 1).map((m) => `${m.short} ${fixed(attn[m.key], 4)}`);
-    setText(this.note,
+    const others = METHODS.filter((m) => m.key !== 'yarn' && attn[m.key] !== 1).map(
+      (m) => `${m.short} ${fixed(attn[m.key], 4)}`,
+    );
+    setText(
+      this.note,
       `YaRN uses β_fast 32 and β_slow 1 and multiplies cos and sin by its attention factor 0.1 ln s + 1 = ${fixed(attn.yarn, 4)}, so every attention logit by ${fixed(attn.yarn ** 2, 4)}` +
-      `${others.length ? `; attention factors of the others: ${others.join(', ')}` : '; the other methods leave them as they are'}. Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${grouped(String(orig))} are divided by the factor and those below ${fmtLen(orig / 4)} are kept.`);
+        `${others.length ? `; attention factors of the others: ${others.join(', ')}` : '; the other methods leave them as they are'}. Llama 3 uses low/high frequency factors 1 and 4, so pairs with wavelength above ${grouped(String(orig))} are divided by the factor and those below ${fmtLen(orig / 4)} are kept.`,
+    );
     if (this.table.open) this._fillTable();
   }
 
@@ -230,7 +311,8 @@ class RopeScalingLab extends PeElement {
     const { pairs, wl, orig, f } = this._state;
     const len = grouped(String(p.seqLen));
     const L = grouped(String(orig));
-    if (p.seqLen <= orig) return `Dynamic NTK at the current length ℓ = ${len}, not past the original context L = ${L}, keeps the trained frequencies.`;
+    if (p.seqLen <= orig)
+      return `Dynamic NTK at the current length ℓ = ${len}, not past the original context L = ${L}, keeps the trained frequencies.`;
     const stretch = times(wl.dynamic[pairs - 1] / wl.none[pairs - 1]);
     const square = p.seqLen === f * orig ? ', which is s² − s + 1 at ℓ = sL' : '';
     const not = stretch === times(f) ? 'as much as s' : `not ${times(f)}×`;
@@ -245,15 +327,30 @@ class RopeScalingLab extends PeElement {
     const refs = [{ v: orig, cls: 'ref', label: `original context ${grouped(String(orig))}` }];
     if (f > 1) refs.push({ v: orig * f, cls: 'ref2', label: `${f} × original = ${fmtLen(orig * f)}` });
     const curves = METHODS.map((m) => ({ values: wl[m.key], cls: m.cls, dash: m.dash }));
-    const { X, pw, specs: kids } = logPairPlot({ W, H: PLOT_H, pad: PAD, n: pairs, curves, refs, yLabel: 'wavelength (positions, log scale)' });
+    const {
+      X,
+      pw,
+      specs: kids,
+    } = logPairPlot({ W, H: PLOT_H, pad: PAD, n: pairs, curves, refs, yLabel: 'wavelength (positions, log scale)' });
     this._geom = { X, pw, W };
     // the cursor line where _drawCursor puts it (so it is written once)
     const cx = this.cursor === null ? -10 : X(Math.min(this.cursor, pairs - 1));
-    kids.push(['svg:line', { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: cx, x2: cx, visibility: this.cursor === null ? 'hidden' : 'visible' }]);
+    kids.push([
+      'svg:line',
+      {
+        class: 'cursor',
+        y1: PAD.t,
+        y2: PLOT_H - PAD.b,
+        x1: cx,
+        x2: cx,
+        visibility: this.cursor === null ? 'hidden' : 'visible',
+      },
+    ]);
     patchSpecs(this.svg, kids);
     this._cursorLine = this.svg.lastElementChild;
     const last = pairs - 1;
-    setAttr(this.svg,
+    setAttr(
+      this.svg,
       'aria-label',
       `Wavelength of each of ${pairs} pairs on a log scale for five methods. The last pair: ${METHODS.map((m) => `${m.label} ${fmtLen(wl[m.key][last])}`).join(', ')}. Reference line at the original context ${orig}. Focus it and use the arrow keys to read a pair.`,
     );
@@ -278,7 +375,10 @@ class RopeScalingLab extends PeElement {
     if (!this._state || !this._cursorLine) return;
     if (this.cursor === null) {
       setAttr(this._cursorLine, 'visibility', 'hidden');
-      setText(this.readout, 'Point at the plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.');
+      setText(
+        this.readout,
+        'Point at the plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.',
+      );
       return;
     }
     const i = Math.min(this.cursor, this._state.pairs - 1);
@@ -287,7 +387,10 @@ class RopeScalingLab extends PeElement {
     setAttr(this._cursorLine, 'x2', x);
     setAttr(this._cursorLine, 'visibility', 'visible');
     const { wl } = this._state;
-    setText(this.readout, `pair ${i} wavelength: ${METHODS.map((m) => `${m.short} ${fmtLen(wl[m.key][i])}`).join(' · ')}`);
+    setText(
+      this.readout,
+      `pair ${i} wavelength: ${METHODS.map((m) => `${m.short} ${fmtLen(wl[m.key][i])}`).join(' · ')}`,
+    );
   }
 
   _fillTable() {
@@ -296,7 +399,12 @@ class RopeScalingLab extends PeElement {
     for (let i = 0; i < pairs; i++) {
       rows.push([String(i), exponential(inv.none[i], 3), ...METHODS.map((m) => fmtLen(wl[m.key][i]))]);
     }
-    this.setTable(this.table, 'Wavelength 2π/θᵢ of every pair (positions per full turn)', ['pair i', 'θᵢ unscaled', ...METHODS.map((m) => m.short)], rows);
+    this.setTable(
+      this.table,
+      'Wavelength 2π/θᵢ of every pair (positions per full turn)',
+      ['pair i', 'θᵢ unscaled', ...METHODS.map((m) => m.short)],
+      rows,
+    );
   }
 }
 

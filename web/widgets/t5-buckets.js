@@ -9,7 +9,17 @@
 // refused one, and says why beside it, in the learner's words, from the
 // numbers the core's error carries (error.names, error.values); every
 // control keeps working.
-import { PeElement, define, css, h, canvasContext, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
+import {
+  PeElement,
+  define,
+  css,
+  h,
+  canvasContext,
+  offPageCanvas,
+  sameValues,
+  setAttr,
+  setText,
+} from '../lib/pe-element.js';
 import { rgb } from '../lib/colormap.js';
 import { bindCellCursor, moveAlong } from '../lib/grid-cursor.js';
 
@@ -49,7 +59,11 @@ class T5Buckets extends PeElement {
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
     root.append(
       h('h3', {}, 'T5 relative-position buckets'),
-      h('p', { class: 'hint' }, 'Near offsets each get their own bucket; farther ones share ever wider, logarithmic buckets, and everything past max distance lands in the last one. Turn on “bidirectional” to split the buckets between keys before and after the query.'),
+      h(
+        'p',
+        { class: 'hint' },
+        'Near offsets each get their own bucket; farther ones share ever wider, logarithmic buckets, and everything past max distance lands in the last one. Turn on “bidirectional” to split the buckets between keys before and after the query.',
+      ),
       this.controls(['query-len', 'key-len', 'num-buckets', 'max-distance', 'bidirectional']),
       h('h4', {}, 'Bucket of every query–key pair'),
       this.gridWrap,
@@ -65,10 +79,16 @@ class T5Buckets extends PeElement {
     bindCellCursor(this.grid, {
       grid: () => this._state && { rows: this._state.Q, cols: this._state.K, geom: this._gridGeom },
       current: () => this._cur,
-      moveTo: (cur) => { this._cur = cur; this._drawGrid(); },
+      moveTo: (cur) => {
+        this._cur = cur;
+        this._drawGrid();
+      },
     });
     this.strip.addEventListener('pointermove', (e) => this._stripPointer(e));
-    this.strip.addEventListener('pointerleave', () => { this._rel = null; this._drawStrip(); });
+    this.strip.addEventListener('pointerleave', () => {
+      this._rel = null;
+      this._drawStrip();
+    });
     this.strip.addEventListener('keydown', (e) => this._stripKey(e));
     this._width = 0;
     this._ro = new ResizeObserver(() => this.gridWrap.clientWidth !== this._width && this.schedule());
@@ -94,14 +114,21 @@ class T5Buckets extends PeElement {
     // the core's two rules (t5_bias.cpp): max_distance > max_exact, whose
     // values are [max_distance, max_exact, cap]; and, bidirectional, an
     // even num_buckets, whose only value is num_buckets
-    const rule = names[0] === 'max_distance' ? 'distance' : names[0] === 'num_buckets' && error.values?.length === 1 ? 'even' : null;
+    const rule =
+      names[0] === 'max_distance'
+        ? 'distance'
+        : names[0] === 'num_buckets' && error.values?.length === 1
+          ? 'even'
+          : null;
     if (!rule) return false;
     const now = { 'num-buckets': p.numBuckets, 'max-distance': p.maxDistance, bidirectional: p.bidirectional };
     const relevant = rule === 'even' ? ['num-buckets', 'bidirectional'] : COMBINED;
     const moved = this._drawn ? relevant.filter((k) => now[k] !== this._drawn[k]) : [];
-    const name = moved.includes(this._lastSet) ? this._lastSet
-      : moved.includes(ATTR_OF[names[0]]) ? ATTR_OF[names[0]]
-        : moved[0] ?? ATTR_OF[names[0]];
+    const name = moved.includes(this._lastSet)
+      ? this._lastSet
+      : moved.includes(ATTR_OF[names[0]])
+        ? ATTR_OF[names[0]]
+        : (moved[0] ?? ATTR_OF[names[0]]);
     const spec = this.constructor.params[name];
     const keep = this._drawn ? this._drawn[name] : spec.default;
     if (keep === now[name]) return false;
@@ -113,9 +140,12 @@ class T5Buckets extends PeElement {
     } else {
       const exact = error.values[1]; // max_exact: offsets below it each have a bucket
       const own = `offsets 0–${exact - 1}`;
-      if (name === 'max-distance') why = `max distance must be more than ${exact}: with ${nb} buckets${split}, ${own} each have a bucket of their own and the logarithmic buckets start at ${exact}`;
-      else if (name === 'num-buckets') why = `with max distance ${p.maxDistance}, ${nb} buckets${split ? ` (${nb / 2} for each direction)` : ''} are too many: ${own} would each have a bucket of their own, so max distance must be more than ${exact}`;
-      else why = `without bidirectional all ${nb} buckets serve the keys at or before the query: ${own} would each have a bucket of their own, so max distance ${p.maxDistance} must be more than ${exact}`;
+      if (name === 'max-distance')
+        why = `max distance must be more than ${exact}: with ${nb} buckets${split}, ${own} each have a bucket of their own and the logarithmic buckets start at ${exact}`;
+      else if (name === 'num-buckets')
+        why = `with max distance ${p.maxDistance}, ${nb} buckets${split ? ` (${nb / 2} for each direction)` : ''} are too many: ${own} would each have a bucket of their own, so max distance must be more than ${exact}`;
+      else
+        why = `without bidirectional all ${nb} buckets serve the keys at or before the query: ${own} would each have a bucket of their own, so max distance ${p.maxDistance} must be more than ${exact}`;
     }
     // put back without counting it as the learner's change
     this._puttingBack = true;
@@ -125,7 +155,8 @@ class T5Buckets extends PeElement {
       this._puttingBack = false;
     }
     // after setParam: a value set from outside clears the note of its control
-    if (this._takenBack && this._takenBack.name !== name) this._controls.get(this._takenBack.name).note.textContent = '';
+    if (this._takenBack && this._takenBack.name !== name)
+      this._controls.get(this._takenBack.name).note.textContent = '';
     const { note } = this._controls.get(name);
     note.textContent = `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`;
     this._takenBack = { name, combination: JSON.stringify({ ...now, [name]: keep }) };
@@ -171,7 +202,19 @@ class T5Buckets extends PeElement {
     const perSide = p.bidirectional ? Math.floor(p.numBuckets / 2) : p.numBuckets;
     const maxExact = Math.floor(perSide / 2);
     const colors = this.theme();
-    this._state = { Q, K, D, map, pos, neg, bidirectional: p.bidirectional, nb: p.numBuckets, perSide, maxExact, colors };
+    this._state = {
+      Q,
+      K,
+      D,
+      map,
+      pos,
+      neg,
+      bidirectional: p.bidirectional,
+      nb: p.numBuckets,
+      perSide,
+      maxExact,
+      colors,
+    };
     // one colour per bucket, made once per update
     const lut = new Uint8ClampedArray(p.numBuckets * 3);
     const css = new Array(p.numBuckets);
@@ -184,13 +227,15 @@ class T5Buckets extends PeElement {
     const used = new Set();
     for (const b of pos) used.add(b);
     for (const b of neg) used.add(b);
-    setText(this.regions,
+    setText(
+      this.regions,
       `Exact region: |n − m| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |n − m| < ${D}. ` +
-      `Offsets of ${D} or more all share the last bucket${p.bidirectional ? ' of their side' : ''}. ` +
-      (p.bidirectional
-        ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
-        : `Unidirectional: every key after the query (j > i) falls in bucket 0, like the query itself.`) +
-      ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`);
+        `Offsets of ${D} or more all share the last bucket${p.bidirectional ? ' of their side' : ''}. ` +
+        (p.bidirectional
+          ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
+          : `Unidirectional: every key after the query (j > i) falls in bucket 0, like the query itself.`) +
+        ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`,
+    );
     this._drawGrid(gridWidth);
     this._drawStrip(stripWidth);
     if (this.table.open) this._fillTable();
@@ -221,14 +266,18 @@ class T5Buckets extends PeElement {
     // the text first: the readout names the cell's region, which depends on
     // max distance even where no bucket moved (setAttr and setText write
     // only what changed)
-    setAttr(this.grid,
+    setAttr(
+      this.grid,
       'aria-label',
       `Bucket map: ${Q} queries (rows) by ${K} keys (columns), coloured by bucket${s.bidirectional ? ' (blue: key at or before the query, red: after it)' : ''}. Buckets are constant along each diagonal (same offset n − m). Focus it and use the arrow keys to read cells.`,
     );
     if (!this._cur) setText(this.gridReadout, 'Point at the grid, or focus it and use the arrow keys, to read a cell.');
     else {
       const [i, j] = this._cur;
-      setText(this.gridReadout, `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`);
+      setText(
+        this.gridReadout,
+        `query m = ${i}, key n = ${j}, offset n − m = ${j - i}: bucket ${map[i * K + j]} (${this._region(j - i)})`,
+      );
     }
     // what the drawing depends on: when none of it changed (a max-distance
     // step whose offsets lie beyond the grid moves no bucket in it), the
@@ -370,7 +419,10 @@ class T5Buckets extends PeElement {
       if (b === prev) continue; // a step only where the bucket changes
       const y = Y(b);
       if (prev === null) ctx.moveTo(X(r) - cw / 2, y);
-      else { ctx.lineTo(X(r) - cw / 2, Y(prev)); ctx.lineTo(X(r) - cw / 2, y); }
+      else {
+        ctx.lineTo(X(r) - cw / 2, Y(prev));
+        ctx.lineTo(X(r) - cw / 2, y);
+      }
       prev = b;
     }
     ctx.lineTo(X(D) + cw / 2, Y(prev));
@@ -389,14 +441,17 @@ class T5Buckets extends PeElement {
       ctx.arc(X(r), Y(this.bucket(r)), 4, 0, 2 * Math.PI);
       ctx.fill();
     }
-    setAttr(this.strip,
+    setAttr(
+      this.strip,
       'aria-label',
       `Step plot of bucket against relative distance from −${D} to ${D}: steps of one bucket per offset for |n − m| < ${maxExact} (shaded), then ever longer steps. Focus it and use the arrow keys to read values.`,
     );
-    setText(this.stripReadout,
+    setText(
+      this.stripReadout,
       this._rel === null
         ? 'Point at the plot, or focus it and use the arrow keys (Shift: 10 at a time), to read a distance.'
-        : `relative distance ${this._rel}: bucket ${this.bucket(this._rel)} (${this._region(this._rel)})`);
+        : `relative distance ${this._rel}: bucket ${this.bucket(this._rel)} (${this._region(this._rel)})`,
+    );
   }
 
   _stripPointer(e) {
@@ -437,11 +492,22 @@ class T5Buckets extends PeElement {
     }
     const details = this.table;
     const wrap = details.querySelector('.table-wrap');
-    this.setTable(details, `Relative distances −${s.D} … ${s.D} grouped by bucket (beyond ±${s.D} the end buckets continue)`, ['bucket', 'relative distances n − m', 'count', 'region'], rows);
+    this.setTable(
+      details,
+      `Relative distances −${s.D} … ${s.D} grouped by bucket (beyond ±${s.D} the end buckets continue)`,
+      ['bucket', 'relative distances n − m', 'count', 'region'],
+      rows,
+    );
     const runs = wrap.firstChild;
     const grid = [];
-    for (let i = 0; i < s.Q; i++) grid.push([`i = ${i}`, ...Array.from(s.map.subarray(i * s.K, (i + 1) * s.K), String)]);
-    this.setTable(details, 'Bucket map (rows: query i, columns: key j)', ['i ↓ j →', ...Array.from({ length: s.K }, (_, j) => `j = ${j}`)], grid);
+    for (let i = 0; i < s.Q; i++)
+      grid.push([`i = ${i}`, ...Array.from(s.map.subarray(i * s.K, (i + 1) * s.K), String)]);
+    this.setTable(
+      details,
+      'Bucket map (rows: query i, columns: key j)',
+      ['i ↓ j →', ...Array.from({ length: s.K }, (_, j) => `j = ${j}`)],
+      grid,
+    );
     wrap.prepend(runs);
   }
 }

@@ -23,7 +23,8 @@ const VIEW = { w: 640, h: 250, l: 44, r: 10, t: 14, b: 54 };
 
 class T5LearnedBias extends PeElement {
   static tag = 't5-learned-bias';
-  static description = "The T5 bias the training lab's models learned per bucket and head, and the buckets only longer inputs reach.";
+  static description =
+    "The T5 bias the training lab's models learned per bucket and head, and the buckets only longer inputs reach.";
   static params = {
     task: { type: 'enum', options: TASKS, default: TASKS.includes('shift') ? 'shift' : TASKS[0], label: 'task' },
     seed: { type: 'enum', options: T5.seeds.map(String), default: String(T5.seeds[0]), label: 'seed' },
@@ -58,12 +59,24 @@ class T5LearnedBias extends PeElement {
     this.acc = h('p', { class: 'acc' });
     this.note = h('p', { class: 'note' });
     this.table = this.tableAlternative('Show the learned biases as a table');
-    const dots = Array.from({ length: T5.heads }, (_, k) => h('li', {}, h('span', { class: `dot d${k}` }), `head ${k + 1}`));
+    const dots = Array.from({ length: T5.heads }, (_, k) =>
+      h('li', {}, h('span', { class: `dot d${k}` }), `head ${k + 1}`),
+    );
     root.append(
       h('h3', {}, 'What T5’s buckets learned, and what longer inputs meet'),
-      h('p', { class: 'hint' }, `The T5 models of the training lab, trained at length ${T5.trainLen}: the bias each head learned for each bucket, and the buckets that only longer inputs reach.`),
+      h(
+        'p',
+        { class: 'hint' },
+        `The T5 models of the training lab, trained at length ${T5.trainLen}: the bias each head learned for each bucket, and the buckets that only longer inputs reach.`,
+      ),
       this.controls(['task', 'seed']),
-      h('ul', { class: 'legend' }, dots, h('li', {}, h('span', { class: 'swatch new2' }), `first reached at ${2 * T5.trainLen}`), h('li', {}, h('span', { class: 'swatch new4' }), `first reached at ${4 * T5.trainLen}`)),
+      h(
+        'ul',
+        { class: 'legend' },
+        dots,
+        h('li', {}, h('span', { class: 'swatch new2' }), `first reached at ${2 * T5.trainLen}`),
+        h('li', {}, h('span', { class: 'swatch new4' }), `first reached at ${4 * T5.trainLen}`),
+      ),
       this.svg,
       this.acc,
       this.note,
@@ -79,10 +92,11 @@ class T5LearnedBias extends PeElement {
     // y range: every value shown, and the initial range
     let lo = -INIT;
     let hi = INIT;
-    for (const c of columns) for (let k = 0; k < H; k++) {
-      lo = Math.min(lo, table[c.bucket * H + k]);
-      hi = Math.max(hi, table[c.bucket * H + k]);
-    }
+    for (const c of columns)
+      for (let k = 0; k < H; k++) {
+        lo = Math.min(lo, table[c.bucket * H + k]);
+        hi = Math.max(hi, table[c.bucket * H + k]);
+      }
     const pad = 0.08 * (hi - lo);
     lo -= pad;
     hi += pad;
@@ -93,33 +107,81 @@ class T5LearnedBias extends PeElement {
     const Y = (v) => VIEW.t + ((hi - v) / (hi - lo)) * ph;
     const parts = [];
     columns.forEach((c, i) => {
-      if (c.first > 1) parts.push(h('svg:rect', { class: c.first === 2 ? 'new2' : 'new4', x: VIEW.l + i * cw, y: VIEW.t, width: cw, height: ph }));
+      if (c.first > 1)
+        parts.push(
+          h('svg:rect', {
+            class: c.first === 2 ? 'new2' : 'new4',
+            x: VIEW.l + i * cw,
+            y: VIEW.t,
+            width: cw,
+            height: ph,
+          }),
+        );
     });
     for (const v of niceTicks(lo, hi)) {
       parts.push(h('svg:line', { class: 'grid', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }));
       parts.push(h('svg:text', { x: VIEW.l - 5, y: Y(v) + 4, 'text-anchor': 'end' }, fixed(v, 1)));
     }
-    for (const v of [-INIT, INIT]) parts.push(h('svg:line', { class: 'init', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }));
-    parts.push(h('svg:text', { class: 'muted', x: VIEW.w - VIEW.r - 2, y: Y(INIT) - 4, 'text-anchor': 'end' }, `initial range ±${INIT}`));
+    for (const v of [-INIT, INIT])
+      parts.push(h('svg:line', { class: 'init', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }));
+    parts.push(
+      h(
+        'svg:text',
+        { class: 'muted', x: VIEW.w - VIEW.r - 2, y: Y(INIT) - 4, 'text-anchor': 'end' },
+        `initial range ±${INIT}`,
+      ),
+    );
     for (let k = 0; k < H; k++) {
       const pts = columns.map((c, i) => `${X(i).toFixed(1)},${Y(table[c.bucket * H + k]).toFixed(1)}`).join(' ');
       parts.push(h('svg:polyline', { class: `head-line l${k}`, points: pts }));
-      columns.forEach((c, i) => parts.push(h('svg:circle', { class: `h${k}`, cx: X(i) + (k - (H - 1) / 2) * Math.min(3, cw / (H + 2)), cy: Y(table[c.bucket * H + k]), r: 3.2 })));
+      columns.forEach((c, i) =>
+        parts.push(
+          h('svg:circle', {
+            class: `h${k}`,
+            cx: X(i) + (k - (H - 1) / 2) * Math.min(3, cw / (H + 2)),
+            cy: Y(table[c.bucket * H + k]),
+            r: 3.2,
+          }),
+        ),
+      );
     }
     columns.forEach((c, i) => {
-      parts.push(h('svg:text', { x: X(i), y: VIEW.t + ph + 14, 'text-anchor': 'middle', class: c.span > 1 ? 'muted' : null }, c.short));
+      parts.push(
+        h(
+          'svg:text',
+          { x: X(i), y: VIEW.t + ph + 14, 'text-anchor': 'middle', class: c.span > 1 ? 'muted' : null },
+          c.short,
+        ),
+      );
     });
     parts.push(h('svg:line', { class: 'axis', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: VIEW.t + ph, y2: VIEW.t + ph }));
     parts.push(h('svg:line', { class: 'axis', x1: VIEW.l, x2: VIEW.l, y1: VIEW.t, y2: VIEW.t + ph }));
-    parts.push(h('svg:text', { x: VIEW.l + pw / 2, y: VIEW.h - 22, 'text-anchor': 'middle', class: 'muted' }, 'offset n − m (grey: a wider bucket, by its offset nearest 0; keys before the query on the left)'));
-    parts.push(h('svg:text', { x: VIEW.l + pw / 2, y: VIEW.h - 6, 'text-anchor': 'middle', class: 'muted' }, 'learned bias added to the score'));
+    parts.push(
+      h(
+        'svg:text',
+        { x: VIEW.l + pw / 2, y: VIEW.h - 22, 'text-anchor': 'middle', class: 'muted' },
+        'offset n − m (grey: a wider bucket, by its offset nearest 0; keys before the query on the left)',
+      ),
+    );
+    parts.push(
+      h(
+        'svg:text',
+        { x: VIEW.l + pw / 2, y: VIEW.h - 6, 'text-anchor': 'middle', class: 'muted' },
+        'learned bias added to the score',
+      ),
+    );
     this.svg.replaceChildren(...parts);
 
     const acc = T5.tasks[p.task].acc;
-    const pct = (s) => (s.mean === null ? '—' : `${fixed(100 * s.mean, 1)}%${s.min !== s.max ? ` (${fixed(100 * s.min, 1)}–${fixed(100 * s.max, 1)})` : ''}`);
+    const pct = (s) =>
+      s.mean === null
+        ? '—'
+        : `${fixed(100 * s.mean, 1)}%${s.min !== s.max ? ` (${fixed(100 * s.min, 1)}–${fixed(100 * s.max, 1)})` : ''}`;
     this.acc.textContent = `T5’s token accuracy on ${p.task}, mean (range) over seeds ${T5.seeds.join(', ')}: ${MULTIPLES.map((m) => `${m * L} positions ${pct(acc[`${m}x`])}`).join(', ')}.`;
     const fresh = columns.filter((c) => c.first > 1);
-    const untouched = fresh.every((c) => Array.from({ length: H }, (_, k) => Math.abs(table[c.bucket * H + k])).every((v) => v <= INIT));
+    const untouched = fresh.every((c) =>
+      Array.from({ length: H }, (_, k) => Math.abs(table[c.bucket * H + k])).every((v) => v <= INIT),
+    );
     this.note.textContent =
       `${fresh.length} of these ${columns.length} buckets are reached only past length ${L}` +
       (untouched ? `; their biases never left the initial range, since no gradient ever reached them.` : '.');
@@ -131,7 +193,12 @@ class T5LearnedBias extends PeElement {
       this.table,
       `Learned bias per bucket and head (task ${p.task}, seed ${p.seed}, trained at length ${L})`,
       ['bucket', 'offsets n − m', 'first reached at length', ...Array.from({ length: H }, (_, k) => `head ${k + 1}`)],
-      columns.map((c) => [String(c.bucket), c.label, String(c.first * L), ...Array.from({ length: H }, (_, k) => fixed(table[c.bucket * H + k], 3))]),
+      columns.map((c) => [
+        String(c.bucket),
+        c.label,
+        String(c.first * L),
+        ...Array.from({ length: H }, (_, k) => fixed(table[c.bucket * H + k], 3)),
+      ]),
     );
   }
 }

@@ -20,7 +20,16 @@
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
-import { ENCODINGS, TASKS, MODEL, TEXT, MULTIPLES, EVAL_EVERY, LAB_OPTIONS, SessionLoop } from '../lib/train-session.js';
+import {
+  ENCODINGS,
+  TASKS,
+  MODEL,
+  TEXT,
+  MULTIPLES,
+  EVAL_EVERY,
+  LAB_OPTIONS,
+  SessionLoop,
+} from '../lib/train-session.js';
 import LM_RECORDED from '../data/lm-results.js';
 import { niceStep } from '../lib/chart.js';
 import { TrainRun } from '../lib/train-run.js';
@@ -30,7 +39,14 @@ const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a unif
 const CHANCE_ACC = 1 / MODEL.vocab;
 // A corpus is loaded once (per URL), when a text run starts.
 const corpora = new Map(); // '' (the lesson's text) or an absolute URL -> Promise<string>
-const LABELS = { none: 'none', sinusoidal: 'sinusoidal', learned: 'learned', rope: 'RoPE', alibi: 'ALiBi', t5: 'T5 bias' };
+const LABELS = {
+  none: 'none',
+  sinusoidal: 'sinusoidal',
+  learned: 'learned',
+  rope: 'RoPE',
+  alibi: 'ALiBi',
+  t5: 'T5 bias',
+};
 // one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
 const STYLE = {
   none: { color: '--e-none', dash: [], width: 3.5 },
@@ -60,11 +76,14 @@ const TASK_HINTS = {
   shift:
     'Shift (each position outputs its left neighbour) is one relative rule at every length: watch which encodings still get it right at 2× and 4×, and which cannot even tell left from right.',
   copy: 'Copy needs no positions at all: every encoding learns it, even none. Only the learned table cannot run past its rows.',
-  text: 'Text: each position predicts the next character of the lesson\'s own text, seeing only the characters before it (a causal mask). The curves are the loss on a held-out tenth of the text; lower is better.',
+  text: "Text: each position predicts the next character of the lesson's own text, seeing only the characters before it (a causal mask). The curves are the loss on a held-out tenth of the text; lower is better.",
 };
 
 const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
-const secs = (ms) => (ms < 60000 ? `${Math.max(1, Math.round(ms / 1000))} s` : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`);
+const secs = (ms) =>
+  ms < 60000
+    ? `${Math.max(1, Math.round(ms / 1000))} s`
+    : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
 
 // The worker in the one form bundlers (Vite, webpack, rspack) recognise and
 // build as a worker of its own: literally new Worker(new URL(...), {...}).
@@ -107,7 +126,8 @@ function workersFollowed() {
 
 class TrainLab extends PeElement {
   static tag = 'train-lab';
-  static description = 'Train short, test long: a tiny Transformer trained in the browser with several positional encodings side by side.';
+  static description =
+    'Train short, test long: a tiny Transformer trained in the browser with several positional encodings side by side.';
   static events = {
     'train-lab-progress': 'Training advanced; detail: { steps, total }.',
     'train-lab-done': 'Training finished; detail: { results }.',
@@ -126,7 +146,12 @@ class TrainLab extends PeElement {
     seed: { type: 'int', ...LAB_OPTIONS.seed, control: 'number', label: 'seed' },
     lr: { type: 'float', ...LAB_OPTIONS.lr, control: 'number', label: 'learning rate' },
     'train-len': { type: 'int', ...LAB_OPTIONS.trainLen, control: 'number', label: 'train length' },
-    corpus: { type: 'string', default: '', maxLength: 2000, label: 'corpus URL (task text; empty: the lesson\'s own text)' },
+    corpus: {
+      type: 'string',
+      default: '',
+      maxLength: 2000,
+      label: "corpus URL (task text; empty: the lesson's own text)",
+    },
   };
 
   static styles = css`
@@ -175,8 +200,18 @@ class TrainLab extends PeElement {
       this.checks.set(enc, input);
       return h('label', { for: `enc-${enc}` }, input, LABELS[enc]);
     });
-    const fieldset = h('fieldset', {}, h('legend', {}, 'Positional encodings to compare'), h('div', { class: 'checks' }, boxes));
-    const more = h('details', { class: 'more' }, h('summary', {}, 'More settings (seed, learning rate, train length)'), this.controls(['seed', 'lr', 'train-len']));
+    const fieldset = h(
+      'fieldset',
+      {},
+      h('legend', {}, 'Positional encodings to compare'),
+      h('div', { class: 'checks' }, boxes),
+    );
+    const more = h(
+      'details',
+      { class: 'more' },
+      h('summary', {}, 'More settings (seed, learning rate, train length)'),
+      this.controls(['seed', 'lr', 'train-len']),
+    );
 
     this.startBtn = h('button', { type: 'button', class: 'primary', onclick: () => this.start() }, 'Start');
     this.pauseBtn = h('button', { type: 'button', onclick: () => this.pause() }, 'Pause');
@@ -193,12 +228,37 @@ class TrainLab extends PeElement {
       'ul',
       { class: 'legend', 'aria-hidden': 'true' }, // the table and the canvas's label carry the same names
       ENCODINGS.map((enc) => {
-        const line = h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: `l-${enc}`, 'stroke-width': STYLE[enc].width, 'stroke-dasharray': STYLE[enc].dash.join(' ') || null });
+        const line = h('svg:line', {
+          x1: 0,
+          y1: 6,
+          x2: 36,
+          y2: 6,
+          class: `l-${enc}`,
+          'stroke-width': STYLE[enc].width,
+          'stroke-dasharray': STYLE[enc].dash.join(' ') || null,
+        });
         const li = h('li', {}, h('svg:svg', { width: 36, height: 12 }, line), LABELS[enc]);
         this._legendItems.set(enc, li);
         return li;
       }),
-      h('li', {}, h('svg:svg', { width: 36, height: 12 }, h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'l-chance', 'stroke-width': 1.2, 'stroke-dasharray': '1 3' })), (this._chanceLabel = h('span', {}, 'chance (ln 10)'))),
+      h(
+        'li',
+        {},
+        h(
+          'svg:svg',
+          { width: 36, height: 12 },
+          h('svg:line', {
+            x1: 0,
+            y1: 6,
+            x2: 36,
+            y2: 6,
+            class: 'l-chance',
+            'stroke-width': 1.2,
+            'stroke-dasharray': '1 3',
+          }),
+        ),
+        (this._chanceLabel = h('span', {}, 'chance (ln 10)')),
+      ),
     );
     this.tableWrap = h('div', { class: 'table-wrap results' });
     this.footnote = h('p', { class: 'note' });
@@ -312,7 +372,11 @@ class TrainLab extends PeElement {
     }
     // each worker gets every n-th encoding; each part reports on its own
     const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, encodings.length, this.maxWorkers));
-    const parts = Array.from({ length: n }, (_, k) => ({ encodings: encodings.filter((_, i) => i % n === k), snap: null, results: null }));
+    const parts = Array.from({ length: n }, (_, k) => ({
+      encodings: encodings.filter((_, i) => i % n === k),
+      snap: null,
+      results: null,
+    }));
     const run = new TrainRun(config, parts, performance.now());
     this.run = run;
     this.results = null;
@@ -500,7 +564,9 @@ class TrainLab extends PeElement {
     if (!run || !run.mode) return;
     const n = run.parts.length;
     this.modeLine.textContent =
-      run.mode === 'workers' ? `Training in ${n} background worker${n === 1 ? '' : 's'}.` : 'Training on the page (no worker available here); the page may feel slower while it runs.';
+      run.mode === 'workers'
+        ? `Training in ${n} background worker${n === 1 ? '' : 's'}.`
+        : 'Training on the page (no worker available here); the page may feel slower while it runs.';
   }
 
   // "step s of S, about N s left": rewritten at most once a second (it is a live region) unless `now`.
@@ -558,7 +624,9 @@ class TrainLab extends PeElement {
     } else {
       this.progress.max = 1;
       this.progress.value = 0;
-      this.modeLine.textContent = this._note || `Ready: ${encodings.length} encoding${encodings.length === 1 ? '' : 's'} × ${p.steps} steps on ${p.task}. Press Start (it takes a while; nothing runs until then).`;
+      this.modeLine.textContent =
+        this._note ||
+        `Ready: ${encodings.length} encoding${encodings.length === 1 ? '' : 's'} × ${p.steps} steps on ${p.task}. Press Start (it takes a while; nothing runs until then).`;
     }
     const series = this._series(encodings);
     const shown = run ? run.config : { ...p, text: undefined };
@@ -576,9 +644,15 @@ class TrainLab extends PeElement {
   _series(encodings) {
     const run = this.run;
     const snaps = new Map();
-    if (run) for (const part of run.parts) for (const r of part.snap?.runs ?? []) snaps.set(r.encoding, { ...r, bucket: part.snap.bucket });
+    if (run)
+      for (const part of run.parts)
+        for (const r of part.snap?.runs ?? []) snaps.set(r.encoding, { ...r, bucket: part.snap.bucket });
     const results = new Map((this.results ?? []).map((r) => [r.encoding, r]));
-    return encodings.map((enc) => ({ enc, ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null, val: null }), result: results.get(enc) ?? null }));
+    return encodings.map((enc) => ({
+      enc,
+      ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null, val: null }),
+      result: results.get(enc) ?? null,
+    }));
   }
 
   // The chart's frame for a loss axis up to a little above `maxLoss` and the chance line.
@@ -594,8 +668,20 @@ class TrainLab extends PeElement {
     const pw = W - pad.l - pad.r;
     const ph = H - pad.t - pad.b;
     const chart = {
-      ctx, W, H, pad, pw, ph, yMax, totalSteps, col, yLabel, chance,
-      fg: col('--pe-fg'), muted: col('--pe-muted'), grid: col('--pe-border'),
+      ctx,
+      W,
+      H,
+      pad,
+      pw,
+      ph,
+      yMax,
+      totalSteps,
+      col,
+      yLabel,
+      chance,
+      fg: col('--pe-fg'),
+      muted: col('--pe-muted'),
+      grid: col('--pe-border'),
       X: (step) => pad.l + (step / totalSteps) * pw,
       Y: (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph,
     };
@@ -624,7 +710,9 @@ class TrainLab extends PeElement {
     const chart = this._chart(totalSteps, maxLoss, 'loss', CHANCE_LOSS);
     drawCurves(chart, series);
     if (!this.run) this._pressStart(chart);
-    const losses = series.filter((s) => s.curve.length).map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
+    const losses = series
+      .filter((s) => s.curve.length)
+      .map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
     this.canvas.setAttribute(
       'aria-label',
       `Training loss against step for ${series.length} encoding${series.length === 1 ? '' : 's'} over ${totalSteps} steps; chance level ${fixed(CHANCE_LOSS, 2)}. ` +
@@ -646,7 +734,9 @@ class TrainLab extends PeElement {
     if (recorded) drawBands(chart, series, recorded, every);
     drawPoints(chart, series, every);
     if (!this.run && !recorded) this._pressStart(chart);
-    const live = series.filter((s) => s.val?.length).map((s) => `${LABELS[s.enc]} ${fixed(s.val[s.val.length - 1], 2)} at step ${s.val.length * every}`);
+    const live = series
+      .filter((s) => s.val?.length)
+      .map((s) => `${LABELS[s.enc]} ${fixed(s.val[s.val.length - 1], 2)} at step ${s.val.length * every}`);
     this.canvas.setAttribute(
       'aria-label',
       `Validation loss (nats per character) against step for ${series.length} encoding${series.length === 1 ? '' : 's'} over ${totalSteps} steps; a uniform guess scores ${fixed(chance, 2)}. ` +
@@ -669,7 +759,9 @@ class TrainLab extends PeElement {
         if (r && r[`loss${m}x`] === null) {
           const short = `no row past ${L - 1}`;
           footnote ||= `${LABELS[s.enc]}: ${short}.`;
-          cells.push(h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)));
+          cells.push(
+            h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)),
+          );
         } else if (r) cells.push(fmt(r[`loss${m}x`]));
         else if (m === 1 && s.val?.length) cells.push(fmt(s.val[s.val.length - 1]));
         else cells.push('…');
@@ -677,7 +769,8 @@ class TrainLab extends PeElement {
       if (recorded) cells.push(span(recorded.results[s.enc].loss1x));
       return cells;
     });
-    const caption = `Validation loss (nats per character; a uniform guess: ${fixed(chanceLoss('text'), 2)}) on held-out windows of the text at the training length and at 2× and 4× it.` +
+    const caption =
+      `Validation loss (nats per character; a uniform guess: ${fixed(chanceLoss('text'), 2)}) on held-out windows of the text at the training length and at 2× and 4× it.` +
       (this.results ? '' : ` While training, 1× is measured every ${TEXT.evalEvery} steps; 2× and 4× come at the end.`);
     this._showTable(caption, headers, rows, series, footnote);
   }
@@ -688,8 +781,26 @@ class TrainLab extends PeElement {
       'table',
       {},
       h('caption', {}, caption),
-      h('thead', {}, h('tr', {}, headers.map((x) => h('th', { scope: 'col' }, x)))),
-      h('tbody', {}, rows.map((r, j) => h('tr', { 'data-encoding': series[j].enc }, r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x)))))),
+      h(
+        'thead',
+        {},
+        h(
+          'tr',
+          {},
+          headers.map((x) => h('th', { scope: 'col' }, x)),
+        ),
+      ),
+      h(
+        'tbody',
+        {},
+        rows.map((r, j) =>
+          h(
+            'tr',
+            { 'data-encoding': series[j].enc },
+            r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x))),
+          ),
+        ),
+      ),
     );
     this.tableWrap.replaceChildren(table);
     this.footnote.textContent = footnote ? `* ${footnote}` : '';
@@ -711,7 +822,9 @@ class TrainLab extends PeElement {
           const full = r[`reason${m}x`] ?? '';
           const short = `no row past ${L - 1}`;
           footnote ||= `${LABELS[s.enc]}: ${short}. ${full.charAt(0).toUpperCase()}${full.slice(1)}.`;
-          cells.push(h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)));
+          cells.push(
+            h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)),
+          );
         } else if (r) cells.push(pct(r[key]));
         else if (m === 1 && s.acc1x !== null && s.acc1x !== undefined) cells.push(pct(s.acc1x));
         else cells.push('…');
@@ -858,7 +971,12 @@ function drawPoints({ ctx, X, Y, col }, series, every) {
 // (its corpus, length, rate and no more steps than recorded); else null.
 function recordedFor(config, corpus) {
   const c = LM_RECORDED.config;
-  const same = config.task === 'text' && !corpus && config.trainLen === c.trainLen && config.lr === c.lr && config.steps <= c.steps;
+  const same =
+    config.task === 'text' &&
+    !corpus &&
+    config.trainLen === c.trainLen &&
+    config.lr === c.lr &&
+    config.steps <= c.steps;
   return same ? LM_RECORDED : null;
 }
 
@@ -874,15 +992,18 @@ function loadCorpus(url) {
           throw new Error(`The lesson's text for task "text" could not be loaded: ${error.message}.`);
         },
       );
-    const pending = !href ? lessonText() : fetch(href).then(
-      async (response) => {
-        if (!response.ok) throw new Error(`The text for task "text" could not be loaded from ${href}: HTTP ${response.status}.`);
-        return response.text();
-      },
-      (error) => {
-        throw new Error(`The text for task "text" could not be loaded from ${href}: ${error.message}.`);
-      },
-    );
+    const pending = !href
+      ? lessonText()
+      : fetch(href).then(
+          async (response) => {
+            if (!response.ok)
+              throw new Error(`The text for task "text" could not be loaded from ${href}: HTTP ${response.status}.`);
+            return response.text();
+          },
+          (error) => {
+            throw new Error(`The text for task "text" could not be loaded from ${href}: ${error.message}.`);
+          },
+        );
     pending.catch(() => corpora.delete(href)); // a failed load may be retried
     corpora.set(href, pending);
   }

@@ -38,7 +38,10 @@ export const RENDER_ALL = async (selector) => {
         node.addEventListener('pe-update', () => (clearTimeout(timer), resolve()), { once: true });
       });
     }
-    if (!node.hasAttribute('data-ready')) throw new Error(`widget did not render: <${node.localName} ${[...node.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>: ${node.shadowRoot?.textContent.slice(0, 200)}`);
+    if (!node.hasAttribute('data-ready'))
+      throw new Error(
+        `widget did not render: <${node.localName} ${[...node.attributes].map((a) => `${a.name}="${a.value}"`).join(' ')}>: ${node.shadowRoot?.textContent.slice(0, 200)}`,
+      );
   }
   return nodes.length;
 };
@@ -71,7 +74,7 @@ export const SETTLED_VIEW = async (id) => {
       bottom: r ? Math.round(r.bottom) : null,
       height: innerHeight,
       bar: bar && matchMedia('(max-width: 1099px)').matches ? bar.textContent : null,
-      link: id ? document.querySelector(`.toc a[href="#${id}"]`)?.textContent ?? null : null,
+      link: id ? (document.querySelector(`.toc a[href="#${id}"]`)?.textContent ?? null) : null,
     };
   };
   await frame();
@@ -107,20 +110,26 @@ const MALFORMED_MATHML = () => {
   for (const r of roots) {
     for (const m of r.querySelectorAll(Object.keys(N).join(','))) {
       const n = [...m.childNodes].filter((c) => c.nodeType === 1 || (c.nodeType === 3 && c.data.trim())).length;
-      if (n !== N[m.localName]) bad.push(`<${m.localName}> with ${n} children in ${m.closest('math')?.querySelector('annotation')?.textContent ?? '(no TeX)'}`);
+      if (n !== N[m.localName])
+        bad.push(
+          `<${m.localName}> with ${n} children in ${m.closest('math')?.querySelector('annotation')?.textContent ?? '(no TeX)'}`,
+        );
     }
   }
   return bad;
 };
 
-const LIVE_TEXTS = () => [...document.querySelectorAll('pe-live-output, rope-offset-check')].map((n) => n.shadowRoot?.textContent ?? '');
+const LIVE_TEXTS = () =>
+  [...document.querySelectorAll('pe-live-output, rope-offset-check')].map((n) => n.shadowRoot?.textContent ?? '');
 
 // What the widgets compute, for the SIMD/scalar comparison: every live
 // sample's printout and every number-bearing widget's text.
 const COMPUTED = () => {
   const out = {};
   const count = {};
-  for (const n of document.querySelectorAll('pe-live-output, rope-offset-check, alibi-bias, t5-buckets, rope-scaling-lab, rope-clock, learned-overflow, attention-permutation')) {
+  for (const n of document.querySelectorAll(
+    'pe-live-output, rope-offset-check, alibi-bias, t5-buckets, rope-scaling-lab, rope-clock, learned-overflow, attention-permutation',
+  )) {
     count[n.localName] = (count[n.localName] ?? 0) + 1;
     const key = `${n.localName}#${count[n.localName]}${n.getAttribute('sample') ? ` ${n.getAttribute('sample')}` : ''}`;
     const pre = n.shadowRoot.querySelector('pre.output');
@@ -131,7 +140,10 @@ const COMPUTED = () => {
 
 /** The view of SETTLED_VIEW shows section `id`: its heading on screen, and on a phone the contents bar naming it (unless the page ends before the section can reach the top). */
 function assertAtSection(v, id, what = `the shot of #${id}`) {
-  assert.ok(v.top >= 0 && v.bottom <= v.height, `${what}: its heading is at ${v.top}..${v.bottom} px on a ${v.height} px screen (scrollY ${v.y})`);
+  assert.ok(
+    v.top >= 0 && v.bottom <= v.height,
+    `${what}: its heading is at ${v.top}..${v.bottom} px on a ${v.height} px screen (scrollY ${v.y})`,
+  );
   if (v.bar !== null && !v.atEnd) assert.equal(v.bar, v.link, `${what}: the contents bar names another section`);
 }
 
@@ -156,7 +168,10 @@ class Hung extends Error {}
 function withDeadline(promise, minutes, what) {
   let timer;
   const deadline = new Promise((_, reject) => {
-    timer = setTimeout(() => reject(new Hung(`${what}: no answer for ${minutes} min; the last step was ${activity.step}`)), minutes * 60_000);
+    timer = setTimeout(
+      () => reject(new Hung(`${what}: no answer for ${minutes} min; the last step was ${activity.step}`)),
+      minutes * 60_000,
+    );
   });
   return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
 }
@@ -223,7 +238,9 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
         await withDeadline(body(), CHECK_MINUTES, name);
       } catch (e) {
         if (!(e instanceof Hung)) throw e;
-        console.log(`# ${RETRIED_MARK} ${e.message}. ${engine} is ended and started afresh, and the check runs once more.`);
+        console.log(
+          `# ${RETRIED_MARK} ${e.message}. ${engine} is ended and started afresh, and the check runs once more.`,
+        );
         await restart();
         try {
           await withDeadline(body(), CHECK_MINUTES, `${name} (run again on a fresh ${engine})`);
@@ -288,13 +305,27 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   check(`${engine}: the lesson loads, every widget renders, with no console or page error`, async () => {
     const page = (lessonPage = await browser.newPage());
     await page.goto(`${server.url}/`);
-    assert.ok((await page.evaluate(() => document.querySelectorAll('main section').length)) >= 8, 'fewer than 8 sections');
+    assert.ok(
+      (await page.evaluate(() => document.querySelectorAll('main section').length)) >= 8,
+      'fewer than 8 sections',
+    );
     const count = await renderAll(page);
     assert.ok(count >= 30, `only ${count} widgets on the page`);
-    assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll(':not(:defined)')].map((e) => e.localName)), [], 'elements never upgraded');
-    const invalid = await page.evaluate(() => [...document.querySelectorAll('[data-invalid]')].map((n) => `<${n.localName}>: ${n.shadowRoot.querySelector('.error')?.textContent}`));
+    assert.deepEqual(
+      await page.evaluate(() => [...document.querySelectorAll(':not(:defined)')].map((e) => e.localName)),
+      [],
+      'elements never upgraded',
+    );
+    const invalid = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-invalid]')].map(
+        (n) => `<${n.localName}>: ${n.shadowRoot.querySelector('.error')?.textContent}`,
+      ),
+    );
     assert.deepEqual(invalid, [], "widgets showing an error with the lesson's own attributes");
-    assert.match(await page.evaluate(() => document.getElementById('build-info').textContent), /Running now: the WebAssembly SIMD build/);
+    assert.match(
+      await page.evaluate(() => document.getElementById('build-info').textContent),
+      /Running now: the WebAssembly SIMD build/,
+    );
     simdComputed = await page.evaluate(COMPUTED);
     assert.deepEqual(await page.evaluate(MALFORMED_MATHML), [], 'malformed MathML in the page or a widget');
     await screenshotSections(page, 'desktop');
@@ -321,12 +352,23 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     await page.goto(`${server.url}/`);
     const sel = 'pe-live-output[sample="seat-vectors"]';
     await renderAll(page, sel);
-    const read = () => page.evaluate((sel) => { const r = document.querySelector(sel).shadowRoot; return [r.querySelector('pre.output').textContent, r.querySelector('pre.code').textContent]; }, sel);
+    const read = () =>
+      page.evaluate((sel) => {
+        const r = document.querySelector(sel).shadowRoot;
+        return [r.querySelector('pre.output').textContent, r.querySelector('pre.code').textContent];
+      }, sel);
     const [output, code] = await read();
     // the first control, moved with the keyboard
-    await page.evaluate((sel) => { const n = document.querySelector(sel); n.scrollIntoView({ block: 'center', behavior: 'instant' }); n.shadowRoot.querySelector('input, select').focus(); }, sel);
+    await page.evaluate((sel) => {
+      const n = document.querySelector(sel);
+      n.scrollIntoView({ block: 'center', behavior: 'instant' });
+      n.shadowRoot.querySelector('input, select').focus();
+    }, sel);
     await page.press('ArrowRight');
-    await waitFor(page, `document.querySelector(${JSON.stringify(sel)}).shadowRoot.querySelector('pre.output').textContent !== ${JSON.stringify(output)}`);
+    await waitFor(
+      page,
+      `document.querySelector(${JSON.stringify(sel)}).shadowRoot.querySelector('pre.output').textContent !== ${JSON.stringify(output)}`,
+    );
     const [output2, code2] = await read();
     assert.notEqual(output2, output, 'output did not change');
     assert.notEqual(code2, code, 'the code did not show the new value');
@@ -334,35 +376,62 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.deepEqual(page.errors, []);
   });
 
-  check(`${engine}: a quiz answered with the keyboard alone scores, and the score survives a reload`, opts('quiz'), async () => {
-    const page = await browser.newPage();
-    await page.goto(`${server.url}/`);
-    const id = await page.evaluate(() => document.querySelector('pe-quiz:not([quiz*="-gen"])').getAttribute('quiz'));
-    const quiz = `pe-quiz[quiz="${id}"]`;
-    await renderAll(page, `${quiz}, pe-quiz-score`);
-    const correctIndex = await page.evaluate(async (id) => (await import('/gen/lesson-data.js')).quizzes[id].options.findIndex((o) => o.correct), id);
-    // options are shuffled per learner: an input's value is its authored index
-    const focused = () => page.evaluate((q) => { const r = document.querySelector(q).shadowRoot; return [...r.querySelectorAll('input')].includes(r.activeElement) ? Number(r.activeElement.value) : -1; }, quiz);
-    // Tab into the quiz from the element before it
-    await page.evaluate((q) => { const n = document.querySelector(q); n.scrollIntoView({ block: 'center', behavior: 'instant' }); n.shadowRoot.querySelector('input').focus(); }, quiz);
-    await page.press('Shift+Tab');
-    await page.press('Tab');
-    assert.ok((await focused()) >= 0, 'Tab does not reach the quiz options');
-    await page.press('Space');
-    for (let guard = 0; (await focused()) !== correctIndex && guard < 10; guard++) await page.press('ArrowDown');
-    assert.equal(await focused(), correctIndex, 'arrow keys do not reach the right option');
-    await page.press('Tab');
-    assert.equal(await page.evaluate((q) => document.querySelector(q).shadowRoot.activeElement?.textContent, quiz), 'Check');
-    await page.press('Enter');
-    await waitFor(page, `/^Correct/.test(document.querySelector(${JSON.stringify(quiz)}).shadowRoot.querySelector('.result').textContent)`);
-    await waitFor(page, `/Score: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent)`);
-    await page.reload();
-    await renderAll(page, `${quiz}, pe-quiz-score`);
-    assert.match(await page.evaluate(() => document.querySelector('pe-quiz-score').shadowRoot.textContent), /Score: 1 of \d+ points/);
-    assert.match(await page.evaluate((q) => document.querySelector(q).shadowRoot.querySelector('.result').textContent, quiz), /^Correct/);
-    await page.close();
-    assert.deepEqual(page.errors, []);
-  });
+  check(
+    `${engine}: a quiz answered with the keyboard alone scores, and the score survives a reload`,
+    opts('quiz'),
+    async () => {
+      const page = await browser.newPage();
+      await page.goto(`${server.url}/`);
+      const id = await page.evaluate(() => document.querySelector('pe-quiz:not([quiz*="-gen"])').getAttribute('quiz'));
+      const quiz = `pe-quiz[quiz="${id}"]`;
+      await renderAll(page, `${quiz}, pe-quiz-score`);
+      const correctIndex = await page.evaluate(
+        async (id) => (await import('/gen/lesson-data.js')).quizzes[id].options.findIndex((o) => o.correct),
+        id,
+      );
+      // options are shuffled per learner: an input's value is its authored index
+      const focused = () =>
+        page.evaluate((q) => {
+          const r = document.querySelector(q).shadowRoot;
+          return [...r.querySelectorAll('input')].includes(r.activeElement) ? Number(r.activeElement.value) : -1;
+        }, quiz);
+      // Tab into the quiz from the element before it
+      await page.evaluate((q) => {
+        const n = document.querySelector(q);
+        n.scrollIntoView({ block: 'center', behavior: 'instant' });
+        n.shadowRoot.querySelector('input').focus();
+      }, quiz);
+      await page.press('Shift+Tab');
+      await page.press('Tab');
+      assert.ok((await focused()) >= 0, 'Tab does not reach the quiz options');
+      await page.press('Space');
+      for (let guard = 0; (await focused()) !== correctIndex && guard < 10; guard++) await page.press('ArrowDown');
+      assert.equal(await focused(), correctIndex, 'arrow keys do not reach the right option');
+      await page.press('Tab');
+      assert.equal(
+        await page.evaluate((q) => document.querySelector(q).shadowRoot.activeElement?.textContent, quiz),
+        'Check',
+      );
+      await page.press('Enter');
+      await waitFor(
+        page,
+        `/^Correct/.test(document.querySelector(${JSON.stringify(quiz)}).shadowRoot.querySelector('.result').textContent)`,
+      );
+      await waitFor(page, `/Score: 1 of/.test(document.querySelector('pe-quiz-score').shadowRoot.textContent)`);
+      await page.reload();
+      await renderAll(page, `${quiz}, pe-quiz-score`);
+      assert.match(
+        await page.evaluate(() => document.querySelector('pe-quiz-score').shadowRoot.textContent),
+        /Score: 1 of \d+ points/,
+      );
+      assert.match(
+        await page.evaluate((q) => document.querySelector(q).shadowRoot.querySelector('.result').textContent, quiz),
+        /^Correct/,
+      );
+      await page.close();
+      assert.deepEqual(page.errors, []);
+    },
+  );
 
   // a page laid out 375 x 812 CSS px, at `src` (a path of the server, with its #fragment)
   async function phonePage(src = '/') {
@@ -385,7 +454,10 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.equal(await page.evaluate(() => document.documentElement.clientWidth), 375);
     await renderAll(page);
     const overflow = await page.evaluate(pageOverflow);
-    assert.ok(overflow.scrollWidth <= overflow.width, `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`);
+    assert.ok(
+      overflow.scrollWidth <= overflow.width,
+      `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`,
+    );
     await screenshotSections(page, 'phone');
     await screenshotWidgets(page, 'phone');
     await page.close();
@@ -397,30 +469,44 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   // opened #ablation in section 7, 11,000 px above it, and a contents link's
   // smooth scroll stopped sections short in every engine (it aims at where
   // the target was when clicked)
-  check(`${engine}: on a phone a link to a late section lands there and stays while the widgets above it build`, async () => {
-    const page = await phonePage(`/#${LATE_SECTION}`);
-    assert.ok(await page.evaluate(SETTLE_HEIGHT), 'the page kept changing height for 30 s');
-    assertAtSection(await page.evaluate(SETTLED_VIEW, LATE_SECTION), LATE_SECTION, `opened at #${LATE_SECTION}`);
-    await page.close();
-    assert.deepEqual(page.errors, []);
+  check(
+    `${engine}: on a phone a link to a late section lands there and stays while the widgets above it build`,
+    async () => {
+      const page = await phonePage(`/#${LATE_SECTION}`);
+      assert.ok(await page.evaluate(SETTLE_HEIGHT), 'the page kept changing height for 30 s');
+      assertAtSection(await page.evaluate(SETTLED_VIEW, LATE_SECTION), LATE_SECTION, `opened at #${LATE_SECTION}`);
+      await page.close();
+      assert.deepEqual(page.errors, []);
 
-    // from the top, the contents bar's link, while the widgets still build
-    const top = await phonePage('/');
-    await waitFor(top, `!document.querySelector('main :not(:defined)')`);
-    await top.evaluate((id) => {
-      document.querySelector('.toc details').open = true;
-      document.querySelector(`.toc a[href="#${id}"]`).click();
-    }, LINKED_SECTION);
-    assert.ok(await top.evaluate(SETTLE_HEIGHT), 'the page kept changing height for 30 s');
-    assertAtSection(await top.evaluate(SETTLED_VIEW, LINKED_SECTION), LINKED_SECTION, `the contents link to #${LINKED_SECTION}`);
-    await top.screenshot(shot(`phone-link-${LINKED_SECTION}`));
-    await top.close();
-    assert.deepEqual(top.errors, []);
-  });
+      // from the top, the contents bar's link, while the widgets still build
+      const top = await phonePage('/');
+      await waitFor(top, `!document.querySelector('main :not(:defined)')`);
+      await top.evaluate((id) => {
+        document.querySelector('.toc details').open = true;
+        document.querySelector(`.toc a[href="#${id}"]`).click();
+      }, LINKED_SECTION);
+      assert.ok(await top.evaluate(SETTLE_HEIGHT), 'the page kept changing height for 30 s');
+      assertAtSection(
+        await top.evaluate(SETTLED_VIEW, LINKED_SECTION),
+        LINKED_SECTION,
+        `the contents link to #${LINKED_SECTION}`,
+      );
+      await top.screenshot(shot(`phone-link-${LINKED_SECTION}`));
+      await top.close();
+      assert.deepEqual(top.errors, []);
+    },
+  );
 
   check(`${engine}: embed.html under a strict CSP header reports no violation and no error`, async () => {
     const page = await browser.newPage({ width: 900, height: 900 });
-    for (const widget of ['rope-clock', 'pe-heatmap', 't5-buckets', 'alibi-bias', 'pe-quiz&quiz=rope-what-rotates', 'pe-live-output&sample=seat-vectors']) {
+    for (const widget of [
+      'rope-clock',
+      'pe-heatmap',
+      't5-buckets',
+      'alibi-bias',
+      'pe-quiz&quiz=rope-what-rotates',
+      'pe-live-output&sample=seat-vectors',
+    ]) {
       await page.goto(`${strict.url}/embed.html?widget=${widget}`);
       assert.equal(await page.evaluate(() => !!window.__peProbe), true, 'the probe did not run under the CSP');
       await renderAll(page, widget.split('&')[0]);
@@ -441,7 +527,12 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     const text = (await page.evaluate(LIVE_TEXTS)).join('\n');
     for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
     // nothing fetched from anywhere but the file itself
-    const fetched = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name).filter((u) => !/^(file|data|blob):/.test(u)));
+    const fetched = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => e.name)
+        .filter((u) => !/^(file|data|blob):/.test(u)),
+    );
     assert.deepEqual(fetched, [], 'the page asked for something over the network');
     await page.close();
     assert.deepEqual(page.errors, []);
@@ -453,7 +544,11 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
       try {
         const page = await darkBrowser.newPage();
         await page.goto(`${server.url}/`);
-        assert.equal(await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches), true, 'not in dark mode');
+        assert.equal(
+          await page.evaluate(() => matchMedia('(prefers-color-scheme: dark)').matches),
+          true,
+          'not in dark mode',
+        );
         await renderAll(page);
         await screenshotSections(page, 'dark');
         await screenshotWidgets(page, 'dark');
@@ -466,32 +561,49 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   }
 
   if (scalar) {
-    check(`${engine} without WebAssembly SIMD: the page picks the scalar build by itself and computes what the SIMD build computed`, async () => {
-      assert.ok(simdComputed, 'the SIMD run did not complete');
-      const scalarBrowser = await launch(scalar);
-      try {
-        const page = await scalarBrowser.newPage();
-        await page.goto(`${server.url}/`);
-        assert.equal(await page.evaluate(async () => (await import('/posenc.js')).simdSupported()), false, 'this engine still validates SIMD');
-        await renderAll(page);
-        assert.match(await page.evaluate(() => document.getElementById('build-info').textContent), /Running now: the scalar WebAssembly build/);
-        const computed = await page.evaluate(COMPUTED);
-        assert.deepEqual(Object.keys(computed), Object.keys(simdComputed));
-        const differ = Object.keys(computed).filter((k) => computed[k] !== simdComputed[k]);
-        // attention-permutation prints attention outputs to 2-3 decimals, where
-        // the kernels' float rounding may show (open: issue 14's report)
-        const loose = differ.filter((k) => k.startsWith('attention-permutation#'));
-        if (loose.length) console.log(`# ${engine} scalar build: ${loose.join(', ')} differ from the SIMD build in printed digits`);
-        assert.deepEqual(differ.filter((k) => !loose.includes(k)), [], 'outputs that differ between the scalar and SIMD builds');
-        const text = Object.values(computed).join('\n');
-        for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
-        console.log(`# ${engine} scalar build: ${Object.keys(computed).length} widget outputs equal to the SIMD build's`);
-        await page.screenshot(shot('scalar-top'));
-        await page.close();
-        assert.deepEqual(page.errors, []);
-      } finally {
-        await close(scalarBrowser);
-      }
-    });
+    check(
+      `${engine} without WebAssembly SIMD: the page picks the scalar build by itself and computes what the SIMD build computed`,
+      async () => {
+        assert.ok(simdComputed, 'the SIMD run did not complete');
+        const scalarBrowser = await launch(scalar);
+        try {
+          const page = await scalarBrowser.newPage();
+          await page.goto(`${server.url}/`);
+          assert.equal(
+            await page.evaluate(async () => (await import('/posenc.js')).simdSupported()),
+            false,
+            'this engine still validates SIMD',
+          );
+          await renderAll(page);
+          assert.match(
+            await page.evaluate(() => document.getElementById('build-info').textContent),
+            /Running now: the scalar WebAssembly build/,
+          );
+          const computed = await page.evaluate(COMPUTED);
+          assert.deepEqual(Object.keys(computed), Object.keys(simdComputed));
+          const differ = Object.keys(computed).filter((k) => computed[k] !== simdComputed[k]);
+          // attention-permutation prints attention outputs to 2-3 decimals, where
+          // the kernels' float rounding may show (open: issue 14's report)
+          const loose = differ.filter((k) => k.startsWith('attention-permutation#'));
+          if (loose.length)
+            console.log(`# ${engine} scalar build: ${loose.join(', ')} differ from the SIMD build in printed digits`);
+          assert.deepEqual(
+            differ.filter((k) => !loose.includes(k)),
+            [],
+            'outputs that differ between the scalar and SIMD builds',
+          );
+          const text = Object.values(computed).join('\n');
+          for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+          console.log(
+            `# ${engine} scalar build: ${Object.keys(computed).length} widget outputs equal to the SIMD build's`,
+          );
+          await page.screenshot(shot('scalar-top'));
+          await page.close();
+          assert.deepEqual(page.errors, []);
+        } finally {
+          await close(scalarBrowser);
+        }
+      },
+    );
   }
 }

@@ -45,7 +45,9 @@ export async function startProbedServer(options) {
       return;
     }
     if (url.pathname === '/__pe-frame.html') {
-      res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...(options?.headers ?? {}) }).end(framePage(url.searchParams));
+      res
+        .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', ...(options?.headers ?? {}) })
+        .end(framePage(url.searchParams));
       return;
     }
     // buffer HTML responses of the inner server and inject the probe
@@ -75,9 +77,12 @@ export async function startProbedServer(options) {
 function framePage(params) {
   const int = (name, fallback) => Math.min(4000, Math.max(1, Number.parseInt(params.get(name) ?? '', 10) || fallback));
   const src = params.get('src') ?? '/';
-  if (!src.startsWith('/') || src.startsWith('//')) return '<!doctype html><title>frame</title><p>src must be a path of this server</p>';
+  if (!src.startsWith('/') || src.startsWith('//'))
+    return '<!doctype html><title>frame</title><p>src must be a path of this server</p>';
   const attr = src.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return injectProbe(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title></head><body><iframe title="page" src="${attr}" width="${int('width', 375)}" height="${int('height', 812)}" frameborder="0"></iframe></body></html>`);
+  return injectProbe(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title></head><body><iframe title="page" src="${attr}" width="${int('width', 375)}" height="${int('height', 812)}" frameborder="0"></iframe></body></html>`,
+  );
 }
 
 const freePort = () =>
@@ -198,12 +203,17 @@ class FirefoxPage {
 
 // ------------------------------------------------------------------ WebKit
 async function launchWebKit({ env = {} } = {}) {
-  for (const f of [WEBKIT_DRIVER, MINIBROWSER]) if (!existsSync(f)) throw new Error(`no ${f} (npm test installs webkit2gtk-driver)`);
-  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) throw new Error('WebKitGTK needs a display: run under xvfb-run -a (npm test does)');
+  for (const f of [WEBKIT_DRIVER, MINIBROWSER])
+    if (!existsSync(f)) throw new Error(`no ${f} (npm test installs webkit2gtk-driver)`);
+  if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
+    throw new Error('WebKitGTK needs a display: run under xvfb-run -a (npm test does)');
   const { Builder } = await import('selenium-webdriver');
   const port = await freePort();
   // the driver starts MiniBrowser with its own environment: JSC_useWasmSIMD=0 goes here
-  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], { env: { ...process.env, ...env }, stdio: 'ignore' });
+  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], {
+    env: { ...process.env, ...env },
+    stdio: 'ignore',
+  });
   const driverExit = new Promise((resolve) => driverProcess.once('exit', resolve));
   for (let i = 0; ; i++) {
     const up = await new Promise((resolve) => {
@@ -222,7 +232,10 @@ async function launchWebKit({ env = {} } = {}) {
     step('webkit', 'start a session (MiniBrowser)');
     const driver = await new Builder()
       .usingServer(`http://127.0.0.1:${port}`)
-      .withCapabilities({ browserName: 'MiniBrowser', 'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] } })
+      .withCapabilities({
+        browserName: 'MiniBrowser',
+        'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
+      })
       .build();
     await driver.manage().setTimeouts({ script: 120_000, pageLoad: 120_000 });
     sessions.push(driver);
@@ -233,7 +246,11 @@ async function launchWebKit({ env = {} } = {}) {
     // a session per page: a fresh profile (localStorage) each time, as a new context in Firefox
     // (WebKitWebDriver runs one session at a time: the previous page closes)
     async newPage({ width = 1280, height = 900 } = {}) {
-      while (sessions.length) await sessions.pop().quit().catch(() => {});
+      while (sessions.length)
+        await sessions
+          .pop()
+          .quit()
+          .catch(() => {});
       const page = new WebKitPage(await open());
       await page.setViewport(width, height);
       return page;
@@ -263,14 +280,19 @@ class WebKitPage {
       const [w, h] = await this.driver.executeScript('return [innerWidth, innerHeight]');
       if (w === width && h === height) return;
       const rect = await this.driver.manage().window().getRect();
-      await this.driver.manage().window().setRect({ width: rect.width + width - w, height: rect.height + height - h });
+      await this.driver
+        .manage()
+        .window()
+        .setRect({ width: rect.width + width - w, height: rect.height + height - h });
     }
   }
   /** Runs evaluate() and the rest in the iframe `selector` (once it has loaded) until the next goto(). */
   async enterFrame(selector = 'iframe') {
     await this.evaluate((sel) => {
       const f = document.querySelector(sel);
-      return f.contentDocument?.readyState === 'complete' && f.contentWindow.location.href !== 'about:blank' ? null : new Promise((resolve) => f.addEventListener('load', resolve, { once: true }));
+      return f.contentDocument?.readyState === 'complete' && f.contentWindow.location.href !== 'about:blank'
+        ? null
+        : new Promise((resolve) => f.addEventListener('load', resolve, { once: true }));
     }, selector);
     step('webkit', `enter the frame ${selector}`);
     await this.driver.switchTo().frame(await this.driver.findElement({ css: selector }));
@@ -309,7 +331,17 @@ class WebKitPage {
   }
   async press(key) {
     const { Key } = await import('selenium-webdriver');
-    const name = (k) => ({ Tab: Key.TAB, Shift: Key.SHIFT, Space: Key.SPACE, Enter: Key.ENTER, ArrowDown: Key.ARROW_DOWN, ArrowUp: Key.ARROW_UP, ArrowRight: Key.ARROW_RIGHT, ArrowLeft: Key.ARROW_LEFT })[k] ?? k;
+    const name = (k) =>
+      ({
+        Tab: Key.TAB,
+        Shift: Key.SHIFT,
+        Space: Key.SPACE,
+        Enter: Key.ENTER,
+        ArrowDown: Key.ARROW_DOWN,
+        ArrowUp: Key.ARROW_UP,
+        ArrowRight: Key.ARROW_RIGHT,
+        ArrowLeft: Key.ARROW_LEFT,
+      })[k] ?? k;
     const actions = this.driver.actions();
     step('webkit', `press ${key}`);
     if (key.includes('+')) {
