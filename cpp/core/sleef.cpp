@@ -657,29 +657,34 @@ POSENC_MINSIZE void torch_sincos_scalar(const float* x, float* s, float* c, std:
 #if POSENC_SIMD
 // --- torch_sincos, four lanes at a time -------------------------------------
 //
-// Why: one lane at a time, the exact path costs ~580 ns per angle in wasm
-// (21 emulated FMAs, each a double product, a double sum and a check), 8x
-// plain JS Math.sin. Positional angles are mostly small: every 8-lane group
-// of a sinusoidal or RoPE table whose angles are all below 125 takes SLEEF's
-// Cody-Waite reduction, a straight line of float operations that vectorises
-// as it stands. So:
+// Why: one lane at a time the exact path took 505 ms for the 8192 x 512
+// table in wasm (21 emulated FMAs per angle, each a double product, a
+// double sum and a check), 6x plain JS Math.sin. Positional angles are
+// mostly small: every 8-lane group whose angles are all below 125 takes
+// SLEEF's Cody-Waite reduction, a straight line of float operations that
+// vectorises as it stands. So:
 //
 //   vectorised  the Cody-Waite groups: reduction, the double-float
 //               polynomial, the signs, in float lanes (xsimd, 4 lanes of
-//               wasm SIMD or SSE), same operations in the same order as the
-//               scalar twin above;
+//               wasm SIMD or SSE), the scalar twin's operations in its order;
 //   each FMA    emulated in f64x2: a*b is exact in double, the double sum
 //               rounds once, and its rounding to float is the fused result
-//               unless the sum landed exactly on a float midpoint (its low
-//               29 bits 1000...0) or below the float normal range: both cases
-//               are FLAGGED, and fma_exact's round-to-odd step (scalar) is
-//               what would settle them. The two FMAs of the form
-//               fma(a, b, -RN(a*b)) (a product's exact error) need no flag:
-//               a*b - RN(a*b) is exact in double, so one rounding remains;
+//               unless the sum was inexact and landed exactly on a float
+//               midpoint (low 29 bits 1000...0). Such lanes are FLAGGED.
+//               Exact midpoints are common (a double-float's lo part has few
+//               bits): when some lane is a midpoint, TwoSum in double tells
+//               exact from inexact. The two FMAs fma(a, b, -RN(a*b)) (a
+//               product's exact error) are exact in double: no check;
 //   scalar      every lane of a wide group (any |x| >= 125, inf, NaN: the
-//               Payne-Hanek path), and any flagged lane, which is recomputed
-//               whole by sleef_sincosf(x, false). Flags are rare (none in the
-//               course's angles when measured; see the tests).
+//               Payne-Hanek path), lanes with 0 < |x| < 2^-20 (kTinyAngle:
+//               sums below 2^-126 round on float's coarser subnormal grid),
+//               and flagged lanes, each recomputed whole by sleef_sincosf.
+//               Flagged lanes: 0 on the 8192 x 512 sinusoidal and the
+//               (4096, 128) RoPE benchmark tables.
+//
+// What bounds the speed: the wide groups stay scalar. In the 8192 x 512
+// table 36% of the angles are in wide groups (32% for RoPE (4096, 128)),
+// ~80 ns each against ~30 ns for a vector lane, so they take most of the time.
 //
 // The group decision is the scalar twin's: per 8 lanes from the start of the
 // array, the last group padded with zeros. Nothing here is approximated:
