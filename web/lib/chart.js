@@ -159,3 +159,16 @@ export function logPairPlot({
   }
   return { specs, X, Y, pw, l0, l1 };
 }
+
+/**
+ * The spec of a plot's vertical cursor line at x, or hidden (x null): drawn
+ * last, where the widget's _drawCursor then moves it, so a redraw writes it
+ * once and keeps it where the reader left it.
+ */
+export function cursorLine(pad, H, x) {
+  const at = x === null ? -10 : x;
+  return [
+    'svg:line',
+    { class: 'cursor', y1: pad.t, y2: H - pad.b, x1: at, x2: at, visibility: x === null ? 'hidden' : 'visible' },
+  ];
+}

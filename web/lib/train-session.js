@@ -22,6 +22,15 @@ import { TRAIN_ENCODINGS as ENCODINGS, TRAIN_TASKS as TASKS } from '../posenc.js
 
 /** Encodings the lab can train, in the order it shows them, and its tasks: the trainer's own lists. */
 export { ENCODINGS, TASKS };
+/** Each encoding as the lesson names it (the lab's checkboxes, legends and tables; section 07's numbers). */
+export const ENCODING_LABELS = Object.freeze({
+  none: 'none',
+  sinusoidal: 'sinusoidal',
+  learned: 'learned',
+  rope: 'RoPE',
+  alibi: 'ALiBi',
+  t5: 'T5 bias',
+});
 
 /** The fixed model of the lab: two layers of four heads, small enough to train in a tab in about a minute. */
 export const MODEL = Object.freeze({ layers: 2, dModel: 64, heads: 4, batch: 32, vocab: 10 });

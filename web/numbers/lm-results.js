@@ -16,16 +16,10 @@
 //   lm-seeds, lm-seed-count, lm-steps, lm-len, lm-2x-len, lm-4x-len, lm-batch, lm-chars, lm-val-chars,
 //   lm-eval-every, lm-eval-samples, lm-chance (ln 64), lm-lr
 import LM from '../data/lm-results.js';
+import { ENCODING_LABELS } from '../lib/train-session.js';
 
 const { results, config, seeds, corpus } = LM;
-const LABELS = {
-  none: 'none',
-  sinusoidal: 'sinusoidal',
-  learned: 'learned',
-  rope: 'RoPE',
-  alibi: 'ALiBi',
-  t5: 'T5 bias',
-};
+const LABELS = ENCODING_LABELS;
 const ENCODINGS = Object.keys(results);
 const f3 = (x) => x.toFixed(3);
 const list = (xs) => (xs.length < 2 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs.at(-1)}`);

@@ -11,7 +11,7 @@
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope-config.js only reads the file.
 import { PeElement, define, css, h, patchSpecs, setAttr } from '../lib/pe-element.js';
-import { logPairPlot } from '../lib/chart.js';
+import { logPairPlot, cursorLine } from '../lib/chart.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
@@ -406,11 +406,6 @@ class RopeConfigLab extends PeElement {
     // force a layout of the summary just written); the first draw measures
     this._width ||= this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
-    // the cursor line last, hidden until _drawCursor places it
-    const cursor = [
-      'svg:line',
-      { class: 'cursor', y1: PAD.t, y2: PLOT_H - PAD.b, x1: -10, x2: -10, visibility: 'hidden' },
-    ];
     const wl = logPairPlot({
       W,
       H: PLOT_H,
@@ -448,7 +443,8 @@ class RopeConfigLab extends PeElement {
       [this.angSvg, ang],
     ]) {
       setAttr(svg, 'width', W);
-      patchSpecs(svg, [...plot.specs, cursor]);
+      // the cursor line last, hidden until _drawCursor places it
+      patchSpecs(svg, [...plot.specs, cursorLine(PAD, PLOT_H, null)]);
     }
     this._cursorLines = [this.wlSvg.lastElementChild, this.angSvg.lastElementChild];
     const fresh = indicesWhere(pairs, (i) => rows.fresh[i]).length;

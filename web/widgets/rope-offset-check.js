@@ -11,7 +11,7 @@
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
-import { niceStep, tickText } from '../lib/chart.js';
+import { niceStep, tickText, cursorLine } from '../lib/chart.js';
 
 const PLOT_H = 230;
 const PAD = { l: 46, r: 12, t: 22, b: 34 };
@@ -414,18 +414,7 @@ class RopeOffsetCheck extends PeElement {
       `n − m = ${off}`,
     ]);
     // the cursor line where _drawCursor puts it (so it is written once)
-    const cx = this.cursor === null ? -10 : X(this.cursor);
-    kids.push([
-      'svg:line',
-      {
-        class: 'cursor',
-        y1: PAD.t,
-        y2: PLOT_H - PAD.b,
-        x1: cx,
-        x2: cx,
-        visibility: this.cursor === null ? 'hidden' : 'visible',
-      },
-    ]);
+    kids.push(cursorLine(PAD, PLOT_H, this.cursor === null ? null : X(this.cursor)));
     patchSpecs(svg, kids);
     this._cursorLine = svg.lastElementChild;
     const s = this._state;

@@ -13,7 +13,7 @@
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
-import { logPairPlot } from '../lib/chart.js';
+import { logPairPlot, cursorLine } from '../lib/chart.js';
 import { pairChanged, onlyRounding } from '../lib/rope-config.js';
 
 const PLOT_H = 300;
@@ -334,18 +334,7 @@ class RopeScalingLab extends PeElement {
     } = logPairPlot({ W, H: PLOT_H, pad: PAD, n: pairs, curves, refs, yLabel: 'wavelength (positions, log scale)' });
     this._geom = { X, pw, W };
     // the cursor line where _drawCursor puts it (so it is written once)
-    const cx = this.cursor === null ? -10 : X(Math.min(this.cursor, pairs - 1));
-    kids.push([
-      'svg:line',
-      {
-        class: 'cursor',
-        y1: PAD.t,
-        y2: PLOT_H - PAD.b,
-        x1: cx,
-        x2: cx,
-        visibility: this.cursor === null ? 'hidden' : 'visible',
-      },
-    ]);
+    kids.push(cursorLine(PAD, PLOT_H, this.cursor === null ? null : X(Math.min(this.cursor, pairs - 1))));
     patchSpecs(this.svg, kids);
     this._cursorLine = this.svg.lastElementChild;
     const last = pairs - 1;

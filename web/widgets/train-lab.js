@@ -22,6 +22,7 @@ import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
 import {
   ENCODINGS,
+  ENCODING_LABELS as LABELS,
   TASKS,
   MODEL,
   TEXT,
@@ -39,14 +40,6 @@ const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a unif
 const CHANCE_ACC = 1 / MODEL.vocab;
 // A corpus is loaded once (per URL), when a text run starts.
 const corpora = new Map(); // '' (the lesson's text) or an absolute URL -> Promise<string>
-const LABELS = {
-  none: 'none',
-  sinusoidal: 'sinusoidal',
-  learned: 'learned',
-  rope: 'RoPE',
-  alibi: 'ALiBi',
-  t5: 'T5 bias',
-};
 // one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
 const STYLE = {
   none: { color: '--e-none', dash: [], width: 3.5 },
