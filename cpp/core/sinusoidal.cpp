@@ -82,18 +82,20 @@ void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_mod
     fill_div(div.data(), d_model, base);
     for (std::size_t j0 = g0; j0 < g1; j0 += kBlock) {
         const std::size_t n = std::min(kBlock, g1 - j0);
-        // pass 1: angle j = (pos, i) of the flat (max_len, d/2) tensor
+        // pass 1: angle j = (pos, i) of the flat (max_len, d/2) tensor (pos, i
+        // stepped, not divided out per element)
+        std::size_t pos = j0 / half, i = j0 % half;
         for (std::size_t j = 0; j < n; ++j) {
-            const std::size_t pos = (j0 + j) / half, i = (j0 + j) % half;
             ang[j] = static_cast<float>(pos) * div[i];
+            if (++i == half) i = 0, ++pos;
         }
-        // pass 2: torch's sin and cos, written to the even and odd columns of the wanted rows
+        // pass 2: torch's sin and cos; flat index k = pos * half + i lands in
+        // columns 2i and 2i + 1 of row pos - row0, i.e. at 2 * (k - lo) of out
         torch_sincos(ang.data(), sn.data(), cs.data(), n);
-        for (std::size_t j = 0; j < n; ++j) {
-            if (j0 + j < lo || j0 + j >= hi) continue;
-            const std::size_t pos = (j0 + j) / half - static_cast<std::size_t>(row0), i = (j0 + j) % half;
-            out[pos * static_cast<std::size_t>(d_model) + 2 * i] = sn[j];
-            out[pos * static_cast<std::size_t>(d_model) + 2 * i + 1] = cs[j];
+        const std::size_t a = std::max(j0, lo), b = std::min(j0 + n, hi);
+        for (std::size_t k = a; k < b; ++k) {
+            out[2 * (k - lo)] = sn[k - j0];
+            out[2 * (k - lo) + 1] = cs[k - j0];
         }
     }
 }

@@ -657,46 +657,40 @@ POSENC_MINSIZE void torch_sincos_scalar(const float* x, float* s, float* c, std:
 #if POSENC_SIMD
 // --- torch_sincos, four lanes at a time -------------------------------------
 //
-// Why: one lane at a time the exact path took 505 ms for the 8192 x 512
-// table in wasm (21 emulated FMAs per angle, each a double product, a
-// double sum and a check), 6x plain JS Math.sin. Positional angles are
-// mostly small: every 8-lane group whose angles are all below 125 takes
-// SLEEF's Cody-Waite reduction, a straight line of float operations that
-// vectorises as it stands. So:
+// Why: the scalar twin spends ~21 emulated FMAs per angle (each a double
+// product, a double sum and a check), and one lane at a time it made the
+// exact 8192 x 512 table 8x slower than plain JS Math.sin. Most of those
+// FMAs only shape bits far below the result's last place. So this path
+// reproduces exactly what decides the result and computes the rest in
+// double, with a certificate that the rounding comes out as SLEEF's:
 //
-//   vectorised  the Cody-Waite groups: reduction, the double-float
-//               polynomial, the signs, in float lanes (xsimd, 4 lanes of
-//               wasm SIMD or SSE), the scalar twin's operations in its order;
-//   each FMA    emulated in f64x2: a*b is exact in double, the double sum
-//               rounds once, and its rounding to float is the fused result
-//               unless the sum was inexact and landed exactly on a float
-//               midpoint (low 29 bits 1000...0). Such lanes are FLAGGED.
-//               Exact midpoints are common (a double-float's lo part has few
-//               bits): when some lane is a midpoint, TwoSum in double tells
-//               exact from inexact. The two FMAs fma(a, b, -RN(a*b)) (a
-//               product's exact error) are exact in double: no check;
-//   scalar      every lane of a wide group (any |x| >= 125, inf, NaN: the
-//               Payne-Hanek path), lanes with 0 < |x| < 2^-20 (kTinyAngle:
-//               sums below 2^-126 round on float's coarser subnormal grid),
-//               and flagged lanes, each recomputed whole by sleef_sincosf.
-//               Flagged lanes: 0 on the 8192 x 512 sinusoidal and the
-//               (4096, 128) RoPE benchmark tables.
+//   reduce   t.hi (SLEEF's hi part of the reduced argument) by SLEEF's own
+//            float operations, or as RN(T) with a certificate; T = t.hi +
+//            t.lo in double, where every term is exact (see sincos_cw_v,
+//            sincos_wide_v);
+//   u, us    the two FMAs and the product of the polynomial whose float
+//            roundings move the result, exactly (sin_poly_half);
+//   E        the last FMA's exact value, in double: RN(E) is SLEEF's result
+//            unless E lies within 2^-12 ULP of a float midpoint;
+//   scalar   any lane that fails a check (FLAGGED: about 1 in 1000), or that
+//            is outside the checked domain (|x| >= 65536, inf, NaN, a
+//            reduced argument below 2^-16, j's rounding in doubt), is
+//            recomputed whole by sleef_sincosf with its group's path.
 //
-// What bounds the speed: the wide groups stay scalar. In the 8192 x 512
-// table 36% of the angles are in wide groups (32% for RoPE (4096, 128)),
-// ~80 ns each against ~30 ns for a vector lane, so they take most of the time.
+// Both of SLEEF's reductions are vectorised: the Cody-Waite groups (every
+// |x| < 125) and the Payne-Hanek ones (any lane >= 125), the latter from a
+// double Cody-Waite reduction by pi/2 instead of rempi's table.
+//
+// Held against torch_sincos_scalar bit for bit: in the Catch2 tests (the
+// course's 3.1M angles, 2.6M random and adversarial floats, natively, under
+// ASan/UBSan and as wasm), and once over every float below 65536 of either
+// sign, through both paths (docs/perf-journal.md).
 //
 // The group decision is the scalar twin's: per 8 lanes from the start of the
-// array, the last group padded with zeros. Nothing here is approximated:
-// the tests hold this against torch_sincos_scalar bit for bit.
+// array, the last group padded with zeros.
 namespace {
 
 using batch_d = xsimd::batch<double>;
-
-// A double-float, four lanes.
-struct F2v {
-    batch_f hi, lo;
-};
 
 // f64x2 halves of four float lanes, and back (each lane rounded once).
 inline batch_d lo_half(const batch_f& a) {
@@ -710,57 +704,18 @@ inline batch_f join_halves(const batch_d& lo, const batch_d& hi) {
     return batch_f(_mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
 }
 
-// Lanes whose emulated FMA may differ from the fused one, as 64-bit masks
-// (one per double of the lo and hi halves).
+// Lanes flagged for the scalar twin, as masks over the double lanes of the
+// lo and hi halves (lanes 0-1, 2-3).
 struct Flags {
     __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
 };
 
-// Of the midpoint lanes mid, those whose sum s = p + c was inexact (its
-// error, recovered by TwoSum in double, nonzero). Out of line: taken only
-// when some lane is a midpoint.
-__attribute__((noinline)) __m128i inexact_midpoints(__m128i mid, __m128d p, __m128d c, __m128d s) {
-    const __m128d v = _mm_sub_pd(s, p);
-    const __m128d err = _mm_add_pd(_mm_sub_pd(p, _mm_sub_pd(s, v)), _mm_sub_pd(c, v));
-    return _mm_and_si128(mid, _mm_castpd_si128(_mm_cmpneq_pd(err, _mm_setzero_pd())));
-}
-
-// All ones where the double sum s = RN(p + c) may round to float otherwise
-// than the exact p + c: s is a float midpoint (low 29 bits 1000...0, read
-// from the low 32-bit word; the high word's compare can never hold) and the
-// sum was inexact. A midpoint reached exactly is common (a double-float's lo
-// part has few bits, and sums of short operands are short) and harmless.
-// (Sums below 2^-126, where the float grid is coarser, do not arise for
-// |d| >= 2^-20: see kTinyAngle.)
-inline __m128i unsafe_sum(const batch_d& p, const batch_d& c, const batch_d& s) {
-    const __m128i mid = _mm_cmpeq_epi32(_mm_and_si128(_mm_castpd_si128(s), _mm_set_epi32(0, 0x1FFFFFFF, 0, 0x1FFFFFFF)),
-                                        _mm_set_epi32(1, 0x10000000, 1, 0x10000000));
-    if (_mm_movemask_epi8(mid) == 0) return mid;
-    return inexact_midpoints(mid, p, c, s);
-}
-
-// fmaf(a, b, c) lane by lane, rounding once except on flagged lanes.
-inline batch_f fma_v(const batch_f& a, const batch_f& b, const batch_f& c, Flags& f) {
-    const batch_d plo = lo_half(a) * lo_half(b), phi = hi_half(a) * hi_half(b);
-    const batch_d clo = lo_half(c), chi = hi_half(c);
-    const batch_d slo = plo + clo, shi = phi + chi;
-    f.lo = _mm_or_si128(f.lo, unsafe_sum(plo, clo, slo));
-    f.hi = _mm_or_si128(f.hi, unsafe_sum(phi, chi, shi));
-    return join_halves(slo, shi);
-}
-
-// fmaf(a, b, -h) for h = RN(a*b): the product's exact error, always exact here.
-inline batch_f fma_err_v(const batch_f& a, const batch_f& b, const batch_f& h) {
-    const batch_d slo = lo_half(a) * lo_half(b) - lo_half(h);
-    const batch_d shi = hi_half(a) * hi_half(b) - hi_half(h);
-    return join_halves(slo, shi);
-}
-
-// Bit k set: lane k flagged.
+// Bit k set: lane k flagged. Only the low 32-bit word of each double lane counts (bits 0 and 2 of a
+// movemask): the checks below leave garbage in the high words.
 inline int flagged_lanes(const Flags& f) {
-    const int lo = _mm_movemask_ps(_mm_castsi128_ps(f.lo));  // 2 bits per lane
+    const int lo = _mm_movemask_ps(_mm_castsi128_ps(f.lo));
     const int hi = _mm_movemask_ps(_mm_castsi128_ps(f.hi));
-    return ((lo & 3) != 0) | (((lo & 12) != 0) << 1) | (((hi & 3) != 0) << 2) | (((hi & 12) != 0) << 3);
+    return (lo & 1) | ((lo >> 1) & 2) | ((hi & 1) << 2) | ((hi << 1) & 8);
 }
 
 // Low bits of the integral u (|u| < 2^22) as int lanes: u + 1.5 * 2^23 holds
@@ -769,91 +724,227 @@ inline batch_i low_bits(const batch_f& u) {
     return xsimd::bitwise_cast<batch_i>(u + batch_f(12582912.0f));
 }
 
-// sin_poly (above), four lanes.
-inline batch_f sin_poly_v(const F2v& t, Flags& f) {
-    // s = square(t)
-    const batch_f sh = t.hi * t.hi;
-    const F2v s = {sh, fma_v(t.hi + t.hi, t.lo, fma_err_v(t.hi, t.hi, sh), f)};
-    batch_f u(2.6083159809786593541503e-06f);
-    u = fma_v(u, s.hi, batch_f(-0.0001981069071916863322258f), f);
-    u = fma_v(u, s.hi, batch_f(0.00833307858556509017944336f), f);
-    // a = add_fast(-1/6', u * s.hi)
-    const batch_f k(-0.166666597127914428710938f);
-    const batch_f us = u * s.hi;
-    const batch_f ah = k + us;
-    const F2v a = {ah, (k - ah) + us};
-    // m = mul(a, s)
-    const batch_f mh = a.hi * s.hi;
-    const F2v m = {mh, fma_v(a.hi, s.lo, fma_v(a.lo, s.hi, fma_err_v(a.hi, s.hi, mh), f), f)};
-    // x = add_fast(1, m)
-    const batch_f one(1.0f);
-    const batch_f xh = one + m.hi;
-    const F2v x = {xh, ((one - xh) + m.hi) + m.lo};
-    // mul_to_float(t, x)
-    return fma_v(t.hi, x.hi, fma_v(t.lo, x.hi, t.hi * x.lo, f), f);
+// --- the polynomial, rounded once with a certificate ------------------------
+//
+// sin_poly(t) is SLEEF's result RN(E), E the exact value of its last fused
+// multiply-add. To within 2^-44 |E|:
+//
+//   E = T * (1 + (k + us) * T^2),    T = t.hi + t.lo,   k = -0.166666597...
+//   us = RN(u * s.hi),  u = fma(fma(c0, s.hi, c1), s.hi, c2),  s.hi = RN(t.hi^2)
+//
+// What the double-float steps drop or round (a.lo * s.lo, t.lo^2, the
+// roundings of the lo parts) is below 2^-47 of the term it belongs to. Only
+// u and us carry float roundings large enough to move E's last bits (a ULP
+// of us moves E by up to 1/16 ULP, one of u by up to 1/7), so they are
+// computed as SLEEF computes them. E itself is evaluated in double (error
+// ~2^-50 |E|), and RN(E) is then SLEEF's result unless E lies within 2^-12
+// ULP of a float midpoint, 256 times the two errors together: those lanes
+// are FLAGGED (odds of about 2^-11 per result).
+
+// The certificate's margin, in units of 2^-29 float ULP (a double's 29 bits
+// below float precision): 2^17 units = 2^-12 ULP.
+constexpr std::int32_t kCertifyUnits = 1 << 17;
+
+// All ones in the low 32-bit word of each double lane (see flagged_lanes)
+// where the double e, whose float rounding is about to be taken, lies within
+// kCertifyUnits of a float midpoint: its low 29 bits minus 2^28 - kCertifyUnits
+// fall in [0, 2 kCertifyUnits), i.e. have no bit above. e = 0 is never
+// flagged; e is otherwise in float's normal range here (|e| > 2^-40).
+inline __m128i near_midpoint(const batch_d& e) {
+    static_assert((kCertifyUnits & (kCertifyUnits - 1)) == 0, "a power of two");
+    const __m128i low = _mm_and_si128(_mm_castpd_si128(e), _mm_set1_epi32(0x1FFFFFFF));
+    const __m128i off = _mm_sub_epi32(low, _mm_set1_epi32(0x10000000 - kCertifyUnits));
+    return _mm_cmpeq_epi32(_mm_and_si128(off, _mm_set1_epi32(~(2 * kCertifyUnits - 1))), _mm_setzero_si128());
 }
 
-// float + float and F2 + float, Knuth's TwoSum, as add2 (above).
-inline F2v add2_v(const batch_f& x, const batch_f& y) {
-    const batch_f h = x + y;
-    const batch_f v = h - x;
-    return {h, (x - (h - v)) + (y - v)};
+// sin(-0) = -0 (finish_sin): sn where d is not -0.
+inline batch_f keep_neg_zero(const batch_f& d, const batch_f& sn) {
+    const __m128i neg_zero =
+        _mm_cmpeq_epi32(_mm_castps_si128(d), _mm_set1_epi32(static_cast<std::int32_t>(0x80000000u)));
+    return xsimd::select(xsimd::batch_bool<float>(_mm_castsi128_ps(neg_zero)), d, sn);
 }
 
-// F2 + float, Knuth's TwoSum on hi, as add2 (above).
-inline F2v add2_v(const F2v& x, const batch_f& y) {
-    const batch_f h = x.hi + y;
-    const batch_f v = h - x.hi;
-    batch_f l = (x.hi - (h - v)) + (y - v);
-    l = l + x.lo;
-    return {h, l};
+// x rounded to float and back: RN(x) as a double.
+inline batch_d round_to_float(const batch_d& x) {
+    return batch_d(_mm_cvtps_pd(_mm_cvtpd_ps(x)));
+}
+
+// All ones (low words, see flagged_lanes) where the double x is a float midpoint
+// (low 29 bits 1000...0): there RN(x) to float may differ from the rounding
+// of the exact value x approximates. An exact x there is also flagged.
+inline __m128i at_midpoint(const batch_d& x) {
+    return _mm_cmpeq_epi32(_mm_and_si128(_mm_castpd_si128(x), _mm_set1_epi32(0x1FFFFFFF)), _mm_set1_epi32(0x10000000));
+}
+
+// Two lanes of sin_poly, in double: sh = s.hi (exact), T = t.hi + t.lo.
+// u's two FMAs: the product exact in double, the sum rounded once, then to
+// float, which is the fused result unless the double sum sits exactly on a
+// float midpoint (flagged); us = RN(u * sh) exactly (a double product of
+// floats is exact). Returns E; flags what at_midpoint and near_midpoint flag.
+__attribute__((always_inline)) inline batch_d sin_poly_half(const batch_d& sh, const batch_d& T, __m128i& flag) {
+    batch_d u = batch_d(2.6083159809786593541503e-06f) * sh + batch_d(-0.0001981069071916863322258f);
+    __m128i mid = at_midpoint(u);
+    u = round_to_float(u);
+    u = u * sh + batch_d(0.00833307858556509017944336f);
+    mid = _mm_or_si128(mid, at_midpoint(u));
+    u = round_to_float(u);
+    const batch_d us = round_to_float(u * sh);
+    const batch_d k(static_cast<double>(-0.166666597127914428710938f));
+    const batch_d e = T * (batch_d(1.0) + (k + us) * (T * T));
+    flag = _mm_or_si128(flag, _mm_or_si128(mid, near_midpoint(e)));
+    return e;
+}
+
+// sin_poly of four lanes: th = t.hi exactly as SLEEF has it, T0, T1 = t.hi +
+// t.lo in double (lanes 0-1, 2-3). Unsigned: the caller applies the sign.
+// Lanes with 0 < |T| < 2^-16 are flagged in `rare` (bit l: lane l): there
+// SLEEF's lo parts may have rounded by more than the certificate allows.
+__attribute__((always_inline)) inline batch_f sin_poly_v(const batch_f& th, const batch_d& T0, const batch_d& T1,
+                                                         Flags& f, int& rare) {
+    const batch_f ath = xsimd::abs(th);
+    rare |= _mm_movemask_ps((ath < batch_f(0x1p-16f)) & (ath > batch_f(0.0f)));
+    const batch_f sh = th * th;
+    const batch_d e0 = sin_poly_half(lo_half(sh), T0, f.lo);
+    const batch_d e1 = sin_poly_half(hi_half(sh), T1, f.hi);
+    return join_halves(e0, e1);
 }
 
 // The Cody-Waite sin and cos of four lanes, all |d| < 125 (or zero padding),
-// as sleef_sincosf(d, false): reduce_sin_cw / reduce_cos_cw, sin_poly,
-// finish_sin / finish_cos, operation for operation.
-inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f) {
-    // pass 1: sin's reduction, k = rint(d/pi), s = d - k*pi
+// as sleef_sincosf(d, false). t.hi comes from reduce_sin_cw's and
+// reduce_cos_cw's float operations as they stand (the sums of their hi
+// parts), T = t.hi + t.lo as the exact sum of their terms in double:
+//
+//   sin:  u = rint(RN(d * 1/pi)),  T = (d - u*A) + u*(-B) + RN(u*(-C))
+//   cos:  n = rint(RN(d * 1/pi - 1/2)),  q = 2n + 1,
+//         T = d + q*(-A/2) + q*(-B/2) + RN(q*(-C/2))
+//
+// where A, B, C are pi's three float parts. Every product but the C ones is
+// exact (A has 15 bits, B 12, |u| <= 40, |q| <= 81) and so is each double sum
+// (the terms span fewer than 53 bits). SLEEF's lo parts round a few times,
+// by less than 2^-47 |T| unless T is tiny: sin_poly_half flags |T| < 2^-16.
+// n: the FMA's float result is rounded to an integer, so the double sum
+// (product exact, rounded once) gives the same n unless it lies within
+// 2^-16 of a half-integer (a float ULP there is at most 2^-18): flagged.
+__attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f,
+                                                       int& rare) {
+    // pass 1: sin's k and t.hi in float lanes
     const batch_f u = xsimd::nearbyint(d * batch_f(kOneOverPi));
     const batch_i qs = low_bits(u);
-    const batch_f v = fma_v(u, batch_f(-kPiA2), d, f);
+    const batch_f v = d - u * batch_f(kPiA2);
     const batch_f yb = u * batch_f(-kPiB2);
-    const batch_f h = v + yb;
-    const batch_f w = h - v;
-    const F2v s0 = {h, (v - (h - w)) + (yb - w)};
     const batch_f yc = u * batch_f(-kPiC2);
-    const batch_f h2 = s0.hi + yc;
-    const F2v rs = {h2, ((s0.hi - h2) + yc) + s0.lo};
+    const batch_f ths = (v + yb) + yc;
 
-    // pass 2: cos's reduction, k = 2*rint(d/pi - 1/2) + 1, s = d - k*pi/2
-    // (the outer fma(n, 2, 1) is exact for these n: plain float operations)
-    const batch_f dq =
-        xsimd::nearbyint(fma_v(d, batch_f(kOneOverPi), batch_f(-0.5f), f)) * batch_f(2.0f) + batch_f(1.0f);
-    const batch_i qc = low_bits(dq);
-    F2v rc = add2_v(d, dq * batch_f(-kPiA2 * 0.5f));
-    rc = add2_v(rc, dq * batch_f(-kPiB2 * 0.5f));
-    rc = add2_v(rc, dq * batch_f(-kPiC2 * 0.5f));
+    // pass 2: cos's n in double, then q and t.hi in float lanes
+    const batch_d d0 = lo_half(d), d1 = hi_half(d);
+    const batch_d g0 = d0 * batch_d(kOneOverPi) + batch_d(-0.5), g1 = d1 * batch_d(kOneOverPi) + batch_d(-0.5);
+    const batch_d n0 = xsimd::nearbyint(g0), n1 = xsimd::nearbyint(g1);
+    const batch_d tie(0.5 - 0x1p-16);
+    f.lo = _mm_or_si128(f.lo, _mm_castpd_si128(xsimd::abs(g0 - n0) > tie));
+    f.hi = _mm_or_si128(f.hi, _mm_castpd_si128(xsimd::abs(g1 - n1) > tie));
+    const batch_f q = join_halves(n0, n1) * batch_f(2.0f) + batch_f(1.0f);
+    const batch_i qc = low_bits(q);
+    const batch_f pa = q * batch_f(-kPiA2 * 0.5f), pb = q * batch_f(-kPiB2 * 0.5f), pc = q * batch_f(-kPiC2 * 0.5f);
+    const batch_f thc = ((d + pa) + pb) + pc;
 
-    // pass 3: the polynomials, then the signs: sin negated for odd k (and
-    // sin(-0) = -0), cos negated when bit 1 of its odd k is clear
-    const batch_f ps = sin_poly_v(rs, f);
-    const batch_f pc = sin_poly_v(rc, f);
+    // pass 3: T of each in double, the polynomials, then the signs: sin
+    // negated for odd k (and sin(-0) = -0), cos negated when bit 1 of its
+    // odd k is clear
+    const batch_d ts0 = (lo_half(v) + lo_half(yb)) + lo_half(yc), ts1 = (hi_half(v) + hi_half(yb)) + hi_half(yc);
+    const batch_d tc0 = ((d0 + lo_half(pa)) + lo_half(pb)) + lo_half(pc);
+    const batch_d tc1 = ((d1 + hi_half(pa)) + hi_half(pb)) + hi_half(pc);
+    const batch_f ps = sin_poly_v(ths, ts0, ts1, f, rare);
+    const batch_f pcs = sin_poly_v(thc, tc0, tc1, f, rare);
     const batch_f sin_sign = xsimd::bitwise_cast<batch_f>((qs & batch_i(1)) << 31);
     const batch_f cos_sign = xsimd::bitwise_cast<batch_f>(((qc & batch_i(2)) ^ batch_i(2)) << 30);
-    const __m128i neg_zero =
-        _mm_cmpeq_epi32(_mm_castps_si128(d), _mm_set1_epi32(static_cast<std::int32_t>(0x80000000u)));
-    sn = xsimd::select(xsimd::batch_bool<float>(_mm_castsi128_ps(neg_zero)), d, ps ^ sin_sign);
-    cs = pc ^ cos_sign;
+    sn = keep_neg_zero(d, ps ^ sin_sign);
+    cs = pcs ^ cos_sign;
 }
 
-// One 8-lane torch group of a narrow vector (every |x| < 125): two batches,
-// then the scalar twin for any flagged lane. xl: the group's 8 values (a
-// copy, so s or c may alias x); s, c: where lanes [0, count) go, or null.
-// Below this (and not zero) a lane goes to the scalar twin: there some
-// double sums fall below 2^-126, where float's grid is coarser and a sum's
-// rounding is not checked. Checked over every float below 125, both signs:
-// no sum of this kernel is nonzero and below 2^-126 for |d| >= 9.4e-10.
-constexpr float kTinyAngle = 0x1p-20f;
+// --- the Payne-Hanek groups --------------------------------------------------
+//
+// SLEEF's rempi gives d = j*pi/2 + r (|r| <= pi/4) as a double-float accurate
+// to far more than float's 24 bits, and both reductions end with normalize,
+// so t.hi = RN(T): SLEEF's T is, to that accuracy, the true d - K*pi/2. Here
+// r comes from a Cody-Waite reduction in double instead (fdlibm's split of
+// pi/2: j*P1 and j*P2 exact for |j| < 2^20, so r is within 2^-52 |r|), T from
+// r as finish_sin and finish_cos take it (r -+ pi/2 by the parity of j), and
+// t.hi = RN(T) with the certificate of near_midpoint. The quadrant signs are
+// reduce_sin_wide's and reduce_cos_wide's integer steps on j's low bits.
+// Flagged (scalar twin): |d| >= kWideMax, inf and NaN; a reduced argument
+// below 2^-16 (sin_poly_v); |r| within 2^-20 of pi/4, where rempi may round
+// j the other way.
+constexpr float kWideMax = 65536.0f;
+constexpr double kTwoOverPi = 0.636619772367581343076;
+constexpr double kPio2P1 = 1.57079632673412561417e+00;  // first 33 bits of pi/2
+constexpr double kPio2P2 = 6.07710050630396597660e-11;  // next 33 bits
+constexpr double kPio2P3 = 2.02226624879595063154e-21;  // pi/2 - P1 - P2, rounded
+constexpr double kPio2 = 1.57079632679489655800e+00;    // pi/2 rounded to double
+constexpr double kPio2Lo = 6.12323399573676603587e-17;  // pi/2 - kPio2
+constexpr float kQuarterEdge = 0.7853974f;              // pi/4 (1 - 2^-20)
+
+// Low 32 bits of the integral doubles j0, j1 (|j| < 2^31) as int lanes 0-1, 2-3.
+inline batch_i low_words(const batch_d& j0, const batch_d& j1) {
+    const batch_d m(6755399441055744.0);  // 1.5 * 2^52: j + m holds j in its low word
+    const __m128 a = _mm_castpd_ps(j0 + m), b = _mm_castpd_ps(j1 + m);
+    return batch_i(_mm_castps_si128(_mm_shuffle_ps(a, b, _MM_SHUFFLE(2, 0, 2, 0))));
+}
+
+// sin's and cos's reduced arguments from d = j*pi/2 + r: r -+ pi/2 (minus
+// where r > 0) for sin where j is odd, for cos where j is even; else r.
+inline void quarter_args(const batch_d& r, const batch_d& odd, batch_d& ts, batch_d& tc) {
+    const xsimd::batch_bool<double> positive = r > batch_d(0.0);
+    const batch_d shifted = (r - xsimd::select(positive, batch_d(kPio2), batch_d(-kPio2))) -
+                            xsimd::select(positive, batch_d(kPio2Lo), batch_d(-kPio2Lo));
+    const xsimd::batch_bool<double> o(odd);
+    ts = xsimd::select(o, shifted, r);
+    tc = xsimd::select(o, r, shifted);
+}
+
+// The lanes of ji (int) with bit `bit` set, as 64-bit masks of the two halves.
+inline void bit_halves(const batch_i& ji, std::int32_t bit, batch_d& lo, batch_d& hi) {
+    const __m128i m = _mm_cmpeq_epi32(_mm_and_si128(ji, _mm_set1_epi32(bit)), _mm_set1_epi32(bit));
+    lo = batch_d(_mm_castsi128_pd(_mm_unpacklo_epi32(m, m)));
+    hi = batch_d(_mm_castsi128_pd(_mm_unpackhi_epi32(m, m)));
+}
+
+// The Payne-Hanek sin and cos of four lanes, as sleef_sincosf(d, true) on
+// the lanes that are not flagged (see above); rare gets the lanes whose r is
+// within 2^-20 of pi/4 (bit l: lane l). The caller flags the domain.
+__attribute__((always_inline)) inline void sincos_wide_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f,
+                                                         int& rare) {
+    // pass 1: d = j*pi/2 + r in double, each half
+    const batch_d x0 = lo_half(d), x1 = hi_half(d);
+    const batch_d j0 = xsimd::nearbyint(x0 * batch_d(kTwoOverPi)), j1 = xsimd::nearbyint(x1 * batch_d(kTwoOverPi));
+    const batch_d r0 = ((x0 - j0 * batch_d(kPio2P1)) - j0 * batch_d(kPio2P2)) - j0 * batch_d(kPio2P3);
+    const batch_d r1 = ((x1 - j1 * batch_d(kPio2P1)) - j1 * batch_d(kPio2P2)) - j1 * batch_d(kPio2P3);
+    const batch_i ji = low_words(j0, j1);
+    const batch_f rf = join_halves(r0, r1);
+    const batch_i pos = batch_i(_mm_castps_si128(rf > batch_f(0.0f))) & batch_i(1);  // 1 where r > 0
+    rare |= _mm_movemask_ps(xsimd::abs(rf) > batch_f(kQuarterEdge));
+
+    // pass 2: the reduced arguments: sin's T = r -+ pi/2 for odd j, cos's for even j
+    batch_d odd0, odd1;
+    bit_halves(ji, 1, odd0, odd1);
+    batch_d ts0, tc0, ts1, tc1;
+    quarter_args(r0, odd0, ts0, tc0);
+    quarter_args(r1, odd1, ts1, tc1);
+    const batch_f ths = join_halves(ts0, ts1), thc = join_halves(tc0, tc1);
+    f.lo = _mm_or_si128(f.lo, _mm_or_si128(near_midpoint(ts0), near_midpoint(tc0)));
+    f.hi = _mm_or_si128(f.hi, _mm_or_si128(near_midpoint(ts1), near_midpoint(tc1)));
+
+    // pass 3: the polynomials and the signs of reduce_sin_wide / finish_sin
+    // (q = (2(j & 3) + (r > 0 ? 2 : 1)) >> 2, negated when odd) and
+    // reduce_cos_wide / finish_cos (q = (j & 3) + (r > 0 ? 4 : 3), negated
+    // when bit 1 is clear)
+    const batch_f ps = sin_poly_v(ths, ts0, ts1, f, rare);
+    const batch_f pc = sin_poly_v(thc, tc0, tc1, f, rare);
+    const batch_i j3 = ji & batch_i(3);
+    const batch_i qs = ((j3 << 1) + pos + batch_i(1)) >> 2;
+    const batch_i qc = j3 + pos + batch_i(3);
+    sn = keep_neg_zero(d, ps ^ xsimd::bitwise_cast<batch_f>((qs & batch_i(1)) << 31));
+    cs = pc ^ xsimd::bitwise_cast<batch_f>(((qc & batch_i(2)) ^ batch_i(2)) << 30);
+}
 
 // Lanes l < count with bit l of mask set, one at a time through
 // sleef_sincosf; s, c: where lane l goes, or null. Out of line, so the scalar
@@ -866,46 +957,59 @@ __attribute__((noinline)) POSENC_MINSIZE void sincos_lanes(const float* xl, bool
 
 static_assert(kTorchTrigLanes == 2 * kLanes, "a torch group is two batches");
 
-void sincos_group_cw(const float* xl, float* s, float* c, std::size_t count) {
-    alignas(16) float st[kTorchTrigLanes], ct[kTorchTrigLanes];
-    int flagged = 0;
-    for (std::size_t h = 0; h < kTorchTrigLanes; h += kLanes) {
-        Flags f;
-        batch_f sn, cs;
-        const batch_f d = xsimd::load_aligned(xl + h);
-        sincos_cw_v(d, sn, cs, f);
-        sn.store_aligned(st + h);
-        cs.store_aligned(ct + h);
-        const batch_f ad = xsimd::abs(d);
-        const int tiny = _mm_movemask_ps((ad < batch_f(kTinyAngle)) & (ad > batch_f(0.0f)));
-        flagged |= (flagged_lanes(f) | tiny) << h;
+// Four lanes of a torch group through the group's path: sin and cos, and
+// the lanes (bits 0-3) whose result the scalar twin must give instead.
+inline int sincos_batch(const batch_f& d, bool wide, batch_f& sn, batch_f& cs) {
+    Flags f;
+    int rare = 0;
+    if (wide) {
+        sincos_wide_v(d, sn, cs, f, rare);
+        // (NaN compares false: flagged)
+        rare |= _mm_movemask_ps(~(xsimd::abs(d) < batch_f(kWideMax)));
+    } else {
+        sincos_cw_v(d, sn, cs, f, rare);
     }
-    // pass 2: flagged lanes through the scalar twin (rare: see the design note)
-    if (flagged) sincos_lanes(xl, false, flagged, st, ct, count);
-    if (s) std::memcpy(s, st, count * sizeof(float));
-    if (c) std::memcpy(c, ct, count * sizeof(float));
+    return flagged_lanes(f) | rare;
 }
 
 }  // namespace
 
 // x, s, c: (n); s or c may be null; either may alias x.
 void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n) {
+    const batch_f lim(kTrigRangeMax2);
     for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
         // pass 1: the group, zero-padded past the end (as ATen's partial load)
         const std::size_t count = std::min(kTorchTrigLanes, n - i);
-        alignas(16) float xl[kTorchTrigLanes] = {};
-        std::memcpy(xl, x + i, count * sizeof(float));
-        // pass 2: its path, as group_is_wide decides it (NaN compares false: wide)
-        const batch_f lim(kTrigRangeMax2);
-        const bool narrow = xsimd::all((xsimd::abs(xsimd::load_aligned(xl)) < lim) &
-                                       (xsimd::abs(xsimd::load_aligned(xl + kLanes)) < lim));
-        float* sg = s ? s + i : nullptr;
-        float* cg = c ? c + i : nullptr;
-        if (narrow) {
-            sincos_group_cw(xl, sg, cg, count);
+        alignas(16) float xl[kTorchTrigLanes];
+        batch_f d0, d1;
+        if (count == kTorchTrigLanes) {
+            d0 = xsimd::load_unaligned(x + i);
+            d1 = xsimd::load_unaligned(x + i + kLanes);
         } else {
-            sincos_lanes(xl, true, 0xFF, sg, cg, count);
+            std::fill(xl, xl + kTorchTrigLanes, 0.0f);
+            std::memcpy(xl, x + i, count * sizeof(float));
+            d0 = xsimd::load_aligned(xl);
+            d1 = xsimd::load_aligned(xl + kLanes);
         }
+        // pass 2: its path, as group_is_wide decides it (NaN compares false: wide)
+        const bool wide = !xsimd::all((xsimd::abs(d0) < lim) & (xsimd::abs(d1) < lim));
+        batch_f s0, c0, s1, c1;
+        const int flagged = sincos_batch(d0, wide, s0, c0) | sincos_batch(d1, wide, s1, c1) << kLanes;
+        // pass 3: a whole group with no flagged lane goes straight out
+        if (count == kTorchTrigLanes && flagged == 0) {
+            if (s) s0.store_unaligned(s + i), s1.store_unaligned(s + i + kLanes);
+            if (c) c0.store_unaligned(c + i), c1.store_unaligned(c + i + kLanes);
+            continue;
+        }
+        // else through buffers: flagged lanes recomputed by the scalar twin
+        // from the group's values (x itself may be overwritten by then)
+        alignas(16) float st[kTorchTrigLanes], ct[kTorchTrigLanes];
+        d0.store_aligned(xl), d1.store_aligned(xl + kLanes);
+        s0.store_aligned(st), s1.store_aligned(st + kLanes);
+        c0.store_aligned(ct), c1.store_aligned(ct + kLanes);
+        if (flagged) sincos_lanes(xl, wide, flagged, st, ct, count);
+        if (s) std::memcpy(s + i, st, count * sizeof(float));
+        if (c) std::memcpy(c + i, ct, count * sizeof(float));
     }
 }
 #endif

@@ -97,8 +97,10 @@ constexpr std::size_t kTorchTrigLanes = 8;
 //
 // Two implementations give the same bits: torch_sincos_scalar, one lane at a
 // time (the twin, and the scalar build's path), and, where the build has
-// SIMD, torch_sincos_simd, which computes the Cody-Waite groups four lanes
-// at a time (see sleef.cpp). torch_sincos is the build's choice.
+// SIMD, torch_sincos_simd, four lanes at a time on both reductions, with the
+// polynomial's last rounding certified in double and the rare lanes it
+// cannot certify sent to the twin (see sleef.cpp). torch_sincos is the
+// build's choice.
 void torch_sincos(const float* x, float* s, float* c, std::size_t n);
 void torch_sincos_scalar(const float* x, float* s, float* c, std::size_t n);
 #if POSENC_SIMD
@@ -109,8 +111,8 @@ void torch_cos(float* out, const float* x, std::size_t n);
 
 // Which sin/cos a table or a rotation is computed with:
 //   Exact  torch_sincos: PyTorch's bits, for every number the page prints or
-//          compares with torch (emulated FMAs; 4 lanes at a time where the
-//          build has SIMD, else one)
+//          compares with torch (4 lanes at a time where the build has SIMD,
+//          else one)
 //   Fast   vecmath's sincos: <= 1.5 ULP, 4 lanes of wasm SIMD, for pictures,
 //          the trainer and the benchmarks
 enum class SinCos { Exact, Fast };

@@ -746,6 +746,12 @@ TEST_CASE("torch_sincos_simd matches its scalar twin on random and adversarial f
             }
             case 4:  // any bit pattern
                 return float_of_bits(static_cast<std::uint32_t>(r >> 16));
+            case 5: {  // within 32 ULPs of a multiple of pi/4 up to 2^16, or of +-2^16 (the vector
+                       // wide path's edges: tiny reduced arguments, j's rounding, its domain)
+                const float m = (r >> 41) % 16 == 0 ? 65536.0f : static_cast<float>((r >> 16) % 83443) * (pi2 / 2);
+                return float_of_bits(static_cast<std::uint32_t>(static_cast<std::int32_t>(to_bits(m)) + ulps)) *
+                       ((r >> 40) & 1 ? -1.0f : 1.0f);
+            }
             default:  // uniform below 125 (most groups stay narrow)
                 return signed_range(r >> 3, 0, to_bits(125.0f));
         }
