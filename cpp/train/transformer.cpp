@@ -327,7 +327,7 @@ void Trainer::position_tables(std::int64_t length) {
         std::vector<float> angle(static_cast<std::size_t>(length * half));  // only when the length grows
         for (std::int64_t m = 0; m < length; ++m)
             for (std::int64_t i = 0; i < half; ++i) angle[m * half + i] = static_cast<float>(m) * rope_inv_[i];
-        sincos(angle.data(), rope_sin_.data(), rope_cos_.data(), static_cast<std::size_t>(length * half));
+        kernels::sincos(angle.data(), rope_sin_.data(), rope_cos_.data(), static_cast<std::size_t>(length * half));
         rope_len_ = length;
     }
     if (cfg_.encoding == TrainEncoding::t5 && length != t5_len_) {
