@@ -21,8 +21,10 @@ namespace posenc {
 // with an additive bias (ALiBi, T5, a float mask) inside the softmax, and the
 // causal mask S[i, j] = -inf for j > i.
 
+namespace scalar {
+
 // out: (seq, head_dim); weights: (seq, seq) or null
-void attention_head_scalar(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws) {
+void attention_head(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws) {
     const std::int64_t seq = head.seq, d = head.head_dim;
     float* scratch = weights ? nullptr : grow(ws.rows, seq);
     for (std::int64_t i = 0; i < seq; ++i) {
@@ -43,7 +45,7 @@ void attention_head_scalar(float* out, float* weights, const AttentionHead& head
         }
 
         // pass 2: W[i, :] = softmax(S[i, :]); masked keys get weight 0
-        softmax_row_scalar(w, w, len);
+        softmax_row(w, w, len);
         if (weights) std::fill(w + len, w + seq, 0.0f);
 
         // pass 3: O[i, :] = sum_j W[i, j] V[j, :]
@@ -57,7 +59,11 @@ void attention_head_scalar(float* out, float* weights, const AttentionHead& head
     }
 }
 
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
+
 // Both products are GEMMs C = A B with B packed into panels of kPanel
 // columns, each panel (kd, kPanel) contiguous, zero-padded past the last
 // real column. One micro-kernel computes an (MR, kPanel) tile of C in
@@ -120,7 +126,7 @@ static inline void tile_mr_x8(batch_f (&lo)[MR], batch_f (&hi)[MR], const float*
 
 // The running max of one score row over its visible keys: lanes, then a
 // scalar part for the tiles the causal diagonal or the row's end cut. A NaN
-// may be dropped here; softmax_row_with_max_simd finds it in the sum.
+// may be dropped here; softmax_row_with_max finds it in the sum.
 struct RowMax {
     // (not brace-initialised: batch_f{x} is xsimd's 4-value initializer list)
     batch_f lanes = batch_f(-std::numeric_limits<float>::infinity());
@@ -229,7 +235,7 @@ static void attention_block(float* out, float* const (&w)[MR], const AttentionHe
     // (up to `end` for pass 3, and to seq when the rows are the caller's weights)
     for (int r = 0; r < MR; ++r) {
         const std::int64_t len = head.causal ? i0 + r + 1 : seq;
-        softmax_row_with_max_simd(w[r], w[r], len, rmax[r].finish());
+        softmax_row_with_max(w[r], w[r], len, rmax[r].finish());
         std::fill(w[r] + len, w[r] + (full_rows ? seq : end), 0.0f);
     }
 
@@ -238,7 +244,7 @@ static void attention_block(float* out, float* const (&w)[MR], const AttentionHe
 }
 
 // out: (seq, head_dim); weights: (seq, seq) or null
-void attention_head_simd(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws) {
+void attention_head(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws) {
     const std::int64_t seq = head.seq, d = head.head_dim;
 
     // pass 0: pack K^T and V into contiguous 8-column panels
@@ -262,6 +268,7 @@ void attention_head_simd(float* out, float* weights, const AttentionHead& head, 
     }
 }
 
+}  // namespace simd
 #endif
 
 // The T5 bucket of every offset j - i in -(seq-1) .. seq-1, into
@@ -324,11 +331,7 @@ void attention(float* out, float* weights, const float* q, const float* k, const
             q + h * qkv, k + h * qkv, v + h * qkv,   options.bias ? options.bias + h * ss : nullptr, rel, seq,
             head_dim,    scale,       options.causal};
         float* w = options.want_weights ? weights + h * ss : nullptr;
-#if POSENC_SIMD
-        attention_head_simd(out + h * qkv, w, head, ws);
-#else
-        attention_head_scalar(out + h * qkv, w, head, ws);
-#endif
+        kernels::attention_head(out + h * qkv, w, head, ws);
     }
 }
 

@@ -85,11 +85,16 @@ struct AttentionHead {
     bool causal;
 };
 
-// The twins behind attention, one head. out: (seq, head_dim); weights:
+// The twins behind attention, one head: scalar::attention_head and, in SIMD
+// builds, simd::attention_head (simd.h). out: (seq, head_dim); weights:
 // (seq, seq) or null (then the rows live in ws.rows).
-void attention_head_scalar(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws);
+namespace scalar {
+void attention_head(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws);
+}  // namespace scalar
 #if POSENC_SIMD
-void attention_head_simd(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws);
+namespace simd {
+void attention_head(float* out, float* weights, const AttentionHead& head, AttentionWorkspace& ws);
+}  // namespace simd
 #endif
 
 }  // namespace posenc

@@ -51,10 +51,11 @@ inline void copy_tail(float* out, const float* x, std::int64_t dim, std::int64_t
 
 }  // namespace
 
+namespace scalar {
+
 // x, out: (rows, dim); positions: (rows); inv: (rotary_dim/2)
-void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
-                       const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
-                       SinCos path) {
+void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor, SinCos path) {
     const std::int64_t half = rotary_dim / 2;
     std::vector<float> buf(static_cast<std::size_t>(3 * half));
     float* angle = buf.data();
@@ -70,7 +71,7 @@ void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64
         if (path == SinCos::Exact)
             torch_sincos(angle, sn, cs, static_cast<std::size_t>(half));
         else
-            sincos_scalar(angle, sn, cs, static_cast<std::size_t>(half));
+            sincos(angle, sn, cs, static_cast<std::size_t>(half));
         for (std::int64_t i = 0; i < half; ++i) {
             cs[i] = cs[i] * attn_factor;
             sn[i] = sn[i] * attn_factor;
@@ -87,7 +88,10 @@ void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64
     }
 }
 
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
 namespace {
 
 // Swizzle mask 1,0,3,2,...: swaps the two lanes of every pair.
@@ -100,9 +104,8 @@ struct SwapPairs {
 }  // namespace
 
 // x, out: (rows, dim); positions: (rows); inv: (rotary_dim/2)
-void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
-                     const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
-                     SinCos path) {
+void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor, SinCos path) {
     const std::size_t half = static_cast<std::size_t>(rotary_dim / 2);
     const std::size_t body = half - half % kLanes;
     std::vector<float> buf(3 * half);
@@ -167,6 +170,8 @@ void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t
         copy_tail(outr, xr, dim, rotary_dim);
     }
 }
+
+}  // namespace simd
 #endif
 
 void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions, double base,
@@ -197,11 +202,7 @@ void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
     std::vector<float> inv(static_cast<std::size_t>(rotary_dim / 2));
     rope_scaling_inv_freq(inv.data(), rotary_dim, base, scaling);
     const float attn = rope_scaling_attention_factor(scaling);
-#if POSENC_SIMD
-    rope_apply_simd(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn, path);
-#else
-    rope_apply_scalar(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn, path);
-#endif
+    kernels::rope_apply(out, x, rows, dim, positions, inv.data(), rotary_dim, convention, attn, path);
 }
 
 }  // namespace posenc

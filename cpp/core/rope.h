@@ -46,15 +46,20 @@ void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
                 RopeConvention convention, std::int64_t rotary_dim, const RopeScaling& scaling = RopeScaling{},
                 SinCos path = SinCos::Exact);
 
-// The twins behind rope_apply (no checks). inv: (rotary_dim/2), attn_factor
-// and path as above.
-void rope_apply_scalar(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
-                       const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
-                       SinCos path = SinCos::Fast);
+// The twins behind rope_apply (no checks): scalar::rope_apply and, in SIMD
+// builds, simd::rope_apply (simd.h). inv: (rotary_dim/2), attn_factor and
+// path as above.
+namespace scalar {
+void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
+                SinCos path = SinCos::Fast);
+}  // namespace scalar
 #if POSENC_SIMD
-void rope_apply_simd(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
-                     const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
-                     SinCos path = SinCos::Fast);
+namespace simd {
+void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim, const double* positions,
+                const float* inv, std::int64_t rotary_dim, RopeConvention convention, float attn_factor,
+                SinCos path = SinCos::Fast);
+}  // namespace simd
 #endif
 
 }  // namespace posenc

@@ -4,6 +4,13 @@
 // native x86-64 build with SSE4.2. The scalar wasm build defines neither and
 // compiles only the scalar twins; xsimd is not even included there, because
 // xsimd 8.1 does not compile without SIMD.
+//
+// Every kernel with twins has them under one name in two namespaces:
+//   posenc::scalar::f   one value at a time (every build)
+//   posenc::simd::f     xsimd, four lanes at a time (POSENC_SIMD builds only)
+// and posenc::kernels names the build's choice, picked once here: callers
+// write kernels::f and never test POSENC_SIMD themselves. The tests hold
+// simd::f against scalar::f (test_util.h's check_twins).
 #pragma once
 
 #if defined(POSENC_FORCE_SCALAR)
@@ -40,3 +47,13 @@ inline batch_f pmax(const batch_f& a, const batch_f& b) {
 }
 }  // namespace posenc
 #endif
+
+namespace posenc {
+namespace scalar {}
+#if POSENC_SIMD
+namespace simd {}
+namespace kernels = simd;
+#else
+namespace kernels = scalar;
+#endif
+}  // namespace posenc

@@ -52,11 +52,7 @@ void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, do
     check_sinusoidal_dims(d_model, base);
     check_elements("sinusoidal table (max_len x d_model)", max_len * d_model, {"max_len", "d_model"});
     if (path == SinCos::Exact) return sinusoidal_table_exact(out, max_len, d_model, base);
-#if POSENC_SIMD
-    sinusoidal_table_simd(out, max_len, d_model, base);
-#else
-    sinusoidal_table_scalar(out, max_len, d_model, base);
-#endif
+    kernels::sinusoidal_table(out, max_len, d_model, base);
 }
 
 // out: (max_len, d_model)
@@ -119,13 +115,15 @@ void sinusoidal_rows(float* out, std::int64_t max_len, std::int64_t d_model, dou
         for (std::int64_t i = 0; i < half; ++i)
             ang[static_cast<std::size_t>(r * half + i)] =
                 static_cast<float>(row0 + r) * div[static_cast<std::size_t>(i)];
-    sincos_interleaved(ang.data(), out, ang.size());
+    kernels::sincos_interleaved(ang.data(), out, ang.size());
 }
+
+namespace scalar {
 
 // out: (max_len, d_model)
 // Vaswani et al. 2017, section 3.5, every step in float32:
 //   ang = f32(f32(pos) * div_i);  PE[pos, 2i] = sin(ang), PE[pos, 2i+1] = cos(ang)
-void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
     const std::int64_t half = d_model / 2;
     std::vector<float> div(static_cast<std::size_t>(half));
     fill_div(div.data(), d_model, base);
@@ -139,13 +137,17 @@ void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_mo
     }
 }
 
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
+
 // out: (max_len, d_model)
 // Works on blocks of rows, so that narrow tables (d_model 2, 4, ...) still
 // feed the kernel long runs. Within a block, angle j = (pos - p0) * half + i
 // lands in out[p0 * d_model + 2j] (sin) and [... + 2j + 1] (cos): the whole
 // block is one flat run of interleaved pairs.
-void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base) {
     const std::size_t half = static_cast<std::size_t>(d_model / 2);
     const std::size_t full = half - half % kLanes;
     const std::int64_t block_rows = static_cast<std::int64_t>(std::max<std::size_t>(1, 4096 / half));
@@ -165,9 +167,11 @@ void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_mode
         }
 
         // pass 2: sin and cos of all of them, written interleaved
-        sincos_interleaved_simd(ang.data(), out + p0 * d_model, static_cast<std::size_t>(rows) * half);
+        sincos_interleaved(ang.data(), out + p0 * d_model, static_cast<std::size_t>(rows) * half);
     }
 }
+
+}  // namespace simd
 #endif
 
 }  // namespace posenc

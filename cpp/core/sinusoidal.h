@@ -69,13 +69,18 @@ void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, 
                         std::int64_t out_cols);
 
 // The kernels behind sinusoidal_table (no argument checks: call the public
-// one): torch's exact table, and the fast path's scalar and SIMD twins.
+// one): torch's exact table, and the fast path's twins (simd.h),
+// scalar::sinusoidal_table and, in SIMD builds, simd::sinusoidal_table.
 // The exact one writes rows row0 .. row0 + rows - 1 into out (rows, d_model).
 void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_model, double base, std::int64_t row0 = 0,
                             std::int64_t rows = -1);
-void sinusoidal_table_scalar(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+namespace scalar {
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+}  // namespace scalar
 #if POSENC_SIMD
-void sinusoidal_table_simd(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+namespace simd {
+void sinusoidal_table(float* out, std::int64_t max_len, std::int64_t d_model, double base);
+}  // namespace simd
 #endif
 
 }  // namespace posenc

@@ -97,7 +97,7 @@ void sinusoidal_picture(float* out, std::int64_t max_len, std::int64_t d_model, 
             float* a = ang + static_cast<std::size_t>(r) * half;
             for (std::size_t i = 0; i < half; ++i) a[i] = static_cast<float>(c * static_cast<double>(div[i]));
         }
-        sincos_interleaved(ang, means, static_cast<std::size_t>(rows) * half);
+        kernels::sincos_interleaved(ang, means, static_cast<std::size_t>(rows) * half);
         for (std::int64_t r = 0; r < rows; ++r) {
             const auto y = static_cast<std::size_t>(y0 + r);
             const std::int64_t n = r1[y] - r0[y];

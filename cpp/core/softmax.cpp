@@ -39,23 +39,25 @@ static bool settle_nan_sum(float* out, std::int64_t n, float sum) {
     return true;
 }
 
+namespace scalar {
+
 // x, out: (n); out may alias x
-void softmax_row_scalar(float* out, const float* x, std::int64_t n) {
+void softmax_row(float* out, const float* x, std::int64_t n) {
     // pass 1: row max (a NaN is skipped here and caught by the sum)
     float m = -std::numeric_limits<float>::infinity();
     for (std::int64_t j = 0; j < n; ++j)
         if (x[j] > m) m = x[j];
-    softmax_row_with_max_scalar(out, x, n, m);
+    softmax_row_with_max(out, x, n, m);
 }
 
 // x, out: (n); out may alias x; m: the row's max
-void softmax_row_with_max_scalar(float* out, const float* x, std::int64_t n, float m) {
+void softmax_row_with_max(float* out, const float* x, std::int64_t n, float m) {
     if (settle_nonfinite_row(out, x, n, m)) return;
 
     // pass 1: e_j = exp(x_j - m). Subtracting the max puts every argument in
     // (-inf, 0], so exp never overflows however large the logits are.
     for (std::int64_t j = 0; j < n; ++j) out[j] = x[j] - m;
-    exp_scalar(out, out, static_cast<std::size_t>(n));
+    exp_array(out, out, static_cast<std::size_t>(n));
 
     // pass 2: y_j = e_j * (1 / sum e), one reciprocal as PyTorch's kernel does;
     // the sum is >= 1 (the max's own term), so it is never 0.
@@ -66,9 +68,13 @@ void softmax_row_with_max_scalar(float* out, const float* x, std::int64_t n, flo
     for (std::int64_t j = 0; j < n; ++j) out[j] *= inv;
 }
 
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
+
 // x, out: (n); out may alias x
-void softmax_row_simd(float* out, const float* x, std::int64_t n) {
+void softmax_row(float* out, const float* x, std::int64_t n) {
     const std::int64_t lanes = static_cast<std::int64_t>(kLanes);
     const std::int64_t body = n - n % lanes;
     const float neg_inf = -std::numeric_limits<float>::infinity();
@@ -91,11 +97,11 @@ void softmax_row_simd(float* out, const float* x, std::int64_t n) {
     float m = neg_inf;
     for (float l : lane_max) m = std::max(m, l);
     for (std::int64_t j = body; j < n; ++j) m = std::max(m, x[j]);
-    softmax_row_with_max_simd(out, x, n, m);
+    softmax_row_with_max(out, x, n, m);
 }
 
 // x, out: (n); out may alias x; m: the row's max
-void softmax_row_with_max_simd(float* out, const float* x, std::int64_t n, float m) {
+void softmax_row_with_max(float* out, const float* x, std::int64_t n, float m) {
     if (settle_nonfinite_row(out, x, n, m)) return;
     const std::int64_t lanes = static_cast<std::int64_t>(kLanes);
     const std::int64_t body = n - n % lanes;
@@ -143,6 +149,8 @@ void softmax_row_with_max_simd(float* out, const float* x, std::int64_t n, float
         xsimd::store_unaligned(out + j, xsimd::load_unaligned(out + j) * binv);
     for (std::int64_t j = body; j < n; ++j) out[j] *= inv;
 }
+
+}  // namespace simd
 #endif
 
 // x, out: (rows, n); out may alias x
@@ -150,13 +158,7 @@ void softmax_rows(float* out, const float* x, std::int64_t rows, std::int64_t n)
     check_range("rows", rows, 1, kMaxElements);
     check_range("n", n, 1, kMaxElements);
     check_elements("softmax (rows * n)", rows * n);
-    for (std::int64_t r = 0; r < rows; ++r) {
-#if POSENC_SIMD
-        softmax_row_simd(out + r * n, x + r * n, n);
-#else
-        softmax_row_scalar(out + r * n, x + r * n, n);
-#endif
-    }
+    for (std::int64_t r = 0; r < rows; ++r) kernels::softmax_row(out + r * n, x + r * n, n);
 }
 
 }  // namespace posenc

@@ -14,24 +14,27 @@ namespace posenc {
 // x, out: (rows, n); out may alias x.
 void softmax_rows(float* out, const float* x, std::int64_t rows, std::int64_t n);
 
-// One row, the twins (no checks). The SIMD twin exponentiates with
+// One row, the twins (no checks): scalar::softmax_row and, in SIMD builds,
+// simd::softmax_row (simd.h). The SIMD twin exponentiates with
 // exp_nonpositive (vecmath.h): within 2.3 ULP of exp down to FLT_MIN, and a
 // weight below FLT_MIN (logit 87.3 or more under the max) may come out as 0
 // where the scalar twin keeps a subnormal; both are off by < 1.2e-38.
-void softmax_row_scalar(float* out, const float* x, std::int64_t n);
+//
+// softmax_row_with_max: one row whose max is already known, for a caller that
+// writes the row (attention's score pass) and finds the max while writing it,
+// saving a pass. m: the max of x; a NaN in x may have been skipped (the SIMD
+// max pass, pmax of simd.h, skips it) or become m, either works: a NaN max
+// gives a NaN row, and a skipped NaN makes the sum of the exps NaN, which does
+// too. softmax_row is this after its own max pass.
+namespace scalar {
+void softmax_row(float* out, const float* x, std::int64_t n);
+void softmax_row_with_max(float* out, const float* x, std::int64_t n, float m);
+}  // namespace scalar
 #if POSENC_SIMD
-void softmax_row_simd(float* out, const float* x, std::int64_t n);
-#endif
-
-// One row whose max is already known, for a caller that writes the row
-// (attention's score pass) and finds the max while writing it, saving a pass.
-// m: the max of x; a NaN in x may have been skipped (the SIMD max pass,
-// pmax of simd.h, skips it) or become m, either works: a NaN max gives a NaN
-// row, and a skipped NaN makes the sum of the exps NaN, which does too.
-// softmax_row_* are this after their own max pass.
-void softmax_row_with_max_scalar(float* out, const float* x, std::int64_t n, float m);
-#if POSENC_SIMD
-void softmax_row_with_max_simd(float* out, const float* x, std::int64_t n, float m);
+namespace simd {
+void softmax_row(float* out, const float* x, std::int64_t n);
+void softmax_row_with_max(float* out, const float* x, std::int64_t n, float m);
+}  // namespace simd
 #endif
 
 }  // namespace posenc

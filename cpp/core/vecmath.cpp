@@ -1,6 +1,6 @@
-// Elementwise float32 sin/cos and exp. The scalar twins of sincos, exp and
-// sincos_interleaved are the C library's float functions (glibc and musl are
-// both accurate to about 1 ULP); exp_nonpositive's twin repeats its SIMD
+// Elementwise float32 sin/cos and exp. The scalar twins of sincos, exp_array
+// and sincos_interleaved are the C library's float functions (glibc and musl
+// are both accurate to about 1 ULP); exp_nonpositive's twin repeats its SIMD
 // kernel's arithmetic. The SIMD kernels are written here with xsimd so that
 // nothing goes through Emscripten's scalarised float->int conversions.
 #include "vecmath.h"
@@ -9,9 +9,10 @@
 #include <cstring>
 
 namespace posenc {
+namespace scalar {
 
 // x: (n); s, c: (n) or null.
-void sincos_scalar(const float* x, float* s, float* c, std::size_t n) {
+void sincos(const float* x, float* s, float* c, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
         if (s) s[i] = std::sin(x[i]);
         if (c) c[i] = std::cos(x[i]);
@@ -19,7 +20,7 @@ void sincos_scalar(const float* x, float* s, float* c, std::size_t n) {
 }
 
 // x: (n); out: (2n)
-void sincos_interleaved_scalar(const float* x, float* out, std::size_t n) {
+void sincos_interleaved(const float* x, float* out, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) {
         out[2 * i] = std::sin(x[i]);
         out[2 * i + 1] = std::cos(x[i]);
@@ -27,13 +28,13 @@ void sincos_interleaved_scalar(const float* x, float* out, std::size_t n) {
 }
 
 // x, y: (n); y may alias x.
-void exp_scalar(const float* x, float* y, std::size_t n) {
+void exp_array(const float* x, float* y, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) y[i] = std::exp(x[i]);
 }
 
 // The formula and constants are in vecmath.h, beside the SIMD batch kernel
 // this twin mirrors operation for operation.
-float exp_nonpositive_scalar(float x) {
+float exp_nonpositive(float x) {
     // pass 1: the clamp; n = round(x log2 e), n + 127 in the low bits of v; s = 2^n
     if (x < kExpNonposClamp) x = kExpNonposClamp;  // NaN compares false and stays
     const float v = x * kExpNonposLog2e + kExpNonposMagic;
@@ -56,11 +57,14 @@ float exp_nonpositive_scalar(float x) {
 }
 
 // x, y: (n); y may alias x.
-void exp_nonpositive_scalar(const float* x, float* y, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) y[i] = exp_nonpositive_scalar(x[i]);
+void exp_nonpositive(const float* x, float* y, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) y[i] = exp_nonpositive(x[i]);
 }
 
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
 namespace {
 
 // Round-to-nearest by the magic number 1.5 * 2^23: for |v| < 2^22, v + magic
@@ -289,7 +293,7 @@ inline batch_f exp_batch(const batch_f& x) {
 
 // x: (n); s, c: (n) or null. Full batches, then the tail through the same
 // kernel in a padded batch, so a value never depends on where it falls.
-void sincos_simd(const float* x, float* s, float* c, std::size_t n) {
+void sincos(const float* x, float* s, float* c, std::size_t n) {
     const std::size_t full = n - n % kLanes;
     for (std::size_t i = 0; i < full; i += kLanes) sincos_four(x + i, s ? s + i : nullptr, c ? c + i : nullptr);
     if (full == n) return;
@@ -321,13 +325,13 @@ void map_batches(F f, const float* x, float* y, std::size_t n) {
 }  // namespace
 
 // x, y: (n); y may alias x.
-void exp_simd(const float* x, float* y, std::size_t n) {
+void exp_array(const float* x, float* y, std::size_t n) {
     map_batches([](const batch_f& v) { return exp_batch(v); }, x, y, n);
 }
 
 // x: (n); out: (2n). Full batches, then the tail in a padded batch, so a
 // value never depends on where it falls.
-void sincos_interleaved_simd(const float* x, float* out, std::size_t n) {
+void sincos_interleaved(const float* x, float* out, std::size_t n) {
     const std::size_t full = n - n % kLanes;
     for (std::size_t i = 0; i < full; i += kLanes) sincos_interleaved_four(xsimd::load_unaligned(x + i), out + 2 * i);
     if (full == n) return;
@@ -338,33 +342,11 @@ void sincos_interleaved_simd(const float* x, float* out, std::size_t n) {
 }
 
 // x, y: (n); y may alias x.
-void exp_nonpositive_simd(const float* x, float* y, std::size_t n) {
+void exp_nonpositive(const float* x, float* y, std::size_t n) {
     map_batches([](const batch_f& v) { return exp_nonpositive(v); }, x, y, n);
 }
-#endif
 
-void sincos(const float* x, float* s, float* c, std::size_t n) {
-#if POSENC_SIMD
-    sincos_simd(x, s, c, n);
-#else
-    sincos_scalar(x, s, c, n);
+}  // namespace simd
 #endif
-}
-
-void sincos_interleaved(const float* x, float* out, std::size_t n) {
-#if POSENC_SIMD
-    sincos_interleaved_simd(x, out, n);
-#else
-    sincos_interleaved_scalar(x, out, n);
-#endif
-}
-
-void exp_array(const float* x, float* y, std::size_t n) {
-#if POSENC_SIMD
-    exp_simd(x, y, n);
-#else
-    exp_scalar(x, y, n);
-#endif
-}
 
 }  // namespace posenc

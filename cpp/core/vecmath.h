@@ -23,34 +23,32 @@
 
 namespace posenc {
 
-// s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n. s or c may be null; neither
-// may alias x (the scalar twin writes s before it reads x for c).
-void sincos_scalar(const float* x, float* s, float* c, std::size_t n);
-// y[i] = exp(x[i]); y may alias x.
-void exp_scalar(const float* x, float* y, std::size_t n);
-
-#if POSENC_SIMD
-void sincos_simd(const float* x, float* s, float* c, std::size_t n);
-void exp_simd(const float* x, float* y, std::size_t n);
-#endif
-
-// The build's choice: the SIMD kernel when compiled in, else the twin.
+// Each kernel below has a scalar twin (posenc::scalar) and, in SIMD builds,
+// a SIMD one (posenc::simd); callers take the build's choice, kernels::
+// (simd.h).
+//
+// sincos: s[i] = sin(x[i]), c[i] = cos(x[i]) for i < n. s or c may be null;
+// neither may alias x (the scalar twin writes s before it reads x for c).
+// exp_array: y[i] = exp(x[i]); y may alias x.
+//
+// sincos_interleaved (the sinusoidal table's layout): out[2i] = sin(x[i]),
+// out[2i + 1] = cos(x[i]) for i < n: pairs written straight from registers,
+// with no sin or cos buffer in between. Same accuracy contract as sincos, but
+// sin(-0) may come out +0. The SIMD kernel reduces a batch whose |x| are all
+// <= 2^15 with three parts of pi/2 instead of four (see vecmath.cpp), and
+// takes sincos's path for any other batch. x: (n); out: (2n)
+namespace scalar {
 void sincos(const float* x, float* s, float* c, std::size_t n);
 void exp_array(const float* x, float* y, std::size_t n);
-
-// --- sin and cos, interleaved (the sinusoidal table's layout) --------------
-//
-// out[2i] = sin(x[i]), out[2i + 1] = cos(x[i]) for i < n: pairs written
-// straight from registers, with no sin or cos buffer in between. Same
-// accuracy contract as sincos, but sin(-0) may come out +0. The SIMD kernel
-// reduces a batch whose |x| are all <= 2^15 with three parts of pi/2 instead
-// of four (see vecmath.cpp), and takes sincos's path for any other batch.
-// x: (n); out: (2n)
-void sincos_interleaved_scalar(const float* x, float* out, std::size_t n);
-#if POSENC_SIMD
-void sincos_interleaved_simd(const float* x, float* out, std::size_t n);
-#endif
 void sincos_interleaved(const float* x, float* out, std::size_t n);
+}  // namespace scalar
+#if POSENC_SIMD
+namespace simd {
+void sincos(const float* x, float* s, float* c, std::size_t n);
+void exp_array(const float* x, float* y, std::size_t n);
+void sincos_interleaved(const float* x, float* out, std::size_t n);
+}  // namespace simd
+#endif
 
 // --- exp of non-positive arguments (softmax's exp(x - max)) -----------------
 //
@@ -75,7 +73,7 @@ void sincos_interleaved(const float* x, float* out, std::size_t n);
 // to 1e-5).
 // Measured, every float: <= 2.27 ULP against double exp on [cutoff, 0],
 // absolute error <= 8.4e-39 on [-200, cutoff); 0 for -inf; NaN for NaN.
-// x > 0 is outside the contract. exp_nonpositive_scalar is the same
+// x > 0 is outside the contract. scalar::exp_nonpositive is the same
 // arithmetic one value at a time: the SIMD kernel equals it bit for bit.
 constexpr float kExpNonposCutoff = -0x1.5D589Ep6f;  // -87.33654: exp x < FLT_MIN below
 constexpr float kExpNonposClamp = -88.0f;           // n = -127: 2^n's exponent field is 0
@@ -87,12 +85,15 @@ constexpr float kExpNonposC5 = 0x1.0F9F9Cp-7f, kExpNonposC4 = 0x1.573A1Ap-5f, kE
                 kExpNonposC2 = 0x1.FFFDC6p-2f, kExpNonposC1 = 0x1.FFFFF6p-1f;
 
 // y = exp(x) for x <= 0 (above); y may alias x.
-float exp_nonpositive_scalar(float x);
-void exp_nonpositive_scalar(const float* x, float* y, std::size_t n);
+namespace scalar {
+float exp_nonpositive(float x);
+void exp_nonpositive(const float* x, float* y, std::size_t n);
+}  // namespace scalar
 
 #if POSENC_SIMD
+namespace simd {
 // One batch, inline so that softmax can fuse it with its sum (see
-// softmax_row_with_max_simd): the formula above, four lanes at a time.
+// simd::softmax_row_with_max): the formula above, four lanes at a time.
 inline batch_f exp_nonpositive(const batch_f& x_in) {
     // pass 1: the clamp; n = round(x log2 e), n + 127 in the low bits of v; s = 2^n
     const batch_f x = pmax(x_in, batch_f(kExpNonposClamp));  // keeps a NaN x
@@ -111,7 +112,8 @@ inline batch_f exp_nonpositive(const batch_f& x_in) {
     return t * p + s;
 }
 
-void exp_nonpositive_simd(const float* x, float* y, std::size_t n);
+void exp_nonpositive(const float* x, float* y, std::size_t n);
+}  // namespace simd
 #endif
 
 }  // namespace posenc

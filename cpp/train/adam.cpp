@@ -29,9 +29,11 @@ AdamScalars adam_scalars(std::int64_t step, const AdamConfig& c) {
 
 }  // namespace
 
+namespace scalar {
+
 // p, g, m, v: (n)
-void adam_update_scalar(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                        const AdamConfig& config) {
+void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                 const AdamConfig& config) {
     const AdamScalars s = adam_scalars(step, config);
     for (std::int64_t i = 0; i < n; ++i) {
         // m = m b1 + (1 - b1) g;  v = v b2 + (1 - b2) g g   (addcmul: (value * g) * g)
@@ -45,11 +47,15 @@ void adam_update_scalar(float* p, const float* g, float* m, float* v, std::int64
     }
 }
 
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
+
 // The same operations in the same order, four lanes at a time; sqrt and
 // division are correctly rounded in SIMD too, so it equals the twin bit for bit.
-void adam_update_simd(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                      const AdamConfig& config) {
+void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                 const AdamConfig& config) {
     const AdamScalars s = adam_scalars(step, config);
     const batch_f b1(s.b1), a1(s.a1), b2(s.b2), a2(s.a2), neg_step(s.neg_step), bc2_sqrt(s.bc2_sqrt), eps(s.eps);
     const std::int64_t body = n - n % static_cast<std::int64_t>(kLanes);
@@ -62,18 +68,11 @@ void adam_update_simd(float* p, const float* g, float* m, float* v, std::int64_t
         const batch_f denom = xsimd::sqrt(vi) / bc2_sqrt + eps;
         xsimd::store_unaligned(p + i, xsimd::load_unaligned(p + i) + (neg_step * mi) / denom);
     }
-    adam_update_scalar(p + body, g + body, m + body, v + body, n - body, step, config);
+    scalar::adam_update(p + body, g + body, m + body, v + body, n - body, step, config);
 }
-#endif
 
-void adam_update_unchecked(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                           const AdamConfig& config) {
-#if POSENC_SIMD
-    adam_update_simd(p, g, m, v, n, step, config);
-#else
-    adam_update_scalar(p, g, m, v, n, step, config);
+}  // namespace simd
 #endif
-}
 
 void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step, const AdamConfig& c) {
     if (n < 0) throw RangeError("n must be >= 0, got " + std::to_string(n), {"n"}, {double(n)});
@@ -86,7 +85,7 @@ void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, s
         throw RangeError("beta1 must lie in [0, 1), got " + format_number(c.beta1), {"beta1"}, {c.beta1});
     if (!(c.beta2 >= 0 && c.beta2 < 1))
         throw RangeError("beta2 must lie in [0, 1), got " + format_number(c.beta2), {"beta2"}, {c.beta2});
-    adam_update_unchecked(p, g, m, v, n, step, c);
+    kernels::adam_update(p, g, m, v, n, step, c);
 }
 
 float clip_grad_norm(const GradSpan* grads, std::size_t count, double max_norm) {

@@ -36,16 +36,19 @@ struct AdamConfig {
 void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
                  const AdamConfig& config);
 
-// The same update without the checks (the trainer's inner loop): the SIMD
-// twin when compiled in, else the scalar one. The twins agree bit for bit
-// (elementwise, same operations in the same order).
-void adam_update_unchecked(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                           const AdamConfig& config);
-void adam_update_scalar(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                        const AdamConfig& config);
+// The same update without the checks (the trainer's inner loop takes
+// kernels::adam_update, simd.h): scalar::adam_update and, in SIMD builds,
+// simd::adam_update. The twins agree bit for bit (elementwise, same
+// operations in the same order).
+namespace scalar {
+void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                 const AdamConfig& config);
+}  // namespace scalar
 #if POSENC_SIMD
-void adam_update_simd(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
-                      const AdamConfig& config);
+namespace simd {
+void adam_update(float* p, const float* g, float* m, float* v, std::int64_t n, std::int64_t step,
+                 const AdamConfig& config);
+}  // namespace simd
 #endif
 
 // One gradient tensor for clipping.

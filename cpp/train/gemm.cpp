@@ -1,22 +1,20 @@
 // Matrix products for the trainer's linear layers. Each layout has a scalar
 // twin with the plain cache-friendly loop order and, under POSENC_SIMD, a
-// register-blocked xsimd kernel beside it; the public functions dispatch.
+// register-blocked xsimd kernel beside it; callers take kernels:: (simd.h).
 #include "gemm.h"
 
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
-#include "simd.h"
-
 namespace posenc {
-namespace detail {
+namespace scalar {
 
 // c: (m, n); a: (m, k); b: (k, n)
 // C[i, :] (+)= sum_p A[i, p] B[p, :]. The i-p-j order walks B and the row of
 // C with unit stride, so the inner loop streams through contiguous memory.
-void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                    bool accumulate) {
+void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
     for (std::int64_t i = 0; i < m; ++i) {
         float* ci = c + i * n;
         if (!accumulate) std::fill(ci, ci + n, 0.0f);
@@ -31,8 +29,8 @@ void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, st
 // c: (m, n); a: (m, k); b: (n, k)
 // C[i, j] (+)= A[i, :] . B[j, :]: both operands are rows, so each entry is a
 // unit-stride dot product.
-void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                    bool accumulate) {
+void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
     for (std::int64_t i = 0; i < m; ++i) {
         const float* ai = a + i * k;
         for (std::int64_t j = 0; j < n; ++j) {
@@ -47,8 +45,8 @@ void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, st
 // c: (m, n); a: (k, m); b: (k, n)
 // C (+)= sum_p A[p, :]^T B[p, :], one rank-1 update per p: row p of A and
 // row p of B are read once each, C's rows with unit stride.
-void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                    bool accumulate) {
+void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
     if (!accumulate) std::fill(c, c + m * n, 0.0f);
     for (std::int64_t p = 0; p < k; ++p) {
         const float* ap = a + p * m;
@@ -61,9 +59,10 @@ void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, st
     }
 }
 
-}  // namespace detail
+}  // namespace scalar
 
 #if POSENC_SIMD
+namespace simd {
 namespace {
 
 // Where a block's sums start: from zero (overwrite), from C (accumulate,
@@ -171,11 +170,9 @@ void gemm_blocked(float* c, const float* a, std::int64_t a_rs, std::int64_t a_cs
 
 }  // namespace
 
-namespace detail {
-
 // c: (m, n); a: (m, k); b: (k, n)
-void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                  bool accumulate) {
+void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
     gemm_blocked(c, a, k, 1, b, m, k, n, accumulate ? Init::from_c : Init::zero);
 }
 
@@ -185,8 +182,8 @@ void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std:
 // products straight from B's rows (2 x 4 of them at a time, horizontal sums
 // at the end) were slower in wasm SIMD: 38 against 50 GFLOP/s at m = 512,
 // k = n = 64, 16 against 26 at m = k = n = 16.
-void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                  bool accumulate) {
+void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
     if (m == 0) return;  // nothing to compute: don't pack (or even read) B
     // One panel per thread, kept between calls: the trainer calls this for
     // every layer of every step with the same few shapes.
@@ -201,41 +198,14 @@ void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std:
 
 // c: (m, n); a: (k, m); b: (k, n)
 // The nn kernel reading A down its columns: element (i, p) is a[p * m + i].
-void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                  bool accumulate) {
+void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
+             bool accumulate) {
     gemm_blocked(c, a, 1, m, b, m, k, n, accumulate ? Init::from_c : Init::zero);
 }
 
-}  // namespace detail
+}  // namespace simd
 
 #undef POSENC_UNROLL
 #endif  // POSENC_SIMD
-
-void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-             bool accumulate) {
-#if POSENC_SIMD
-    detail::gemm_nn_simd(c, a, b, m, k, n, accumulate);
-#else
-    detail::gemm_nn_scalar(c, a, b, m, k, n, accumulate);
-#endif
-}
-
-void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-             bool accumulate) {
-#if POSENC_SIMD
-    detail::gemm_nt_simd(c, a, b, m, k, n, accumulate);
-#else
-    detail::gemm_nt_scalar(c, a, b, m, k, n, accumulate);
-#endif
-}
-
-void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-             bool accumulate) {
-#if POSENC_SIMD
-    detail::gemm_tn_simd(c, a, b, m, k, n, accumulate);
-#else
-    detail::gemm_tn_scalar(c, a, b, m, k, n, accumulate);
-#endif
-}
 
 }  // namespace posenc

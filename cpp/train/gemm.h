@@ -14,28 +14,24 @@
 #pragma once
 #include <cstdint>
 
+#include "simd.h"
+
 namespace posenc {
 
+// Twins under one name each (simd.h): scalar::gemm_* are plain loops (every
+// build), simd::gemm_* register-blocked xsimd kernels (POSENC_SIMD builds);
+// callers take kernels::gemm_*. Same contract as above.
+namespace scalar {
 void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
 void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
 void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
-
-// The twins behind the three entry points, for the tests: the scalar loops
-// (every build) and the register-blocked xsimd kernels (POSENC_SIMD builds).
-// Same contract as above.
-namespace detail {
-void gemm_nn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                    bool accumulate);
-void gemm_nt_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                    bool accumulate);
-void gemm_tn_scalar(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                    bool accumulate);
-void gemm_nn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                  bool accumulate);
-void gemm_nt_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                  bool accumulate);
-void gemm_tn_simd(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n,
-                  bool accumulate);
-}  // namespace detail
+}  // namespace scalar
+#if POSENC_SIMD
+namespace simd {
+void gemm_nn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
+void gemm_nt(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
+void gemm_tn(float* c, const float* a, const float* b, std::int64_t m, std::int64_t k, std::int64_t n, bool accumulate);
+}  // namespace simd
+#endif
 
 }  // namespace posenc

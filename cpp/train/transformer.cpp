@@ -58,62 +58,63 @@ void merge_heads(float* out, const float* x, std::int64_t batch, std::int64_t le
                 std::copy_n(x + ((b * heads + h) * length + i) * hd, hd, out + (b * length + i) * d + h * hd);
 }
 
-// Elementwise passes. A branch per ReLU element is mispredicted half the
-// time (7% of a step with g++), so the selects have SIMD twins.
+// Elementwise passes.
 // out = a + b
 void add_rows(float* __restrict out, const float* __restrict a, const float* __restrict b, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) out[i] = a[i] + b[i];
 }
 
+}  // namespace
+
+// A branch per ReLU element is mispredicted half the time (7% of a step with
+// g++), so the selects have SIMD twins (kernels::relu_*, simd.h).
+namespace scalar {
+namespace {
+
 // r = max(f, 0)
-void relu_forward_scalar(float* __restrict r, const float* __restrict f, std::int64_t n) {
+void relu_forward(float* __restrict r, const float* __restrict f, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) r[i] = f[i] > 0.0f ? f[i] : 0.0f;
 }
 
 // d *= [f > 0]: ReLU's gradient passes only where the unit was active
-void relu_backward_scalar(float* __restrict d, const float* __restrict f, std::int64_t n) {
+void relu_backward(float* __restrict d, const float* __restrict f, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) d[i] = f[i] > 0.0f ? d[i] : 0.0f;
 }
 
+}  // namespace
+}  // namespace scalar
+
 #if POSENC_SIMD
+namespace simd {
+namespace {
+
 // The same selects four lanes at a time: g++ keeps a branch per element in
 // the scalar loops above even with restrict.
-void relu_forward_simd(float* r, const float* f, std::int64_t n) {
+void relu_forward(float* r, const float* f, std::int64_t n) {
     const std::int64_t body = n - n % static_cast<std::int64_t>(kLanes);
     const batch_f zero(0.0f);
     for (std::int64_t i = 0; i < body; i += kLanes) {
         const batch_f x = xsimd::load_unaligned(f + i);
         xsimd::store_unaligned(r + i, xsimd::select(x > zero, x, zero));
     }
-    relu_forward_scalar(r + body, f + body, n - body);
+    scalar::relu_forward(r + body, f + body, n - body);
 }
 
-void relu_backward_simd(float* d, const float* f, std::int64_t n) {
+void relu_backward(float* d, const float* f, std::int64_t n) {
     const std::int64_t body = n - n % static_cast<std::int64_t>(kLanes);
     const batch_f zero(0.0f);
     for (std::int64_t i = 0; i < body; i += kLanes) {
         const batch_f x = xsimd::load_unaligned(f + i);
         xsimd::store_unaligned(d + i, xsimd::select(x > zero, xsimd::load_unaligned(d + i), zero));
     }
-    relu_backward_scalar(d + body, f + body, n - body);
-}
-#endif
-
-void relu_forward(float* r, const float* f, std::int64_t n) {
-#if POSENC_SIMD
-    relu_forward_simd(r, f, n);
-#else
-    relu_forward_scalar(r, f, n);
-#endif
+    scalar::relu_backward(d + body, f + body, n - body);
 }
 
-void relu_backward(float* d, const float* f, std::int64_t n) {
-#if POSENC_SIMD
-    relu_backward_simd(d, f, n);
-#else
-    relu_backward_scalar(d, f, n);
+}  // namespace
+}  // namespace simd
 #endif
-}
+
+namespace {
 
 // db (n) += column sums of dy (rows, n)
 void add_colsum(float* db, const float* dy, std::int64_t rows, std::int64_t n) {
@@ -327,7 +328,7 @@ void Trainer::position_tables(std::int64_t length) {
         std::vector<float> angle(static_cast<std::size_t>(length * half));  // only when the length grows
         for (std::int64_t m = 0; m < length; ++m)
             for (std::int64_t i = 0; i < half; ++i) angle[m * half + i] = static_cast<float>(m) * rope_inv_[i];
-        sincos(angle.data(), rope_sin_.data(), rope_cos_.data(), static_cast<std::size_t>(length * half));
+        kernels::sincos(angle.data(), rope_sin_.data(), rope_cos_.data(), static_cast<std::size_t>(length * half));
         rope_len_ = length;
     }
     if (cfg_.encoding == TrainEncoding::t5 && length != t5_len_) {
@@ -363,7 +364,7 @@ void Trainer::rope_rotate(float* x, std::int64_t rows, std::int64_t length, bool
 // x: (rows, in); y: (rows, out); y = x W + b
 void Trainer::linear_forward(float* y, const float* x, const Linear& lin, std::int64_t rows, std::int64_t in,
                              std::int64_t out) {
-    gemm_nn(y, x, p(lin.w), rows, in, out, false);
+    kernels::gemm_nn(y, x, p(lin.w), rows, in, out, false);
     const float* b = p(lin.b);
     for (std::int64_t r = 0; r < rows; ++r)
         for (std::int64_t j = 0; j < out; ++j) y[r * out + j] += b[j];
@@ -373,8 +374,8 @@ void Trainer::linear_forward(float* y, const float* x, const Linear& lin, std::i
 //   dx = dy W^T;  dW += x^T dy;  db += colsum(dy)
 void Trainer::linear_backward(float* dx, const float* dy, const float* x, const Linear& lin, std::int64_t rows,
                               std::int64_t in, std::int64_t out, bool accumulate) {
-    gemm_nt(dx, dy, p(lin.w), rows, out, in, accumulate);
-    gemm_tn(g(lin.w), x, dy, in, rows, out, true);
+    kernels::gemm_nt(dx, dy, p(lin.w), rows, out, in, accumulate);
+    kernels::gemm_tn(g(lin.w), x, dy, in, rows, out, true);
     add_colsum(g(lin.b), dy, rows, out);
 }
 
@@ -478,7 +479,7 @@ void Trainer::layer_forward(std::int64_t l, Acts& a, std::int64_t batch, std::in
     // feed-forward
     layer_norm_forward(a.ln2_out.data(), a.mean2.data(), a.rstd2.data(), a.mid.data(), p(W.ln2_g), p(W.ln2_b), rows, d);
     linear_forward(a.ffn_pre.data(), a.ln2_out.data(), W.up, rows, d, ffn_);
-    relu_forward(a.ffn_post.data(), a.ffn_pre.data(), rows * ffn_);
+    kernels::relu_forward(a.ffn_post.data(), a.ffn_pre.data(), rows * ffn_);
     linear_forward(proj_.data(), a.ffn_post.data(), W.down, rows, ffn_, d);
     add_rows(xout, a.mid.data(), proj_.data(), rows * d);
 }
@@ -556,7 +557,7 @@ void Trainer::layer_backward(std::int64_t l, std::int64_t batch, std::int64_t L)
     Acts& a = acts_[l];
     // feed-forward: dr = dx W2^T; df = dr * [f > 0]; da2 = df W1^T; dh = dx + LN2'(da2)
     linear_backward(dff_.data(), d_resid_.data(), a.ffn_post.data(), W.down, rows, ffn_, d, false);
-    relu_backward(dff_.data(), a.ffn_pre.data(), rows * ffn_);
+    kernels::relu_backward(dff_.data(), a.ffn_pre.data(), rows * ffn_);
     linear_backward(d_normed_.data(), dff_.data(), a.ln2_out.data(), W.up, rows, d, ffn_, false);
     layer_norm_backward(d_resid_.data(), g(W.ln2_g), g(W.ln2_b), d_normed_.data(), a.mid.data(), a.mean2.data(),
                         a.rstd2.data(), p(W.ln2_g), rows, d, true);
@@ -630,8 +631,8 @@ float Trainer::step(std::int64_t n) {
         // pass 2: clip the global gradient norm to 1, then Adam (step t = steps + 1)
         clip_grad_norm(grad_spans_.data(), grad_spans_.size(), kClipNorm);
         ++steps_;
-        adam_update_unchecked(params_.data(), grads_.data(), adam_m_.data(), adam_v_.data(),
-                              static_cast<std::int64_t>(params_.size()), steps_, adam);
+        kernels::adam_update(params_.data(), grads_.data(), adam_m_.data(), adam_v_.data(),
+                             static_cast<std::int64_t>(params_.size()), steps_, adam);
         history_.push_back(loss);
     }
     return loss;

@@ -104,27 +104,28 @@ TEST_CASE("attention matches a double-precision reference", "[attention]") {
 
 #if POSENC_SIMD
 TEST_CASE("attention SIMD twin matches the scalar twin", "[attention]") {
+    // Size n is head_dim; the output is O, then W (-7 where a twin writes nothing).
     for (bool causal : {false, true}) {
         for (bool with_bias : {false, true}) {
             for (std::int64_t seq : kTailSizes) {
-                for (std::int64_t d : kTailSizes) {
-                    INFO("seq " << seq << " head_dim " << d << " causal " << causal << " bias " << with_bias);
-                    const auto q = pseudo_random(sz(seq * d), 2.0f, 11);
-                    const auto k = pseudo_random(sz(seq * d), 2.0f, 12);
-                    const auto v = pseudo_random(sz(seq * d), 1.0f, 13);
-                    auto bias = pseudo_random(sz(seq * seq), 3.0f, 14);
-                    bias[0] = -kInf;  // a masked entry inside the visible part
-                    const float* b = with_bias ? bias.data() : nullptr;
-                    const float scale = 1.0f / std::sqrt(float(d));
-                    Vec os(sz(seq * d), -7.0f), ws(sz(seq * seq), -7.0f);
-                    Vec ov(os), wv(ws);
-                    const AttentionHead head{q.data(), k.data(), v.data(), b, nullptr, seq, d, scale, causal};
-                    AttentionWorkspace work;
-                    attention_head_scalar(os.data(), ws.data(), head, work);
-                    attention_head_simd(ov.data(), wv.data(), head, work);
-                    REQUIRE(max_diff(ov, os) <= 2e-6);
-                    REQUIRE(max_diff(wv, ws) <= 2e-6);
-                }
+                INFO("seq " << seq << " causal " << causal << " bias " << with_bias);
+                check_twins(
+                    [&](std::int64_t d, Kernel kernel) {
+                        const auto q = pseudo_random(sz(seq * d), 2.0f, 11);
+                        const auto k = pseudo_random(sz(seq * d), 2.0f, 12);
+                        const auto v = pseudo_random(sz(seq * d), 1.0f, 13);
+                        auto bias = pseudo_random(sz(seq * seq), 3.0f, 14);
+                        bias[0] = -kInf;  // a masked entry inside the visible part
+                        const float* b = with_bias ? bias.data() : nullptr;
+                        const float scale = 1.0f / std::sqrt(float(d));
+                        Vec o(sz(seq * d), -7.0f), w(sz(seq * seq), -7.0f);
+                        const AttentionHead head{q.data(), k.data(), v.data(), b, nullptr, seq, d, scale, causal};
+                        AttentionWorkspace work;
+                        (kernel == Kernel::simd ? simd::attention_head : scalar::attention_head)(o.data(), w.data(),
+                                                                                                 head, work);
+                        return concat({&o, &w});
+                    },
+                    2e-6);
             }
         }
     }
@@ -463,42 +464,82 @@ TEST_CASE("attention reusing one workspace gives the results of fresh calls", "[
     }
 }
 
-TEST_CASE("attention twins agree with relative bias and without weights", "[attention]") {
+namespace {
+
+// A head with a float bias and a relative bias whose diagonal is masked.
+struct RelBiasCase {
+    std::int64_t seq, d;
+    bool causal;
+    Vec q, k, v, bias, rel;
+
+    RelBiasCase(std::int64_t seq_, std::int64_t d_, bool causal_)
+        : seq(seq_),
+          d(d_),
+          causal(causal_),
+          q(pseudo_random(sz(seq * d), 2.0f, 101)),
+          k(pseudo_random(sz(seq * d), 2.0f, 102)),
+          v(pseudo_random(sz(seq * d), 1.0f, 103)),
+          bias(pseudo_random(sz(seq * seq), 1.0f, 104)),
+          rel(pseudo_random(sz(2 * seq - 1), 3.0f, 105)) {
+        rel[sz(seq - 1)] = -kInf;  // the diagonal masked by the relative bias
+    }
+
+    AttentionHead head() const {
+        return AttentionHead{q.data(), k.data(), v.data(), bias.data(), rel.data() + (seq - 1), seq, d, 0.3f, causal};
+    }
+
+    // O (and W when `keep`, else nothing) of one twin; -7 where it writes nothing.
+    Result run(void (*twin)(float*, float*, const AttentionHead&, AttentionWorkspace&), bool keep) const {
+        Result r{Vec(sz(seq * d), -7.0f), Vec(keep ? sz(seq * seq) : 0, -7.0f)};
+        AttentionWorkspace ws;
+        twin(r.out.data(), keep ? r.weights.data() : nullptr, head(), ws);
+        return r;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("attention with relative bias and without weights matches the definition", "[attention]") {
     for (bool causal : {false, true}) {
         for (bool keep : {true, false}) {
             for (std::int64_t seq : kTailSizes) {
                 for (std::int64_t d : kTailSizes) {
                     INFO("seq " << seq << " head_dim " << d << " causal " << causal << " weights " << keep);
-                    const auto q = pseudo_random(sz(seq * d), 2.0f, 101);
-                    const auto k = pseudo_random(sz(seq * d), 2.0f, 102);
-                    const auto v = pseudo_random(sz(seq * d), 1.0f, 103);
-                    const auto bias = pseudo_random(sz(seq * seq), 1.0f, 104);
-                    auto rel = pseudo_random(sz(2 * seq - 1), 3.0f, 105);
-                    rel[sz(seq - 1)] = -kInf;  // the diagonal masked by the relative bias
-                    const AttentionHead head{q.data(), k.data(), v.data(), bias.data(), rel.data() + (seq - 1),
-                                             seq,      d,        0.3f,     causal};
-                    AttentionWorkspace w1;
-                    Vec os(sz(seq * d), -7.0f), ws(sz(seq * seq), -7.0f);
-                    attention_head_scalar(os.data(), keep ? ws.data() : nullptr, head, w1);
+                    const RelBiasCase c(seq, d, causal);
+                    const Result got = c.run(scalar::attention_head, keep);
                     // Against the definition, with rel spelled out as a bias.
-                    Vec full(bias);
+                    Vec full(c.bias);
                     for (std::int64_t i = 0; i < seq; ++i)
-                        for (std::int64_t j = 0; j < seq; ++j) full[sz(i * seq + j)] += rel[sz(j - i + seq - 1)];
-                    const auto want = reference(q, k, v, full.data(), 1, seq, d, 0.3, causal);
-                    REQUIRE(max_diff(os, want.out) <= 1e-5);
-                    if (keep) REQUIRE(max_diff(ws, want.weights) <= 1e-5);
-#if POSENC_SIMD
-                    AttentionWorkspace w2;
-                    Vec ov(sz(seq * d), -7.0f), wv(sz(seq * seq), -7.0f);
-                    attention_head_simd(ov.data(), keep ? wv.data() : nullptr, head, w2);
-                    REQUIRE(max_diff(ov, os) <= 2e-6);
-                    if (keep) REQUIRE(max_diff(wv, ws) <= 2e-6);
-#endif
+                        for (std::int64_t j = 0; j < seq; ++j) full[sz(i * seq + j)] += c.rel[sz(j - i + seq - 1)];
+                    const auto want = reference(c.q, c.k, c.v, full.data(), 1, seq, d, 0.3, causal);
+                    REQUIRE(max_diff(got.out, want.out) <= 1e-5);
+                    if (keep) REQUIRE(max_diff(got.weights, want.weights) <= 1e-5);
                 }
             }
         }
     }
 }
+
+#if POSENC_SIMD
+TEST_CASE("attention twins agree with relative bias and without weights", "[attention]") {
+    // Size n is head_dim; the output is O, then W when kept.
+    for (bool causal : {false, true}) {
+        for (bool keep : {true, false}) {
+            for (std::int64_t seq : kTailSizes) {
+                INFO("seq " << seq << " causal " << causal << " weights " << keep);
+                check_twins(
+                    [&](std::int64_t d, Kernel kernel) {
+                        const Result r =
+                            RelBiasCase(seq, d, causal)
+                                .run(kernel == Kernel::simd ? simd::attention_head : scalar::attention_head, keep);
+                        return concat({&r.out, &r.weights});
+                    },
+                    2e-6);
+            }
+        }
+    }
+}
+#endif
 
 TEST_CASE("attention rejects bad arguments with messages naming them", "[attention]") {
     float* none = nullptr;  // the checks run before anything is touched

@@ -264,12 +264,12 @@ TEST_CASE("rope: scalar twin matches the HF float32 formula bit for bit", "[rope
     const float attn = 1.25f;
     for (Conv conv : {Conv::Half, Conv::Interleaved}) {
         std::vector<float> y(x.size());
-        rope_apply_scalar(y.data(), x.data(), 3, dim, pos.data(), inv.data(), rd, conv, attn);
+        scalar::rope_apply(y.data(), x.data(), 3, dim, pos.data(), inv.data(), rd, conv, attn);
         for (std::size_t r = 0; r < pos.size(); ++r)
             for (std::int64_t i = 0; i < rd / 2; ++i) {
                 const float angle = static_cast<float>(pos[r]) * inv[std::size_t(i)];
                 std::vector<float> sn(1), cs(1);
-                sincos_scalar(&angle, sn.data(), cs.data(), 1);
+                scalar::sincos(&angle, sn.data(), cs.data(), 1);
                 const float c = cs[0] * attn, s = sn[0] * attn;
                 const std::int64_t ia = conv == Conv::Half ? i : 2 * i,
                                    ib = conv == Conv::Half ? i + rd / 2 : 2 * i + 1;
@@ -283,35 +283,32 @@ TEST_CASE("rope: scalar twin matches the HF float32 formula bit for bit", "[rope
 
 #if POSENC_SIMD
 TEST_CASE("rope: SIMD twin matches the scalar twin on every tail", "[rope][simd]") {
+    // Size n is the number of rotating pairs; `extra` columns pass through.
     const std::vector<double> pos = {0, 1, 2, 31, 4096, 65536, 1048576, 16777216};
+    const std::int64_t rows = std::int64_t(pos.size());
     double worst = 0;
-    for (std::int64_t pairs : kTailSizes) {
-        for (std::int64_t extra : {0, 2, 6}) {
-            const std::int64_t rd = 2 * pairs, dim = rd + extra;
-            const auto x = randn(pos.size() * dim, unsigned(100 + pairs + extra));
-            const auto inv = inv_freq(rd);
-            for (Conv conv : {Conv::Half, Conv::Interleaved}) {
-                for (float attn : {1.0f, 1.1386294f}) {
-                    INFO("pairs " << pairs << " dim " << dim << " attn " << attn);
-                    std::vector<float> a(x.size()), b(x.size());
-                    rope_apply_scalar(a.data(), x.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd,
-                                      conv, attn);
-                    rope_apply_simd(b.data(), x.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd, conv,
-                                    attn);
-                    for (std::size_t j = 0; j < x.size(); ++j) {
-                        // sin/cos may each be 1.5e-7 off; |a|, |b| < ~5.
-                        REQUIRE(b[j] == Approx(a[j]).margin(2e-6));
-                        worst = std::fmax(worst, std::fabs(double(a[j]) - double(b[j])));
-                    }
+    for (std::int64_t extra : {0, 2, 6}) {
+        for (Conv conv : {Conv::Half, Conv::Interleaved}) {
+            for (float attn : {1.0f, 1.1386294f}) {
+                INFO("extra " << extra << " attn " << attn << " interleaved " << (conv == Conv::Interleaved));
+                auto run = [&](std::int64_t pairs, Kernel k) {
+                    const std::int64_t rd = 2 * pairs, dim = rd + extra;
+                    const auto x = randn(pos.size() * dim, unsigned(100 + pairs + extra));
+                    const auto inv = inv_freq(rd);
+                    const auto rope = k == Kernel::simd ? simd::rope_apply : scalar::rope_apply;
+                    std::vector<float> y(x.size());
+                    rope(y.data(), x.data(), rows, dim, pos.data(), inv.data(), rd, conv, attn, SinCos::Fast);
                     // Pass-through columns are copied exactly.
                     for (std::size_t r = 0; r < pos.size(); ++r)
-                        for (std::int64_t c = rd; c < dim; ++c) REQUIRE(b[r * dim + c] == x[r * dim + c]);
+                        for (std::int64_t c = rd; c < dim; ++c) REQUIRE(y[r * dim + c] == x[r * dim + c]);
                     // In place gives the same.
-                    auto c = x;
-                    rope_apply_simd(c.data(), c.data(), std::int64_t(pos.size()), dim, pos.data(), inv.data(), rd, conv,
-                                    attn);
-                    REQUIRE(c == b);
-                }
+                    auto z = x;
+                    rope(z.data(), z.data(), rows, dim, pos.data(), inv.data(), rd, conv, attn, SinCos::Fast);
+                    REQUIRE(z == y);
+                    return y;
+                };
+                // sin/cos may each be 1.5e-7 off; |a|, |b| < ~5.
+                worst = std::fmax(worst, check_twins(run, 2e-6));
             }
         }
     }

@@ -13,8 +13,10 @@
 #include "fixture.h"
 #include "caps.h"
 #include "sinusoidal.h"
+#include "test_util.h"
 
 using namespace posenc;
+using namespace test_util;
 
 namespace {
 
@@ -143,21 +145,16 @@ TEST_CASE("sinusoidal table: angles past 2^15 and 131072, and divisors above 1",
 
 #if POSENC_SIMD
 TEST_CASE("sinusoidal table: SIMD kernel against the scalar twin", "[sinusoidal]") {
-    for (std::int64_t d : {2, 4, 6, 8, 10, 34, 64, 512}) {
-        const std::int64_t max_len = d <= 64 ? 65537 : 4096;
-        const auto n = static_cast<std::size_t>(max_len * d);
-        std::vector<float> a(n), b(n);
-        sinusoidal_table_simd(a.data(), max_len, d, 10000.0);
-        sinusoidal_table_scalar(b.data(), max_len, d, 10000.0);
-        double worst = 0;
-        std::size_t differ = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-            worst = std::fmax(worst, std::fabs(a[i] - b[i]));
-            differ += std::memcmp(&a[i], &b[i], sizeof(float)) != 0;
-        }
-        INFO("d_model " << d << ": " << differ << " of " << n << " values differ, at most by " << worst);
-        REQUIRE(worst <= kSinCosTol);
-    }
+    // Size n is d_model / 2 (the pairs per row): every tail of the kernel's
+    // rows, and d_model 4, 64 and 512; 65537 positions up to d_model 64.
+    check_twins(
+        [](std::int64_t pairs, Kernel k) {
+            const std::int64_t d = 2 * pairs, max_len = d <= 64 ? 65537 : 4096;
+            std::vector<float> out(static_cast<std::size_t>(max_len * d));
+            (k == Kernel::simd ? simd::sinusoidal_table : scalar::sinusoidal_table)(out.data(), max_len, d, 10000.0);
+            return out;
+        },
+        kSinCosTol, 0.0, {2, 32, 256});
 }
 #endif
 

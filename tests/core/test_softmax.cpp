@@ -134,7 +134,7 @@ TEST_CASE("softmax SIMD twin matches the scalar twin", "[softmax]") {
                 auto x = pseudo_random(n, a, static_cast<std::uint32_t>(n * 31));
                 if (n > 2) x[1] = -kInf;
                 std::vector<float> y(x.size());
-                (k == Kernel::simd ? softmax_row_simd : softmax_row_scalar)(y.data(), x.data(), n);
+                (k == Kernel::simd ? simd::softmax_row : scalar::softmax_row)(y.data(), x.data(), n);
                 return y;
             },
             1e-30, 1e-5, {12, 1023});
@@ -146,22 +146,34 @@ TEST_CASE("softmax SIMD kernel: weights below FLT_MIN are off by less than FLT_M
     // (x - max = -87.34) and gives 0 from -88 on, where the scalar twin's
     // expf still returns subnormals. Logits 80..104 below the max sweep
     // through that range, in every lane and the tail.
-    for (std::int64_t n : {5, 17, 64}) {
+    auto logits = [](std::int64_t n) {
         std::vector<float> x(static_cast<std::size_t>(n));
         for (std::size_t j = 0; j < x.size(); ++j) x[j] = -80.0f - 24.0f * float(j) / float(n - 1);
         x[0] = 0.0f;
-        std::vector<float> v(x.size()), s(x.size());
-        softmax_row_simd(v.data(), x.data(), n);
-        softmax_row_scalar(s.data(), x.data(), n);
+        return x;
+    };
+    for (std::int64_t n : {5, 17, 64}) {
+        const std::vector<float> x = logits(n);
+        std::vector<float> v(x.size());
+        simd::softmax_row(v.data(), x.data(), n);
         const auto r = reference(x);
         INFO("n " << n);
         for (std::size_t j = 0; j < x.size(); ++j) {
             REQUIRE(std::fabs(v[j] - r[j]) < std::numeric_limits<float>::min());
             if (x[j] - x[0] >= -87.3f) REQUIRE(v[j] == Approx(r[j]).epsilon(1e-6));
             if (x[j] - x[0] <= -88.0f) REQUIRE(v[j] == 0.0f);
-            REQUIRE(std::fabs(v[j] - s[j]) < std::numeric_limits<float>::min());
         }
     }
+    // The scalar twin keeps the subnormals: less than FLT_MIN apart (the
+    // largest float below it is the bound).
+    check_twins(
+        [&logits](std::int64_t n, Kernel k) {
+            const std::vector<float> x = logits(n);
+            std::vector<float> y(x.size());
+            (k == Kernel::simd ? simd::softmax_row : scalar::softmax_row)(y.data(), x.data(), n);
+            return y;
+        },
+        std::nextafter(std::numeric_limits<float>::min(), 0.0f));
 }
 #endif
 
@@ -191,25 +203,25 @@ TEST_CASE("softmax with a known max equals the softmax that finds it, bit for bi
                 return true;
             };
             std::vector<float> want(x.size()), got(x.size());
-            softmax_row_scalar(want.data(), x.data(), n);
-            softmax_row_with_max_scalar(got.data(), x.data(), n, m);
+            scalar::softmax_row(want.data(), x.data(), n);
+            scalar::softmax_row_with_max(got.data(), x.data(), n, m);
             REQUIRE(same(got, want));
             if (kind == 3 || kind == 5) {
-                softmax_row_with_max_scalar(got.data(), x.data(), n, x[at]);  // a NaN max
+                scalar::softmax_row_with_max(got.data(), x.data(), n, x[at]);  // a NaN max
                 REQUIRE(same(got, want));
             }
             REQUIRE(same(got, want));
 #if POSENC_SIMD
-            softmax_row_simd(want.data(), x.data(), n);
-            softmax_row_with_max_simd(got.data(), x.data(), n, m);
+            simd::softmax_row(want.data(), x.data(), n);
+            simd::softmax_row_with_max(got.data(), x.data(), n, m);
             REQUIRE(same(got, want));
             if (kind == 3 || kind == 5) {
-                softmax_row_with_max_simd(got.data(), x.data(), n, x[at]);
+                simd::softmax_row_with_max(got.data(), x.data(), n, x[at]);
                 REQUIRE(same(got, want));
             }
             REQUIRE(same(got, want));
             std::vector<float> in_place(x);
-            softmax_row_with_max_simd(in_place.data(), in_place.data(), n, m);
+            simd::softmax_row_with_max(in_place.data(), in_place.data(), n, m);
             REQUIRE(same(in_place, want));
 #endif
         }
