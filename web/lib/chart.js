@@ -3,6 +3,23 @@
 // rope-scaling-lab and rope-config-lab draw. Everything returns specs for
 // patchSpecs (dom.js), the one way a widget writes its markup, so a redraw
 // keeps the SVG's nodes and changes only the attributes that moved.
+import { css } from './theme.js';
+
+/**
+ * The classes of the SVG plots drawn from these specs: axes, grid lines,
+ * reference lines (.ref), the cursor, and text (.muted; .reflabel keeps a
+ * label readable over the lines).
+ */
+export const plotStyles = css`
+  svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
+  .axis { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
+  .grid { stroke: var(--pe-border); stroke-width: 1; }
+  .ref { stroke: var(--pe-fg); stroke-width: 1.2; }
+  .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
+  text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
+  text.muted { fill: var(--pe-muted); }
+  text.reflabel { paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
+`;
 
 /** 1, 2 or 5 times a power of ten, the nearest to `raw` (an axis step). */
 export function niceStep(raw) {

@@ -11,11 +11,11 @@
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope-config.js only reads the file.
 import { PeElement, define, css, h, patchSpecs, setAttr } from '../lib/pe-element.js';
-import { logPairPlot, cursorLine } from '../lib/chart.js';
+import { logPairPlot, cursorLine, plotStyles } from '../lib/chart.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
-import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
+import { bindPairCursor } from '../lib/grid-cursor.js';
 
 const PLOT_H = 250;
 const PAD = { l: 54, r: 14, t: 12, b: 36 };
@@ -82,18 +82,12 @@ class RopeConfigLab extends PeElement {
     trained: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'training length (0: L)' },
   };
 
-  static styles = css`
+  static styles =
+    plotStyles +
+    css`
     :host { --before: #6b7280; --after: #0072b2; --new: #d55e00; }
     @media (prefers-color-scheme: dark) { :host { --before: #9aa4b1; --after: #56b4e9; --new: #ff9e4a; } }
-    svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
-    .axis { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
-    .grid { stroke: var(--pe-border); stroke-width: 1; }
-    .ref { stroke: var(--pe-fg); stroke-width: 1.2; }
     .ref2 { stroke: var(--pe-fg); stroke-width: 1.2; stroke-dasharray: 2 3; }
-    .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
-    text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
-    text.muted { fill: var(--pe-muted); }
-    text.reflabel { paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
     .s-before { stroke: var(--before); stroke-width: 5; opacity: .5; fill: none; }
     .s-after { stroke: var(--after); stroke-width: 2.2; fill: none; }
     circle.new { fill: var(--new); }
@@ -184,12 +178,16 @@ class RopeConfigLab extends PeElement {
     );
     this.cursor = null;
     for (const svg of [this.wlSvg, this.angSvg]) {
-      svg.addEventListener('pointermove', (e) => this._pointer(e, svg));
-      svg.addEventListener('pointerleave', () => {
-        this.cursor = null;
-        this._drawCursor();
+      bindPairCursor(svg, {
+        pad: PAD,
+        geom: () => this._geom,
+        pairs: () => this._state?.pairs ?? null,
+        current: () => this.cursor,
+        moveTo: (cur) => {
+          this.cursor = cur;
+          this._drawCursor();
+        },
       });
-      svg.addEventListener('keydown', (e) => this._key(e));
     }
     this._custom = null;
     this._filled = null;
@@ -458,21 +456,6 @@ class RopeConfigLab extends PeElement {
       'aria-label',
       `Largest angle of each pair in training and at ${T} tokens, log scale, with a line at 2π; ${fresh} of ${pairs} pairs turn through angles never seen in training. Focus and use the arrow keys to read a pair.`,
     );
-  }
-
-  _pointer(e, svg) {
-    if (!this._geom) return;
-    this.cursor = pairAt(e, svg, { l: PAD.l, pw: this._geom.pw }, this._state.pairs);
-    this._drawCursor();
-  }
-
-  _key(e) {
-    if (!this._state) return;
-    const moved = movePairCursor(e, this.cursor, this._state.pairs);
-    if (!moved) return;
-    if (moved.cur !== null) e.preventDefault();
-    this.cursor = moved.cur;
-    this._drawCursor();
   }
 
   _drawCursor() {

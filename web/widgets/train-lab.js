@@ -17,7 +17,7 @@
 // first text run; `corpus` names a URL of another text) and plots the validation loss. With the recorded settings it draws the
 // recorded runs (web/data/lm-results.js: mean and range over the seeds)
 // behind the live curves: one seed re-run here retraces its recorded curve.
-import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
+import { PeElement, define, css, h, dataTable, canvasContext } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
 import {
@@ -276,9 +276,7 @@ class TrainLab extends PeElement {
     this.runInfo = null; // { mode, workers, loadMs, wallMs, msPerStep } of the last run
     this.run = null; // the run in progress (or finished), see start()
     this._note = ''; // a one-off message for the mode line (settings changed, ...)
-    this._width = 0;
-    this._ro = new ResizeObserver(() => this.chartWrap.clientWidth !== this._width && this.schedule());
-    this._ro.observe(this.chartWrap);
+    this.redrawOnResize(this.chartWrap);
     this._buttons();
   }
 
@@ -770,31 +768,7 @@ class TrainLab extends PeElement {
 
   // The results table (first cell of a row: its header; rows tagged with their encoding) and its footnote.
   _showTable(caption, headers, rows, series, footnote) {
-    const table = h(
-      'table',
-      {},
-      h('caption', {}, caption),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          headers.map((x) => h('th', { scope: 'col' }, x)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r, j) =>
-          h(
-            'tr',
-            { 'data-encoding': series[j].enc },
-            r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x))),
-          ),
-        ),
-      ),
-    );
+    const table = dataTable(caption, headers, rows, (j) => ({ 'data-encoding': series[j].enc }));
     this.tableWrap.replaceChildren(table);
     this.footnote.textContent = footnote ? `* ${footnote}` : '';
   }
