@@ -11,7 +11,7 @@
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope-config.js only reads the file.
 import { PeElement, define, css, h, patchSpecs, setAttr } from '../lib/pe-element.js';
-import { logPairPlot, cursorLine, plotStyles } from '../lib/chart.js';
+import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
@@ -142,19 +142,19 @@ class RopeConfigLab extends PeElement {
       {},
       h('h4', {}, 'Wavelength of every pair, before and after the scaling'),
       this.wlSvg,
-      legend([
-        ['s-before', 'before (the pre-trained RoPE)'],
-        ['s-after', 'after the config’s scaling'],
-        ['ref', 'original context L'],
-        ['ref2', 'claimed context'],
+      plotLegend([
+        { cls: 's-before', label: 'before (the pre-trained RoPE)' },
+        { cls: 's-after', label: 'after the config’s scaling' },
+        { cls: 'ref', label: 'original context L' },
+        { cls: 'ref2', label: 'claimed context' },
       ]),
       h('h4', {}, 'Largest angle each pair turns through: in training and at the target'),
       this.angSvg,
-      legend([
-        ['s-before', 'in training: (training length − 1)·θᵢ'],
-        ['s-after', 'at the target: (target − 1)·θᵢ after scaling'],
-        ['ref2', 'one full turn, 2π'],
-        ['dot', 'angles never seen in training'],
+      plotLegend([
+        { cls: 's-before', label: 'in training: (training length − 1)·θᵢ' },
+        { cls: 's-after', label: 'at the target: (target − 1)·θᵢ after scaling' },
+        { cls: 'ref2', label: 'one full turn, 2π' },
+        { cls: 'new', label: 'angles never seen in training', dot: 4 },
       ]),
     );
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
@@ -515,27 +515,6 @@ function indicesWhere(n, pred) {
 
 function message(error) {
   return (error instanceof Error ? error.message : String(error)).replace(/^parseRopeConfig: /, '');
-}
-
-function legend(items) {
-  return h(
-    'ul',
-    { class: 'legend' },
-    items.map(([cls, label]) =>
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 30, height: 12, 'aria-hidden': 'true' },
-          cls === 'dot'
-            ? h('svg:circle', { cx: 15, cy: 6, r: 4, class: 'new' })
-            : h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: cls }),
-        ),
-        label,
-      ),
-    ),
-  );
 }
 
 define(RopeConfigLab);

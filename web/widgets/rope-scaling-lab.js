@@ -13,7 +13,7 @@
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { bindPairCursor } from '../lib/grid-cursor.js';
-import { logPairPlot, cursorLine, plotStyles } from '../lib/chart.js';
+import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
 import { pairChanged, onlyRounding } from '../lib/rope-config.js';
 
 const PLOT_H = 300;
@@ -116,43 +116,9 @@ class RopeScalingLab extends PeElement {
     factorBar.classList.add('factor-bar');
     this.table = this.tableAlternative('Show every pair’s wavelength as a table');
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
-    const legend = h(
-      'ul',
-      { class: 'legend' },
-      METHODS.map((m) =>
-        h(
-          'li',
-          {},
-          h(
-            'svg:svg',
-            { width: 36, height: 12, 'aria-hidden': 'true' },
-            h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: m.cls, 'stroke-dasharray': m.dash || null }),
-          ),
-          m.label,
-        ),
-      ),
-    );
-    legend.append(
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 36, height: 12, 'aria-hidden': 'true' },
-          h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref' }),
-        ),
-        'original context',
-      ),
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 36, height: 12, 'aria-hidden': 'true' },
-          h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref2' }),
-        ),
-        'factor × original',
-      ),
+    const legend = plotLegend(
+      [...METHODS, { cls: 'ref', label: 'original context' }, { cls: 'ref2', label: 'factor × original' }],
+      36,
     );
     root.append(
       h('h3', {}, 'RoPE scaling: the wavelength of every pair under five methods'),
