@@ -447,20 +447,20 @@ class TrainLab extends PeElement {
   }
 
   pause() {
-    const run = this.run;
-    // paused while loading: each worker, and the loop, start paused
-    if (!run?.to('pause')) return;
-    for (const w of run.workers) w.postMessage({ type: 'pause' });
-    run.loop?.pause();
-    this._progressText(true);
-    this._buttons();
+    this._control('pause');
   }
 
   resume() {
+    this._control('resume');
+  }
+
+  // 'pause' or 'resume' to each worker and to the loop on the page; a run
+  // paused while loading starts paused in each of them
+  _control(type) {
     const run = this.run;
-    if (!run?.to('resume')) return;
-    for (const w of run.workers) w.postMessage({ type: 'resume' });
-    run.loop?.resume();
+    if (!run?.to(type)) return;
+    for (const w of run.workers) w.postMessage({ type });
+    run.loop?.[type]();
     this._progressText(true);
     this._buttons();
   }
