@@ -78,9 +78,6 @@ export function moveAlong(event, cur, lo, hi, big = 8) {
   return { cur: Math.max(lo, Math.min(hi, c)) };
 }
 
-/** The pair cursor (0 .. pairs - 1) after a key press: moveAlong, Shift moving 8 pairs. */
-export const movePairCursor = (event, cur, pairs) => moveAlong(event, cur, 0, pairs - 1);
-
 /**
  * Binds a cursor along a plot's x axis to an element: the pointer picks
  * (at(event) -> the value under it, or null before the first draw), leaving
