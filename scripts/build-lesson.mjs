@@ -209,16 +209,22 @@ export function createRenderer({
     return defaultFence(tokens, i, options, env, self).replace('<pre>', '<pre tabindex="0">');
   };
 
-  function renderQuiz(source, env) {
+  // a ```quiz or ```exercise block's YAML, with an id no other question has
+  function questionYaml(source, kind, named) {
     let q;
     try {
       q = yaml.load(source);
     } catch (error) {
-      fail(where, `quiz YAML does not parse: ${error.message}`);
+      fail(where, `${kind} YAML does not parse: ${error.message}`);
     }
     if (!q?.id || !/^[a-z0-9-]+$/.test(q.id))
-      fail(where, `a quiz needs an id of lowercase letters, digits and dashes (got ${q?.id})`);
+      fail(where, `${named} needs an id of lowercase letters, digits and dashes (got ${q?.id})`);
     if (quizzes[q.id] || exercises[q.id]) fail(where, `question id ${q.id} is used twice`);
+    return q;
+  }
+
+  function renderQuiz(source, env) {
+    const q = questionYaml(source, 'quiz', 'a quiz');
     const quiz = { id: q.id, section: env.section };
     if (q.generator) {
       const gen = generatorModules[q.generator];
@@ -256,15 +262,7 @@ export function createRenderer({
 
   // ```exercise: { id, generator, title }; the widget draws the numbers
   function renderExercise(source, env) {
-    let x;
-    try {
-      x = yaml.load(source);
-    } catch (error) {
-      fail(where, `exercise YAML does not parse: ${error.message}`);
-    }
-    if (!x?.id || !/^[a-z0-9-]+$/.test(x.id))
-      fail(where, `an exercise needs an id of lowercase letters, digits and dashes (got ${x?.id})`);
-    if (quizzes[x.id] || exercises[x.id]) fail(where, `question id ${x.id} is used twice`);
+    const x = questionYaml(source, 'exercise', 'an exercise');
     const gen = exerciseModules[x.generator];
     if (!gen || typeof gen.generate !== 'function')
       fail(where, `exercise ${x.id}: no generator web/exercises/${x.generator}.js exporting generate()`);

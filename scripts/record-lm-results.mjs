@@ -15,13 +15,13 @@
 // (encoding, seed) runs are shared out to --jobs child processes.
 import { writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { loadPosenc, TRAIN_ENCODINGS as ENCODINGS } from '../web/posenc.js';
 import { TrainSession, TEXT, MODEL, MULTIPLES } from '../web/lib/train-session.js';
+import { runPool, parseSeeds } from './seed-runs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'web/data/lm-results.js');
@@ -70,38 +70,20 @@ if (args.child) {
   process.on('message', ({ encoding, seed }) => process.send({ encoding, ...runOne(pe, encoding, seed) }));
   process.on('disconnect', () => process.exit(0));
 } else {
-  const seeds = args.seeds.split(',').map(Number);
-  if (!seeds.length || seeds.some((s) => !Number.isInteger(s) || s < 0) || new Set(seeds).size !== seeds.length) {
-    throw new Error('--seeds must be distinct non-negative integers, e.g. 1,2,3');
-  }
+  const seeds = parseSeeds(args.seeds);
   const queue = seeds.flatMap((seed) => ENCODINGS.map((encoding) => ({ encoding, seed })));
   const jobs = Math.max(1, Math.min(Number(args.jobs) || 1, queue.length));
   const started = performance.now();
-  const done = [];
-  await Promise.all(
-    Array.from({ length: jobs }, () => {
-      const child = fork(fileURLToPath(import.meta.url), ['--child']);
-      return new Promise((resolve, reject) => {
-        const next = () => {
-          const job = queue.shift();
-          if (job) child.send(job);
-          else child.disconnect();
-        };
-        child.on('message', (m) => {
-          done.push(m);
-          console.log(
-            `${m.encoding.padEnd(11)} seed ${m.seed}  validation loss ${m.curve.map((x) => x.toFixed(2)).join(' ')}  | 1x ${m.loss1x} 2x ${m.loss2x ?? '-'} 4x ${m.loss4x ?? '-'}  (${m.seconds} s)`,
-          );
-          next();
-        });
-        child.on('error', reject);
-        child.on('exit', (code) =>
-          code === 0 ? resolve() : reject(new Error(`a training process exited with ${code}`)),
-        );
-        next();
-      });
-    }),
-  );
+  const done = await runPool({
+    script: fileURLToPath(import.meta.url),
+    args: ['--child'],
+    queue,
+    jobs,
+    onResult: (m) =>
+      console.log(
+        `${m.encoding.padEnd(11)} seed ${m.seed}  validation loss ${m.curve.map((x) => x.toFixed(2)).join(' ')}  | 1x ${m.loss1x} 2x ${m.loss2x ?? '-'} 4x ${m.loss4x ?? '-'}  (${m.seconds} s)`,
+      ),
+  });
 
   // mean, min and max over the seeds (null where a seed has no value: a learned table past its rows)
   const stats = (values) =>
@@ -135,13 +117,9 @@ if (args.child) {
     corpus: { file: 'web/data/corpus.js', sha256: createHash('sha256').update(text).digest('hex'), characters: ids },
     config: {
       ...MODEL,
-      batch: TEXT.batch,
-      vocab: TEXT.vocab,
-      trainLen: TEXT.trainLen,
-      steps: TEXT.steps,
-      lr: TEXT.lr,
-      evalEvery: TEXT.evalEvery,
-      evalSamples: TEXT.evalSamples,
+      ...Object.fromEntries(
+        ['batch', 'vocab', 'trainLen', 'steps', 'lr', 'evalEvery', 'evalSamples'].map((k) => [k, TEXT[k]]),
+      ),
       multiples: MULTIPLES,
     },
     seeds,

@@ -18,12 +18,12 @@
 // each: the trainer is single-threaded): seeds 1,2,3 took 661 s with 2 processes
 // on 2 cores, about 7 minutes of CPU per seed.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { loadPosenc, TRAIN_ENCODINGS as ENCODINGS } from '../web/posenc.js';
+import { runPool, parseSeeds, seedSummary } from './seed-runs.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ALL_TASKS = ['reverse', 'sort', 'shift', 'copy']; // the order the lesson discusses them
@@ -128,10 +128,7 @@ if (args.child) {
   });
   process.on('disconnect', () => process.exit(0));
 } else {
-  const seeds = args.seeds.split(',').map(Number);
-  if (!seeds.length || seeds.some((s) => !Number.isInteger(s) || s < 0) || new Set(seeds).size !== seeds.length) {
-    throw new Error('--seeds must be distinct non-negative integers, e.g. 1,2,3');
-  }
+  const seeds = parseSeeds(args.seeds);
   const tasks = args.tasks.split(',');
   for (const t of tasks) if (!ALL_TASKS.includes(t)) throw new Error(`--tasks: unknown task ${t}`);
   const jobs = Math.max(1, Math.min(Number(args.jobs) || 1, tasks.length * seeds.length));
@@ -139,49 +136,23 @@ if (args.child) {
 
   // Jobs of one (task, seed) each, handed to whichever child is free.
   const queue = seeds.flatMap((seed) => tasks.map((task) => ({ task, seed })));
-  const done = [];
   const pct = (x) => (x === null ? '  -  ' : `${(100 * x).toFixed(1).padStart(5)}`);
-  await Promise.all(
-    Array.from({ length: jobs }, () => {
-      const child = fork(fileURLToPath(import.meta.url), ['--child', '--steps', String(steps)]);
-      return new Promise((resolve, reject) => {
-        const next = () => {
-          const job = queue.shift();
-          if (job) child.send(job);
-          else child.disconnect();
-        };
-        child.on('message', (m) => {
-          done.push(m);
-          for (const [encoding, r] of Object.entries(m.byEncoding)) {
-            console.log(
-              `${m.task.padEnd(8)} ${encoding.padEnd(11)} seed ${m.seed}  1x ${pct(r.acc1x)}  2x ${pct(r.acc2x)}  4x ${pct(r.acc4x)}  loss ${r.finalLoss.toFixed(3)}  99% at ${r.stepsTo99 ?? 'never'}  (${r.msPerStep.toFixed(1)} ms/step)`,
-            );
-          }
-          next();
-        });
-        child.on('error', reject);
-        child.on('exit', (code) =>
-          code === 0 ? resolve() : reject(new Error(`a training process exited with ${code}`)),
+  const done = await runPool({
+    script: fileURLToPath(import.meta.url),
+    args: ['--child', '--steps', String(steps)],
+    queue,
+    jobs,
+    onResult: (m) => {
+      for (const [encoding, r] of Object.entries(m.byEncoding)) {
+        console.log(
+          `${m.task.padEnd(8)} ${encoding.padEnd(11)} seed ${m.seed}  1x ${pct(r.acc1x)}  2x ${pct(r.acc2x)}  4x ${pct(r.acc4x)}  loss ${r.finalLoss.toFixed(3)}  99% at ${r.stepsTo99 ?? 'never'}  (${r.msPerStep.toFixed(1)} ms/step)`,
         );
-        next();
-      });
-    }),
-  );
+      }
+    },
+  });
 
   // Per cell: every seed's values (in the order of `seeds`), then the mean,
-  // lowest and highest of each measure over the seeds. stepsTo99 is null for a
-  // seed that never reached 99%, and its mean is null unless every seed did.
-  const stats = (values) => {
-    if (values.some((v) => v === null)) {
-      const reached = values.filter((v) => v !== null);
-      return { mean: null, min: reached.length ? Math.min(...reached) : null, max: null };
-    }
-    return {
-      mean: values.reduce((a, b) => a + b, 0) / values.length,
-      min: Math.min(...values),
-      max: Math.max(...values),
-    };
-  };
+  // lowest and highest of each measure over the seeds (seedSummary).
   const results = {};
   let config = null;
   for (const task of tasks) {
@@ -194,7 +165,7 @@ if (args.child) {
         return { seed, ...r };
       });
       const cell = { reason: runs[0].reason, seeds: runs.map(({ reason, ...r }) => r) };
-      for (const k of MEASURES) cell[k] = stats(runs.map((r) => r[k]));
+      for (const k of MEASURES) cell[k] = seedSummary(runs.map((r) => r[k]));
       results[task][encoding] = cell;
     }
   }

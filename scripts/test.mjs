@@ -107,6 +107,12 @@ function ctestCounts(out) {
     detail: `${cases} Catch2 test cases, ${assertions} assertions`,
   };
 }
+// the test files of a folder (tests/js, tests/browser), relative to the root
+const testFiles = (dir) =>
+  readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .map((f) => path.join(dir, f));
+
 const ctestSummaryLines = (line) => /Test +#|tests passed|Total Test time|All tests passed/.test(line);
 
 function nodeTestCounts(out) {
@@ -156,9 +162,7 @@ if (built) {
     parse: ctestCounts,
     show: ctestSummaryLines,
   });
-  const jsTests = readdirSync(path.join(root, 'tests/js'))
-    .filter((f) => f.endsWith('.test.mjs'))
-    .map((f) => path.join('tests/js', f));
+  const jsTests = testFiles('tests/js');
   await run(
     'JS API, printing and live samples vs PyTorch (node --test, both builds)',
     process.execPath,
@@ -168,9 +172,7 @@ if (built) {
   if (process.env.POSENC_BROWSER_TESTS !== '0') {
     const engines = browsersToTest();
     if (engines.includes('chromium')) {
-      const browserTests = readdirSync(path.join(root, 'tests/browser'))
-        .filter((f) => f.endsWith('.test.mjs'))
-        .map((f) => path.join('tests/browser', f));
+      const browserTests = testFiles('tests/browser');
       await run(
         'Browser tests in Chromium (playwright-core)',
         process.execPath,

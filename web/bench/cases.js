@@ -59,6 +59,30 @@ function oursResult(pe, length, call) {
   return { out, run: () => (call(out), out.array) };
 }
 
+// The sizes, label and inputs of the two tables timed twice: the fast path
+// and the exact one (PyTorch bit for bit).
+const SINUSOIDAL_SHAPE = {
+  sizes: { full: { maxLen: 8192, dModel: 512 }, quick: { maxLen: 256, dModel: 64 } },
+  label: (p) => `${p.maxLen} x ${p.dModel}`,
+  flops: null,
+  inputs: () => ({}),
+};
+const ROPE_SHAPE = {
+  sizes: { full: { rows: 4096, dim: 128 }, quick: { rows: 256, dim: 64 } },
+  label: (p) => `(${p.rows}, ${p.dim})`,
+  flops: null,
+  inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
+};
+
+// RoPE applied to x (rows, dim), 'half' pairing; `fast` picks the vectorised sin/cos.
+const ropeOurs = (options) => (pe, p, x) => {
+  const { held, free } = resident(pe, x);
+  const { out, run } = oursResult(pe, p.rows * p.dim, (o) =>
+    pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o, ...options }),
+  );
+  return { run, dispose: () => (free(), out.free()) };
+};
+
 // Attention as tfjs computes it: the output only (the weights stay an
 // internal intermediate, returnWeights: false). ALiBi is fused: slopes times
 // distance are added while the scores are formed, no (h, n, n) bias exists.
@@ -98,10 +122,7 @@ export const cases = [
   {
     id: 'sinusoidal',
     title: 'Sinusoidal position table',
-    sizes: { full: { maxLen: 8192, dModel: 512 }, quick: { maxLen: 256, dModel: 64 } },
-    label: (p) => `${p.maxLen} x ${p.dModel}`,
-    flops: null,
-    inputs: () => ({}),
+    ...SINUSOIDAL_SHAPE,
     ours: (pe, p) => {
       // the fast path (vectorised sin/cos), as a table drawn as a picture uses it
       const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) =>
@@ -126,17 +147,8 @@ export const cases = [
   {
     id: 'rope',
     title: "RoPE applied to x, 'half' pairing, angles computed",
-    sizes: { full: { rows: 4096, dim: 128 }, quick: { rows: 256, dim: 64 } },
-    label: (p) => `(${p.rows}, ${p.dim})`,
-    flops: null,
-    inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
-    ours: (pe, p, x) => {
-      const { held, free } = resident(pe, x);
-      const { out, run } = oursResult(pe, p.rows * p.dim, (o) =>
-        pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o, fast: true }),
-      );
-      return { run, dispose: () => (free(), out.free()) };
-    },
+    ...ROPE_SHAPE,
+    ours: ropeOurs({ fast: true }),
     js: (p, x) => ({ run: () => plain.ropeApplyHalf(x.x, p.rows, p.dim) }),
     // tfjs, as Hugging Face's Llama writes it (frequencies and angles computed in the timing, like ours):
     //   inv_freq = 1 / 10000^(range(0, dim, 2) / dim); freqs = positions[:, None] * inv_freq[None, :]
@@ -166,10 +178,7 @@ export const cases = [
     // the fast path above and plain JS Math.sin/cos. tfjs has no such path.
     id: 'sinusoidal-exact',
     title: 'Sinusoidal position table, exact (PyTorch bit for bit)',
-    sizes: { full: { maxLen: 8192, dModel: 512 }, quick: { maxLen: 256, dModel: 64 } },
-    label: (p) => `${p.maxLen} x ${p.dModel}`,
-    flops: null,
-    inputs: () => ({}),
+    ...SINUSOIDAL_SHAPE,
     ours: (pe, p) => {
       const { out, run } = oursResult(pe, p.maxLen * p.dModel, (o) => pe.sinusoidal(p.maxLen, p.dModel, { out: o }));
       return { run, dispose: () => out.free() };
@@ -179,17 +188,8 @@ export const cases = [
   {
     id: 'rope-exact',
     title: "RoPE applied to x, 'half' pairing, exact cos/sin (PyTorch bit for bit)",
-    sizes: { full: { rows: 4096, dim: 128 }, quick: { rows: 256, dim: 64 } },
-    label: (p) => `(${p.rows}, ${p.dim})`,
-    flops: null,
-    inputs: (p, random) => ({ x: random(p.rows * p.dim, 1) }),
-    ours: (pe, p, x) => {
-      const { held, free } = resident(pe, x);
-      const { out, run } = oursResult(pe, p.rows * p.dim, (o) =>
-        pe.ropeApply(held.x, p.rows, p.dim, { convention: 'half', out: o }),
-      );
-      return { run, dispose: () => (free(), out.free()) };
-    },
+    ...ROPE_SHAPE,
+    ours: ropeOurs({}),
     js: (p, x) => ({ run: () => plain.ropeApplyHalf(x.x, p.rows, p.dim) }),
   },
   {

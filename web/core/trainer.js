@@ -48,11 +48,7 @@ export class Trainer {
    * past its rows throws a RangeError that says why.
    */
   evaluate(length, samples = 256) {
-    const fn = 'trainer.evaluate';
-    const s = this.#state(fn);
-    integer(fn, 'length', length);
-    integer(fn, 'samples', samples);
-    return unwrap(fn, s.handle.evaluate(length, samples));
+    return this.#evaluated('evaluate', length, samples);
   }
 
   /**
@@ -61,11 +57,16 @@ export class Trainer {
    * held-out tenth of the corpus.
    */
   evaluateLoss(length, samples = 256) {
-    const fn = 'trainer.evaluateLoss';
+    return this.#evaluated('evaluateLoss', length, samples);
+  }
+
+  // the core trainer's evaluate or evaluateLoss, its arguments checked
+  #evaluated(method, length, samples) {
+    const fn = `trainer.${method}`;
     const s = this.#state(fn);
     integer(fn, 'length', length);
     integer(fn, 'samples', samples);
-    return unwrap(fn, s.handle.evaluateLoss(length, samples));
+    return unwrap(fn, s.handle[method](length, samples));
   }
 
   /**

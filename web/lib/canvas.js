@@ -47,3 +47,45 @@ export function canvasContext(canvas, cssW, cssH) {
   ctx.clearRect(0, 0, cssW, cssH);
   return ctx;
 }
+
+/**
+ * A y-axis name at (x, y), turned to read bottom to top: `align` 'center'
+ * centres it on y, 'right' ends it there. The context's state is kept.
+ */
+export function sideLabel(ctx, text, x, y, align = 'center') {
+  ctx.save();
+  ctx.translate(x, y);
+  ctx.rotate(-Math.PI / 2);
+  ctx.textAlign = align;
+  ctx.fillText(text, 0, 0);
+  ctx.restore();
+}
+
+/**
+ * The axes of a matrix whose cells a canvas draws from (M, M), `cell` CSS px
+ * each: `across` (the column index's name) along the top, `down` (the row
+ * index's) up the left side, read bottom to top with its arrow pointing down
+ * the rows, and the index of every k-th column and row, k the smallest that
+ * keeps the numbers `gap` px apart. Leaves the text centred on its point.
+ */
+export function matrixAxes(ctx, { M, cell, rows, cols, across, down, gap, color }) {
+  ctx.fillStyle = color;
+  ctx.font = '10px system-ui, sans-serif';
+  ctx.textAlign = 'left';
+  ctx.textBaseline = 'top';
+  ctx.fillText(`${across} →`, M, 0);
+  ctx.textBaseline = 'middle';
+  sideLabel(ctx, `← ${down}`, 6, M, 'right');
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  const every = Math.ceil(gap / cell);
+  for (let j = 0; j < cols; j += every) ctx.fillText(String(j), M + j * cell + cell / 2, 20);
+  for (let i = 0; i < rows; i += every) ctx.fillText(String(i), 20, M + i * cell + cell / 2);
+}
+
+/** The cursor's frame around the cell whose corner is at (x, y), 2.5 px wide, inside the cell. */
+export function frameCell(ctx, x, y, cell, color) {
+  ctx.strokeStyle = color;
+  ctx.lineWidth = 2.5;
+  ctx.strokeRect(x + 1, y + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
+}

@@ -3,6 +3,24 @@
 // rope-scaling-lab and rope-config-lab draw. Everything returns specs for
 // patchSpecs (dom.js), the one way a widget writes its markup, so a redraw
 // keeps the SVG's nodes and changes only the attributes that moved.
+import { css } from './theme.js';
+import { h } from './dom.js';
+
+/**
+ * The classes of the SVG plots drawn from these specs: axes, grid lines,
+ * reference lines (.ref), the cursor, and text (.muted; .reflabel keeps a
+ * label readable over the lines).
+ */
+export const plotStyles = css`
+  svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
+  .axis { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
+  .grid { stroke: var(--pe-border); stroke-width: 1; }
+  .ref { stroke: var(--pe-fg); stroke-width: 1.2; }
+  .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
+  text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
+  text.muted { fill: var(--pe-muted); }
+  text.reflabel { paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
+`;
 
 /** 1, 2 or 5 times a power of ten, the nearest to `raw` (an axis step). */
 export function niceStep(raw) {
@@ -171,4 +189,30 @@ export function cursorLine(pad, H, x) {
     'svg:line',
     { class: 'cursor', y1: pad.t, y2: H - pad.b, x1: at, x2: at, visibility: x === null ? 'hidden' : 'visible' },
   ];
+}
+
+/**
+ * A plot's legend (an element, built once): per entry a sample of its line
+ * `width` px long, class cls and dashes dash, or with dot (a radius) its
+ * marker, then its label. entries: [{ cls, label, dash?, dot? }].
+ */
+export function plotLegend(entries, width = 30) {
+  return h(
+    'ul',
+    { class: 'legend' },
+    entries.map((e) =>
+      h(
+        'li',
+        {},
+        h(
+          'svg:svg',
+          { width, height: 12, 'aria-hidden': 'true' },
+          e.dot
+            ? h('svg:circle', { cx: width / 2, cy: 6, r: e.dot, class: e.cls })
+            : h('svg:line', { x1: 0, y1: 6, x2: width, y2: 6, class: e.cls, 'stroke-dasharray': e.dash || null }),
+        ),
+        e.label,
+      ),
+    ),
+  );
 }

@@ -106,3 +106,10 @@ export function rgb(color) {
   }
   return text;
 }
+
+/**
+ * The text colour that reads on the colour at lut[k..k+2] (a table of
+ * r, g, b bytes): white on a dark one, near black on a light one, by the
+ * luma 0.299 r + 0.587 g + 0.114 b against 128.
+ */
+export const inkOn = (lut, k) => (0.299 * lut[k] + 0.587 * lut[k + 1] + 0.114 * lut[k + 2] < 128 ? '#fff' : '#111');

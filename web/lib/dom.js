@@ -1,7 +1,7 @@
 // The DOM toolkit of the widgets: h() builds an element (strings become
-// text, never HTML), patchSpecs() makes an element's children match a
-// description while keeping the nodes already there (the one way a widget
-// redraws its markup), setAttr/setText write only what changed, and the
+// text, never HTML) and dataTable() a table of numbers, patchSpecs() makes an
+// element's children match a description while keeping the nodes already
+// there (the one way a widget redraws its markup), setAttr/setText write only what changed, and the
 // helpers for boxes that scroll sideways. docs/writing-a-widget.md says why
 // each of these matters on a slow phone.
 
@@ -33,6 +33,38 @@ export function trustedFragment(html) {
   const t = document.createElement('template');
   t.innerHTML = html;
   return t.content;
+}
+
+/**
+ * A table: a caption, a header row, and rows whose first cell is the row's
+ * header; rowAttrs(j) gives row j's attributes.
+ */
+export function dataTable(caption, headers, rows, rowAttrs = () => ({})) {
+  return h(
+    'table',
+    {},
+    h('caption', {}, caption),
+    h(
+      'thead',
+      {},
+      h(
+        'tr',
+        {},
+        headers.map((x) => h('th', { scope: 'col' }, x)),
+      ),
+    ),
+    h(
+      'tbody',
+      {},
+      rows.map((r, j) =>
+        h(
+          'tr',
+          rowAttrs(j),
+          r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x))),
+        ),
+      ),
+    ),
+  );
 }
 
 /** A node's text as read: without the TeX annotations of its formulas, spaces collapsed. */

@@ -1,6 +1,7 @@
 // The cell cursor of a matrix drawn on a canvas (<alibi-bias>, <t5-buckets>),
-// and the pair cursor of a plot over RoPE's pairs (<rope-scaling-lab>,
-// <rope-config-lab>): the pointer picks, the arrow keys move, Escape clears.
+// and the cursor along a plot's x axis: over RoPE's pairs (<rope-scaling-lab>,
+// <rope-config-lab>) or T5's distances (<t5-buckets>). The pointer picks, the
+// arrow keys move, Escape clears.
 
 /** The [row, col] under a pointer event, or null outside the grid; geom: { M (margin), cell } in CSS px. */
 export function cellAt(event, element, { M, cell }, rows, cols) {
@@ -77,5 +78,39 @@ export function moveAlong(event, cur, lo, hi, big = 8) {
   return { cur: Math.max(lo, Math.min(hi, c)) };
 }
 
-/** The pair cursor (0 .. pairs - 1) after a key press: moveAlong, Shift moving 8 pairs. */
-export const movePairCursor = (event, cur, pairs) => moveAlong(event, cur, 0, pairs - 1);
+/**
+ * Binds a cursor along a plot's x axis to an element: the pointer picks
+ * (at(event) -> the value under it, or null before the first draw), leaving
+ * clears it, the keys move it (moveAlong over range() -> [lo, hi, big], or
+ * null before the first draw). current() -> the cursor; moveTo(cur) stores it
+ * and redraws, called only when it changes under the pointer.
+ */
+export function bindAxisCursor(element, { at, range, current, moveTo }) {
+  element.addEventListener('pointermove', (e) => {
+    const c = at(e);
+    if (c !== null && c !== current()) moveTo(c);
+  });
+  element.addEventListener('pointerleave', () => moveTo(null));
+  element.addEventListener('keydown', (e) => {
+    const r = range();
+    if (!r) return;
+    const moved = moveAlong(e, current(), ...r);
+    if (!moved) return;
+    if (moved.cur !== null) e.preventDefault();
+    moveTo(moved.cur);
+  });
+}
+
+/**
+ * bindAxisCursor over the pairs of a plot whose x axis starts at pad.l
+ * (pairAt; Shift moves 8 pairs). geom() -> { pw } once drawn; pairs() -> the
+ * count, or null before there is any.
+ */
+export function bindPairCursor(svg, { pad, geom, pairs, current, moveTo }) {
+  bindAxisCursor(svg, {
+    at: (e) => (geom() ? pairAt(e, svg, { l: pad.l, pw: geom().pw }, pairs()) : null),
+    range: () => (pairs() ? [0, pairs() - 1, 8] : null),
+    current,
+    moveTo,
+  });
+}

@@ -26,7 +26,7 @@
 // controls.js, scheduling.js (the core, slices, idle builds, define).
 import { camelCase } from '../posenc.js';
 import { sameColors, themeColors } from './colormap.js';
-import { h, scrollsSideways, tabStopIfScrolls } from './dom.js';
+import { h, dataTable, scrollsSideways, tabStopIfScrolls } from './dom.js';
 import { BASE_CSS, sheet } from './theme.js';
 import { parseParam, formatParam } from './params.js';
 import { buildControls, syncControl } from './controls.js';
@@ -35,6 +35,7 @@ import { core, coreReady, nextSlice, idleBuilds, liveWidgets, buildWhenIdle } fr
 // What a widget file imports from here, besides the class
 export {
   h,
+  dataTable,
   trustedFragment,
   plainText,
   sameValues,
@@ -293,6 +294,16 @@ export class PeElement extends HTMLElement {
   }
 
   /**
+   * Schedules an update when el's width is no longer this._width, the width
+   * the last drawing was made for (an update that draws sets it).
+   */
+  redrawOnResize(el) {
+    this._width = 0;
+    this._resizeObserver = new ResizeObserver(() => el.clientWidth !== this._width && this.schedule());
+    this._resizeObserver.observe(el);
+  }
+
+  /**
    * The widget's colours (themeColors: { fg, bg, ..., good, bad }, each
    * [r, g, b]) for drawing canvases and SVG. Kept between updates: reading
    * computed style inside an update, after its first write, makes the browser
@@ -350,31 +361,7 @@ export class PeElement extends HTMLElement {
 
   _buildTable(details, caption, headers, rows) {
     if (typeof rows === 'function') rows = rows();
-    const table = h(
-      'table',
-      {},
-      h('caption', {}, caption),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          headers.map((x) => h('th', { scope: 'col' }, x)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r) =>
-          h(
-            'tr',
-            {},
-            r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x))),
-          ),
-        ),
-      ),
-    );
+    const table = dataTable(caption, headers, rows);
     details.querySelector('.table-wrap').replaceChildren(table);
   }
 }

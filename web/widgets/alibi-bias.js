@@ -13,7 +13,8 @@ import {
   setAttr,
   setText,
 } from '../lib/pe-element.js';
-import { rgb } from '../lib/colormap.js';
+import { rgb, inkOn } from '../lib/colormap.js';
+import { matrixAxes, frameCell } from '../lib/canvas.js';
 import { bindCellCursor } from '../lib/grid-cursor.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 
@@ -106,9 +107,7 @@ class AlibiBias extends PeElement {
         this._drawBig();
       },
     });
-    this._width = 0;
-    this._ro = new ResizeObserver(() => this.bigWrap.clientWidth !== this._width && this.schedule());
-    this._ro.observe(this.bigWrap);
+    this.redrawOnResize(this.bigWrap);
   }
 
   update(pe, p) {
@@ -267,26 +266,7 @@ class AlibiBias extends PeElement {
     this._geom = { M, cell };
     const ctx = canvasContext(this.big, total, total);
     // axis labels: key n across the top, query m down the side (the lesson's letters)
-    ctx.fillStyle = rgb(colors.muted);
-    ctx.font = '10px system-ui, sans-serif';
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'top';
-    ctx.fillText('key n →', M, 0);
-    ctx.save();
-    // reads bottom to top, the arrow pointing down the rows
-    ctx.translate(6, M);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    ctx.fillText('← query m', 0, 0);
-    ctx.restore();
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const every = Math.ceil(14 / cell);
-    for (let t = 0; t < L; t += every) {
-      ctx.fillText(String(t), M + t * cell + cell / 2, 20);
-      ctx.fillText(String(t), 20, M + t * cell + cell / 2);
-    }
+    matrixAxes(ctx, { M, cell, rows: L, cols: L, across: 'key n', down: 'query m', gap: 14, color: rgb(colors.muted) });
     ctx.translate(M, M);
     // cells: the selected head's L x L image, scaled up without smoothing
     ctx.imageSmoothingEnabled = false;
@@ -330,8 +310,7 @@ class AlibiBias extends PeElement {
           const v = bias[o + i * L + j];
           if (Number.isFinite(v)) {
             const k = 3 * Math.min(255, Math.round((-v * 255) / s.limits[sel]));
-            const lum = 0.299 * s.lut[k] + 0.587 * s.lut[k + 1] + 0.114 * s.lut[k + 2];
-            ctx.fillStyle = lum < 128 ? '#fff' : '#111';
+            ctx.fillStyle = inkOn(s.lut, k);
             ctx.fillText(val(v, 3), j * cell + cell / 2, i * cell + cell / 2);
           } else {
             ctx.fillStyle = rgb(colors.muted);
@@ -355,9 +334,7 @@ class AlibiBias extends PeElement {
     }
     if (this._cur) {
       const [ci, cj] = this._cur;
-      ctx.strokeStyle = rgb(colors.accent);
-      ctx.lineWidth = 2.5;
-      ctx.strokeRect(cj * cell + 1, ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
+      frameCell(ctx, cj * cell, ci * cell, cell, rgb(colors.accent));
     }
     setAttr(
       this.big,

@@ -4,10 +4,10 @@
 // word) runs on a sentence and on a shuffle of it. Un-permute the shuffled
 // outputs: without any position signal they are the original outputs (self-
 // attention is permutation-equivariant); with an encoding they are not.
-// The attention itself, the encodings and the biases all come from the core
-// (pe.attention, pe.sinusoidal, pe.learnedLookup, pe.ropeApply, ALiBi and T5
-// inside pe.attention); this file only makes the toy weights, multiplies the
-// 16-wide rows by them, and compares.
+// The attention itself, the encodings and the biases all come from the core;
+// the toy model, the shuffles and the pairing of seats are
+// web/lib/permutation-experiment.js, what it all means in words
+// web/lib/permutation-text.js. This file shows them.
 import {
   PeElement,
   define,
@@ -19,99 +19,20 @@ import {
   setText,
   patchSpecs,
 } from '../lib/pe-element.js';
-import { seededRandom } from '../lib/random.js';
 import { rgb, sequential } from '../lib/colormap.js';
-import { exponential, fixed } from '../lib/pyformat.js';
-
-const D_MODEL = 16;
-const HEADS = 2;
-const HEAD_DIM = D_MODEL / HEADS;
-const LEARNED_ROWS = 16; // the toy learned table: more rows than the 12 words allowed
-const T5_BUCKETS = 32;
-const T5_MAX_DISTANCE = 128;
-const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
-const ENCODING_LABELS = {
-  none: 'none (no position signal)',
-  sinusoidal: 'sinusoidal (added to x)',
-  learned: 'learned table (added to x)',
-  rope: 'RoPE (rotates q and k)',
-  alibi: 'ALiBi (bias −m·|i−j|)',
-  t5: 'T5 relative buckets (bias)',
-};
-const ROUNDING = 1e-5; // below this a difference is float32 rounding, not position
-
-// ------------------------------------------------------------ seeded numbers
-
-// FNV-1a: a 32-bit hash of a string, the seed of a word's embedding.
-function hashString(text, seed = 0x811c9dc5) {
-  let x = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    x ^= text.charCodeAt(i);
-    x = Math.imul(x, 16777619);
-  }
-  return x >>> 0;
-}
-
-// n values uniform in [-amp, amp), from a seed.
-function seededUniform(seed, n, amp = 1) {
-  const random = seededRandom(seed);
-  const out = new Float32Array(n);
-  for (let i = 0; i < n; i++) out[i] = (2 * random() - 1) * amp;
-  return out;
-}
-
-// The model's fixed parameters: the same on every page load.
-const W_Q = seededUniform(101, D_MODEL * D_MODEL);
-const W_K = seededUniform(202, D_MODEL * D_MODEL);
-const W_V = seededUniform(303, D_MODEL * D_MODEL);
-const LEARNED_TABLE = seededUniform(404, LEARNED_ROWS * D_MODEL);
-const T5_TABLE = seededUniform(505, T5_BUCKETS * HEADS, 2); // (numBuckets, heads)
-
-const embed = (word) => seededUniform(hashString(word), D_MODEL);
-
-// A shuffle of the words' seats 0..n-1 whose sentence differs from the
-// original and from `avoid` (the shuffled sentence shown now), so that every
-// press shows a new sentence: not the identity, nor one that only swaps
-// copies of the same word (n >= 2). Its copies of a repeated word are named in
-// reading order (inReadingOrder). Where there is none (two words already
-// swapped, one word repeated), the swap preset after 64 tries.
-function seededShuffle(words, seed, avoid) {
-  const n = words.length;
-  const original = words.join(' ');
-  for (let attempt = 0; attempt < 64; attempt++) {
-    const random = seededRandom(seed + attempt * 7919);
-    const p = [...Array(n).keys()];
-    for (let i = n - 1; i > 0; i--) {
-      const j = Math.floor(random() * (i + 1));
-      [p[i], p[j]] = [p[j], p[i]];
-    }
-    const sentence = p.map((i) => words[i]).join(' ');
-    if (sentence !== original && sentence !== avoid) return inReadingOrder(p, words);
-  }
-  return swapOrder(n);
-}
-
-// The same shuffled sentence with the copies of each word in reading order:
-// the k-th "the" of the shuffle is named as the k-th "the" of the original
-// (which copy is which is not in the layer's input, see pairCopies).
-function inReadingOrder(p, words) {
-  const unused = new Map(); // word -> its original seats not named yet
-  words.forEach((w, i) => {
-    if (!unused.has(w)) unused.set(w, []);
-    unused.get(w).push(i);
-  });
-  return p.map((i) => unused.get(words[i]).shift());
-}
-
-// The preset: swap the second and the last word ("the dog bit the man" -> "the man bit the dog").
-function swapOrder(n) {
-  const p = [...Array(n).keys()];
-  const a = n >= 3 ? 1 : 0;
-  [p[a], p[n - 1]] = [p[n - 1], p[a]];
-  return p;
-}
-
-// ------------------------------------------------------------ the widget
+import { fixed } from '../lib/pyformat.js';
+import {
+  ENCODINGS,
+  ENCODING_LABELS,
+  HEAD_DIM,
+  ROUNDING,
+  hashString,
+  seededShuffle,
+  swapOrder,
+  parseOrder,
+  attentionRuns,
+} from '../lib/permutation-experiment.js';
+import { headline, describeOrder, copiesNote, formatDiff } from '../lib/permutation-text.js';
 
 class AttentionPermutation extends PeElement {
   static tag = 'attention-permutation';
@@ -269,7 +190,7 @@ class AttentionPermutation extends PeElement {
     // reuses them.
     const runsKey = `${words.join(' ')}|${order.join(',')}`;
     if (this._runsKey !== runsKey || this._runsCore !== pe) {
-      this._runs = this._attentionRuns(pe, words, order);
+      this._runs = attentionRuns(pe, words, order);
       this._copiesText = copiesNote(words);
       this._runsKey = runsKey;
       this._runsCore = pe;
@@ -455,264 +376,6 @@ class AttentionPermutation extends PeElement {
       () => [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)],
     );
   }
-
-  // Every encoding on both orders, the differences after un-permuting:
-  // { enc: { o, s, pair, perWord, max } }; pair[i] = the seat of the shuffle
-  // original word i is compared with.
-  _attentionRuns(pe, words, order) {
-    const n = words.length;
-    // 1. token embeddings x: (n, d_model), a seeded hash of each word; the shuffle's rows permuted
-    const xO = new Float32Array(n * D_MODEL);
-    words.forEach((w, j) => xO.set(embed(w), j * D_MODEL));
-    const xS = new Float32Array(n * D_MODEL);
-    order.forEach((orig, j) => xS.set(xO.subarray(orig * D_MODEL, (orig + 1) * D_MODEL), j * D_MODEL));
-    // 2. every encoding on both orders
-    const positions = Float64Array.from({ length: n }, (_, i) => i);
-    const shuffled = order.map((i) => words[i]);
-    const runs = {};
-    for (const enc of ENCODINGS) {
-      const o = selfAttention(pe, enc, xO, n, positions);
-      const s = selfAttention(pe, enc, xS, n, positions);
-      // outputs: (heads, n, head_dim). cost(i, j): the largest |difference|
-      // over both heads between original word i's output row and seat j's
-      // of the shuffle
-      const cost = (i, j) => {
-        let m = 0;
-        for (let hh = 0; hh < HEADS; hh++) {
-          for (let d = 0; d < HEAD_DIM; d++)
-            m = Math.max(m, Math.abs(s.output[(hh * n + j) * HEAD_DIM + d] - o.output[(hh * n + i) * HEAD_DIM + d]));
-        }
-        return m;
-      };
-      const pair = pairCopies(words, shuffled, cost);
-      const perWord = Float64Array.from(pair, (j, i) => cost(i, j));
-      runs[enc] = { o, s, pair, perWord, max: Math.max(...perWord) };
-    }
-    return runs;
-  }
-}
-
-// Which seat of the shuffle each original word is compared with: pair[i],
-// from cost(i, j), the difference between original word i's output and seat
-// j's. A word that occurs once has one seat to go to. Copies of a repeated
-// word look alike to the layer, so which copy went where is not in its input
-// (an order that swaps the two "the" gives the same sentence): the copies are
-// paired in reading order (the first "the" with the first "the"), unless
-// another pairing makes every output match (to float32 rounding), that is,
-// unless the layer cannot tell the two sentences apart. The verdict then
-// depends on the two sentences alone: a sentence shuffled into itself is
-// identical under every encoding, and a reversal is one for ALiBi however the
-// order names the copies. The pairing changes only where the verdict does, so
-// the rows and the maps keep their pairs while the encoding is switched.
-function pairCopies(words, shuffled, cost) {
-  const pair = new Array(words.length);
-  // word -> its seats in the original (from) and in the shuffle (to), in reading order
-  const groups = new Map();
-  words.forEach((w, i) => {
-    if (!groups.has(w)) groups.set(w, { from: [], to: [] });
-    groups.get(w).from.push(i);
-  });
-  shuffled.forEach((w, j) => groups.get(w).to.push(j));
-  // pass 1: the smallest largest difference any pairing can reach: over the
-  // words that occur once, and each repeated word's bottleneck (the smallest
-  // bound under which every copy has a partner, found by a binary search over
-  // the costs themselves)
-  let bound = 0;
-  for (const g of groups.values()) {
-    // costs: (copies, copies); row a = the a-th copy in the original, column b = the b-th in the shuffle
-    g.costs = g.from.map((i) => g.to.map((j) => cost(i, j)));
-    const bounds = [...new Set(g.costs.flat())].sort((a, b) => a - b);
-    let lo = 0;
-    let hi = bounds.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (matchUnder(g.costs, bounds[mid])) hi = mid;
-      else lo = mid + 1;
-    }
-    bound = Math.max(bound, bounds[lo]);
-  }
-  // pass 2: where some pairing makes every output match, the one closest to
-  // reading order under that bound; otherwise reading order
-  for (const { from, to, costs } of groups.values()) {
-    const col = bound < ROUNDING ? matchUnder(costs, bound) : from.map((_, a) => a);
-    col.forEach((b, a) => (pair[from[a]] = to[b]));
-  }
-  return pair;
-}
-
-// A pairing of every row with its own column using only costs <= bound
-// (col[a] = the column of row a), or null where there is none: augmenting
-// paths (Kuhn), from the reading order's pairs (the diagonal) that are allowed,
-// so that ties keep copies in order. At most 12 copies: no need for faster.
-function matchUnder(costs, bound) {
-  const c = costs.length;
-  const col = new Array(c).fill(-1);
-  const row = new Array(c).fill(-1);
-  for (let a = 0; a < c; a++) if (costs[a][a] <= bound) [col[a], row[a]] = [a, a];
-  const augment = (a, seen) => {
-    for (let b = 0; b < c; b++) {
-      if (costs[a][b] > bound || seen[b]) continue;
-      seen[b] = true;
-      if (row[b] < 0 || augment(row[b], seen)) {
-        [col[a], row[b]] = [b, a];
-        return true;
-      }
-    }
-    return false;
-  };
-  for (let a = 0; a < c; a++) if (col[a] < 0 && !augment(a, new Array(c).fill(false))) return null;
-  return col;
-}
-
-// The sentence above the maps: what the summary table's row of `encoding`
-// (its largest difference `max`) means for these two sentences.
-function headline(words, order, encoding, max) {
-  const n = words.length;
-  const shuffled = order.map((i) => words[i]);
-  // a sentence the shuffle left as it was is the same input: every
-  // encoding's outputs are the same, seat by seat (the table's zeros)
-  if (shuffled.every((w, i) => w === words[i])) {
-    if (words.every((w) => w === words[0])) {
-      return `Every word here is “${words[0]}”, so every shuffle leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. To see the order matter, type a sentence with two different words.`;
-    }
-    const swapped = movedWords(order, words);
-    if (!swapped.length)
-      return 'This order leaves every word in its place, so the sentence is as it was and every encoding gives the same outputs: press Shuffle.';
-    return `This shuffle only swaps copies of ${quoteList(swapped)}, so it leaves the sentence as it was: the layer reads the same input, and every encoding gives the same outputs. Press Shuffle.`;
-  }
-  if (encoding === 'none') {
-    return `No position signal: each word’s output just moved with the word (largest difference ${formatDiff(max)}). Attention alone cannot tell “${words.join(' ')}” from “${shuffled.join(' ')}”.`;
-  }
-  if (max < ROUNDING) {
-    // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
-    const why =
-      encoding === 'alibi' && shuffled.every((w, i) => w === words[n - 1 - i])
-        ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance'
-        : '';
-    return `With ${encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(max)}${max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${why}.`;
-  }
-  return `With ${encoding}, the same word at another position gives another output (largest difference ${formatDiff(max)}): the layer can tell the two orders apart.`;
-}
-
-// In words: which words the shuffle moved, and where to. The copies of a
-// repeated word move as one group (which copy went where is not in the
-// sentence): both copies of "the" from seats 0 and 3 to seats 1 and 4.
-function describeOrder(order, words) {
-  const shuffled = order.map((i) => words[i]);
-  const seatsOf = (list, w) => list.flatMap((x, i) => (x === w ? [i] : []));
-  const parts = [];
-  let stay = 0;
-  for (const w of new Set(words)) {
-    const from = seatsOf(words, w);
-    const to = seatsOf(shuffled, w);
-    if (sameValues(from, to)) stay += from.length;
-    else if (from.length === 1) parts.push(`“${w}” from position ${from[0]} to position ${to[0]}`);
-    else
-      parts.push(
-        `${from.length === 2 ? 'both' : `the ${from.length}`} copies of “${w}” from positions ${andList(from)} to positions ${andList(to)}`,
-      );
-  }
-  if (!parts.length) {
-    const swapped = movedWords(order, words);
-    return swapped.length
-      ? `Only copies of ${quoteList(swapped)} trade places: every position holds the word it held.`
-      : 'Every word stays in its place.';
-  }
-  return `It moves ${parts.join(', ')}${stay ? `; the other ${stay === 1 ? 'word stays' : `${stay} words stay`}` : ''}.`;
-}
-
-// The words the order moves, each once (for an order that keeps the
-// sentence: the words whose copies it swaps).
-const movedWords = (order, words) => [...new Set(order.filter((v, i) => v !== i).map((v) => words[v]))];
-
-// Above the per-word table, where a word repeats: how its copies are paired.
-function copiesNote(words) {
-  const counts = new Map();
-  for (const w of words) counts.set(w, (counts.get(w) ?? 0) + 1);
-  const repeated = [...counts].filter(([, c]) => c > 1);
-  if (!repeated.length) return '';
-  const which =
-    repeated.length === 1
-      ? `“${repeated[0][0]}” comes ${repeated[0][1]} times`
-      : `${quoteList(repeated.map(([w]) => w))} each come more than once`;
-  return `${which}, and the layer cannot tell copies of a word apart: the copies are compared in reading order (first with first), unless pairing them another way makes every output row match; then “new position” shows that pairing, and the layer cannot tell the two orders apart.`;
-}
-
-// [0, 3] -> "0 and 3"; [0, 1, 2] -> "0, 1 and 2"
-function andList(items) {
-  return items.length === 1 ? String(items[0]) : `${items.slice(0, -1).join(', ')} and ${items[items.length - 1]}`;
-}
-
-const quoteList = (ws) => andList(ws.map((w) => `“${w}”`));
-
-// "0,4,2,3,1" -> [0, 4, 2, 3, 1], checked to be a rearrangement of 0..n-1; '' -> the swap preset.
-function parseOrder(text, n) {
-  if (text.trim() === '') return swapOrder(n);
-  const p = text.split(',').map((s) => Number(s.trim()));
-  const seen = new Set(p);
-  if (p.length !== n || seen.size !== n || p.some((v) => !Number.isInteger(v) || v < 0 || v >= n)) {
-    throw new Error(
-      `order must list each of the positions 0..${n - 1} once (one per word of the sentence); got "${text}"`,
-    );
-  }
-  return p;
-}
-
-// One self-attention layer over x (n, d_model) with encoding `enc`:
-// output and weights of pe.attention, (heads, n, head_dim) and (heads, n, n).
-function selfAttention(pe, enc, x, n, positions) {
-  // 1. absolute encodings are added to the embeddings before the projections
-  let xe = x;
-  if (enc === 'sinusoidal' || enc === 'learned') {
-    const add =
-      enc === 'sinusoidal'
-        ? pe.sinusoidal(n, D_MODEL)
-        : pe.learnedLookup(LEARNED_TABLE, LEARNED_ROWS, D_MODEL, positions);
-    xe = new Float32Array(x.length);
-    for (let i = 0; i < x.length; i++) xe[i] = x[i] + add[i];
-  }
-  // 2. q, k, v = x W, split into heads: (heads, n, head_dim)
-  const q = project(xe, W_Q, n);
-  let k = project(xe, W_K, n);
-  const v = project(xe, W_V, n);
-  let qr = q;
-  // 3. RoPE rotates q and k by their positions (every head uses positions 0..n-1)
-  if (enc === 'rope') {
-    const pos = new Float64Array(HEADS * n);
-    for (let hh = 0; hh < HEADS; hh++) pos.set(positions, hh * n);
-    qr = pe.ropeApply(q, HEADS * n, HEAD_DIM, { positions: pos });
-    k = pe.ropeApply(k, HEADS * n, HEAD_DIM, { positions: pos });
-  }
-  // 4. attention; ALiBi and T5 add their relative-position biases to the scores
-  return pe.attention(qr, k, v, {
-    heads: HEADS,
-    seqLen: n,
-    headDim: HEAD_DIM,
-    alibi: enc === 'alibi',
-    t5:
-      enc === 't5'
-        ? { table: T5_TABLE, numBuckets: T5_BUCKETS, maxDistance: T5_MAX_DISTANCE, bidirectional: true }
-        : null,
-  });
-}
-
-// x (n, d_model) times W (d_model, d_model), written as (heads, n, head_dim).
-function project(x, w, n) {
-  const out = new Float32Array(HEADS * n * HEAD_DIM);
-  for (let j = 0; j < n; j++) {
-    for (let c = 0; c < D_MODEL; c++) {
-      let s = 0;
-      for (let r = 0; r < D_MODEL; r++) s += x[j * D_MODEL + r] * w[r * D_MODEL + c];
-      const hh = Math.floor(c / HEAD_DIM);
-      out[(hh * n + j) * HEAD_DIM + (c % HEAD_DIM)] = s;
-    }
-  }
-  return out;
-}
-
-function formatDiff(d) {
-  if (d === 0) return '0';
-  return d < 1e-3 ? exponential(d, 1) : fixed(d, 4);
 }
 
 // An n x n heatmap of w(a, b) in [0, 1] on one canvas, labelled rows and

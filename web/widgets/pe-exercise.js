@@ -30,29 +30,19 @@
 // revealed, latencyMs, question (plain text), correctPattern, correctValue }.
 // HTML comes only from quizTextToHtml/blocksToHtml (trustedFragment); what the
 // learner types only ever becomes text nodes or parsed, escaped TeX.
-import { PeElement, define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
-import { exercises, exerciseGenerators, lessonQuestionIds } from '../gen/lesson-data.js';
-import {
-  loadProgress,
-  saveEntry,
-  onProgress,
-  forgetUnknownQuizzes,
-  learnerSeed,
-  afterCheck,
-  afterSolution,
-  afterNewDraw,
-  creditAfter,
-  formatPoints,
-  earnedText,
-} from '../lib/progress.js';
+import { define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
+import { QuestionElement, questionStyles } from '../lib/question.js';
+import { exercises, exerciseGenerators } from '../gen/lesson-data.js';
+import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
 // the answer reader (and the expression parser under it) load with the first exercise on screen
 let answersModule = null;
 const loadAnswers = () => (answersModule ??= import('../lib/answers.js'));
 
-class PeExercise extends PeElement {
+class PeExercise extends QuestionElement {
   static tag = 'pe-exercise';
+  static idAttribute = 'exercise';
   static description =
     'One exercise of the lesson, by id: the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.';
   static events = {
@@ -68,8 +58,9 @@ class PeExercise extends PeElement {
       patternMessage: 'must be an exercise id (lowercase letters, digits and dashes)',
     },
   };
-  static styles = css`
-    .kicker { font-size: .8em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); margin: 0 0 4px; }
+  static styles =
+    questionStyles +
+    css`
     .title { font-weight: 600; margin: 0 0 6px; }
     .prompt p, .solution p, .hint p { margin: .45em 0; }
     .prompt ul, .solution ul, .solution ol { margin: .4em 0; padding-left: 1.4em; }
@@ -97,23 +88,14 @@ class PeExercise extends PeElement {
     .feedback:empty { display: none; }
     .part.right .feedback { color: var(--pe-good); }
     .part.wrong .feedback { color: var(--pe-bad); }
-    .buttons { display: flex; flex-wrap: wrap; gap: 8px; }
     button { min-height: 32px; }
-    .result { margin: 8px 0 0; font-weight: 600; }
-    .result.good { color: var(--pe-good); }
-    .result.bad { color: var(--pe-bad); }
-    .result.revealed { font-style: italic; }
-    .box { margin-top: 8px; padding: 8px 10px; border-left: 3px solid var(--pe-accent); background: var(--pe-panel); }
-    .box[hidden] { display: none; }
     .box h4 { margin: 0 0 4px; font-size: .95em; }
     [part~="solution-value"] { font-family: var(--pe-mono); background: var(--pe-bg); border: 1px solid var(--pe-border); border-radius: 4px; padding: 0 4px; }
     .reveal:empty { display: none; }
     .reveal pe-live-output { margin: 8px 0 0; }
-    math { font-size: 1.05em; }
   `;
 
   build(root) {
-    forgetUnknownQuizzes(lessonQuestionIds);
     this.kicker = h('p', { class: 'kicker' }, 'Exercise: your own numbers, checked by the compute core');
     this.titleBox = h('p', { class: 'title' });
     this.prompt = h('div', { class: 'prompt' });
@@ -149,28 +131,10 @@ class PeExercise extends PeElement {
       this.solution,
       this.reveal,
     );
-    this._unsubscribe = null;
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    // a reset elsewhere on the page (the score board) starts this exercise afresh
-    this._unsubscribe ??= onProgress((e) => {
-      if (e.detail?.reset && (!e.detail.ids || e.detail.ids.includes(this.exerciseId))) {
-        this._draw = null;
-        this.schedule();
-      }
-    });
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._unsubscribe?.();
-    this._unsubscribe = null;
-  }
-
-  get exerciseId() {
-    return this.getAttribute('exercise') ?? '';
+  forgetQuestion() {
+    this._draw = null;
   }
 
   update(pe, p) {
@@ -337,49 +301,26 @@ class PeExercise extends PeElement {
       if (j.slip) p.feedback.replaceChildren(trustedFragment(quizTextToHtml(j.message)));
       else setText(p.feedback, j.right ? (this.parts.length > 1 ? 'Right.' : '') : j.message || 'Not this.');
     });
-    const revealed = this._solutionShown;
-    const before = loadProgress()[this.exerciseId];
-    // a restored view says what the stored answer earned; a new check is scored now
-    const { entry, earned } = save
-      ? afterCheck(before, { right, response: texts.map((t) => t.slice(0, 300)), seed: this._seed })
-      : { entry: before, earned: before?.credit ?? 0 };
-    this.result.className = `result ${right ? (revealed ? 'revealed' : 'good') : 'bad'}`;
-    this.result.textContent = right
-      ? revealed
-        ? 'Revealed: right, but after Show solution, so it earns no credit.'
-        : `Correct. ${earnedText(earned, entry.credit)}`
-      : `Not right yet${this.parts.length > 1 ? `: ${judged.filter((j) => !j.right).length} of ${this.parts.length} parts` : ''}. Read the note under the box, use the hint, or show the solution.${
-          !revealed && entry.credit < 1
-            ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.`
-            : ''
-        }`;
-    if (right || revealed) this.showReveal();
+    const scored = this.scoreCheck({
+      right,
+      response: texts.map((t) => t.slice(0, 300)),
+      save,
+      wrong: `Not right yet${this.parts.length > 1 ? `: ${judged.filter((j) => !j.right).length} of ${this.parts.length} parts` : ''}. Read the note under the box, use the hint, or show the solution.`,
+    });
+    if (right || scored.revealed) this.showReveal();
     if (!save) return;
-    saveEntry(this.exerciseId, entry);
+    saveEntry(this.questionId, scored.entry);
     const interaction = this.answers.interactionOf(x.parts, texts, judged);
-    const latencyMs = performance.now() - this._shownAt;
+    this.announce(scored, {
+      kind: interaction.kind,
+      response: interaction.response,
+      texts: texts.map((t) => t.slice(0, 300)),
+      correct: right,
+      question: plainText(this.prompt),
+      correctPattern: interaction.correctPattern,
+      correctValue: interaction.correctValue,
+    });
     this._shownAt = performance.now();
-    this.dispatchEvent(
-      new CustomEvent('pe-quiz-answered', {
-        bubbles: true,
-        composed: true,
-        detail: {
-          quizId: this.exerciseId,
-          kind: interaction.kind,
-          response: interaction.response,
-          texts: texts.map((t) => t.slice(0, 300)),
-          correct: right,
-          score: earned,
-          credit: entry.credit,
-          attempts: entry.attempts,
-          revealed,
-          latencyMs,
-          question: plainText(this.prompt),
-          correctPattern: interaction.correctPattern,
-          correctValue: interaction.correctValue,
-        },
-      }),
-    );
   }
 
   toggleHint() {
@@ -412,8 +353,8 @@ class PeExercise extends PeElement {
     this.result.textContent =
       'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.';
     saveEntry(
-      this.exerciseId,
-      afterSolution(loadProgress()[this.exerciseId], {
+      this.questionId,
+      afterSolution(loadProgress()[this.questionId], {
         response: this.parts.map((p) => p.input.value.slice(0, 300)),
         seed: this._seed,
       }),
@@ -435,10 +376,10 @@ class PeExercise extends PeElement {
   }
 
   newNumbers() {
-    const before = loadProgress()[this.exerciseId];
+    const before = loadProgress()[this.questionId];
     // new numbers are practice: credit and misses stay with the question
     saveEntry(
-      this.exerciseId,
+      this.questionId,
       afterNewDraw(before, { seed: newSeed() }) ?? {
         credit: 0,
         misses: 0,

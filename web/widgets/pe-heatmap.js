@@ -6,6 +6,7 @@
 // pe.sinusoidalFrequencies), and so does the picture, the table's box means
 // (pe.sinusoidalPicture); this file only colours and labels them.
 import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
+import { sideLabel } from '../lib/canvas.js';
 import { diverging, rgb } from '../lib/colormap.js';
 import { fixed } from '../lib/pyformat.js';
 import { HeapBuffer } from '../lib/heap-buffer.js';
@@ -171,12 +172,7 @@ class PeHeatmap extends PeElement {
     ctx.textAlign = 'right';
     ctx.fillText('0', AXIS_LEFT - 4, AXIS_TOP + Math.min(6, plotH / maxLen / 2 + 2));
     ctx.fillText(String(maxLen - 1), AXIS_LEFT - 4, AXIS_TOP + plotH - 6);
-    ctx.save();
-    ctx.translate(12, AXIS_TOP + plotH / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.fillText('position ↓', 0, 0);
-    ctx.restore();
+    sideLabel(ctx, 'position ↓', 12, AXIS_TOP + plotH / 2);
     ctx.textBaseline = 'alphabetic';
     ctx.textAlign = 'left';
     ctx.fillText('0', AXIS_LEFT, AXIS_TOP - 6);

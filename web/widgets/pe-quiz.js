@@ -22,21 +22,10 @@
 // shown), latencyMs (since the question or the last try was shown), choices
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
-import { PeElement, define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
-import { quizzes, quizGenerators, lessonQuestionIds } from '../gen/lesson-data.js';
-import {
-  loadProgress,
-  saveEntry,
-  onProgress,
-  forgetUnknownQuizzes,
-  learnerSeed,
-  afterCheck,
-  afterSolution,
-  afterNewDraw,
-  creditAfter,
-  formatPoints,
-  earnedText,
-} from '../lib/progress.js';
+import { define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
+import { QuestionElement, questionStyles } from '../lib/question.js';
+import { quizzes, quizGenerators } from '../gen/lesson-data.js';
+import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
 
@@ -54,8 +43,9 @@ const MARKS = {
   other: 'Not this one: ',
 };
 
-class PeQuiz extends PeElement {
+class PeQuiz extends QuestionElement {
   static tag = 'pe-quiz';
+  static idAttribute = 'quiz';
   static description =
     'One quiz question of the lesson, by id, with per-option feedback; progress kept in the browser.';
   static events = {
@@ -73,10 +63,11 @@ class PeQuiz extends PeElement {
   };
   // a written quiz works before the wasm arrives; a generated one asks for the core itself
   static needsCore = false;
-  static styles = css`
+  static styles =
+    questionStyles +
+    css`
     fieldset { border: 0; padding: 0; margin: 0; min-width: 0; }
     legend { font-weight: 600; padding: 0; margin-bottom: 8px; }
-    .kicker { font-size: .8em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); margin: 0 0 4px; }
     .options { display: grid; gap: 6px; margin: 0 0 10px; }
     .option { display: grid; grid-template-columns: auto 1fr; gap: 2px 8px; align-items: start;
       padding: 6px 10px; border: 1px solid var(--pe-border); border-radius: 8px; cursor: pointer; }
@@ -92,19 +83,9 @@ class PeQuiz extends PeElement {
     .correct .mark { color: var(--pe-good); }
     .wrong .mark { color: var(--pe-bad); }
     .missed .mark { color: var(--pe-good); }
-    .buttons { display: flex; flex-wrap: wrap; gap: 8px; }
-    .result { margin: 8px 0 0; font-weight: 600; }
-    .result.good { color: var(--pe-good); }
-    .result.bad { color: var(--pe-bad); }
-    .result.revealed { font-style: italic; }
-    .explanation { margin-top: 8px; padding: 8px 10px; border-left: 3px solid var(--pe-accent); background: var(--pe-panel); }
-    .explanation[hidden] { display: none; }
-    math { font-size: 1.05em; }
   `;
 
   build(root) {
-    // a page may hold quizzes without the score board: drop stale progress here too
-    forgetUnknownQuizzes(lessonQuestionIds);
     this.kicker = h('p', { class: 'kicker' }, 'Check yourself');
     this.legend = h('legend');
     this.optionsBox = h('div', { class: 'options' });
@@ -114,7 +95,7 @@ class PeQuiz extends PeElement {
     this.solutionButton = h('button', { type: 'button', onclick: () => this.showSolution() }, 'Show solution');
     this.newButton = h('button', { type: 'button', onclick: () => this.newQuestion() }, 'New question');
     this.result = h('p', { class: 'result', role: 'status', 'aria-live': 'polite' });
-    this.explanation = h('div', { class: 'explanation', hidden: true });
+    this.explanation = h('div', { class: 'box explanation', hidden: true });
     const form = h(
       'form',
       { onsubmit: (e) => (e.preventDefault(), this.check()) },
@@ -122,28 +103,10 @@ class PeQuiz extends PeElement {
       h('div', { class: 'buttons' }, this.checkButton, this.retryButton, this.solutionButton, this.newButton),
     );
     root.append(this.kicker, form, this.result, this.explanation);
-    this._unsubscribe = null;
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    // a reset elsewhere on the page (the score board) clears this quiz too
-    this._unsubscribe ??= onProgress((e) => {
-      if (e.detail?.reset && (!e.detail.ids || e.detail.ids.includes(this.quizId))) {
-        this._question = null;
-        this.schedule();
-      }
-    });
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._unsubscribe?.();
-    this._unsubscribe = null;
-  }
-
-  get quizId() {
-    return this.getAttribute('quiz') ?? '';
+  forgetQuestion() {
+    this._question = null;
   }
 
   update(pe, p) {
@@ -197,7 +160,7 @@ class PeQuiz extends PeElement {
 
   render(saved) {
     const q = this._question;
-    const name = `q-${this.quizId}`;
+    const name = `q-${this.questionId}`;
     this.kicker.textContent = q.generated ? 'Check yourself (numbers computed by the core)' : 'Check yourself';
     this.legend.replaceChildren(trustedFragment(q.question));
     // labels by authored index; the DOM holds them in the displayed order
@@ -284,55 +247,34 @@ class PeQuiz extends PeElement {
     const correctSet = q.options.flatMap((o, i) => (o.correct ? [i] : []));
     const correct = correctSet.length === chosen.length && correctSet.every((i) => chosen.includes(i));
     const missed = q.multiple && !correct && chosen.every((i) => q.options[i].correct);
-    const revealed = this._solutionShown;
-    const before = loadProgress()[this.quizId];
-    // a restored view says what the stored answer earned; a new check is scored now
-    const { entry, earned } = save
-      ? afterCheck(before, { right: correct, response: chosen, seed: this._seed })
-      : { entry: before, earned: before?.credit ?? 0 };
-    this.result.className = `result ${correct ? (revealed ? 'revealed' : 'good') : 'bad'}`;
-    this.result.textContent = correct
-      ? revealed
-        ? 'Revealed: right, but after Show solution, so it earns no credit.'
-        : `Correct. ${earnedText(earned, entry.credit)}`
-      : `${
-          missed
-            ? 'Partly: every answer you chose is right, but the ones marked "Missed" are right too.'
-            : q.multiple
-              ? 'Not quite: read the feedback under the marked answers, then try again or show the solution.'
-              : 'Not quite: read the feedback under your answer, then try again or show the solution.'
-        }${!revealed && entry.credit < 1 ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.` : ''}`;
+    const scored = this.scoreCheck({
+      right: correct,
+      response: chosen,
+      save,
+      wrong: missed
+        ? 'Partly: every answer you chose is right, but the ones marked "Missed" are right too.'
+        : q.multiple
+          ? 'Not quite: read the feedback under the marked answers, then try again or show the solution.'
+          : 'Not quite: read the feedback under your answer, then try again or show the solution.',
+    });
     this.explanation.hidden = !correct;
     this.setInputsDisabled(true);
     this.retryButton.hidden = false;
     // the Check button is now disabled: keep keyboard focus inside the quiz
     if (save) this.retryButton.focus();
     if (save) {
-      saveEntry(this.quizId, entry);
-      const latencyMs = performance.now() - this._shownAt;
-      this.dispatchEvent(
-        new CustomEvent('pe-quiz-answered', {
-          bubbles: true,
-          composed: true,
-          detail: {
-            quizId: this.quizId,
-            kind: 'choice',
-            response: chosen.map((i) => this.optionText(i)),
-            correct,
-            score: earned,
-            credit: entry.credit,
-            attempts: entry.attempts,
-            revealed,
-            latencyMs,
-            // for xAPI statements and LMS interactions (web/lib/xapi.js): authored indices and plain texts
-            choices: chosen,
-            correctChoices: correctSet,
-            multiple: q.multiple,
-            question: plainText(this.legend),
-            options: q.options.map((o, i) => this.optionText(i)),
-          },
-        }),
-      );
+      saveEntry(this.questionId, scored.entry);
+      this.announce(scored, {
+        kind: 'choice',
+        response: chosen.map((i) => this.optionText(i)),
+        correct,
+        // for xAPI statements and LMS interactions (web/lib/xapi.js): authored indices and plain texts
+        choices: chosen,
+        correctChoices: correctSet,
+        multiple: q.multiple,
+        question: plainText(this.legend),
+        options: q.options.map((o, i) => this.optionText(i)),
+      });
     }
   }
 
@@ -370,13 +312,13 @@ class PeQuiz extends PeElement {
     this._solutionShown = true;
     if (save) {
       this.retryButton.focus();
-      saveEntry(this.quizId, afterSolution(loadProgress()[this.quizId], { response: picks, seed: this._seed }));
+      saveEntry(this.questionId, afterSolution(loadProgress()[this.questionId], { response: picks, seed: this._seed }));
     }
   }
 
   newQuestion() {
     // new numbers are practice: the credit earned stays, and so do the misses
-    saveEntry(this.quizId, afterNewDraw(loadProgress()[this.quizId], { seed: newSeed() }));
+    saveEntry(this.questionId, afterNewDraw(loadProgress()[this.questionId], { seed: newSeed() }));
     this._question = null;
     this.schedule();
     this.updateNow().then(() => this.optionsBox.querySelector('input')?.focus());

@@ -11,15 +11,15 @@
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope-config.js only reads the file.
 import { PeElement, define, css, h, patchSpecs, setAttr } from '../lib/pe-element.js';
-import { logPairPlot, cursorLine } from '../lib/chart.js';
+import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
-import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
+import { bindPairCursor } from '../lib/grid-cursor.js';
+import { TWO_PI, pairColumns, rowAt } from '../lib/pair-angles.js';
 
 const PLOT_H = 250;
 const PAD = { l: 54, r: 14, t: 12, b: 36 };
-const TWO_PI = 2 * Math.PI;
 
 function fmt(x) {
   if (!Number.isFinite(x)) return String(x);
@@ -82,18 +82,12 @@ class RopeConfigLab extends PeElement {
     trained: { type: 'int', default: 0, min: 0, max: MAX_POSITION, control: 'number', label: 'training length (0: L)' },
   };
 
-  static styles = css`
+  static styles =
+    plotStyles +
+    css`
     :host { --before: #6b7280; --after: #0072b2; --new: #d55e00; }
     @media (prefers-color-scheme: dark) { :host { --before: #9aa4b1; --after: #56b4e9; --new: #ff9e4a; } }
-    svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
-    .axis { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
-    .grid { stroke: var(--pe-border); stroke-width: 1; }
-    .ref { stroke: var(--pe-fg); stroke-width: 1.2; }
     .ref2 { stroke: var(--pe-fg); stroke-width: 1.2; stroke-dasharray: 2 3; }
-    .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
-    text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
-    text.muted { fill: var(--pe-muted); }
-    text.reflabel { paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
     .s-before { stroke: var(--before); stroke-width: 5; opacity: .5; fill: none; }
     .s-after { stroke: var(--after); stroke-width: 2.2; fill: none; }
     circle.new { fill: var(--new); }
@@ -148,19 +142,19 @@ class RopeConfigLab extends PeElement {
       {},
       h('h4', {}, 'Wavelength of every pair, before and after the scaling'),
       this.wlSvg,
-      legend([
-        ['s-before', 'before (the pre-trained RoPE)'],
-        ['s-after', 'after the config’s scaling'],
-        ['ref', 'original context L'],
-        ['ref2', 'claimed context'],
+      plotLegend([
+        { cls: 's-before', label: 'before (the pre-trained RoPE)' },
+        { cls: 's-after', label: 'after the config’s scaling' },
+        { cls: 'ref', label: 'original context L' },
+        { cls: 'ref2', label: 'claimed context' },
       ]),
       h('h4', {}, 'Largest angle each pair turns through: in training and at the target'),
       this.angSvg,
-      legend([
-        ['s-before', 'in training: (training length − 1)·θᵢ'],
-        ['s-after', 'at the target: (target − 1)·θᵢ after scaling'],
-        ['ref2', 'one full turn, 2π'],
-        ['dot', 'angles never seen in training'],
+      plotLegend([
+        { cls: 's-before', label: 'in training: (training length − 1)·θᵢ' },
+        { cls: 's-after', label: 'at the target: (target − 1)·θᵢ after scaling' },
+        { cls: 'ref2', label: 'one full turn, 2π' },
+        { cls: 'new', label: 'angles never seen in training', dot: 4 },
       ]),
     );
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
@@ -184,12 +178,16 @@ class RopeConfigLab extends PeElement {
     );
     this.cursor = null;
     for (const svg of [this.wlSvg, this.angSvg]) {
-      svg.addEventListener('pointermove', (e) => this._pointer(e, svg));
-      svg.addEventListener('pointerleave', () => {
-        this.cursor = null;
-        this._drawCursor();
+      bindPairCursor(svg, {
+        pad: PAD,
+        geom: () => this._geom,
+        pairs: () => this._state?.pairs ?? null,
+        current: () => this.cursor,
+        moveTo: (cur) => {
+          this.cursor = cur;
+          this._drawCursor();
+        },
       });
-      svg.addEventListener('keydown', (e) => this._key(e));
     }
     this._custom = null;
     this._filled = null;
@@ -460,21 +458,6 @@ class RopeConfigLab extends PeElement {
     );
   }
 
-  _pointer(e, svg) {
-    if (!this._geom) return;
-    this.cursor = pairAt(e, svg, { l: PAD.l, pw: this._geom.pw }, this._state.pairs);
-    this._drawCursor();
-  }
-
-  _key(e) {
-    if (!this._state) return;
-    const moved = movePairCursor(e, this.cursor, this._state.pairs);
-    if (!moved) return;
-    if (moved.cur !== null) e.preventDefault();
-    this.cursor = moved.cur;
-    this._drawCursor();
-  }
-
   _drawCursor() {
     if (!this._state || !this._cursorLines) return;
     if (this.cursor === null) {
@@ -524,52 +507,6 @@ class RopeConfigLab extends PeElement {
 }
 
 // Every pair's numbers as columns (Float64Array; fresh flags as Uint8Array):
-// θᵢ before and after the scaling, wavelengths 2π/θᵢ, the stretch, the largest
-// angle in training, (Lt − 1)·θᵢ, and at the target, (T − 1)·θᵢ after scaling.
-// A pair meets new angles (fresh) when it never completed a turn in training
-// and at T goes past its trained arc by more than one trained step θᵢ
-// (position interpolation's last offset, (sL − 1)/s, lies between L − 1 and
-// L); freshUnscaled: the same without the scaling. Columns, not an object per
-// pair: a pasted head of 32768 pairs is redrawn on every change of a control.
-function pairColumns(before, after, Lt, T) {
-  const n = before.length;
-  const f64 = () => new Float64Array(n);
-  const [b64, a64, wlBefore, wlAfter, ratio, trained, reached] = [f64(), f64(), f64(), f64(), f64(), f64(), f64()];
-  const fresh = new Uint8Array(n);
-  const freshUnscaled = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const b = before[i];
-    const a = after[i];
-    const t = (Lt - 1) * b;
-    const r = (T - 1) * a;
-    b64[i] = b;
-    a64[i] = a;
-    wlBefore[i] = TWO_PI / b;
-    wlAfter[i] = TWO_PI / a;
-    ratio[i] = b / a;
-    trained[i] = t;
-    reached[i] = r;
-    fresh[i] = t < TWO_PI && r - t > b ? 1 : 0;
-    freshUnscaled[i] = t < TWO_PI && (T - 1) * b - t > b ? 1 : 0;
-  }
-  return { before: b64, after: a64, wlBefore, wlAfter, ratio, trained, reached, fresh, freshUnscaled };
-}
-
-// pair i of pairColumns' columns as one object
-function rowAt(cols, i) {
-  return {
-    i,
-    before: cols.before[i],
-    after: cols.after[i],
-    wlBefore: cols.wlBefore[i],
-    wlAfter: cols.wlAfter[i],
-    ratio: cols.ratio[i],
-    trained: cols.trained[i],
-    reached: cols.reached[i],
-    fresh: cols.fresh[i] === 1,
-  };
-}
-
 function indicesWhere(n, pred) {
   const out = [];
   for (let i = 0; i < n; i++) if (pred(i)) out.push(i);
@@ -578,27 +515,6 @@ function indicesWhere(n, pred) {
 
 function message(error) {
   return (error instanceof Error ? error.message : String(error)).replace(/^parseRopeConfig: /, '');
-}
-
-function legend(items) {
-  return h(
-    'ul',
-    { class: 'legend' },
-    items.map(([cls, label]) =>
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 30, height: 12, 'aria-hidden': 'true' },
-          cls === 'dot'
-            ? h('svg:circle', { cx: 15, cy: 6, r: 4, class: 'new' })
-            : h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: cls }),
-        ),
-        label,
-      ),
-    ),
-  );
 }
 
 define(RopeConfigLab);

@@ -11,7 +11,7 @@
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
-import { niceStep, tickText, cursorLine } from '../lib/chart.js';
+import { niceStep, tickText, cursorLine, plotLegend } from '../lib/chart.js';
 
 const PLOT_H = 230;
 const PAD = { l: 46, r: 12, t: 22, b: 34 };
@@ -83,24 +83,7 @@ class RopeOffsetCheck extends PeElement {
     this.table = this.tableAlternative('Show the plotted scores as a table');
     // the table can hold thousands of rows: filled only while it is open
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
-    const legend = h(
-      'ul',
-      { class: 'legend' },
-      SERIES.map((s) =>
-        h(
-          'li',
-          {},
-          h(
-            'svg:svg',
-            { width: 30, height: 12, 'aria-hidden': 'true' },
-            s.line
-              ? h('svg:line', { x1: 0, y1: 6, x2: 30, y2: 6, class: s.cls })
-              : h('svg:circle', { cx: 15, cy: 6, r: 3.5, class: s.cls }),
-          ),
-          s.label,
-        ),
-      ),
-    );
+    const legend = plotLegend(SERIES.map((s) => ({ cls: s.cls, label: s.label, dot: s.line ? 0 : 3.5 })));
     root.append(
       h('h3', {}, 'RoPE scores depend only on the offset n − m'),
       h(

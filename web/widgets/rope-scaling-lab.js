@@ -12,8 +12,8 @@
 // the screen sets --pe-sticky-top to that bar's height.
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
-import { pairAt, movePairCursor } from '../lib/grid-cursor.js';
-import { logPairPlot, cursorLine } from '../lib/chart.js';
+import { bindPairCursor } from '../lib/grid-cursor.js';
+import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
 import { pairChanged, onlyRounding } from '../lib/rope-config.js';
 
 const PLOT_H = 300;
@@ -63,19 +63,13 @@ class RopeScalingLab extends PeElement {
     },
   };
 
-  static styles = css`
+  static styles =
+    plotStyles +
+    css`
     :host { --m1: #6b7280; --m2: #d55e00; --m3: #0072b2; --m4: #009e73; --m5: #cc79a7; }
     @media (prefers-color-scheme: dark) { :host { --m1: #9aa4b1; --m2: #ff9e4a; --m3: #56b4e9; --m4: #3fd0a4; --m5: #e6a0c8; } }
     .plot-wrap { margin-top: 8px; }
-    svg:focus-visible { outline: 3px solid var(--pe-accent); outline-offset: 2px; }
-    .axis { stroke: var(--pe-muted); stroke-width: 1; fill: none; }
-    .grid { stroke: var(--pe-border); stroke-width: 1; }
-    .ref { stroke: var(--pe-fg); stroke-width: 1.2; }
     .ref2 { stroke: var(--pe-fg); stroke-width: 1.2; stroke-dasharray: 1 3; }
-    .cursor { stroke: var(--pe-accent); stroke-width: 1.5; stroke-dasharray: 3 3; }
-    text { fill: var(--pe-fg); font: 11px system-ui, sans-serif; }
-    text.muted { fill: var(--pe-muted); }
-    text.reflabel { paint-order: stroke; stroke: var(--pe-bg); stroke-width: 3px; }
     path.m-none, line.m-none { stroke: var(--m1); stroke-width: 5; opacity: .55; fill: none; }
     path.m-linear, line.m-linear { stroke: var(--m2); stroke-width: 2; fill: none; }
     path.m-dynamic, line.m-dynamic { stroke: var(--m3); stroke-width: 2.2; fill: none; }
@@ -122,43 +116,9 @@ class RopeScalingLab extends PeElement {
     factorBar.classList.add('factor-bar');
     this.table = this.tableAlternative('Show every pair’s wavelength as a table');
     this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
-    const legend = h(
-      'ul',
-      { class: 'legend' },
-      METHODS.map((m) =>
-        h(
-          'li',
-          {},
-          h(
-            'svg:svg',
-            { width: 36, height: 12, 'aria-hidden': 'true' },
-            h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: m.cls, 'stroke-dasharray': m.dash || null }),
-          ),
-          m.label,
-        ),
-      ),
-    );
-    legend.append(
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 36, height: 12, 'aria-hidden': 'true' },
-          h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref' }),
-        ),
-        'original context',
-      ),
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 36, height: 12, 'aria-hidden': 'true' },
-          h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: 'ref2' }),
-        ),
-        'factor × original',
-      ),
+    const legend = plotLegend(
+      [...METHODS, { cls: 'ref', label: 'original context' }, { cls: 'ref2', label: 'factor × original' }],
+      36,
     );
     root.append(
       h('h3', {}, 'RoPE scaling: the wavelength of every pair under five methods'),
@@ -179,15 +139,17 @@ class RopeScalingLab extends PeElement {
       this.table,
     );
     this.cursor = null; // pair under the pointer / keyboard cursor (transient)
-    this.svg.addEventListener('pointermove', (e) => this._pointer(e));
-    this.svg.addEventListener('pointerleave', () => {
-      this.cursor = null;
-      this._drawCursor();
+    bindPairCursor(this.svg, {
+      pad: PAD,
+      geom: () => this._geom,
+      pairs: () => this._state?.pairs ?? null,
+      current: () => this.cursor,
+      moveTo: (cur) => {
+        this.cursor = cur;
+        this._drawCursor();
+      },
     });
-    this.svg.addEventListener('keydown', (e) => this._key(e));
-    this._width = 0;
-    this._ro = new ResizeObserver(() => this.plotWrap.clientWidth !== this._width && this.schedule());
-    this._ro.observe(this.plotWrap);
+    this.redrawOnResize(this.plotWrap);
   }
 
   update(pe, p) {
@@ -343,21 +305,6 @@ class RopeScalingLab extends PeElement {
       'aria-label',
       `Wavelength of each of ${pairs} pairs on a log scale for five methods. The last pair: ${METHODS.map((m) => `${m.label} ${fmtLen(wl[m.key][last])}`).join(', ')}. Reference line at the original context ${orig}. Focus it and use the arrow keys to read a pair.`,
     );
-  }
-
-  _pointer(e) {
-    if (!this._geom) return;
-    this.cursor = pairAt(e, this.svg, { l: PAD.l, pw: this._geom.pw }, this._state.pairs);
-    this._drawCursor();
-  }
-
-  _key(e) {
-    if (!this._state) return;
-    const moved = movePairCursor(e, this.cursor, this._state.pairs);
-    if (!moved) return;
-    if (moved.cur !== null) e.preventDefault();
-    this.cursor = moved.cur;
-    this._drawCursor();
   }
 
   _drawCursor() {

@@ -20,8 +20,9 @@ import {
   setAttr,
   setText,
 } from '../lib/pe-element.js';
-import { rgb } from '../lib/colormap.js';
-import { bindCellCursor, moveAlong } from '../lib/grid-cursor.js';
+import { rgb, inkOn } from '../lib/colormap.js';
+import { matrixAxes, frameCell, sideLabel } from '../lib/canvas.js';
+import { bindCellCursor, bindAxisCursor } from '../lib/grid-cursor.js';
 
 const STRIP_H = 150;
 const PAD = { l: 34, r: 10, t: 16, b: 40 };
@@ -84,15 +85,16 @@ class T5Buckets extends PeElement {
         this._drawGrid();
       },
     });
-    this.strip.addEventListener('pointermove', (e) => this._stripPointer(e));
-    this.strip.addEventListener('pointerleave', () => {
-      this._rel = null;
-      this._drawStrip();
+    bindAxisCursor(this.strip, {
+      at: (e) => this._stripAt(e),
+      range: () => (this._state ? [-this._state.D, this._state.D, 10] : null),
+      current: () => this._rel,
+      moveTo: (rel) => {
+        this._rel = rel;
+        this._drawStrip();
+      },
     });
-    this.strip.addEventListener('keydown', (e) => this._stripKey(e));
-    this._width = 0;
-    this._ro = new ResizeObserver(() => this.gridWrap.clientWidth !== this._width && this.schedule());
-    this._ro.observe(this.gridWrap);
+    this.redrawOnResize(this.gridWrap);
     this._drawn = null; // the last combination drawn: { 'num-buckets', 'max-distance', bidirectional }
     this._lastSet = null; // the combined parameter set last, by a control or the host page
     this._takenBack = null; // { name, combination } of the note left beside a control
@@ -293,23 +295,7 @@ class T5Buckets extends PeElement {
     const hgt = M + cell * Q;
     this._gridGeom = { M, cell };
     const ctx = canvasContext(this.grid, w, hgt);
-    ctx.fillStyle = rgb(colors.muted);
-    ctx.font = '10px system-ui, sans-serif';
-    ctx.textBaseline = 'top';
-    ctx.fillText('key j →', M, 0);
-    ctx.save();
-    // reads bottom to top, the arrow pointing down the rows
-    ctx.translate(6, M);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    ctx.fillText('← query i', 0, 0);
-    ctx.restore();
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    const every = Math.ceil(16 / cell);
-    for (let j = 0; j < K; j += every) ctx.fillText(String(j), M + j * cell + cell / 2, 20);
-    for (let i = 0; i < Q; i += every) ctx.fillText(String(i), 20, M + i * cell + cell / 2);
+    matrixAxes(ctx, { M, cell, rows: Q, cols: K, across: 'key j', down: 'query i', gap: 16, color: rgb(colors.muted) });
     // cells: one pixel per pair in an offscreen image, scaled up without smoothing
     if (!this._img || this._img.width !== K || this._img.height !== Q) {
       this._img = new ImageData(K, Q);
@@ -332,17 +318,14 @@ class T5Buckets extends PeElement {
       for (let i = 0; i < Q; i++) {
         for (let j = 0; j < K; j++) {
           const b = map[i * K + j];
-          const lum = 0.299 * lut[3 * b] + 0.587 * lut[3 * b + 1] + 0.114 * lut[3 * b + 2];
-          ctx.fillStyle = lum < 128 ? '#fff' : '#111';
+          ctx.fillStyle = inkOn(lut, 3 * b);
           ctx.fillText(String(b), M + j * cell + cell / 2, M + i * cell + cell / 2 + 0.5);
         }
       }
     }
     if (this._cur) {
       const [ci, cj] = this._cur;
-      ctx.strokeStyle = rgb(colors.fg);
-      ctx.lineWidth = 2.5;
-      ctx.strokeRect(M + cj * cell + 1, M + ci * cell + 1, Math.max(2, cell - 2), Math.max(2, cell - 2));
+      frameCell(ctx, M + cj * cell, M + ci * cell, cell, rgb(colors.fg));
     }
   }
 
@@ -386,12 +369,7 @@ class T5Buckets extends PeElement {
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
     for (const b of [0, Math.floor((nb - 1) / 2), nb - 1]) ctx.fillText(String(b), PAD.l - 4, Y(b));
-    ctx.save();
-    ctx.translate(9, PAD.t + ph / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textAlign = 'center';
-    ctx.fillText('bucket', 0, 0);
-    ctx.restore();
+    sideLabel(ctx, 'bucket', 9, PAD.t + ph / 2);
     ctx.textAlign = 'center';
     ctx.textBaseline = 'top';
     for (const r of [-D, -Math.round(D / 2), 0, Math.round(D / 2), D]) ctx.fillText(String(r), X(r), PAD.t + ph + 16);
@@ -454,25 +432,13 @@ class T5Buckets extends PeElement {
     );
   }
 
-  _stripPointer(e) {
+  // the distance under the pointer on the strip plot, clamped to −D..D
+  _stripAt(e) {
     const s = this._state;
-    if (!s) return;
+    if (!s) return null;
     const rect = this.strip.getBoundingClientRect();
     const r = Math.floor(((e.clientX - rect.left - PAD.l) / this._stripGeom.pw) * (2 * s.D + 1)) - s.D;
-    const c = Math.max(-s.D, Math.min(s.D, r));
-    if (c === this._rel) return;
-    this._rel = c;
-    this._drawStrip();
-  }
-
-  _stripKey(e) {
-    const s = this._state;
-    if (!s) return;
-    const moved = moveAlong(e, this._rel, -s.D, s.D, 10);
-    if (!moved) return;
-    if (moved.cur !== null) e.preventDefault();
-    this._rel = moved.cur;
-    this._drawStrip();
+    return Math.max(-s.D, Math.min(s.D, r));
   }
 
   _fillTable() {

@@ -17,7 +17,7 @@
 // first text run; `corpus` names a URL of another text) and plots the validation loss. With the recorded settings it draws the
 // recorded runs (web/data/lm-results.js: mean and range over the seeds)
 // behind the live curves: one seed re-run here retraces its recorded curve.
-import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
+import { PeElement, define, css, h, dataTable } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
 import {
@@ -31,24 +31,13 @@ import {
   LAB_OPTIONS,
   SessionLoop,
 } from '../lib/train-session.js';
-import LM_RECORDED from '../data/lm-results.js';
-import { niceStep } from '../lib/chart.js';
+import { loadCorpus, recordedFor } from '../lib/text-task.js';
+import { ENCODING_STYLES, lossChart, pressStart, drawCurves, drawBands, drawPoints } from '../lib/loss-chart.js';
 import { TrainRun } from '../lib/train-run.js';
 
 const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
 const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a uniform guess
 const CHANCE_ACC = 1 / MODEL.vocab;
-// A corpus is loaded once (per URL), when a text run starts.
-const corpora = new Map(); // '' (the lesson's text) or an absolute URL -> Promise<string>
-// one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
-const STYLE = {
-  none: { color: '--e-none', dash: [], width: 3.5 },
-  sinusoidal: { color: '--e-sin', dash: [9, 4], width: 2 },
-  learned: { color: '--e-learned', dash: [2, 3], width: 2.5 },
-  rope: { color: '--e-rope', dash: [], width: 2 },
-  alibi: { color: '--e-alibi', dash: [10, 3, 2, 3], width: 2 },
-  t5: { color: '--e-t5', dash: [5, 2], width: 2 },
-};
 const ENC_PATTERN = new RegExp(`^\\s*(?:${ENCODINGS.join('|')})(?:\\s*,\\s*(?:${ENCODINGS.join('|')}))*\\s*$`);
 const MAX_WORKERS = 3;
 const WORKER_READY_TIMEOUT_MS = 30000;
@@ -227,8 +216,8 @@ class TrainLab extends PeElement {
           x2: 36,
           y2: 6,
           class: `l-${enc}`,
-          'stroke-width': STYLE[enc].width,
-          'stroke-dasharray': STYLE[enc].dash.join(' ') || null,
+          'stroke-width': ENCODING_STYLES[enc].width,
+          'stroke-dasharray': ENCODING_STYLES[enc].dash.join(' ') || null,
         });
         const li = h('li', {}, h('svg:svg', { width: 36, height: 12 }, line), LABELS[enc]);
         this._legendItems.set(enc, li);
@@ -276,9 +265,7 @@ class TrainLab extends PeElement {
     this.runInfo = null; // { mode, workers, loadMs, wallMs, msPerStep } of the last run
     this.run = null; // the run in progress (or finished), see start()
     this._note = ''; // a one-off message for the mode line (settings changed, ...)
-    this._width = 0;
-    this._ro = new ResizeObserver(() => this.chartWrap.clientWidth !== this._width && this.schedule());
-    this._ro.observe(this.chartWrap);
+    this.redrawOnResize(this.chartWrap);
     this._buttons();
   }
 
@@ -460,20 +447,20 @@ class TrainLab extends PeElement {
   }
 
   pause() {
-    const run = this.run;
-    // paused while loading: each worker, and the loop, start paused
-    if (!run?.to('pause')) return;
-    for (const w of run.workers) w.postMessage({ type: 'pause' });
-    run.loop?.pause();
-    this._progressText(true);
-    this._buttons();
+    this._control('pause');
   }
 
   resume() {
+    this._control('resume');
+  }
+
+  // 'pause' or 'resume' to each worker and to the loop on the page; a run
+  // paused while loading starts paused in each of them
+  _control(type) {
     const run = this.run;
-    if (!run?.to('resume')) return;
-    for (const w of run.workers) w.postMessage({ type: 'resume' });
-    run.loop?.resume();
+    if (!run?.to(type)) return;
+    for (const w of run.workers) w.postMessage({ type });
+    run.loop?.[type]();
     this._progressText(true);
     this._buttons();
   }
@@ -651,47 +638,9 @@ class TrainLab extends PeElement {
   // The chart's frame for a loss axis up to a little above `maxLoss` and the chance line.
   _chart(totalSteps, maxLoss, yLabel, chance) {
     this._width = this.chartWrap.clientWidth;
-    const W = Math.max(240, this._width);
-    const H = W < 500 ? 220 : 260;
-    const ctx = canvasContext(this.canvas, W, H);
     const style = getComputedStyle(this);
     const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
-    const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
-    const yMax = Math.min(6, Math.ceil((Math.max(maxLoss, chance) + 0.05) * 2) / 2); // a little room above chance, in halves
-    const pw = W - pad.l - pad.r;
-    const ph = H - pad.t - pad.b;
-    const chart = {
-      ctx,
-      W,
-      H,
-      pad,
-      pw,
-      ph,
-      yMax,
-      totalSteps,
-      col,
-      yLabel,
-      chance,
-      fg: col('--pe-fg'),
-      muted: col('--pe-muted'),
-      grid: col('--pe-border'),
-      X: (step) => pad.l + (step / totalSteps) * pw,
-      Y: (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph,
-    };
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.lineWidth = 1;
-    drawFrame(chart);
-    drawChance(chart);
-    return chart;
-  }
-
-  _pressStart(chart) {
-    const { ctx, pad, pw, ph } = chart;
-    ctx.fillStyle = chart.muted;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'middle';
-    ctx.font = '13px system-ui, sans-serif';
-    ctx.fillText('Press Start to train', pad.l + pw / 2, pad.t + ph * 0.7);
+    return lossChart(this.canvas, this._width, { totalSteps, maxLoss, yLabel, chance, col });
   }
 
   // The loss chart: the frame (axes, ticks, labels), the chance line, one
@@ -702,7 +651,7 @@ class TrainLab extends PeElement {
     for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
     const chart = this._chart(totalSteps, maxLoss, 'loss', CHANCE_LOSS);
     drawCurves(chart, series);
-    if (!this.run) this._pressStart(chart);
+    if (!this.run) pressStart(chart);
     const losses = series
       .filter((s) => s.curve.length)
       .map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
@@ -726,7 +675,7 @@ class TrainLab extends PeElement {
     const every = TEXT.evalEvery;
     if (recorded) drawBands(chart, series, recorded, every);
     drawPoints(chart, series, every);
-    if (!this.run && !recorded) this._pressStart(chart);
+    if (!this.run && !recorded) pressStart(chart);
     const live = series
       .filter((s) => s.val?.length)
       .map((s) => `${LABELS[s.enc]} ${fixed(s.val[s.val.length - 1], 2)} at step ${s.val.length * every}`);
@@ -770,31 +719,7 @@ class TrainLab extends PeElement {
 
   // The results table (first cell of a row: its header; rows tagged with their encoding) and its footnote.
   _showTable(caption, headers, rows, series, footnote) {
-    const table = h(
-      'table',
-      {},
-      h('caption', {}, caption),
-      h(
-        'thead',
-        {},
-        h(
-          'tr',
-          {},
-          headers.map((x) => h('th', { scope: 'col' }, x)),
-        ),
-      ),
-      h(
-        'tbody',
-        {},
-        rows.map((r, j) =>
-          h(
-            'tr',
-            { 'data-encoding': series[j].enc },
-            r.map((x, i) => (i === 0 ? h('th', { scope: 'row' }, x) : h('td', {}, x))),
-          ),
-        ),
-      ),
-    );
+    const table = dataTable(caption, headers, rows, (j) => ({ 'data-encoding': series[j].enc }));
     this.tableWrap.replaceChildren(table);
     this.footnote.textContent = footnote ? `* ${footnote}` : '';
   }
@@ -834,171 +759,3 @@ class TrainLab extends PeElement {
 }
 
 define(TrainLab);
-
-// --- the loss chart's parts (chart: the canvas, its size, padding, scales and colours)
-
-// y axis: loss, ticks every 0.5, with grid lines; x axis: steps; the labels.
-function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, grid, yLabel }) {
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (let v = 0; v <= yMax + 1e-9; v += 0.5) {
-    ctx.strokeStyle = grid;
-    ctx.beginPath();
-    ctx.moveTo(pad.l, Y(v));
-    ctx.lineTo(W - pad.r, Y(v));
-    ctx.stroke();
-    ctx.fillStyle = fg;
-    ctx.fillText(fixed(v, 1), pad.l - 5, Y(v));
-  }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  const xs = Math.max(1, niceStep(Math.max(totalSteps, 1) / Math.max(2, Math.floor(pw / 70))));
-  for (let s = 0; s <= totalSteps; s += xs) {
-    ctx.strokeStyle = muted;
-    ctx.beginPath();
-    ctx.moveTo(X(s), pad.t + ph);
-    ctx.lineTo(X(s), pad.t + ph + 4);
-    ctx.stroke();
-    ctx.fillStyle = fg;
-    ctx.fillText(String(s), X(s), pad.t + ph + 6);
-  }
-  ctx.strokeStyle = muted;
-  ctx.beginPath();
-  ctx.moveTo(pad.l, pad.t);
-  ctx.lineTo(pad.l, pad.t + ph);
-  ctx.lineTo(W - pad.r, pad.t + ph);
-  ctx.stroke();
-  ctx.fillStyle = muted;
-  ctx.fillText('training step', pad.l + pw / 2, H - 13);
-  ctx.save();
-  ctx.translate(11, pad.t + ph / 2);
-  ctx.rotate(-Math.PI / 2);
-  ctx.textBaseline = 'middle';
-  ctx.fillText(yLabel, 0, 0);
-  ctx.restore();
-}
-
-// chance: the loss of a uniform guess over the vocabulary
-function drawChance({ ctx, W, pad, Y, fg, chance: CHANCE_LOSS }) {
-  ctx.strokeStyle = fg;
-  ctx.setLineDash([1, 3]);
-  ctx.beginPath();
-  ctx.moveTo(pad.l, Y(CHANCE_LOSS));
-  ctx.lineTo(W - pad.r, Y(CHANCE_LOSS));
-  ctx.stroke();
-  ctx.setLineDash([]);
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'bottom';
-  ctx.fillStyle = fg;
-  ctx.fillText(`chance ${fixed(CHANCE_LOSS, 2)}`, W - pad.r - 2, Y(CHANCE_LOSS) - 2);
-}
-
-// the curves: point i is the mean of steps [i*bucket, (i+1)*bucket)
-function drawCurves({ ctx, totalSteps, X, Y, col }, series) {
-  ctx.lineJoin = 'round';
-  for (const s of series) {
-    if (s.curve.length === 0) continue;
-    const st = STYLE[s.enc];
-    ctx.strokeStyle = col(st.color);
-    ctx.lineWidth = st.width;
-    ctx.setLineDash(st.dash);
-    ctx.beginPath();
-    for (let i = 0; i < s.curve.length; i++) {
-      const x = X(Math.min(totalSteps, (i + 0.5) * s.bucket));
-      if (i === 0) ctx.moveTo(x, Y(s.curve[i]));
-      else ctx.lineTo(x, Y(s.curve[i]));
-    }
-    if (s.curve.length === 1) ctx.lineTo(X(Math.min(totalSteps, s.bucket)), Y(s.curve[0]));
-    ctx.stroke();
-  }
-  ctx.setLineDash([]);
-}
-
-// Text: each recorded encoding's range over the seeds (a faint band) and its
-// mean (a thin line), at steps every, 2 every, ...
-function drawBands({ ctx, X, Y, col, totalSteps }, series, recorded, every) {
-  for (const s of series) {
-    const { min, max, mean } = recorded.results[s.enc].curve;
-    const n = Math.min(mean.length, Math.floor(totalSteps / every));
-    if (n === 0) continue;
-    const c = col(STYLE[s.enc].color);
-    ctx.globalAlpha = 0.18;
-    ctx.fillStyle = c;
-    ctx.beginPath();
-    for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(max[i]));
-    for (let i = n - 1; i >= 0; i--) ctx.lineTo(X((i + 1) * every), Y(min[i]));
-    ctx.closePath();
-    ctx.fill();
-    ctx.globalAlpha = 0.6;
-    ctx.strokeStyle = c;
-    ctx.lineWidth = 1;
-    ctx.setLineDash([]);
-    ctx.beginPath();
-    for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(mean[i]));
-    ctx.stroke();
-    ctx.globalAlpha = 1;
-  }
-}
-
-// Text: this run's validation losses, a line through dots
-function drawPoints({ ctx, X, Y, col }, series, every) {
-  for (const s of series) {
-    if (!s.val?.length) continue;
-    const st = STYLE[s.enc];
-    ctx.strokeStyle = ctx.fillStyle = col(st.color);
-    ctx.lineWidth = st.width;
-    ctx.setLineDash(st.dash);
-    ctx.beginPath();
-    for (let i = 0; i < s.val.length; i++) ctx.lineTo(X((i + 1) * every), Y(s.val[i]));
-    ctx.stroke();
-    ctx.setLineDash([]);
-    for (let i = 0; i < s.val.length; i++) {
-      ctx.beginPath();
-      ctx.arc(X((i + 1) * every), Y(s.val[i]), 2.5, 0, 2 * Math.PI);
-      ctx.fill();
-    }
-  }
-}
-
-// The recorded comparison, when a text run's settings are the recorded ones
-// (its corpus, length, rate and no more steps than recorded); else null.
-function recordedFor(config, corpus) {
-  const c = LM_RECORDED.config;
-  const same =
-    config.task === 'text' &&
-    !corpus &&
-    config.trainLen === c.trainLen &&
-    config.lr === c.lr &&
-    config.steps <= c.steps;
-  return same ? LM_RECORDED : null;
-}
-
-// The text of a corpus URL, fetched once; '' is the lesson's own text, a
-// module (bundlers and the one-file export carry it like code).
-function loadCorpus(url) {
-  const href = url ? new URL(url, document.baseURI).href : '';
-  if (!corpora.has(href)) {
-    const lessonText = () =>
-      import('../data/corpus.js').then(
-        (m) => m.default,
-        (error) => {
-          throw new Error(`The lesson's text for task "text" could not be loaded: ${error.message}.`);
-        },
-      );
-    const pending = !href
-      ? lessonText()
-      : fetch(href).then(
-          async (response) => {
-            if (!response.ok)
-              throw new Error(`The text for task "text" could not be loaded from ${href}: HTTP ${response.status}.`);
-            return response.text();
-          },
-          (error) => {
-            throw new Error(`The text for task "text" could not be loaded from ${href}: ${error.message}.`);
-          },
-        );
-    pending.catch(() => corpora.delete(href)); // a failed load may be retried
-    corpora.set(href, pending);
-  }
-  return corpora.get(href);
-}

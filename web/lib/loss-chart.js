@@ -1,0 +1,185 @@
+// The loss chart of <train-lab>, drawn on a canvas: loss (or validation
+// loss) against training step, a dotted line at chance, one curve per
+// encoding in its own colour and dash, and for the text task the recorded
+// runs behind the live ones. A chart is { ctx, W, H, pad, pw, ph, yMax,
+// totalSteps, X(step), Y(loss), col(custom property) -> colour, fg, muted,
+// grid, yLabel, chance }: lossChart() makes one and draws its frame, the
+// draw* functions add to it.
+import { canvasContext, sideLabel } from './canvas.js';
+import { niceStep } from './chart.js';
+import { fixed } from './pyformat.js';
+
+// one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
+export const ENCODING_STYLES = {
+  none: { color: '--e-none', dash: [], width: 3.5 },
+  sinusoidal: { color: '--e-sin', dash: [9, 4], width: 2 },
+  learned: { color: '--e-learned', dash: [2, 3], width: 2.5 },
+  rope: { color: '--e-rope', dash: [], width: 2 },
+  alibi: { color: '--e-alibi', dash: [10, 3, 2, 3], width: 2 },
+  t5: { color: '--e-t5', dash: [5, 2], width: 2 },
+};
+/**
+ * A chart on `canvas`, `width` CSS px wide (at least 240), with a loss axis
+ * up to a little above max(maxLoss, chance) in halves (at most 6): its frame
+ * and chance line drawn.
+ */
+export function lossChart(canvas, width, { totalSteps, maxLoss, yLabel, chance, col }) {
+  const W = Math.max(240, width);
+  const H = W < 500 ? 220 : 260;
+  const ctx = canvasContext(canvas, W, H);
+  const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
+  const yMax = Math.min(6, Math.ceil((Math.max(maxLoss, chance) + 0.05) * 2) / 2); // a little room above chance, in halves
+  const pw = W - pad.l - pad.r;
+  const ph = H - pad.t - pad.b;
+  const chart = {
+    ctx,
+    W,
+    H,
+    pad,
+    pw,
+    ph,
+    yMax,
+    totalSteps,
+    col,
+    yLabel,
+    chance,
+    fg: col('--pe-fg'),
+    muted: col('--pe-muted'),
+    grid: col('--pe-border'),
+    X: (step) => pad.l + (step / totalSteps) * pw,
+    Y: (loss) => pad.t + (1 - Math.min(loss, yMax) / yMax) * ph,
+  };
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.lineWidth = 1;
+  drawFrame(chart);
+  drawChance(chart);
+  return chart;
+}
+
+/** "Press Start to train", across the lower part of an empty chart. */
+export function pressStart({ ctx, pad, pw, ph, muted }) {
+  ctx.fillStyle = muted;
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'middle';
+  ctx.font = '13px system-ui, sans-serif';
+  ctx.fillText('Press Start to train', pad.l + pw / 2, pad.t + ph * 0.7);
+}
+
+// y axis: loss, ticks every 0.5, with grid lines; x axis: steps; the labels.
+export function drawFrame({ ctx, W, H, pad, pw, ph, yMax, totalSteps, X, Y, fg, muted, grid, yLabel }) {
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (let v = 0; v <= yMax + 1e-9; v += 0.5) {
+    ctx.strokeStyle = grid;
+    ctx.beginPath();
+    ctx.moveTo(pad.l, Y(v));
+    ctx.lineTo(W - pad.r, Y(v));
+    ctx.stroke();
+    ctx.fillStyle = fg;
+    ctx.fillText(fixed(v, 1), pad.l - 5, Y(v));
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  const xs = Math.max(1, niceStep(Math.max(totalSteps, 1) / Math.max(2, Math.floor(pw / 70))));
+  for (let s = 0; s <= totalSteps; s += xs) {
+    ctx.strokeStyle = muted;
+    ctx.beginPath();
+    ctx.moveTo(X(s), pad.t + ph);
+    ctx.lineTo(X(s), pad.t + ph + 4);
+    ctx.stroke();
+    ctx.fillStyle = fg;
+    ctx.fillText(String(s), X(s), pad.t + ph + 6);
+  }
+  ctx.strokeStyle = muted;
+  ctx.beginPath();
+  ctx.moveTo(pad.l, pad.t);
+  ctx.lineTo(pad.l, pad.t + ph);
+  ctx.lineTo(W - pad.r, pad.t + ph);
+  ctx.stroke();
+  ctx.fillStyle = muted;
+  ctx.fillText('training step', pad.l + pw / 2, H - 13);
+  ctx.textBaseline = 'middle';
+  sideLabel(ctx, yLabel, 11, pad.t + ph / 2);
+}
+
+// chance: the loss of a uniform guess over the vocabulary
+export function drawChance({ ctx, W, pad, Y, fg, chance: CHANCE_LOSS }) {
+  ctx.strokeStyle = fg;
+  ctx.setLineDash([1, 3]);
+  ctx.beginPath();
+  ctx.moveTo(pad.l, Y(CHANCE_LOSS));
+  ctx.lineTo(W - pad.r, Y(CHANCE_LOSS));
+  ctx.stroke();
+  ctx.setLineDash([]);
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'bottom';
+  ctx.fillStyle = fg;
+  ctx.fillText(`chance ${fixed(CHANCE_LOSS, 2)}`, W - pad.r - 2, Y(CHANCE_LOSS) - 2);
+}
+
+// the curves: point i is the mean of steps [i*bucket, (i+1)*bucket)
+export function drawCurves({ ctx, totalSteps, X, Y, col }, series) {
+  ctx.lineJoin = 'round';
+  for (const s of series) {
+    if (s.curve.length === 0) continue;
+    const st = ENCODING_STYLES[s.enc];
+    ctx.strokeStyle = col(st.color);
+    ctx.lineWidth = st.width;
+    ctx.setLineDash(st.dash);
+    ctx.beginPath();
+    for (let i = 0; i < s.curve.length; i++) {
+      const x = X(Math.min(totalSteps, (i + 0.5) * s.bucket));
+      if (i === 0) ctx.moveTo(x, Y(s.curve[i]));
+      else ctx.lineTo(x, Y(s.curve[i]));
+    }
+    if (s.curve.length === 1) ctx.lineTo(X(Math.min(totalSteps, s.bucket)), Y(s.curve[0]));
+    ctx.stroke();
+  }
+  ctx.setLineDash([]);
+}
+
+// Text: each recorded encoding's range over the seeds (a faint band) and its
+// mean (a thin line), at steps every, 2 every, ...
+export function drawBands({ ctx, X, Y, col, totalSteps }, series, recorded, every) {
+  for (const s of series) {
+    const { min, max, mean } = recorded.results[s.enc].curve;
+    const n = Math.min(mean.length, Math.floor(totalSteps / every));
+    if (n === 0) continue;
+    const c = col(ENCODING_STYLES[s.enc].color);
+    ctx.globalAlpha = 0.18;
+    ctx.fillStyle = c;
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(max[i]));
+    for (let i = n - 1; i >= 0; i--) ctx.lineTo(X((i + 1) * every), Y(min[i]));
+    ctx.closePath();
+    ctx.fill();
+    ctx.globalAlpha = 0.6;
+    ctx.strokeStyle = c;
+    ctx.lineWidth = 1;
+    ctx.setLineDash([]);
+    ctx.beginPath();
+    for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(mean[i]));
+    ctx.stroke();
+    ctx.globalAlpha = 1;
+  }
+}
+
+// Text: this run's validation losses, a line through dots
+export function drawPoints({ ctx, X, Y, col }, series, every) {
+  for (const s of series) {
+    if (!s.val?.length) continue;
+    const st = ENCODING_STYLES[s.enc];
+    ctx.strokeStyle = ctx.fillStyle = col(st.color);
+    ctx.lineWidth = st.width;
+    ctx.setLineDash(st.dash);
+    ctx.beginPath();
+    for (let i = 0; i < s.val.length; i++) ctx.lineTo(X((i + 1) * every), Y(s.val[i]));
+    ctx.stroke();
+    ctx.setLineDash([]);
+    for (let i = 0; i < s.val.length; i++) {
+      ctx.beginPath();
+      ctx.arc(X((i + 1) * every), Y(s.val[i]), 2.5, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+}
