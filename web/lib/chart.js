@@ -55,15 +55,20 @@ export function powerText(e) {
 }
 
 /**
- * [[i, v]] to draw of values[0..n): every value, or, with more than two per
- * pixel column of the width pw, the lowest and the highest of each column in
- * the order they come (the same picture at a fraction of the path's length:
- * a pasted head of 32768 pairs is redrawn on every change of a control).
+ * An SVG path through values[i] at (X(i), Y(values[i])): every value, or,
+ * with more than two per pixel column of the width pw, the lowest and the
+ * highest of each column in the order they come (the same picture at a
+ * fraction of the path's length: a pasted head of 32768 pairs is redrawn on
+ * every change of a control).
  */
-export function pointsPerPixel(values, pw) {
+export function curvePath(values, X, Y, pw) {
   const n = values.length;
-  if (n <= 2 * pw) return Array.from(values, (v, i) => [i, v]);
-  const out = [];
+  const parts = [];
+  const point = (i) => parts.push(`${parts.length ? 'L' : 'M'}${X(i).toFixed(1)},${Y(values[i]).toFixed(1)}`);
+  if (n <= 2 * pw) {
+    for (let i = 0; i < n; i++) point(i);
+    return parts.join('');
+  }
   const cols = Math.max(1, Math.floor(pw));
   for (let c = 0, i = 0; c < cols; c++) {
     const end = c === cols - 1 ? n : Math.round(((c + 1) * n) / cols);
@@ -73,17 +78,11 @@ export function pointsPerPixel(values, pw) {
       if (values[k] < values[lo]) lo = k;
       if (values[k] > values[hi]) hi = k;
     }
-    for (const k of lo === hi ? [lo] : lo < hi ? [lo, hi] : [hi, lo]) out.push([k, values[k]]);
+    point(Math.min(lo, hi));
+    if (lo !== hi) point(Math.max(lo, hi));
     i = end;
   }
-  return out;
-}
-
-/** An SVG path through values[i] at (X(i), Y(values[i])), at most two points per pixel column. */
-export function curvePath(values, X, Y, pw) {
-  let d = '';
-  for (const [i, v] of pointsPerPixel(values, pw)) d += `${d ? 'L' : 'M'}${X(i).toFixed(1)},${Y(v).toFixed(1)}`;
-  return d;
+  return parts.join('');
 }
 
 /**

@@ -12,28 +12,44 @@ export const TWO_PI = 2 * Math.PI;
 // (position interpolation's last offset, (sL − 1)/s, lies between L − 1 and
 // L); freshUnscaled: the same without the scaling. Columns, not an object per
 // pair: a pasted head of 32768 pairs is redrawn on every change of a control.
-export function pairColumns(before, after, Lt, T) {
+//
+// prev: the columns of the previous call, or null. When before, after and Lt
+// are the same, its columns are reused (the same arrays: a caller may key a
+// cache on them) and only the target's columns (reached, fresh,
+// freshUnscaled) are recomputed, in place.
+export function pairColumns(before, after, Lt, T, prev = null) {
   const n = before.length;
-  const f64 = () => new Float64Array(n);
-  const [b64, a64, wlBefore, wlAfter, ratio, trained, reached] = [f64(), f64(), f64(), f64(), f64(), f64(), f64()];
-  const fresh = new Uint8Array(n);
-  const freshUnscaled = new Uint8Array(n);
+  const same = prev !== null && prev.before === before && prev.after === after && prev.Lt === Lt;
+  if (same && prev.T === T) return prev;
+  const cols = same ? prev : targetIndependent(before, after, Lt);
+  cols.T = T;
+  const { trained, reached, fresh, freshUnscaled } = cols;
   for (let i = 0; i < n; i++) {
     const b = before[i];
-    const a = after[i];
-    const t = (Lt - 1) * b;
-    const r = (T - 1) * a;
-    b64[i] = b;
-    a64[i] = a;
-    wlBefore[i] = TWO_PI / b;
-    wlAfter[i] = TWO_PI / a;
-    ratio[i] = b / a;
-    trained[i] = t;
+    const t = trained[i];
+    const r = (T - 1) * after[i];
     reached[i] = r;
     fresh[i] = t < TWO_PI && r - t > b ? 1 : 0;
     freshUnscaled[i] = t < TWO_PI && (T - 1) * b - t > b ? 1 : 0;
   }
-  return { before: b64, after: a64, wlBefore, wlAfter, ratio, trained, reached, fresh, freshUnscaled };
+  return cols;
+}
+
+// The columns that do not depend on the target, and room for those that do.
+function targetIndependent(before, after, Lt) {
+  const n = before.length;
+  const f64 = () => new Float64Array(n);
+  const [wlBefore, wlAfter, ratio, trained] = [f64(), f64(), f64(), f64()];
+  for (let i = 0; i < n; i++) {
+    const b = before[i];
+    const a = after[i];
+    wlBefore[i] = TWO_PI / b;
+    wlAfter[i] = TWO_PI / a;
+    ratio[i] = b / a;
+    trained[i] = (Lt - 1) * b;
+  }
+  const [reached, fresh, freshUnscaled] = [f64(), new Uint8Array(n), new Uint8Array(n)];
+  return { before, after, Lt, T: NaN, wlBefore, wlAfter, ratio, trained, reached, fresh, freshUnscaled };
 }
 
 // pair i of pairColumns' columns as one object

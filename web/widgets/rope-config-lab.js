@@ -33,16 +33,20 @@ const count = (n) => EN.format(n);
 // a stretch as a learner reads it: ×8, ×1.07 (two decimals, no trailing zeros)
 const times = (x) => fixed(x, 2).replace(/\.?0+$/, '');
 
-// [a, b, c, e] -> "a–c, e": the marked pairs as ranges
-function ranges(idx) {
+// The pairs whose flag is set: how many, and as ranges ([1, 1, 1, 0, 1] ->
+// "0–2, 4"), read from the flags (a head of 32768 pairs builds no list).
+function marked(flags) {
+  let length = 0;
   const out = [];
-  for (let k = 0; k < idx.length; k++) {
+  for (let k = 0; k < flags.length; k++) {
+    if (!flags[k]) continue;
     let j = k;
-    while (j + 1 < idx.length && idx[j + 1] === idx[j] + 1) j++;
-    out.push(j > k ? `${idx[k]}–${idx[j]}` : String(idx[k]));
+    while (j + 1 < flags.length && flags[j + 1]) j++;
+    out.push(j > k ? `${k}–${j}` : String(k));
+    length += j - k + 1;
     k = j;
   }
-  return out.join(', ');
+  return { length, ranges: out.join(', ') };
 }
 
 // A config as readable JSON: lists of numbers on one line.
@@ -271,17 +275,46 @@ class RopeConfigLab extends PeElement {
       };
     }
     const { before, after, attn } = this._freqs;
-    const rows = pairColumns(before, after, Lt, T);
+    const rows = pairColumns(before, after, Lt, T, this._state?.rows ?? null);
+    // what does not depend on the target, once per set of columns
+    if (this._fixed?.cols !== rows.wlBefore) {
+      const changed = indicesWhere(pairs, (i) => pairChanged(rows.before[i], rows.after[i]));
+      const slow = indicesWhere(pairs, (i) => rows.trained[i] < TWO_PI);
+      // the least stretched of the slow pairs, and whether they all share its stretch
+      const leastSlow = slow.length ? slow.reduce((a, b) => (rows.ratio[b] < rows.ratio[a] ? b : a)) : -1;
+      this._fixed = {
+        cols: rows.wlBefore,
+        changed,
+        most: changed.reduce((m, i) => Math.max(m, rows.ratio[i]), 1),
+        least: changed.reduce((m, i) => Math.min(m, rows.ratio[i]), 1),
+        slow,
+        leastSlow,
+        slowSame: slow.every((i) => !pairChanged(rows.ratio[i], rows.ratio[leastSlow])),
+        trainedPlot: rows.trained.map((v) => Math.max(v, 1e-9)),
+        reachedPlot: new Float64Array(pairs),
+        wlPlot: null,
+      };
+    }
     this._state = { cfg, rows, L, Lt, assumed: p.trained > 0, T, attn, name, pairs, longTraining };
     this.source.textContent = source;
     this._summarize();
     this._draw();
     this._drawCursor();
+    // the fields read from the config (a new table only for a new config)
+    const readKey = p.preset === 'custom' ? this._custom : p.preset;
+    if (this._readKey !== readKey) {
+      this._readKey = readKey;
+      this._fillRead(cfg, p.preset === 'custom' ? 'your config.json' : `${name}’s config.json`);
+    }
+    if (this.table.open) this._fillTable();
+  }
+
+  _fillRead(cfg, from) {
     this.read.replaceChildren(
       h(
         'table',
         {},
-        h('caption', {}, `Read from ${p.preset === 'custom' ? 'your config.json' : `${name}’s config.json`}`),
+        h('caption', {}, `Read from ${from}`),
         h(
           'thead',
           {},
@@ -306,14 +339,13 @@ class RopeConfigLab extends PeElement {
         ),
       ),
     );
-    if (this.table.open) this._fillTable();
   }
 
   _summarize() {
     const { cfg, rows, L, Lt, assumed, T, attn, name, pairs, longTraining } = this._state;
-    const changed = indicesWhere(pairs, (i) => pairChanged(rows.before[i], rows.after[i]));
-    const fresh = indicesWhere(pairs, (i) => rows.fresh[i]);
-    const freshUnscaled = indicesWhere(pairs, (i) => rows.freshUnscaled[i]);
+    const { changed, most, least } = this._fixed;
+    const fresh = marked(rows.fresh);
+    const freshUnscaled = marked(rows.freshUnscaled);
     const lines = [];
     const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
     const from = cfg.claimedLength === L ? '' : ` and computes its scaling from an original context of L = ${count(L)}`;
@@ -323,14 +355,12 @@ class RopeConfigLab extends PeElement {
     if (cfg.type === 'default')
       lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
     else {
-      const most = changed.reduce((m, i) => Math.max(m, rows.ratio[i]), 1);
-      const least = changed.reduce((m, i) => Math.min(m, rows.ratio[i]), 1);
       const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
       lines.push(
         `Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`,
       );
     }
-    const list = (idx) => (idx.length ? ` (pairs ${ranges(idx)})` : '');
+    const list = (m) => (m.length ? ` (pairs ${m.ranges})` : '');
     if (T <= Lt)
       lines.push(
         `At ${count(T)} tokens, within the ${assumed ? 'assumed ' : ''}training length of ${count(Lt)}, no pair turns further than in training.`,
@@ -379,15 +409,11 @@ class RopeConfigLab extends PeElement {
   // slowed of them sets the length the scaling covers.
   _covers() {
     const { rows, Lt, T, pairs } = this._state;
-    const slow = indicesWhere(pairs, (i) => rows.trained[i] < TWO_PI);
+    const { slow, leastSlow, slowSame: same } = this._fixed;
     if (!slow.length) return null;
-    const least = rowAt(
-      rows,
-      slow.reduce((a, b) => (rows.ratio[b] < rows.ratio[a] ? b : a)),
-    );
+    const least = rowAt(rows, leastSlow);
     const r = times(least.ratio);
     const covered = Math.floor(Lt * least.ratio);
-    const same = slow.every((i) => !pairChanged(rows.ratio[i], least.ratio));
     // (a pasted list of factors may speed a pair up)
     const how = least.ratio >= 1 ? `slowed ×${r}` : `sped up ×${times(1 / least.ratio)}`;
     const who = same
@@ -404,24 +430,33 @@ class RopeConfigLab extends PeElement {
     // force a layout of the summary just written); the first draw measures
     this._width ||= this.plotWrap.clientWidth;
     const W = Math.max(260, this._width);
-    const wl = logPairPlot({
-      W,
-      H: PLOT_H,
-      pad: PAD,
-      n: pairs,
-      yLabel: 'wavelength (tokens, log scale)',
-      curves: [
-        { values: rows.wlBefore, cls: 's-before' },
-        { values: rows.wlAfter, cls: 's-after' },
-      ],
-      refs: [
-        { v: L, cls: 'ref', label: `original L = ${count(L)}` },
-        ...(cfg.claimedLength !== L
-          ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }]
-          : []),
-      ],
-    });
-    const reached = rows.reached.map((v) => Math.max(v, 1e-9));
+    // the wavelengths do not depend on the target: drawn again only when
+    // the columns, the reference lines or the width change
+    const fixed = this._fixed;
+    const wlKey = `${W} ${L} ${cfg.claimedLength}`;
+    const wlSame = fixed.wlPlot?.key === wlKey;
+    const wl = wlSame
+      ? fixed.wlPlot.plot
+      : logPairPlot({
+          W,
+          H: PLOT_H,
+          pad: PAD,
+          n: pairs,
+          yLabel: 'wavelength (tokens, log scale)',
+          curves: [
+            { values: rows.wlBefore, cls: 's-before' },
+            { values: rows.wlAfter, cls: 's-after' },
+          ],
+          refs: [
+            { v: L, cls: 'ref', label: `original L = ${count(L)}` },
+            ...(cfg.claimedLength !== L
+              ? [{ v: cfg.claimedLength, cls: 'ref2', label: `claimed ${count(cfg.claimedLength)}`, right: true }]
+              : []),
+          ],
+        });
+    fixed.wlPlot = { key: wlKey, plot: wl };
+    const reached = fixed.reachedPlot;
+    for (let i = 0; i < pairs; i++) reached[i] = Math.max(rows.reached[i], 1e-9);
     const ang = logPairPlot({
       W,
       H: PLOT_H,
@@ -429,7 +464,7 @@ class RopeConfigLab extends PeElement {
       n: pairs,
       yLabel: 'largest angle (radians, log scale)',
       curves: [
-        { values: rows.trained.map((v) => Math.max(v, 1e-9)), cls: 's-before' },
+        { values: fixed.trainedPlot, cls: 's-before' },
         { values: reached, cls: 's-after' },
       ],
       refs: [{ v: TWO_PI, cls: 'ref2', label: 'one full turn (2π)' }],
@@ -437,15 +472,16 @@ class RopeConfigLab extends PeElement {
     });
     this._geom = wl;
     for (const [svg, plot] of [
-      [this.wlSvg, wl],
+      [this.wlSvg, wlSame ? null : wl],
       [this.angSvg, ang],
     ]) {
+      if (!plot) continue;
       setAttr(svg, 'width', W);
       // the cursor line last, hidden until _drawCursor places it
       patchSpecs(svg, [...plot.specs, cursorLine(PAD, PLOT_H, null)]);
     }
     this._cursorLines = [this.wlSvg.lastElementChild, this.angSvg.lastElementChild];
-    const fresh = indicesWhere(pairs, (i) => rows.fresh[i]).length;
+    const fresh = marked(rows.fresh).length;
     setAttr(
       this.wlSvg,
       'aria-label',
