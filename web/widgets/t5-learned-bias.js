@@ -11,7 +11,7 @@
 // token accuracy at 1x, 2x and 4x. Recorded by scripts/record-train-results.mjs
 // (web/data/t5-learned.js); which offsets land in which bucket comes from the
 // core (t5Buckets).
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs } from '../lib/pe-element.js';
 import { fixed } from '../lib/pyformat.js';
 import T5 from '../data/t5-learned.js';
 import { niceTicks } from '../lib/chart.js';
@@ -58,7 +58,7 @@ class T5LearnedBias extends PeElement {
     this.svg = h('svg:svg', { role: 'img', viewBox: `0 0 ${VIEW.w} ${VIEW.h}` });
     this.acc = h('p', { class: 'acc' });
     this.note = h('p', { class: 'note' });
-    this.table = this.tableAlternative('Show the learned biases as a table');
+    this.table = this.tableAlternative('Show the learned biases as a table', { lazy: true });
     const dots = Array.from({ length: T5.heads }, (_, k) =>
       h('li', {}, h('span', { class: `dot d${k}` }), `head ${k + 1}`),
     );
@@ -88,7 +88,9 @@ class T5LearnedBias extends PeElement {
     const L = T5.trainLen;
     const H = T5.heads;
     const table = T5.tasks[p.task].tables[T5.seeds.indexOf(Number(p.seed))];
-    const columns = bucketColumns(pe, L);
+    // the buckets depend on the trainer's constants only: computed once
+    this._columns ??= bucketColumns(pe, L);
+    const columns = this._columns;
     // y range: every value shown, and the initial range
     let lo = -INIT;
     let hi = INIT;
@@ -108,69 +110,64 @@ class T5LearnedBias extends PeElement {
     const parts = [];
     columns.forEach((c, i) => {
       if (c.first > 1)
-        parts.push(
-          h('svg:rect', {
+        parts.push([
+          'svg:rect',
+          {
             class: c.first === 2 ? 'new2' : 'new4',
             x: VIEW.l + i * cw,
             y: VIEW.t,
             width: cw,
             height: ph,
-          }),
-        );
+          },
+        ]);
     });
     for (const v of niceTicks(lo, hi)) {
-      parts.push(h('svg:line', { class: 'grid', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }));
-      parts.push(h('svg:text', { x: VIEW.l - 5, y: Y(v) + 4, 'text-anchor': 'end' }, fixed(v, 1)));
+      parts.push(['svg:line', { class: 'grid', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }]);
+      parts.push(['svg:text', { x: VIEW.l - 5, y: Y(v) + 4, 'text-anchor': 'end' }, fixed(v, 1)]);
     }
     for (const v of [-INIT, INIT])
-      parts.push(h('svg:line', { class: 'init', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }));
-    parts.push(
-      h(
-        'svg:text',
-        { class: 'muted', x: VIEW.w - VIEW.r - 2, y: Y(INIT) - 4, 'text-anchor': 'end' },
-        `initial range ±${INIT}`,
-      ),
-    );
+      parts.push(['svg:line', { class: 'init', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: Y(v), y2: Y(v) }]);
+    parts.push([
+      'svg:text',
+      { class: 'muted', x: VIEW.w - VIEW.r - 2, y: Y(INIT) - 4, 'text-anchor': 'end' },
+      `initial range ±${INIT}`,
+    ]);
     for (let k = 0; k < H; k++) {
       const pts = columns.map((c, i) => `${X(i).toFixed(1)},${Y(table[c.bucket * H + k]).toFixed(1)}`).join(' ');
-      parts.push(h('svg:polyline', { class: `head-line l${k}`, points: pts }));
+      parts.push(['svg:polyline', { class: `head-line l${k}`, points: pts }]);
       columns.forEach((c, i) =>
-        parts.push(
-          h('svg:circle', {
+        parts.push([
+          'svg:circle',
+          {
             class: `h${k}`,
             cx: X(i) + (k - (H - 1) / 2) * Math.min(3, cw / (H + 2)),
             cy: Y(table[c.bucket * H + k]),
             r: 3.2,
-          }),
-        ),
+          },
+        ]),
       );
     }
     columns.forEach((c, i) => {
-      parts.push(
-        h(
-          'svg:text',
-          { x: X(i), y: VIEW.t + ph + 14, 'text-anchor': 'middle', class: c.span > 1 ? 'muted' : null },
-          c.short,
-        ),
-      );
+      parts.push([
+        'svg:text',
+        { x: X(i), y: VIEW.t + ph + 14, 'text-anchor': 'middle', class: c.span > 1 ? 'muted' : null },
+        c.short,
+      ]);
     });
-    parts.push(h('svg:line', { class: 'axis', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: VIEW.t + ph, y2: VIEW.t + ph }));
-    parts.push(h('svg:line', { class: 'axis', x1: VIEW.l, x2: VIEW.l, y1: VIEW.t, y2: VIEW.t + ph }));
-    parts.push(
-      h(
-        'svg:text',
-        { x: VIEW.l + pw / 2, y: VIEW.h - 22, 'text-anchor': 'middle', class: 'muted' },
-        'offset n − m (grey: a wider bucket, by its offset nearest 0; keys before the query on the left)',
-      ),
-    );
-    parts.push(
-      h(
-        'svg:text',
-        { x: VIEW.l + pw / 2, y: VIEW.h - 6, 'text-anchor': 'middle', class: 'muted' },
-        'learned bias added to the score',
-      ),
-    );
-    this.svg.replaceChildren(...parts);
+    parts.push(['svg:line', { class: 'axis', x1: VIEW.l, x2: VIEW.w - VIEW.r, y1: VIEW.t + ph, y2: VIEW.t + ph }]);
+    parts.push(['svg:line', { class: 'axis', x1: VIEW.l, x2: VIEW.l, y1: VIEW.t, y2: VIEW.t + ph }]);
+    parts.push([
+      'svg:text',
+      { x: VIEW.l + pw / 2, y: VIEW.h - 22, 'text-anchor': 'middle', class: 'muted' },
+      'offset n − m (grey: a wider bucket, by its offset nearest 0; keys before the query on the left)',
+    ]);
+    parts.push([
+      'svg:text',
+      { x: VIEW.l + pw / 2, y: VIEW.h - 6, 'text-anchor': 'middle', class: 'muted' },
+      'learned bias added to the score',
+    ]);
+    // the last update's nodes, changed where the values differ
+    patchSpecs(this.svg, parts);
 
     const acc = T5.tasks[p.task].acc;
     const pct = (s) =>
