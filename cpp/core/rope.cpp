@@ -72,9 +72,11 @@ void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
             torch_sincos(angle, sn, cs, static_cast<std::size_t>(half));
         else
             sincos(angle, sn, cs, static_cast<std::size_t>(half));
-        for (std::int64_t i = 0; i < half; ++i) {
-            cs[i] = cs[i] * attn_factor;
-            sn[i] = sn[i] * attn_factor;
+        if (attn_factor != 1.0f) {  // (times 1 changes no bit)
+            for (std::int64_t i = 0; i < half; ++i) {
+                cs[i] = cs[i] * attn_factor;
+                sn[i] = sn[i] * attn_factor;
+            }
         }
         // pass 2: rotate each pair.
         if (convention == RopeConvention::Half) {
@@ -128,13 +130,15 @@ void rope_apply(float* out, const float* x, std::int64_t rows, std::int64_t dim,
             torch_sincos(angle, sn, cs, half);
         else
             sincos(angle, sn, cs, half);
-        for (std::size_t i = 0; i < body; i += kLanes) {
-            xsimd::store_unaligned(cs + i, xsimd::load_unaligned(cs + i) * attn);
-            xsimd::store_unaligned(sn + i, xsimd::load_unaligned(sn + i) * attn);
-        }
-        for (std::size_t i = body; i < half; ++i) {
-            cs[i] = cs[i] * attn_factor;
-            sn[i] = sn[i] * attn_factor;
+        if (attn_factor != 1.0f) {  // (times 1 changes no bit)
+            for (std::size_t i = 0; i < body; i += kLanes) {
+                xsimd::store_unaligned(cs + i, xsimd::load_unaligned(cs + i) * attn);
+                xsimd::store_unaligned(sn + i, xsimd::load_unaligned(sn + i) * attn);
+            }
+            for (std::size_t i = body; i < half; ++i) {
+                cs[i] = cs[i] * attn_factor;
+                sn[i] = sn[i] * attn_factor;
+            }
         }
         // pass 2: rotate. Half: the pairs (i, i + half) are two contiguous runs.
         if (convention == RopeConvention::Half) {

@@ -74,24 +74,29 @@ void sinusoidal_table_exact(float* out, std::int64_t max_len, std::int64_t d_mod
     const std::size_t hi = lo + static_cast<std::size_t>(rows) * half;
     const std::size_t g0 = lo - lo % kTorchTrigLanes;
     const std::size_t g1 = std::min(total, hi + (kTorchTrigLanes - hi % kTorchTrigLanes) % kTorchTrigLanes);
-    std::vector<float> div(half), ang(kBlock), sn(kBlock), cs(kBlock);
+    std::vector<float> div(half), ang(kBlock), edge;
     fill_div(div.data(), d_model, base);
     for (std::size_t j0 = g0; j0 < g1; j0 += kBlock) {
         const std::size_t n = std::min(kBlock, g1 - j0);
-        // pass 1: angle j = (pos, i) of the flat (max_len, d/2) tensor (pos, i
-        // stepped, not divided out per element)
-        std::size_t pos = j0 / half, i = j0 % half;
-        for (std::size_t j = 0; j < n; ++j) {
-            ang[j] = static_cast<float>(pos) * div[i];
-            if (++i == half) i = 0, ++pos;
+        // pass 1: angle j = (pos, i) of the flat (max_len, d/2) tensor, a
+        // run of one row at a time
+        for (std::size_t j = 0, pos = j0 / half, i = j0 % half; j < n; ++pos, i = 0) {
+            const std::size_t run = std::min(half - i, n - j);
+            const float p = static_cast<float>(pos);
+            for (std::size_t k = 0; k < run; ++k) ang[j + k] = p * div[i + k];
+            j += run;
         }
-        // pass 2: torch's sin and cos; flat index k = pos * half + i lands in
-        // columns 2i and 2i + 1 of row pos - row0, i.e. at 2 * (k - lo) of out
-        torch_sincos(ang.data(), sn.data(), cs.data(), n);
+        // pass 2: torch's sin and cos, written as (sin, cos) pairs: flat
+        // index k = pos * half + i is columns 2i, 2i + 1 of row pos - row0,
+        // i.e. out[2 (k - lo)]. A block that reaches outside [lo, hi) (the
+        // first and the last, widened to whole groups) goes through `edge`.
         const std::size_t a = std::max(j0, lo), b = std::min(j0 + n, hi);
-        for (std::size_t k = a; k < b; ++k) {
-            out[2 * (k - lo)] = sn[k - j0];
-            out[2 * (k - lo) + 1] = cs[k - j0];
+        if (a == j0 && b == j0 + n) {
+            kernels::torch_sincos_interleaved(ang.data(), out + 2 * (j0 - lo), n);
+        } else {
+            edge.resize(2 * kBlock);
+            kernels::torch_sincos_interleaved(ang.data(), edge.data(), n);
+            std::copy(edge.begin() + 2 * (a - j0), edge.begin() + 2 * (b - j0), out + 2 * (a - lo));
         }
     }
 }

@@ -640,9 +640,11 @@ bool group_is_wide(const float* x, std::size_t i, std::size_t n) {
 
 }  // namespace
 
+namespace scalar {
+
 // x, s, c: (n); s or c may be null; either may alias x.
 // The scalar twin: one lane at a time.
-POSENC_MINSIZE void torch_sincos_scalar(const float* x, float* s, float* c, std::size_t n) {
+POSENC_MINSIZE void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
     for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
         // pass 1: the vector's path, decided before any lane is written
         const bool wide = group_is_wide(x, i, n);
@@ -653,6 +655,17 @@ POSENC_MINSIZE void torch_sincos_scalar(const float* x, float* s, float* c, std:
         }
     }
 }
+
+// x: (n); out: (2n), sin and cos of x[i] at 2i and 2i + 1; no overlap.
+POSENC_MINSIZE void torch_sincos_interleaved(const float* x, float* out, std::size_t n) {
+    for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
+        const bool wide = group_is_wide(x, i, n);
+        const std::size_t end = std::min(i + kTorchTrigLanes, n);
+        for (std::size_t j = i; j < end; ++j) sleef_sincosf(x[j], wide, out + 2 * j, out + 2 * j + 1);
+    }
+}
+
+}  // namespace scalar
 
 #if POSENC_SIMD
 // --- torch_sincos, four lanes at a time -------------------------------------
@@ -681,7 +694,7 @@ POSENC_MINSIZE void torch_sincos_scalar(const float* x, float* s, float* c, std:
 // |x| < 125) and the Payne-Hanek ones (any lane >= 125), the latter from a
 // double Cody-Waite reduction by pi/2 instead of rempi's table.
 //
-// Held against torch_sincos_scalar bit for bit: in the Catch2 tests (the
+// Held against scalar::torch_sincos bit for bit: in the Catch2 tests (the
 // course's 3.1M angles, 2.6M random and adversarial floats, natively, under
 // ASan/UBSan and as wasm), and once over every float below 65536 of either
 // sign, through both paths (docs/perf-journal.md).
@@ -972,10 +985,13 @@ inline int sincos_batch(const batch_f& d, bool wide, batch_f& sn, batch_f& cs) {
     return flagged_lanes(f) | rare;
 }
 
-}  // namespace
-
-// x, s, c: (n); s or c may be null; either may alias x.
-void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n) {
+// The groups of x[0, n), each through sincos_batch: whole(i, s0, s1, c0, c1)
+// takes a whole group with no flagged lane (its two batches of sin and of
+// cos), part(i, st, ct, count) any other (its count results, the flagged
+// lanes recomputed by the scalar code from the group's values, which x may
+// no longer hold by then).
+template <class Whole, class Part>
+__attribute__((always_inline)) inline void sincos_groups(const float* x, std::size_t n, Whole whole, Part part) {
     const batch_f lim(kTrigRangeMax2);
     for (std::size_t i = 0; i < n; i += kTorchTrigLanes) {
         // pass 1: the group, zero-padded past the end (as ATen's partial load)
@@ -997,37 +1013,60 @@ void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n) {
         const int flagged = sincos_batch(d0, wide, s0, c0) | sincos_batch(d1, wide, s1, c1) << kLanes;
         // pass 3: a whole group with no flagged lane goes straight out
         if (count == kTorchTrigLanes && flagged == 0) {
-            if (s) s0.store_unaligned(s + i), s1.store_unaligned(s + i + kLanes);
-            if (c) c0.store_unaligned(c + i), c1.store_unaligned(c + i + kLanes);
+            whole(i, s0, s1, c0, c1);
             continue;
         }
-        // else through buffers: flagged lanes recomputed by the scalar twin
-        // from the group's values (x itself may be overwritten by then)
         alignas(16) float st[kTorchTrigLanes], ct[kTorchTrigLanes];
         d0.store_aligned(xl), d1.store_aligned(xl + kLanes);
         s0.store_aligned(st), s1.store_aligned(st + kLanes);
         c0.store_aligned(ct), c1.store_aligned(ct + kLanes);
         if (flagged) sincos_lanes(xl, wide, flagged, st, ct, count);
-        if (s) std::memcpy(s + i, st, count * sizeof(float));
-        if (c) std::memcpy(c + i, ct, count * sizeof(float));
+        part(i, st, ct, count);
     }
 }
-#endif
 
-// x, s, c: (n); the build's choice.
+}  // namespace
+
+namespace simd {
+
+// x, s, c: (n); s or c may be null; either may alias x.
 void torch_sincos(const float* x, float* s, float* c, std::size_t n) {
-#if POSENC_SIMD
-    torch_sincos_simd(x, s, c, n);
-#else
-    torch_sincos_scalar(x, s, c, n);
-#endif
+    sincos_groups(
+        x, n,
+        [s, c](std::size_t i, const batch_f& s0, const batch_f& s1, const batch_f& c0, const batch_f& c1) {
+            if (s) s0.store_unaligned(s + i), s1.store_unaligned(s + i + kLanes);
+            if (c) c0.store_unaligned(c + i), c1.store_unaligned(c + i + kLanes);
+        },
+        [s, c](std::size_t i, const float* st, const float* ct, std::size_t count) {
+            if (s) std::memcpy(s + i, st, count * sizeof(float));
+            if (c) std::memcpy(c + i, ct, count * sizeof(float));
+        });
 }
+
+// x: (n); out: (2n), sin and cos of x[i] at 2i and 2i + 1; no overlap.
+void torch_sincos_interleaved(const float* x, float* out, std::size_t n) {
+    sincos_groups(
+        x, n,
+        [out](std::size_t i, const batch_f& s0, const batch_f& s1, const batch_f& c0, const batch_f& c1) {
+            float* o = out + 2 * i;
+            xsimd::zip_lo(s0, c0).store_unaligned(o);
+            xsimd::zip_hi(s0, c0).store_unaligned(o + kLanes);
+            xsimd::zip_lo(s1, c1).store_unaligned(o + 2 * kLanes);
+            xsimd::zip_hi(s1, c1).store_unaligned(o + 3 * kLanes);
+        },
+        [out](std::size_t i, const float* st, const float* ct, std::size_t count) {
+            for (std::size_t l = 0; l < count; ++l) out[2 * (i + l)] = st[l], out[2 * (i + l) + 1] = ct[l];
+        });
+}
+
+}  // namespace simd
+#endif
 
 void torch_sin(float* out, const float* x, std::size_t n) {
-    torch_sincos(x, out, nullptr, n);
+    kernels::torch_sincos(x, out, nullptr, n);
 }
 void torch_cos(float* out, const float* x, std::size_t n) {
-    torch_sincos(x, nullptr, out, n);
+    kernels::torch_sincos(x, nullptr, out, n);
 }
 
 }  // namespace posenc

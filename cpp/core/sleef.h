@@ -95,22 +95,32 @@ constexpr std::size_t kTorchTrigLanes = 8;
 // sees (a (L, d/2) angle tensor as one run of L*d/2 values).
 // s or c may be null; either may alias x.
 //
-// Two implementations give the same bits: torch_sincos_scalar, one lane at a
-// time (the twin, and the scalar build's path), and, where the build has
-// SIMD, torch_sincos_simd, four lanes at a time on both reductions, with the
-// polynomial's last rounding certified in double and the rare lanes it
-// cannot certify sent to the twin (see sleef.cpp). torch_sincos is the
-// build's choice.
+//
+// torch_sincos_interleaved: the same results written as pairs, out[2i] =
+// sin x[i], out[2i + 1] = cos x[i] (a sinusoidal table's row layout); out:
+// (2n), not overlapping x.
+//
+// Two twins give the same bits: scalar::, one lane at a time (the scalar
+// build's path), and simd::, four lanes at a time on both reductions, with
+// the polynomial's last rounding certified in double and the rare lanes it
+// cannot certify sent to the scalar code (see sleef.cpp). Callers write
+// kernels::torch_sincos (simd.h).
+namespace scalar {
 void torch_sincos(const float* x, float* s, float* c, std::size_t n);
-void torch_sincos_scalar(const float* x, float* s, float* c, std::size_t n);
+void torch_sincos_interleaved(const float* x, float* out, std::size_t n);
+}  // namespace scalar
 #if POSENC_SIMD
-void torch_sincos_simd(const float* x, float* s, float* c, std::size_t n);
+namespace simd {
+void torch_sincos(const float* x, float* s, float* c, std::size_t n);
+void torch_sincos_interleaved(const float* x, float* out, std::size_t n);
+}  // namespace simd
 #endif
+// torch.sin / torch.cos alone (kernels::torch_sincos with one output).
 void torch_sin(float* out, const float* x, std::size_t n);
 void torch_cos(float* out, const float* x, std::size_t n);
 
 // Which sin/cos a table or a rotation is computed with:
-//   Exact  torch_sincos: PyTorch's bits, for every number the page prints or
+//   Exact  kernels::torch_sincos: PyTorch's bits, for every number the page prints or
 //          compares with torch (4 lanes at a time where the build has SIMD,
 //          else one)
 //   Fast   vecmath's sincos: <= 1.5 ULP, 4 lanes of wasm SIMD, for pictures,

@@ -30,6 +30,7 @@
 #include "rope.h"
 #include "sinusoidal.h"
 #include "sleef.h"
+#include "test_util.h"
 
 using namespace posenc;
 
@@ -586,7 +587,7 @@ TEST_CASE("torch_sincos matches torch.sin/cos bit for bit on 5 x 2^20 arguments"
             x = family_args(++family, name);
             s.assign(n, 0.0f);
             c.assign(n, 0.0f);
-            torch_sincos(x.data(), s.data(), c.data(), n);
+            kernels::torch_sincos(x.data(), s.data(), c.data(), n);
         } else if (tag == "chunk") {
             std::size_t first = 0;
             std::string hs, hc;
@@ -638,7 +639,7 @@ TEST_CASE("torch_sincos groups 8 lanes from the start; tails, nulls and aliasing
         std::vector<float> x(n), s(n), c(n), s_only(n), c_only(n);
         for (std::size_t i = 0; i < n; ++i) x[i] = 0.5f + 7.3f * static_cast<float>(i);
         if (n > 11) x[11] = 1000.0f;
-        torch_sincos(x.data(), s.data(), c.data(), n);
+        kernels::torch_sincos(x.data(), s.data(), c.data(), n);
         torch_sin(s_only.data(), x.data(), n);
         torch_cos(c_only.data(), x.data(), n);
         for (std::size_t i = 0; i < n; ++i) {
@@ -652,12 +653,20 @@ TEST_CASE("torch_sincos groups 8 lanes from the start; tails, nulls and aliasing
         std::vector<float> y = x;
         torch_sin(y.data(), y.data(), n);  // in place
         REQUIRE(std::equal(y.begin(), y.end(), s.begin(), [](float a, float b) { return to_bits(a) == to_bits(b); }));
+        // the same results as (sin, cos) pairs
+        std::vector<float> pairs(2 * n);
+        kernels::torch_sincos_interleaved(x.data(), pairs.data(), n);
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(to_bits(pairs[2 * i]) == to_bits(s[i]));
+            REQUIRE(to_bits(pairs[2 * i + 1]) == to_bits(c[i]));
+        }
     }
-    torch_sincos(nullptr, nullptr, nullptr, 0);  // n = 0 touches nothing
+    kernels::torch_sincos(nullptr, nullptr, nullptr, 0);  // n = 0 touches nothing
+    kernels::torch_sincos_interleaved(nullptr, nullptr, 0);
 }
 
 #if POSENC_SIMD
-// --- torch_sincos_simd against its scalar twin --------------------------------
+// --- simd::torch_sincos against its scalar twin ------------------------------
 
 namespace {
 
@@ -669,8 +678,8 @@ bool same_bits(float a, float b) {
 std::size_t twin_mismatches(const std::vector<float>& x) {
     const std::size_t n = x.size();
     std::vector<float> s1(n), c1(n), s2(n), c2(n);
-    torch_sincos_scalar(x.data(), s1.data(), c1.data(), n);
-    torch_sincos_simd(x.data(), s2.data(), c2.data(), n);
+    scalar::torch_sincos(x.data(), s1.data(), c1.data(), n);
+    simd::torch_sincos(x.data(), s2.data(), c2.data(), n);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < n; ++i) {
         if (same_bits(s1[i], s2[i]) && same_bits(c1[i], c2[i])) continue;
@@ -685,7 +694,7 @@ std::size_t twin_mismatches(const std::vector<float>& x) {
 
 }  // namespace
 
-TEST_CASE("torch_sincos_simd matches its scalar twin on the course's angles", "[sleef]") {
+TEST_CASE("simd::torch_sincos matches its scalar twin on the course's angles", "[sleef]") {
     // Angles formed as the core forms them: sinusoidal tables as one flat
     // (L, d/2) run of f32(pos) * div_i; RoPE rows of f32(m) * inv_i, each
     // row its own run (rope_apply's torch_sincos call).
@@ -721,7 +730,7 @@ TEST_CASE("torch_sincos_simd matches its scalar twin on the course's angles", "[
     REQUIRE(bad == 0);
 }
 
-TEST_CASE("torch_sincos_simd matches its scalar twin on random and adversarial floats", "[sleef]") {
+TEST_CASE("simd::torch_sincos matches its scalar twin on random and adversarial floats", "[sleef]") {
     std::uint64_t k = 0;
     auto rnd = [&k] { return splitmix64(0x5eed0000ull + k++); };
     const float pi2 = 1.57079632679489661923f;
@@ -785,9 +794,9 @@ TEST_CASE("torch_sincos_simd matches its scalar twin on random and adversarial f
         total += n;
         bad += twin_mismatches(x);
         std::vector<float> s(n), c(n), y = x, z = x;
-        torch_sincos_scalar(x.data(), s.data(), c.data(), n);
-        torch_sincos_simd(y.data(), y.data(), nullptr, n);  // sin in place
-        torch_sincos_simd(z.data(), nullptr, z.data(), n);  // cos in place
+        scalar::torch_sincos(x.data(), s.data(), c.data(), n);
+        simd::torch_sincos(y.data(), y.data(), nullptr, n);  // sin in place
+        simd::torch_sincos(z.data(), nullptr, z.data(), n);  // cos in place
         for (std::size_t i = 0; i < n; ++i) {
             CHECK(same_bits(y[i], s[i]));
             CHECK(same_bits(z[i], c[i]));
@@ -796,5 +805,22 @@ TEST_CASE("torch_sincos_simd matches its scalar twin on random and adversarial f
     CAPTURE(total);
     CHECK(total >= 2600000);
     REQUIRE(bad == 0);
+}
+TEST_CASE("simd::torch_sincos_interleaved matches its scalar twin", "[sleef]") {
+    // a sinusoidal table's angles (narrow and wide groups, rows that end
+    // inside a group), with an adversarial value every 97 lanes
+    const double worst = test_util::check_twins(
+        [](std::int64_t n, test_util::Kernel k) {
+            std::vector<float> x(test_util::sz(n) * 37), out(2 * x.size());
+            for (std::size_t j = 0; j < x.size(); ++j) {
+                const float a = static_cast<float>(j / 24) * std::exp(-0.4f * static_cast<float>(j % 24));
+                x[j] = j % 97 == 96 ? float_of_bits(0x42fa0000u + static_cast<std::uint32_t>(j)) : a;
+            }
+            (k == test_util::Kernel::simd ? simd::torch_sincos_interleaved : scalar::torch_sincos_interleaved)(
+                x.data(), out.data(), x.size());
+            return out;
+        },
+        0.0, 0.0, {1000, 4096});
+    CHECK(worst == 0);
 }
 #endif
