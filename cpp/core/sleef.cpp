@@ -835,9 +835,11 @@ __attribute__((always_inline)) inline batch_f sin_poly_v(const batch_f& th, cons
 // exact (A has 15 bits, B 12, |u| <= 40, |q| <= 81) and so is each double sum
 // (the terms span fewer than 53 bits). SLEEF's lo parts round a few times,
 // by less than 2^-47 |T| unless T is tiny: sin_poly_half flags |T| < 2^-16.
-// n: the FMA's float result is rounded to an integer, so the double sum
-// (product exact, rounded once) gives the same n unless it lies within
-// 2^-16 of a half-integer (a float ULP there is at most 2^-18): flagged.
+// n: SLEEF rounds the FMA's float result g = RN(d/pi - 1/2) to an integer.
+// Here g is a float product and a float difference, within 2^-18 of the
+// exact value (|g| < 40), so it rounds to the same n unless it lies within
+// 2^-16 of a half-integer: those lanes are flagged (`rare`; among them the
+// zero padding, exactly on -1/2).
 __attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f,
                                                        int& rare) {
     // pass 1: sin's k and t.hi in float lanes
@@ -848,14 +850,11 @@ __attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f
     const batch_f yc = u * batch_f(-kPiC2);
     const batch_f ths = (v + yb) + yc;
 
-    // pass 2: cos's n in double, then q and t.hi in float lanes
-    const batch_d d0 = lo_half(d), d1 = hi_half(d);
-    const batch_d g0 = d0 * batch_d(kOneOverPi) + batch_d(-0.5), g1 = d1 * batch_d(kOneOverPi) + batch_d(-0.5);
-    const batch_d n0 = xsimd::nearbyint(g0), n1 = xsimd::nearbyint(g1);
-    const batch_d tie(0.5 - 0x1p-16);
-    f.lo = _mm_or_si128(f.lo, _mm_castpd_si128(xsimd::abs(g0 - n0) > tie));
-    f.hi = _mm_or_si128(f.hi, _mm_castpd_si128(xsimd::abs(g1 - n1) > tie));
-    const batch_f q = join_halves(n0, n1) * batch_f(2.0f) + batch_f(1.0f);
+    // pass 2: cos's n, q and t.hi in float lanes
+    const batch_f g = d * batch_f(kOneOverPi) - batch_f(0.5f);
+    const batch_f nf = xsimd::nearbyint(g);
+    rare |= _mm_movemask_ps(xsimd::abs(g - nf) > batch_f(0.5f - 0x1p-16f));
+    const batch_f q = nf * batch_f(2.0f) + batch_f(1.0f);
     const batch_i qc = low_bits(q);
     const batch_f pa = q * batch_f(-kPiA2 * 0.5f), pb = q * batch_f(-kPiB2 * 0.5f), pc = q * batch_f(-kPiC2 * 0.5f);
     const batch_f thc = ((d + pa) + pb) + pc;
@@ -863,6 +862,7 @@ __attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f
     // pass 3: T of each in double, the polynomials, then the signs: sin
     // negated for odd k (and sin(-0) = -0), cos negated when bit 1 of its
     // odd k is clear
+    const batch_d d0 = lo_half(d), d1 = hi_half(d);
     const batch_d ts0 = (lo_half(v) + lo_half(yb)) + lo_half(yc), ts1 = (hi_half(v) + hi_half(yb)) + hi_half(yc);
     const batch_d tc0 = ((d0 + lo_half(pa)) + lo_half(pb)) + lo_half(pc);
     const batch_d tc1 = ((d1 + hi_half(pa)) + hi_half(pb)) + hi_half(pc);
