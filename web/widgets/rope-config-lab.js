@@ -295,7 +295,9 @@ class RopeConfigLab extends PeElement {
         wlPlot: null,
       };
     }
-    this._state = { cfg, rows, L, Lt, assumed: p.trained > 0, T, attn, name, pairs, longTraining };
+    // the pairs that meet new angles at T, read once for the summary and the plot's label
+    const fresh = marked(rows.fresh);
+    this._state = { cfg, rows, fresh, L, Lt, assumed: p.trained > 0, T, attn, name, pairs, longTraining };
     this.source.textContent = source;
     this._summarize();
     this._draw();
@@ -342,9 +344,8 @@ class RopeConfigLab extends PeElement {
   }
 
   _summarize() {
-    const { cfg, rows, L, Lt, assumed, T, attn, name, pairs, longTraining } = this._state;
+    const { cfg, rows, fresh, L, Lt, assumed, T, attn, name, pairs, longTraining } = this._state;
     const { changed, most, least } = this._fixed;
-    const fresh = marked(rows.fresh);
     const freshUnscaled = marked(rows.freshUnscaled);
     const lines = [];
     const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
@@ -481,7 +482,7 @@ class RopeConfigLab extends PeElement {
       patchSpecs(svg, [...plot.specs, cursorLine(PAD, PLOT_H, null)]);
     }
     this._cursorLines = [this.wlSvg.lastElementChild, this.angSvg.lastElementChild];
-    const fresh = marked(rows.fresh).length;
+    const fresh = this._state.fresh.length;
     setAttr(
       this.wlSvg,
       'aria-label',
