@@ -301,12 +301,18 @@ for (const aside of document.querySelectorAll('details.aside')) {
 // every tag on the page is. A link with widget state in it is applied at
 // once, as the page loads (all tags defined now), so nothing shows the
 // default state first.
-if (deferred && location.search.length > 1) defineDeferredNow();
+// (The tags are read while none is defined yet. Only the widgets are then
+// visited: asking each of the lesson's tens of thousands of elements for
+// stateParams took a phone over 100 ms.)
 const tagsOnPage = [...new Set([...document.querySelectorAll('main :not(:defined)')].map((el) => el.localName))];
+if (deferred && location.search.length > 1) defineDeferredNow();
 Promise.all(tagsOnPage.map((t) => customElements.whenDefined(t))).then(() => {
-  const shareable = [...document.querySelectorAll('main *')].filter(
-    (el) => typeof el.stateParams === 'function' && el.localName !== 'pe-quiz' && el.localName !== 'pe-exercise',
-  );
+  const widgets = tagsOnPage.filter((t) => t !== 'pe-quiz' && t !== 'pe-exercise');
+  const shareable = widgets.length
+    ? [...document.querySelectorAll(widgets.map((t) => `main ${t}`).join(', '))].filter(
+        (el) => typeof el.stateParams === 'function',
+      )
+    : [];
   const counts = new Map();
   bindUrlState(
     shareable.map((el) => {
