@@ -20,6 +20,7 @@ import {
   patchSpecs,
 } from '../lib/pe-element.js';
 import { rgb, sequential } from '../lib/colormap.js';
+import { sentenceParam } from '../lib/params.js';
 import { fixed } from '../lib/pyformat.js';
 import {
   ENCODINGS,
@@ -39,15 +40,7 @@ class AttentionPermutation extends PeElement {
   static description =
     'The permutation experiment: one self-attention layer on a sentence and on a shuffle of it, per positional encoding.';
   static params = {
-    sentence: {
-      type: 'string',
-      default: 'the dog bit the man',
-      maxLength: 120,
-      pattern: /^\s*\S+(?:\s+\S+){1,11}\s*$/,
-      patternMessage: 'must have 2 to 12 words',
-      label: 'sentence',
-      size: 26,
-    },
+    sentence: sentenceParam(2, 12),
     encoding: {
       type: 'enum',
       options: ENCODINGS,
