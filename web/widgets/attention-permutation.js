@@ -112,10 +112,8 @@ class AttentionPermutation extends PeElement {
     // A new sentence starts again from the swap preset (an old order may not fit it).
     this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
     root.append(
-      h('h3', {}, 'Shuffle the words: can attention tell?'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'Shuffle the words: can attention tell?',
         'The same toy attention layer reads a sentence and a shuffle of it. Each word gets an output row (a vector of 16 numbers, 8 per head). ',
         'Put the shuffled sentence’s rows back in the original word order and compare them row by row: ',
         'with no position signal they match (to float32 rounding); with an encoding they differ, unless the shuffle keeps everything that encoding reads (ALiBi here is symmetric: it sees only distances, so it cannot tell a sentence from its reversal). Try Shuffle, then switch the encoding. ',

@@ -92,10 +92,8 @@ class PeWaveBarcode extends PeElement {
       if (changed) this.schedule();
     });
     root.append(
-      h('h3', {}, 'Seat cards: what each word gets added for its position'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'Seat cards: what each word gets added for its position',
         'Every word gets the vector of its position, whatever the word is. Compare the two cards of "the": same word, different barcodes. ',
         'Type your own sentence (up to 12 words) or change d_model.',
       ),
