@@ -1,5 +1,6 @@
 // Shared setup of the browser tests: Debian's Chromium driven by
 // playwright-core, and the static server of `npm start` on a free port.
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -48,6 +49,15 @@ export function pageOverflow() {
     .slice(0, 5)
     .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
   return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+}
+
+/** Fails unless the page fits its screen's width (to `slack` px), naming the first elements that stick out. */
+export async function assertNoSidewaysScroll(page, slack = 0) {
+  const overflow = await page.evaluate(pageOverflow);
+  assert.ok(
+    overflow.scrollWidth <= overflow.width + slack,
+    `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`,
+  );
 }
 
 /**
