@@ -106,6 +106,20 @@ export function siteProject(name, pinned) {
   return { project, npm, cold };
 }
 
+/**
+ * The bundler's site project (siteProject) with each site's entry written
+ * (writeEntries); logs whether the bundler had to be installed and how long
+ * it took. Returns the project's folder.
+ */
+export async function bundlerProject(bundler, pinned) {
+  const [site, seconds] = await timed(() => siteProject(bundler, pinned));
+  console.log(
+    `${bundler}: ${site.cold ? `cold (${bundler} installed)` : 'warm'}; install and pack ${seconds.toFixed(1)} s`,
+  );
+  writeEntries(site.project);
+  return site.project;
+}
+
 /** Writes each site's entry module as <project>/<name>.js. */
 export function writeEntries(project) {
   for (const [name, site] of Object.entries(SITES)) writeFileSync(path.join(project, `${name}.js`), site.source);

@@ -13,8 +13,7 @@ import path from 'node:path';
 import { launch } from './harness.mjs';
 import {
   SITES,
-  siteProject,
-  writeEntries,
+  bundlerProject,
   pageHtml,
   freePort,
   startCommandServer,
@@ -31,10 +30,7 @@ let preview;
 let url;
 let browser;
 before(async () => {
-  const [site, seconds] = await timed(() => siteProject('vite', PINNED));
-  project = site.project;
-  console.log(`vite: ${site.cold ? 'cold (vite installed)' : 'warm'}; install and pack ${seconds.toFixed(1)} s`);
-  writeEntries(project);
+  project = await bundlerProject('vite', PINNED);
   // the site's two pages: index.html (widgets) and bundle.html
   writeFileSync(path.join(project, 'index.html'), pageHtml(SITES.widgets.tags, '/widgets.js'));
   writeFileSync(path.join(project, 'bundle.html'), pageHtml(SITES.bundle.tags, '/bundle.js'));
