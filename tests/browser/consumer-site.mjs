@@ -15,9 +15,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { strictPage, renderAllWidgets, root } from './harness.mjs';
+import { strictPage, renderAllWidgets, assertShowsSomething, root } from './harness.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
@@ -125,16 +124,6 @@ export function writeEntries(project) {
   for (const [name, site] of Object.entries(SITES)) writeFileSync(path.join(project, `${name}.js`), site.source);
 }
 
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
 /** Spawns `npx args` in `cwd` (its own process group) and waits until `url` answers; returns the child. */
 export async function startCommandServer(args, cwd, url) {
   const child = spawn('npx', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -169,13 +158,7 @@ export async function checkSite(browser, url, tags) {
   const p = await strictPage(browser);
   await p.goto(url);
   assert.equal(await renderAllWidgets(p, tags), tags.length);
-  for (const t of tags) {
-    const text = await p
-      .locator(t)
-      .first()
-      .evaluate((n) => n.shadowRoot.textContent);
-    assert.ok(text.trim().length > 0, `${t} shows something`);
-  }
+  for (const t of tags) await assertShowsSomething(p, t);
   await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
   const result = await p.evaluate(() => window.apiResult);
   const expected = sinusoidal.tensors.out.values;

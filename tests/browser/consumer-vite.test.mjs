@@ -11,11 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from './harness.mjs';
+import { freePort } from '../../scripts/serve.mjs';
 import {
   SITES,
   bundlerProject,
   pageHtml,
-  freePort,
   startCommandServer,
   stopCommandServer,
   checkSite,

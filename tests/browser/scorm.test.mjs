@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { exportScorm } from '../../scripts/export-scorm.mjs';
+import { listenLocal } from '../../scripts/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
@@ -97,8 +98,7 @@ before(async () => {
         .end(Buffer.from(packages[m[1]].files[m[2]]));
     } else res.writeHead(404).end();
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = await listenLocal(server);
   browser = await launch();
 });
 
