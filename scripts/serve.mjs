@@ -4,6 +4,7 @@
 // next free port, printing the address it really serves; PORT=9000 asks for
 // one port exactly, and a taken one is then a plain error, not a stack trace.
 import { createServer } from 'node:http';
+import net from 'node:net';
 import { readFile, stat } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
@@ -88,6 +89,23 @@ export async function listenFrom(server, port, tries = 1) {
   }
   throw Object.assign(new Error(`no port from ${port} to ${port + tries - 1} is free`), { code: 'EADDRINUSE', tried });
 }
+
+/** Listens on a free port of 127.0.0.1 (a test's server); resolves to its URL, http://127.0.0.1:<port>. */
+export async function listenLocal(server) {
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${server.address().port}`;
+}
+
+/** A port of 127.0.0.1 free just now, for a program that opens its own server on it. */
+export const freePort = () =>
+  new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
 
 // The port PORT names: { port } or { error } (a message for the learner).
 function requestedPort(text) {

@@ -22,8 +22,8 @@ import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { root, launch, strictPage, renderAllWidgets, shadowTexts } from './harness.mjs';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { root, launch, strictPage, renderAllWidgets, shadowTexts, assertShowsSomething } from './harness.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
 import { build } from 'esbuild';
@@ -161,8 +161,7 @@ before(async () => {
 <script type="module" src="myst-app.js"></script></head><body><div id="root"></div><div id="direct"></div></body></html>`,
   );
   server = createStaticServer(dir, { headers: { 'Content-Security-Policy': CSP } });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  url = `http://127.0.0.1:${server.address().port}`;
+  url = await listenLocal(server);
   browser = await launch();
 });
 after(async () => {
@@ -186,11 +185,7 @@ test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the 
   const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
   for (const line of EXERCISE_LINES) assert.ok(texts.includes(line), `missing: ${line}`);
   for (const t of tags) {
-    const text = await page
-      .locator(t)
-      .first()
-      .evaluate((n) => n.shadowRoot.textContent);
-    assert.ok(text.trim().length > 0, `${t} shows something`);
+    await assertShowsSomething(page, t);
     const problems = await page
       .locator(t)
       .first()

@@ -33,6 +33,7 @@ import { XMLParser } from 'fast-xml-parser';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { startLrs, LRS_AUTH } from '../js/lrs.mjs';
 import { exportCmi5 } from '../../scripts/export-cmi5.mjs';
+import { listenLocal } from '../../scripts/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
@@ -129,8 +130,7 @@ async function startLms(html, au) {
     }
     send(404, '');
   });
-  await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  const url = `http://127.0.0.1:${server.address().port}`;
+  const url = await listenLocal(server);
   const stateKey = (stateId, registration = REGISTRATION) => JSON.stringify([stateId, au['@_id'], ACTOR, registration]);
   return {
     server,

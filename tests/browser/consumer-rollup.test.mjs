@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, startServer } from './harness.mjs';
-import { SITES, siteProject, writeEntries, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
+import { SITES, bundlerProject, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const PINNED = {
   rollup: '4.69.3',
@@ -40,10 +40,7 @@ let server;
 let url;
 let browser;
 before(async () => {
-  const [site, seconds] = await timed(() => siteProject('rollup', PINNED));
-  project = site.project;
-  console.log(`rollup: ${site.cold ? 'cold (rollup installed)' : 'warm'}; install and pack ${seconds.toFixed(1)} s`);
-  writeEntries(project);
+  project = await bundlerProject('rollup', PINNED);
   writeFileSync(path.join(project, 'rollup.config.mjs'), CONFIG);
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
   execFileSync('npx', ['rollup', '-c', 'rollup.config.mjs', '--silent'], {

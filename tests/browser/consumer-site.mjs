@@ -15,9 +15,8 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
-import { strictPage, renderAllWidgets, root } from './harness.mjs';
+import { strictPage, renderAllWidgets, assertShowsSomething, root } from './harness.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
@@ -106,20 +105,24 @@ export function siteProject(name, pinned) {
   return { project, npm, cold };
 }
 
+/**
+ * The bundler's site project (siteProject) with each site's entry written
+ * (writeEntries); logs whether the bundler had to be installed and how long
+ * it took. Returns the project's folder.
+ */
+export async function bundlerProject(bundler, pinned) {
+  const [site, seconds] = await timed(() => siteProject(bundler, pinned));
+  console.log(
+    `${bundler}: ${site.cold ? `cold (${bundler} installed)` : 'warm'}; install and pack ${seconds.toFixed(1)} s`,
+  );
+  writeEntries(site.project);
+  return site.project;
+}
+
 /** Writes each site's entry module as <project>/<name>.js. */
 export function writeEntries(project) {
   for (const [name, site] of Object.entries(SITES)) writeFileSync(path.join(project, `${name}.js`), site.source);
 }
-
-export const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 /** Spawns `npx args` in `cwd` (its own process group) and waits until `url` answers; returns the child. */
 export async function startCommandServer(args, cwd, url) {
@@ -155,13 +158,7 @@ export async function checkSite(browser, url, tags) {
   const p = await strictPage(browser);
   await p.goto(url);
   assert.equal(await renderAllWidgets(p, tags), tags.length);
-  for (const t of tags) {
-    const text = await p
-      .locator(t)
-      .first()
-      .evaluate((n) => n.shadowRoot.textContent);
-    assert.ok(text.trim().length > 0, `${t} shows something`);
-  }
+  for (const t of tags) await assertShowsSomething(p, t);
   await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
   const result = await p.evaluate(() => window.apiResult);
   const expected = sinusoidal.tensors.out.values;

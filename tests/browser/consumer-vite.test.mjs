@@ -11,12 +11,11 @@ import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from './harness.mjs';
+import { freePort } from '../../scripts/serve.mjs';
 import {
   SITES,
-  siteProject,
-  writeEntries,
+  bundlerProject,
   pageHtml,
-  freePort,
   startCommandServer,
   stopCommandServer,
   checkSite,
@@ -31,10 +30,7 @@ let preview;
 let url;
 let browser;
 before(async () => {
-  const [site, seconds] = await timed(() => siteProject('vite', PINNED));
-  project = site.project;
-  console.log(`vite: ${site.cold ? 'cold (vite installed)' : 'warm'}; install and pack ${seconds.toFixed(1)} s`);
-  writeEntries(project);
+  project = await bundlerProject('vite', PINNED);
   // the site's two pages: index.html (widgets) and bundle.html
   writeFileSync(path.join(project, 'index.html'), pageHtml(SITES.widgets.tags, '/widgets.js'));
   writeFileSync(path.join(project, 'bundle.html'), pageHtml(SITES.bundle.tags, '/bundle.js'));

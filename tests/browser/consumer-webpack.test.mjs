@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, startServer } from './harness.mjs';
-import { SITES, siteProject, writeEntries, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
+import { SITES, bundlerProject, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const PINNED = { webpack: '5.113.0', 'webpack-cli': '7.3.1' };
 const PAGES = { widgets: 'index.html', bundle: 'bundle.html' };
@@ -22,10 +22,7 @@ let server;
 let url;
 let browser;
 before(async () => {
-  const [site, seconds] = await timed(() => siteProject('webpack', PINNED));
-  project = site.project;
-  console.log(`webpack: ${site.cold ? 'cold (webpack installed)' : 'warm'}; install and pack ${seconds.toFixed(1)} s`);
-  writeEntries(project);
+  project = await bundlerProject('webpack', PINNED);
   rmSync(path.join(project, 'main.js'), { force: true }); // the former single-page site
   writeFileSync(
     path.join(project, 'webpack.config.js'),

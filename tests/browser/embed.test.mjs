@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
 import { exportLesson } from '../../scripts/export.mjs';
 import { root, startServer, launch, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
@@ -40,8 +40,7 @@ before(async () => {
   for (const f of ['course-page.js', 'course-page.css'])
     copyFileSync(path.join(root, 'web/examples', f), path.join(hostDir, f));
   const server = createStaticServer(hostDir);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  host = { server, url: `http://127.0.0.1:${server.address().port}` };
+  host = { server, url: await listenLocal(server) };
 });
 after(async () => {
   await browser?.close();

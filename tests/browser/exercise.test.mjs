@@ -7,7 +7,7 @@
 // and runs nothing; the keyboard alone does it all; and the widget fits 375 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage, renderAllWidgets, pageOverflow } from './harness.mjs';
+import { useSite, newPage, renderAllWidgets, assertNoSidewaysScroll } from './harness.mjs';
 
 const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
@@ -175,8 +175,7 @@ test('keyboard only: Tab to the box, type, Enter checks; Show solution by keyboa
   );
   assert.ok(labelled);
   await renderAllWidgets(page, ['pe-exercise']);
-  const overflow = await page.evaluate(pageOverflow);
-  assert.ok(overflow.scrollWidth <= overflow.width + 1, `the page scrolls sideways at 375 px: ${overflow.wide}`);
+  await assertNoSidewaysScroll(page, 1);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

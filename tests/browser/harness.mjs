@@ -1,10 +1,11 @@
 // Shared setup of the browser tests: Debian's Chromium driven by
 // playwright-core, and the static server of `npm start` on a free port.
+import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
 import { launchChromium } from '../../scripts/chromium.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -13,8 +14,7 @@ export const screenshotDir = path.join(root, 'screenshots');
 /** The static server of `npm start` (or of `dir`, with the same options) on a free port. */
 export async function startServer({ dir, ...options } = {}) {
   const server = createStaticServer(dir, options);
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${server.address().port}` };
+  return { server, url: await listenLocal(server) };
 }
 
 export const launch = launchChromium;
@@ -48,6 +48,15 @@ export function pageOverflow() {
     .slice(0, 5)
     .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
   return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+}
+
+/** Fails unless the page fits its screen's width (to `slack` px), naming the first elements that stick out. */
+export async function assertNoSidewaysScroll(page, slack = 0) {
+  const overflow = await page.evaluate(pageOverflow);
+  assert.ok(
+    overflow.scrollWidth <= overflow.width + slack,
+    `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`,
+  );
 }
 
 /**
@@ -132,6 +141,15 @@ export async function renderAllWidgets(page, tags) {
     }
   }
   return count;
+}
+
+/** Fails unless the first element `selector` matches shows some text in its shadow root. */
+export async function assertShowsSomething(page, selector) {
+  const text = await page
+    .locator(selector)
+    .first()
+    .evaluate((n) => n.shadowRoot.textContent);
+  assert.ok(text.trim().length > 0, `${selector} shows something`);
 }
 
 /** Text of every shadow root of the given elements (what the learner reads in the widgets). */

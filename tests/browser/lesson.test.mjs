@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { useSite, pageOverflow, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
+import { useSite, assertNoSidewaysScroll, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
 const require = createRequire(import.meta.url);
@@ -218,11 +218,7 @@ test('a 375 px wide phone has no horizontal scrolling', async () => {
     deviceScaleFactor: 2,
   });
   await renderAllWidgets(page, tags);
-  const overflow = await page.evaluate(pageOverflow);
-  assert.ok(
-    overflow.scrollWidth <= overflow.width,
-    `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`,
-  );
+  await assertNoSidewaysScroll(page);
   await screenshotSections(page, 'phone');
   await screenshotWidgets(page, 'phone');
   assert.deepEqual(page.errors, []);

@@ -26,6 +26,9 @@ async function openLesson(seed) {
   return page;
 }
 
+// The line under a quiz's buttons: how the last check went.
+const resultText = (quiz) => quiz.evaluate((n) => n.shadowRoot.querySelector('.result').textContent);
+
 const quizData = (page) =>
   page.evaluate(async () => {
     const { quizzes } = await import('/gen/lesson-data.js');
@@ -164,12 +167,7 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
   await quiz.getByRole('button', { name: 'Try again' }).click();
   await quiz.locator(`input[value="${right}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
-  const result = () =>
-    quiz.evaluate((n) => {
-      const r = n.shadowRoot;
-      return r.querySelector('.result').textContent;
-    });
-  assert.match(await result(), /^Revealed/);
+  assert.match(await resultText(quiz), /^Revealed/);
   const answers = await page.evaluate(() => window.answers);
   const last = answers.at(-1);
   assert.equal(last.quizId, id);
@@ -188,7 +186,7 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
   assert.equal(stored[id].solutionShown, true);
   await page.reload();
   await renderAllWidgets(page, [`pe-quiz[quiz="${id}"]`, 'pe-quiz-score']);
-  assert.match(await result(), /^Revealed/);
+  assert.match(await resultText(quiz), /^Revealed/);
   assert.equal(await board(), `Score: 0 of ${total} points (1 of ${total} questions answered, 1 revealed)`);
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -229,26 +227,14 @@ test('select-all: after Check every missed right option and every wrong pick is 
   await quiz.getByRole('button', { name: 'Try again' }).click();
   await quiz.locator(`input[value="${correct[0]}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
-  assert.match(
-    await quiz.evaluate((n) => {
-      const r = n.shadowRoot;
-      return r.querySelector('.result').textContent;
-    }),
-    /^Partly/,
-  );
+  assert.match(await resultText(quiz), /^Partly/);
   marked = await classes();
   for (const i of correct.slice(1)) assert.match(marked[i], /\bmissed\b/);
   // all right: correct, with the explanation
   await quiz.getByRole('button', { name: 'Try again' }).click();
   for (const i of correct) await quiz.locator(`input[value="${i}"]`).check();
   await quiz.getByRole('button', { name: 'Check' }).click();
-  assert.match(
-    await quiz.evaluate((n) => {
-      const r = n.shadowRoot;
-      return r.querySelector('.result').textContent;
-    }),
-    /^Correct/,
-  );
+  assert.match(await resultText(quiz), /^Correct/);
   assert.equal(
     await quiz.evaluate((n) => {
       const r = n.shadowRoot;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createStaticServer } from '../../scripts/serve.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
 import { startServer, launch, newPage, renderAllWidgets } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
@@ -168,8 +168,7 @@ test(`a long session: ${CHANGES} parameter changes across the lesson's widgets k
 test('hostile postMessage traffic to an embed is ignored or shown as text; valid messages still work', async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'posenc-hostile-'));
   const parent = createStaticServer(dir);
-  await new Promise((resolve) => parent.listen(0, '127.0.0.1', resolve));
-  const parentUrl = `http://127.0.0.1:${parent.address().port}`;
+  const parentUrl = await listenLocal(parent);
   try {
     const frame = (q) => `${site.url}/embed.html?widget=pe-heatmap&${q}`;
     writeFileSync(

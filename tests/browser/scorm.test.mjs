@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { exportScorm } from '../../scripts/export-scorm.mjs';
+import { listenLocal } from '../../scripts/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
@@ -97,8 +98,7 @@ before(async () => {
         .end(Buffer.from(packages[m[1]].files[m[2]]));
     } else res.writeHead(404).end();
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${server.address().port}`;
+  base = await listenLocal(server);
   browser = await launch();
 });
 
@@ -155,23 +155,31 @@ const quizIdsOf = (frame) => frame.locator('pe-quiz').evaluateAll((nodes) => nod
 const exerciseIdsOf = (frame) =>
   frame.locator('pe-exercise').evaluateAll((nodes) => nodes.map((n) => n.getAttribute('exercise')));
 
+/**
+ * Waits until ready(element) is true in the page, asking every `every` ms;
+ * fails with `message` after `ms`. ready runs in the page (its source is sent
+ * there), so it can use only its argument.
+ */
+async function waitUntil(locator, ready, { ms, every, message }) {
+  const t0 = Date.now();
+  while (!(await locator.evaluate(ready))) {
+    if (Date.now() - t0 > ms) throw new Error(message);
+    await new Promise((resolve) => setTimeout(resolve, every));
+  }
+}
+
+// A question widget has said how the check went.
+const resultShown = (n) => n.shadowRoot.querySelector('.result').textContent !== '';
+
 /** Waits until the exercise shows its boxes; returns what the learner typed and the answers the worked solution gives. */
 async function exerciseState(frame, id) {
   const el = frame.locator(`pe-exercise[exercise="${id}"]`);
   await renderAllWidgets(frame, [`pe-exercise[exercise="${id}"]`]);
-  await el.evaluate(
-    (n) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const poll = () =>
-          n._draw && n.shadowRoot.querySelector('.parts input')
-            ? resolve()
-            : Date.now() - t0 > 20000
-              ? reject(new Error(`exercise ${n.getAttribute('exercise')} did not render`))
-              : setTimeout(poll, 50);
-        poll();
-      }),
-  );
+  await waitUntil(el, (n) => !!(n._draw && n.shadowRoot.querySelector('.parts input')), {
+    ms: 20000,
+    every: 50,
+    message: `exercise ${id} did not render`,
+  });
   return el.evaluate((n) => ({
     // the answers as the worked solution writes them (what part="solution-value" shows)
     solution: n._draw.parts.map((p) => p.solutionValue),
@@ -191,17 +199,7 @@ async function typeAnswer(page, frame, id, texts) {
     await page.keyboard.type(texts[i]);
   }
   await page.keyboard.press('Enter');
-  await el.evaluate(
-    (n) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        (function poll() {
-          if (n.shadowRoot.querySelector('.result').textContent) resolve();
-          else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('exercise')}: no result after Enter`));
-          else setTimeout(poll, 20);
-        })();
-      }),
-  );
+  await waitUntil(el, resultShown, { ms: 10000, every: 20, message: `${id}: no result after Enter` });
 }
 
 /** Waits until the quiz shows its question; returns its state: multiple, displayed order (authored indices), which are right. */
@@ -209,19 +207,11 @@ async function quizState(frame, id) {
   const quiz = frame.locator(`pe-quiz[quiz="${id}"]`);
   // scrolled to (again while widgets above it grow) until it renders
   await renderAllWidgets(frame, [`pe-quiz[quiz="${id}"]`]);
-  await quiz.evaluate(
-    (n) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        const poll = () =>
-          n._question && n.shadowRoot.querySelector('input')
-            ? resolve()
-            : Date.now() - t0 > 20000
-              ? reject(new Error(`quiz ${n.getAttribute('quiz')} did not render`))
-              : setTimeout(poll, 50);
-        poll();
-      }),
-  );
+  await waitUntil(quiz, (n) => !!(n._question && n.shadowRoot.querySelector('input')), {
+    ms: 20000,
+    every: 50,
+    message: `quiz ${id} did not render`,
+  });
   return quiz.evaluate((n) => ({
     multiple: n._question.multiple,
     order: [...n.shadowRoot.querySelectorAll('input')].map((i) => Number(i.value)),
@@ -259,17 +249,7 @@ async function answerWithKeyboard(page, frame, id, wanted) {
   }
   assert.equal(await focused(), 'Check');
   await page.keyboard.press('Enter');
-  await quiz.evaluate(
-    (n) =>
-      new Promise((resolve, reject) => {
-        const t0 = Date.now();
-        (function poll() {
-          if (n.shadowRoot.querySelector('.result').textContent) resolve();
-          else if (Date.now() - t0 > 10000) reject(new Error(`${n.getAttribute('quiz')}: no result after Check`));
-          else setTimeout(poll, 20);
-        })();
-      }),
-  );
+  await waitUntil(quiz, resultShown, { ms: 10000, every: 20, message: `${id}: no result after Check` });
 }
 
 const wrongPick = (s) => [s.order.find((i) => !s.right.includes(i))];

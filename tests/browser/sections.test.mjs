@@ -18,6 +18,7 @@ import { useSite, newPage } from './harness.mjs';
 import { exportScorm } from '../../scripts/export-scorm.mjs';
 import { sections, quizzes } from '../../web/gen/lesson-data.js';
 import { questionIdsIn } from '../../web/lib/sections.js';
+import { listenLocal } from '../../scripts/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const site = useSite();
@@ -99,8 +100,7 @@ before(async () => {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(Buffer.from(files['lesson.html']));
     else res.writeHead(404).end();
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  lmsBase = `http://127.0.0.1:${server.address().port}`;
+  lmsBase = await listenLocal(server);
 });
 after(() => {
   server?.close();

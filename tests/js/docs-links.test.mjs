@@ -11,36 +11,31 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
+/** Each line of a Markdown file as { line, code }: code for a fence line and the lines inside a fenced block. */
+function markdownLines(markdown) {
+  let fence = null;
+  return markdown.split('\n').map((line) => {
+    const m = line.match(/^\s*(`{3,}|~{3,})/);
+    if (!m) return { line, code: fence !== null };
+    if (!fence) fence = m[1];
+    else if (m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
+    return { line, code: true };
+  });
+}
+
 /** The text outside fenced code blocks and inline code spans. */
 function prose(markdown) {
-  const out = [];
-  let fence = null;
-  for (const line of markdown.split('\n')) {
-    const m = line.match(/^\s*(`{3,}|~{3,})/);
-    if (m) {
-      if (!fence) fence = m[1];
-      else if (m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
-      out.push('');
-      continue;
-    }
-    out.push(fence ? '' : line.replace(/(`+)[\s\S]*?\1/g, ''));
-  }
-  return out.join('\n');
+  return markdownLines(markdown)
+    .map(({ line, code }) => (code ? '' : line.replace(/(`+)[\s\S]*?\1/g, '')))
+    .join('\n');
 }
 
 /** GitHub's anchor for each heading of a Markdown file. */
 export function anchors(markdown) {
   const seen = new Map();
   const result = new Set();
-  let fence = null;
-  for (const line of markdown.split('\n')) {
-    const f = line.match(/^\s*(`{3,}|~{3,})/);
-    if (f) {
-      if (!fence) fence = f[1];
-      else if (f[1][0] === fence[0] && f[1].length >= fence.length) fence = null;
-      continue;
-    }
-    const h = !fence && line.match(/^#{1,6}\s+(.*?)\s*#*\s*$/);
+  for (const { line, code } of markdownLines(markdown)) {
+    const h = !code && line.match(/^#{1,6}\s+(.*?)\s*#*\s*$/);
     if (!h) continue;
     const text = h[1].replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1').replace(/<[^>]+>/g, '');
     const slug = text

@@ -13,7 +13,7 @@
 // Stopping the process forgets what it stored (it is in memory), so a test
 // that restarts it reads back what it needs before the stop.
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
+import { freePort } from '../../scripts/serve.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { killTree } from '../../scripts/kill-tree.mjs';
@@ -23,17 +23,6 @@ const SERVICE = path.join(root, 'node_modules/xapi-statements/dist/index.js');
 /** Any Basic credentials pass (AUTH_REPO=test); these are what the tests send. */
 export const LRS_AUTH = `Basic ${Buffer.from('posenc:test').toString('base64')}`;
 export const XAPI_VERSION = '1.0.3';
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startLrs({ port } = {}) {
   const lrs = {

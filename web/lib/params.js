@@ -66,6 +66,26 @@ export function parseParam(name, spec, raw) {
   }
 }
 
+/** The spec of an attribute naming an item of the lesson (a quiz, an exercise, a sample) by its id. */
+export const idParam = (patternMessage) => ({
+  type: 'string',
+  default: '',
+  maxLength: 80,
+  pattern: /^[a-z0-9-]*$/,
+  patternMessage,
+});
+
+/** The spec of a sentence of `fewest` to `most` words (the lesson's running example by default), in a box 26 wide. */
+export const sentenceParam = (fewest, most) => ({
+  type: 'string',
+  default: 'the dog bit the man',
+  maxLength: 120,
+  pattern: new RegExp(`^\\s*\\S+(?:\\s+\\S+){${fewest - 1},${most - 1}}\\s*$`),
+  patternMessage: `must have ${fewest} to ${most} words`,
+  label: 'sentence',
+  size: 26,
+});
+
 /** A parsed value as attribute or URL text: vectors as "1,0.5", the rest as String(). */
 export const formatParam = (spec, value) => (spec.type === 'vector' ? value.join(',') : String(value));
 

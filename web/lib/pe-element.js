@@ -266,6 +266,11 @@ export class PeElement extends HTMLElement {
     this.setAttribute(name, formatParam(spec, value));
   }
 
+  /** The widget's title and, under it, the paragraph that says what to try: [h3, p.hint], to spread into the root. */
+  heading(title, ...hint) {
+    return [h('h3', {}, title), h('p', { class: 'hint' }, ...hint)];
+  }
+
   /**
    * A row of labelled controls bound to attributes (controls.js,
    * buildControls): moving one sets the attribute, and an attribute set from
@@ -331,10 +336,13 @@ export class PeElement extends HTMLElement {
    * A <details> holding a table (the text alternative of a drawing); fill it
    * with setTable. lazy: the table is made when the reader opens it (and
    * again on each update while it is open), so an update of a closed one
-   * costs nothing; for widgets whose tables nobody reads closed.
+   * costs nothing; for widgets whose tables nobody reads closed. fill: called
+   * when the reader opens it, for a widget that fills it (with setTable) only
+   * while it is open.
    */
-  tableAlternative(summary = 'Show the numbers as a table', { lazy = false } = {}) {
+  tableAlternative(summary = 'Show the numbers as a table', { lazy = false, fill = null } = {}) {
     const details = h('details', { class: 'alt' }, h('summary', {}, summary), h('div', { class: 'table-wrap' }));
+    if (fill) details.addEventListener('toggle', () => details.open && fill());
     if (lazy) {
       details._lazyTable = null;
       details.addEventListener('toggle', () => {

@@ -3,6 +3,7 @@
 // sinusoidal encoding and for four ways of losing it. Encoding and attention
 // come from the core; the rest is indexing.
 import { fixed } from '../lib/pyformat.js';
+import { choice, int } from '../lib/sample-params.js';
 
 const f32 = Math.fround;
 const WORDS = ['the', 'cat', 'sat', 'on', 'the', 'mat'];
@@ -14,16 +15,16 @@ const allclose = (a, b, atol) => a.every((x, i) => Math.abs(x - b[i]) <= atol + 
 const py = (b) => (b ? 'True' : 'False');
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'ablation',
   params: {
-    variant: {
-      type: 'choice',
-      default: 'correct',
-      options: ['correct', 'no encoding', 'positions all zero', 'seq-first table', 'added after attention'],
-      label: 'variant',
-    },
-    d_model: { type: 'int', default: 8, min: 4, max: 16, step: 2, label: 'd_model' },
+    variant: choice('variant', [
+      'correct',
+      'no encoding',
+      'positions all zero',
+      'seq-first table',
+      'added after attention',
+    ]),
+    d_model: int('d_model', 8, 4, 16, 2),
   },
   cases: [
     { variant: 'no encoding' },

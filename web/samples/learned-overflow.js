@@ -2,14 +2,14 @@
 // has rows (lessons/positional-encoding/03-learned.md). The lookup, and its
 // "index out of range in self" error, come from the core.
 import { torchSize } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'learned',
   params: {
-    rows: { type: 'int', default: 512, min: 1, max: 2048, step: 1, label: 'table rows (max_len)' },
-    d_model: { type: 'int', default: 64, min: 8, max: 768, step: 8, label: 'd_model' },
-    positions: { type: 'int', default: 600, min: 1, max: 4096, step: 1, label: 'positions fed' },
+    rows: int('table rows (max_len)', 512, 1, 2048),
+    d_model: int('d_model', 64, 8, 768, 8),
+    positions: int('positions fed', 600, 1, 4096),
   },
   cases: [
     { rows: 512, d_model: 64, positions: 512 },

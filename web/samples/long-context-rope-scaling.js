@@ -2,18 +2,18 @@
 // as lessons/positional-encoding/06-long-context.md prints it with PyTorch
 // (Hugging Face modeling_rope_utils semantics, all frequencies from the core).
 import { exponential, fixed } from '../lib/pyformat.js';
+import { float, int } from '../lib/sample-params.js';
 
 const f32 = Math.fround;
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'long-context',
   params: {
-    dim: { type: 'int', default: 16, min: 4, max: 32, step: 2, label: 'rotary dim' },
-    base: { type: 'int', default: 10000, min: 1000, max: 1000000, step: 1000, label: 'base' },
-    factor: { type: 'float', default: 4, min: 1, max: 16, step: 0.5, label: 'factor s' },
-    original_max_positions: { type: 'int', default: 8192, min: 1024, max: 131072, step: 1024, label: 'trained length' },
-    seq_len: { type: 'int', default: 16384, min: 1024, max: 262144, step: 1024, label: 'current length (dynamic)' },
+    dim: int('rotary dim', 16, 4, 32, 2),
+    base: int('base', 10000, 1000, 1000000, 1000),
+    factor: float('factor s', 4, 1, 16, 0.5),
+    original_max_positions: int('trained length', 8192, 1024, 131072, 1024),
+    seq_len: int('current length (dynamic)', 16384, 1024, 262144, 1024),
   },
   cases: [
     { dim: 32, base: 500000, factor: 8, original_max_positions: 8192, seq_len: 65536 },

@@ -2,15 +2,15 @@
 // FLOPs per layer at growing lengths (06-long-context.md). Only shape
 // arithmetic: exact integers in doubles, as in Python.
 import { fixed } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'long-context',
   params: {
-    heads: { type: 'int', default: 32, min: 1, max: 128, step: 1, label: 'query heads' },
-    head_dim: { type: 'int', default: 128, min: 16, max: 256, step: 16, label: 'head dim' },
-    layers: { type: 'int', default: 32, min: 1, max: 128, step: 1, label: 'layers' },
-    kv_heads: { type: 'int', default: 8, min: 1, max: 128, step: 1, label: 'KV heads' },
+    heads: int('query heads', 32, 1, 128),
+    head_dim: int('head dim', 128, 16, 256, 16),
+    layers: int('layers', 32, 1, 128),
+    kv_heads: int('KV heads', 8, 1, 128),
   },
   cases: [
     { heads: 12, head_dim: 64, layers: 12, kv_heads: 12 },

@@ -2,13 +2,13 @@
 // printed by the relative-bias-alibi sample of
 // lessons/positional-encoding/05-relative-bias.md.
 import { torchStr } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'relative-bias',
   params: {
-    n_heads: { type: 'int', default: 8, min: 1, max: 64, step: 1, label: 'heads' },
-    seq_len: { type: 'int', default: 5, min: 1, max: 8, step: 1, label: 'sequence length' },
+    n_heads: int('heads', 8, 1, 64),
+    seq_len: int('sequence length', 5, 1, 8),
   },
   cases: [
     { n_heads: 12, seq_len: 8 },

@@ -2,17 +2,17 @@
 // distances, both directions, and for a query x key grid, as printed by the
 // relative-bias-t5 sample of lessons/positional-encoding/05-relative-bias.md.
 import { torchStr } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 const DISTANCES = [-200, -100, -50, -20, -8, -7, -1, 0, 1, 7, 8, 20, 50, 100, 200];
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'relative-bias',
   params: {
-    num_buckets: { type: 'int', default: 32, min: 8, max: 64, step: 8, label: 'num_buckets' },
-    max_distance: { type: 'int', default: 128, min: 40, max: 1000, step: 1, label: 'max_distance' },
-    query_len: { type: 'int', default: 10, min: 1, max: 16, step: 1, label: 'query length' },
-    key_len: { type: 'int', default: 12, min: 1, max: 16, step: 1, label: 'key length' },
+    num_buckets: int('num_buckets', 32, 8, 64, 8),
+    max_distance: int('max_distance', 128, 40, 1000),
+    query_len: int('query length', 10, 1, 16),
+    key_len: int('key length', 12, 1, 16),
   },
   cases: [
     { num_buckets: 8, max_distance: 40, query_len: 16, key_len: 16 },

@@ -2,6 +2,7 @@
 // by the cache length or (the bug) restarted at 0, against a full pass.
 // Rotations (ropeApply) and attention weights (attention) come from the core.
 import { fixed, pyList } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 const py = (b) => (b ? 'True' : 'False');
 // torch.allclose(a, b, rtol=1e-5, atol=atol)
@@ -10,11 +11,10 @@ const allclose = (a, b, atol) => a.every((x, i) => Math.abs(x - b[i]) <= atol + 
 const rounded = (ws) => pyList(Array.from(ws, (w) => Number(fixed(w, 3))));
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'ablation',
   params: {
-    past_len: { type: 'int', default: 4, min: 1, max: 8, step: 1, label: 'tokens in the cache' },
-    head_dim: { type: 'int', default: 8, min: 4, max: 16, step: 2, label: 'head dim' },
+    past_len: int('tokens in the cache', 4, 1, 8),
+    head_dim: int('head dim', 8, 4, 16, 2),
   },
   cases: [
     { past_len: 1, head_dim: 4 },

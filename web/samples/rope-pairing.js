@@ -3,6 +3,7 @@
 // under the wrong pairing. As printed by the rope-pairing sample of
 // lessons/positional-encoding/04-rope.md.
 import { fixed, torchStr } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 const f32 = Math.fround;
 
@@ -14,12 +15,11 @@ function dot(a, b) {
 }
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'rope',
   params: {
-    d: { type: 'int', default: 8, min: 2, max: 12, step: 2, label: 'head dim d' },
-    m: { type: 'int', default: 3, min: 0, max: 1000, step: 1, label: 'seat m of q' },
-    n: { type: 'int', default: 1, min: 0, max: 1000, step: 1, label: 'seat n of k' },
+    d: int('head dim d', 8, 2, 12, 2),
+    m: int('seat m of q', 3, 0, 1000),
+    n: int('seat n of k', 1, 0, 1000),
   },
   cases: [
     { d: 10, m: 1000, n: 17 },

@@ -3,6 +3,7 @@
 // rope-seats sample of lessons/positional-encoding/04-rope.md.
 import { fixed } from '../lib/pyformat.js';
 import { pick } from '../lib/random.js';
+import { float, int, vector } from '../lib/sample-params.js';
 
 const f32 = Math.fround;
 
@@ -65,17 +66,21 @@ export function rotatedScore(pe, q, k, i, j, scaling) {
   return f32(f32(r[0] * r[2]) + f32(r[1] * r[3])) + 0;
 }
 
+// The controls of this sample and of rope-vs-additive, which shows the same
+// numbers: q and k, θ (all on the 0.05 grid linearFactorFor covers), seats m
+// and n, and the shift added to both. `seat` is what m and n are called.
+export const shiftedPairParams = (seat) => ({
+  q: vector('q', [1.0, 0.5], -1, 1, 0.1),
+  k: vector('k', [0.8, 0.2], -1, 1, 0.1),
+  theta: float(`theta (radians per ${seat})`, 0.5, 0.05, 1.5, 0.05),
+  m: int(`${seat} m of q`, 1, 0, 50),
+  n: int(`${seat} n of k`, 3, 0, 50),
+  shift: int('shift', 100, 0, 10000),
+});
+
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'rope',
-  params: {
-    q: { type: 'vector', default: [1.0, 0.5], length: 2, min: -1, max: 1, step: 0.1, label: 'q' },
-    k: { type: 'vector', default: [0.8, 0.2], length: 2, min: -1, max: 1, step: 0.1, label: 'k' },
-    theta: { type: 'float', default: 0.5, min: 0.05, max: 1.5, step: 0.05, label: 'theta (radians per seat)' },
-    m: { type: 'int', default: 1, min: 0, max: 50, step: 1, label: 'seat m of q' },
-    n: { type: 'int', default: 3, min: 0, max: 50, step: 1, label: 'seat n of k' },
-    shift: { type: 'int', default: 100, min: 0, max: 10000, step: 1, label: 'shift' },
-  },
+  params: shiftedPairParams('seat'),
   cases: [
     { q: [0.3, -0.9], k: [-0.7, 1.0], theta: 1.35, m: 7, n: 2, shift: 9973 },
     { theta: 0.05, m: 0, n: 50, shift: 0 },

@@ -6,21 +6,13 @@
 // (ropeApply, with θ set exactly by linear scaling, as in rope-seats): the
 // same 0-d tensor sin/cos the Python takes, bit for bit.
 import { fixed } from '../lib/pyformat.js';
-import { linearFactorFor, rotatedScore } from './rope-seats.js';
+import { linearFactorFor, rotatedScore, shiftedPairParams } from './rope-seats.js';
 
 const f32 = Math.fround;
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'rope',
-  params: {
-    q: { type: 'vector', default: [1.0, 0.5], length: 2, min: -1, max: 1, step: 0.1, label: 'q' },
-    k: { type: 'vector', default: [0.8, 0.2], length: 2, min: -1, max: 1, step: 0.1, label: 'k' },
-    theta: { type: 'float', default: 0.5, min: 0.05, max: 1.5, step: 0.05, label: 'theta (radians per position)' },
-    m: { type: 'int', default: 1, min: 0, max: 50, step: 1, label: 'position m of q' },
-    n: { type: 'int', default: 3, min: 0, max: 50, step: 1, label: 'position n of k' },
-    shift: { type: 'int', default: 100, min: 0, max: 10000, step: 1, label: 'shift' },
-  },
+  params: shiftedPairParams('position'),
   cases: [
     { q: [-0.8, 0.6], k: [0.2, -1.0], theta: 1.35, m: 40, n: 3, shift: 10000 },
     { theta: 1, m: 0, n: 0, shift: 1 },

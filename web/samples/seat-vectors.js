@@ -1,14 +1,14 @@
 // Rows of the sinusoidal table, rounded as np.round(pe[pos].numpy(), 3)
 // prints them (lessons/positional-encoding/02-sinusoidal.md).
 import { npRound, numpyStr } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'sinusoidal',
   params: {
-    d_model: { type: 'int', default: 4, min: 2, max: 16, step: 2, label: 'd_model' },
-    first_position: { type: 'int', default: 0, min: 0, max: 1000, step: 1, label: 'first position' },
-    num_positions: { type: 'int', default: 2, min: 1, max: 6, step: 1, label: 'positions' },
+    d_model: int('d_model', 4, 2, 16, 2),
+    first_position: int('first position', 0, 0, 1000),
+    num_positions: int('positions', 2, 1, 6),
   },
   cases: [
     { d_model: 16, first_position: 98, num_positions: 3 },

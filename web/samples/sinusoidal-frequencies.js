@@ -1,12 +1,12 @@
 // Frequency (theta_i) and wavelength of a selection of sinusoidal pairs
 // (lessons/positional-encoding/02-sinusoidal.md), frequencies from the core.
 import { fixed } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'sinusoidal',
   params: {
-    d_model: { type: 'int', default: 512, min: 2, max: 2048, step: 2, label: 'd_model' },
+    d_model: int('d_model', 512, 2, 2048, 2),
   },
   cases: [{ d_model: 8 }, { d_model: 2 }, { d_model: 100 }, { d_model: 2048 }],
   run(pe, p) {

@@ -2,16 +2,16 @@
 // (lessons/positional-encoding/02-sinusoidal.md): shapes, the first rows of
 // the table (from the core) and what PyTorch reports about the module.
 import { torchSize, torchStr } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 const VOCAB = 1000;
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'sinusoidal',
   params: {
-    d_model: { type: 'int', default: 64, min: 2, max: 512, step: 2, label: 'd_model' },
-    max_len: { type: 'int', default: 512, min: 4, max: 4096, step: 4, label: 'max_len' },
-    seq_len: { type: 'int', default: 10, min: 1, max: 8192, step: 1, label: 'seq_len' },
+    d_model: int('d_model', 64, 2, 512, 2),
+    max_len: int('max_len', 512, 4, 4096, 4),
+    seq_len: int('seq_len', 10, 1, 8192),
   },
   cases: [
     { d_model: 4, max_len: 8, seq_len: 10 },

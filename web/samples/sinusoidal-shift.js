@@ -6,17 +6,17 @@
 // ones hit 4-decimal rounding ties where the core's sin/cos differ from
 // torch's in the last bit.
 import { torchStr } from '../lib/pyformat.js';
+import { int } from '../lib/sample-params.js';
 
 const f32 = Math.fround;
 const ROWS = 200; // rows in the Python code
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'sinusoidal',
   params: {
-    d_model: { type: 'int', default: 8, min: 4, max: 16, step: 4, label: 'd_model' },
-    m: { type: 'int', default: 5, min: 0, max: 100, step: 1, label: 'position m' },
-    delta: { type: 'int', default: 3, min: 1, max: 50, step: 1, label: 'offset delta' },
+    d_model: int('d_model', 8, 4, 16, 4),
+    m: int('position m', 5, 0, 100),
+    delta: int('offset delta', 3, 1, 50),
   },
   cases: [
     { d_model: 16, m: 100, delta: 50 },

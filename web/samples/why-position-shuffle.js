@@ -2,6 +2,7 @@
 // without sinusoidal positions (lessons/positional-encoding/01-why-position.md).
 // Attention and the position table come from the core.
 import { torchStr } from '../lib/pyformat.js';
+import { choice } from '../lib/sample-params.js';
 
 const EMB = {
   the: [0.2, 0.1, -0.3, 0.4],
@@ -13,22 +14,16 @@ const D = 4;
 const A = 'the dog bit the man'.split(' ');
 
 export default {
-  // the section it is written for: dropped with a note if that section leaves the lesson
   section: 'why-position',
   params: {
-    encoding: { type: 'choice', default: 'none', options: ['none', 'sinusoidal'], label: 'encoding' },
-    shuffled: {
-      type: 'choice',
-      default: 'the man bit the dog',
-      options: [
-        'the man bit the dog',
-        'man the dog bit the',
-        'bit the man the dog',
-        'dog bit the man the',
-        'the dog bit the man',
-      ],
-      label: 'sentence B',
-    },
+    encoding: choice('encoding', ['none', 'sinusoidal']),
+    shuffled: choice('sentence B', [
+      'the man bit the dog',
+      'man the dog bit the',
+      'bit the man the dog',
+      'dog bit the man the',
+      'the dog bit the man',
+    ]),
   },
   cases: [
     { encoding: 'sinusoidal' },

@@ -75,13 +75,10 @@ class AlibiBias extends PeElement {
     this.legendLabel = h('span', {});
     this.legendText = h('span', {}, '0 ', this.legendBar, ' ', this.legendLabel);
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
-    this.table = this.tableAlternative();
-    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    this.table = this.tableAlternative(undefined, { fill: () => this._state && this._fillTable() });
     root.append(
-      h('h3', {}, 'ALiBi: each head subtracts its slope times the distance'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'ALiBi: each head subtracts its slope times the distance',
         'Head j adds −αⱼ·|n − m| to the score of query m for key n: a steep head looks only nearby, a gentle one far back. Try 12 heads (not a power of two) to see the interleaved slopes; pick a head to read its matrix.',
       ),
       this.controls(['heads', 'seq-len', 'causal', 'scale']),

@@ -20,6 +20,7 @@ import {
   patchSpecs,
 } from '../lib/pe-element.js';
 import { rgb, sequential } from '../lib/colormap.js';
+import { sentenceParam } from '../lib/params.js';
 import { fixed } from '../lib/pyformat.js';
 import {
   ENCODINGS,
@@ -39,15 +40,7 @@ class AttentionPermutation extends PeElement {
   static description =
     'The permutation experiment: one self-attention layer on a sentence and on a shuffle of it, per positional encoding.';
   static params = {
-    sentence: {
-      type: 'string',
-      default: 'the dog bit the man',
-      maxLength: 120,
-      pattern: /^\s*\S+(?:\s+\S+){1,11}\s*$/,
-      patternMessage: 'must have 2 to 12 words',
-      label: 'sentence',
-      size: 26,
-    },
+    sentence: sentenceParam(2, 12),
     encoding: {
       type: 'enum',
       options: ENCODINGS,
@@ -119,10 +112,8 @@ class AttentionPermutation extends PeElement {
     // A new sentence starts again from the swap preset (an old order may not fit it).
     this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
     root.append(
-      h('h3', {}, 'Shuffle the words: can attention tell?'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'Shuffle the words: can attention tell?',
         'The same toy attention layer reads a sentence and a shuffle of it. Each word gets an output row (a vector of 16 numbers, 8 per head). ',
         'Put the shuffled sentence’s rows back in the original word order and compare them row by row: ',
         'with no position signal they match (to float32 rounding); with an encoding they differ, unless the shuffle keeps everything that encoding reads (ALiBi here is symmetric: it sees only distances, so it cannot tell a sentence from its reversal). Try Shuffle, then switch the encoding. ',

@@ -89,10 +89,8 @@ class LearnedOverflow extends PeElement {
     this.output = h('pre', { class: 'out' });
     this.why = h('div', { class: 'why' });
     root.append(
-      h('h3', {}, 'A learned position table has a last row'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'A learned position table has a last row',
         'A learned table stores one trained vector per position, and nothing beyond its last row. ',
         'Drag “positions asked for” past “table rows” (or type a number in the box beside it) and watch the lookup fail, exactly where PyTorch fails.',
       ),

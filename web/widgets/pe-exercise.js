@@ -32,6 +32,7 @@
 // learner types only ever becomes text nodes or parsed, escaped TeX.
 import { define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
+import { idParam } from '../lib/params.js';
 import { exercises, exerciseGenerators } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
@@ -49,15 +50,7 @@ class PeExercise extends QuestionElement {
     'pe-quiz-answered':
       "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",
   };
-  static params = {
-    exercise: {
-      type: 'string',
-      default: '',
-      maxLength: 80,
-      pattern: /^[a-z0-9-]*$/,
-      patternMessage: 'must be an exercise id (lowercase letters, digits and dashes)',
-    },
-  };
+  static params = { exercise: idParam('must be an exercise id (lowercase letters, digits and dashes)') };
   static styles =
     questionStyles +
     css`

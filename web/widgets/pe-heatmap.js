@@ -57,10 +57,8 @@ class PeHeatmap extends PeElement {
     this.stripesBox = h('p', { class: 'stripes' });
     this.details = this.tableAlternative('Show the first rows and columns as numbers', { lazy: true });
     root.append(
-      h('h3', {}, 'The sinusoidal position table'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'The sinusoidal position table',
         'Each row is the vector added at one position; each column is one dimension. ',
         'The left columns (fast pairs) swing from row to row; the right columns (slow pairs) barely change over these positions. ',
         'Raise positions, or lower the base, and the slow columns start to turn. Point at or tap a cell (or focus the picture and use the arrow keys) to read it.',

@@ -10,7 +10,7 @@
 // prints for the same code.
 // the code's HTML is the build's (highlighted by it): trustedFragment
 import { PeElement, define, css, h, bindEntryBox, trustedFragment } from '../lib/pe-element.js';
-import { parseParam } from '../lib/params.js';
+import { idParam, parseParam } from '../lib/params.js';
 import { samples, sampleRunners } from '../gen/lesson-data.js';
 import { pyLiteral } from '../lib/pyformat.js';
 
@@ -39,15 +39,7 @@ const pyText = (spec, v) => (spec.type === 'vector' ? v.join(',') : String(v));
 class PeLiveOutput extends PeElement {
   static tag = 'pe-live-output';
   static description = 'A PyTorch code sample and exactly what it prints, computed live by the wasm core.';
-  static params = {
-    sample: {
-      type: 'string',
-      default: '',
-      maxLength: 80,
-      pattern: /^[a-z0-9-]*$/,
-      patternMessage: 'must be a sample id',
-    },
-  };
+  static params = { sample: idParam('must be a sample id') };
   static styles = css`
     :host { padding: 0; overflow: hidden; }
     .label { font-size: .78em; text-transform: uppercase; letter-spacing: .06em; color: var(--pe-muted); padding: 8px 12px 0; }

@@ -24,6 +24,7 @@
 // options (plain texts, authored order) }.
 import { define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
+import { idParam } from '../lib/params.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
 import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
@@ -52,15 +53,7 @@ class PeQuiz extends QuestionElement {
     'pe-quiz-answered':
       'A learner checked an answer; detail: { quizId, response, correct, score, attempts, revealed, choices, correctChoices, ... } (bubbles, composed).',
   };
-  static params = {
-    quiz: {
-      type: 'string',
-      default: '',
-      maxLength: 80,
-      pattern: /^[a-z0-9-]*$/,
-      patternMessage: 'must be a quiz id (lowercase letters, digits and dashes)',
-    },
-  };
+  static params = { quiz: idParam('must be a quiz id (lowercase letters, digits and dashes)') };
   // a written quiz works before the wasm arrives; a generated one asks for the core itself
   static needsCore = false;
   static styles =

@@ -11,6 +11,7 @@
 // pe.sinusoidalFrequencies); this file only lays them out.
 import { PeElement, define, css, h, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
 import { diverging, rgb } from '../lib/colormap.js';
+import { sentenceParam } from '../lib/params.js';
 import { fixed } from '../lib/pyformat.js';
 
 const MAX_WORDS = 12;
@@ -30,15 +31,7 @@ class PeWaveBarcode extends PeElement {
   static description =
     'One card per word: the sin/cos values of a fast, a medium and a slow frequency pair at its position.';
   static params = {
-    sentence: {
-      type: 'string',
-      default: 'the dog bit the man',
-      maxLength: 120,
-      pattern: /^\s*\S+(?:\s+\S+){0,11}\s*$/,
-      patternMessage: 'must have 1 to 12 words',
-      label: 'sentence',
-      size: 26,
-    },
+    sentence: sentenceParam(1, 12),
     'd-model': { type: 'int', default: 16, min: 4, max: 128, even: true, label: 'd_model' },
     base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
   };
@@ -99,10 +92,8 @@ class PeWaveBarcode extends PeElement {
       if (changed) this.schedule();
     });
     root.append(
-      h('h3', {}, 'Seat cards: what each word gets added for its position'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'Seat cards: what each word gets added for its position',
         'Every word gets the vector of its position, whatever the word is. Compare the two cards of "the": same word, different barcodes. ',
         'Type your own sentence (up to 12 words) or change d_model.',
       ),

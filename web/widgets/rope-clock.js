@@ -124,10 +124,8 @@ class RopeClock extends PeElement {
     this.dials = h('div', { class: 'dials' });
     this.table = this.tableAlternative(undefined, { lazy: true });
     root.append(
-      h('h3', {}, 'RoPE as clock dials: one dial per frequency pair'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'RoPE as clock dials: one dial per frequency pair',
         'Each word turns every dial’s hand to position × θᵢ. Press “Swap the two words”: the angle between the hands keeps its size and changes sign. Whether the score changes too depends on the phase φ; fast dials (first) spin many times, slow ones barely move.',
       ),
       this.controls(['sentence', 'first', 'second', 'd-model', 'base']),

@@ -167,13 +167,10 @@ class RopeConfigLab extends PeElement {
       ]),
     );
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
-    this.table = this.tableAlternative('Show every pair as a table');
-    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    this.table = this.tableAlternative('Show every pair as a table', { fill: () => this._state && this._fillTable() });
     root.append(
-      h('h3', {}, 'Your model’s RoPE: what its config.json does to every pair'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'Your model’s RoPE: what its config.json does to every pair',
         'Pick a published model or paste a config.json. The lab reads rope_theta, rope_scaling and the head size, computes each pair’s frequency as Hugging Face does, and marks the pairs that would turn through angles they never reached in training.',
       ),
       this.controls(['preset', 'target', 'trained']),

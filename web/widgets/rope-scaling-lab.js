@@ -114,17 +114,16 @@ class RopeScalingLab extends PeElement {
     this.note = h('p', { class: 'note' });
     const factorBar = this.controls(['factor']);
     factorBar.classList.add('factor-bar');
-    this.table = this.tableAlternative('Show every pair’s wavelength as a table');
-    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    this.table = this.tableAlternative('Show every pair’s wavelength as a table', {
+      fill: () => this._state && this._fillTable(),
+    });
     const legend = plotLegend(
       [...METHODS, { cls: 'ref', label: 'original context' }, { cls: 'ref2', label: 'factor × original' }],
       36,
     );
     root.append(
-      h('h3', {}, 'RoPE scaling: the wavelength of every pair under five methods'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'RoPE scaling: the wavelength of every pair under five methods',
         'Drag the factor under the plot: linear stretches every pair, dynamic NTK raises the base so fast pairs barely move, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.',
       ),
       this.plotWrap,

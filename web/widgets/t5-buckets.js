@@ -56,13 +56,10 @@ class T5Buckets extends PeElement {
     this.stripWrap = h('div', { class: 'strip-wrap' }, this.strip);
     this.stripReadout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.regions = h('p', { class: 'note' });
-    this.table = this.tableAlternative();
-    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    this.table = this.tableAlternative(undefined, { fill: () => this._state && this._fillTable() });
     root.append(
-      h('h3', {}, 'T5 relative-position buckets'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'T5 relative-position buckets',
         'Near offsets each get their own bucket; farther ones share ever wider, logarithmic buckets, and everything past max distance lands in the last one. Turn on “bidirectional” to split the buckets between keys before and after the query.',
       ),
       this.controls(['query-len', 'key-len', 'num-buckets', 'max-distance', 'bidirectional']),

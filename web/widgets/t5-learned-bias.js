@@ -63,10 +63,8 @@ class T5LearnedBias extends PeElement {
       h('li', {}, h('span', { class: `dot d${k}` }), `head ${k + 1}`),
     );
     root.append(
-      h('h3', {}, 'What T5’s buckets learned, and what longer inputs meet'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'What T5’s buckets learned, and what longer inputs meet',
         `The T5 models of the training lab, trained at length ${T5.trainLen}: the bias each head learned for each bucket, and the buckets that only longer inputs reach.`,
       ),
       this.controls(['task', 'seed']),

@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export.mjs';
-import { screenshotPath, pageOverflow } from '../harness.mjs';
+import { screenshotPath, assertNoSidewaysScroll } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/kill-tree.mjs';
 import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
@@ -453,11 +453,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     const page = await phonePage();
     assert.equal(await page.evaluate(() => document.documentElement.clientWidth), 375);
     await renderAll(page);
-    const overflow = await page.evaluate(pageOverflow);
-    assert.ok(
-      overflow.scrollWidth <= overflow.width,
-      `page is ${overflow.scrollWidth} px wide on a ${overflow.width} px screen: ${overflow.wide.join(', ')}`,
-    );
+    await assertNoSidewaysScroll(page);
     await screenshotSections(page, 'phone');
     await screenshotWidgets(page, 'phone');
     await page.close();

@@ -19,7 +19,7 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { createStaticServer } from '../../../scripts/serve.mjs';
+import { createStaticServer, freePort, listenLocal } from '../../../scripts/serve.mjs';
 import { killTree } from '../../../scripts/kill-tree.mjs';
 
 export const FIREFOX_PATH = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
@@ -64,8 +64,7 @@ export async function startProbedServer(options) {
     };
     inner.emit('request', req, res);
   });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { server, url: `http://127.0.0.1:${server.address().port}` };
+  return { server, url: await listenLocal(server) };
 }
 
 /**
@@ -84,16 +83,6 @@ function framePage(params) {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>frame</title></head><body><iframe title="page" src="${attr}" width="${int('width', 375)}" height="${int('height', 812)}" frameborder="0"></iframe></body></html>`,
   );
 }
-
-const freePort = () =>
-  new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
 
 // errors the probe recorded since the page loaded, read before it goes away
 const READ_PROBE = () => {
