@@ -782,29 +782,34 @@ inline batch_d round_to_float(const batch_d& x) {
     return batch_d(_mm_cvtps_pd(_mm_cvtpd_ps(x)));
 }
 
-// All ones (low words, see flagged_lanes) where the double x is a float midpoint
-// (low 29 bits 1000...0): there RN(x) to float may differ from the rounding
-// of the exact value x approximates. An exact x there is also flagged.
-inline __m128i at_midpoint(const batch_d& x) {
-    return _mm_cmpeq_epi32(_mm_and_si128(_mm_castpd_si128(x), _mm_set1_epi32(0x1FFFFFFF)), _mm_set1_epi32(0x10000000));
-}
+// u's two FMAs, each rounded once onto the float grid. Their results have a
+// fixed binade wherever the polynomial is taken: |t| <= pi/2 (both
+// reductions; more precisely |t| < 1.6 suffices), so s.hi <= 2.56 and
+//
+//   u1 = fma(c0, s.hi, c1)  in [-1.9811e-4, -1.91e-4]  within [2^-13, 2^-12): float ULP 2^-36
+//   u2 = fma(u1, s.hi, c2)  in [7.84e-3, 8.3331e-3]    within [2^-7, 2^-6):   float ULP 2^-30
+//
+// The product of two floats is exact in double; adding it to c + M, where M
+// = 1.5 * 2^k puts the double's ULP at that same 2^-36 (k = 16) or 2^-30
+// (k = 22), rounds the exact sum once, to nearest even, onto the float grid
+// (c + M is exact: c is a float of that binade). Subtracting M is exact. So
+// (p + (c + M)) - M is fmaf(a, b, c), no midpoint case left over.
+constexpr double kU1Shift = 0x1.8p16;  // ULP 2^-36 at 1.5 * 2^16
+constexpr double kU2Shift = 0x1.8p22;  // ULP 2^-30 at 1.5 * 2^22
 
 // Two lanes of sin_poly, in double: sh = s.hi (exact), T = t.hi + t.lo.
-// u's two FMAs: the product exact in double, the sum rounded once, then to
-// float, which is the fused result unless the double sum sits exactly on a
-// float midpoint (flagged); us = RN(u * sh) exactly (a double product of
-// floats is exact). Returns E; flags what at_midpoint and near_midpoint flag.
+// u's two FMAs as above; us = RN(u * sh) exactly (a double product of
+// floats is exact). Returns E; flags what near_midpoint flags.
 __attribute__((always_inline)) inline batch_d sin_poly_half(const batch_d& sh, const batch_d& T, __m128i& flag) {
-    batch_d u = batch_d(2.6083159809786593541503e-06f) * sh + batch_d(-0.0001981069071916863322258f);
-    __m128i mid = at_midpoint(u);
-    u = round_to_float(u);
-    u = u * sh + batch_d(0.00833307858556509017944336f);
-    mid = _mm_or_si128(mid, at_midpoint(u));
-    u = round_to_float(u);
-    const batch_d us = round_to_float(u * sh);
+    const batch_d u1 = (batch_d(static_cast<double>(2.6083159809786593541503e-06f)) * sh +
+                        batch_d(static_cast<double>(-0.0001981069071916863322258f) + kU1Shift)) -
+                       batch_d(kU1Shift);
+    const batch_d u2 =
+        (u1 * sh + batch_d(static_cast<double>(0.00833307858556509017944336f) + kU2Shift)) - batch_d(kU2Shift);
+    const batch_d us = round_to_float(u2 * sh);
     const batch_d k(static_cast<double>(-0.166666597127914428710938f));
     const batch_d e = T * (batch_d(1.0) + (k + us) * (T * T));
-    flag = _mm_or_si128(flag, _mm_or_si128(mid, near_midpoint(e)));
+    flag = _mm_or_si128(flag, near_midpoint(e));
     return e;
 }
 
