@@ -23,34 +23,22 @@
 
 //
 // The pieces, in web/core/: load.js (finding and instantiating a build),
-// check.js (argument checks, error messages), rope-scaling.js (RoPE's
-// scaling options), heap.js (HeapArray, the scratch area, array arguments),
-// trainer.js (the Trainer handle). This file is the API over them.
+// check.js (argument checks, error messages), call.js (one call's arrays
+// in and out), rope-scaling.js (RoPE's scaling options), heap.js
+// (HeapArray, the scratch area, array arguments), trainer.js (the Trainer
+// handle and its options). This file is the API over them.
 
 import { simdSupported, registerEmbeddedBuild, instantiate, resolveWasmBase } from './core/load.js';
 import { quote, camelCase, describe, number, integer, size, boolean, options, unwrap } from './core/check.js';
 import { scalingOption } from './core/rope-scaling.js';
-import {
-  TYPES,
-  HeapArray,
-  Scratch,
-  allocateHeapArray,
-  heapAddress,
-  heapArraysHeld,
-  live,
-  arg,
-  output,
-  toTyped,
-} from './core/heap.js';
-import { Trainer, wrapTrainer } from './core/trainer.js';
+import { HeapArray, Scratch, allocateHeapArray, heapArraysHeld, arg, output, toTyped } from './core/heap.js';
+import { Trainer, TRAIN_TASKS, TRAIN_ENCODINGS, trainerConfig, wrapTrainer } from './core/trainer.js';
+import { callCore } from './core/call.js';
 
 export { simdSupported, registerEmbeddedBuild };
-export { quote, camelCase, HeapArray, Trainer };
+export { quote, camelCase, HeapArray, Trainer, TRAIN_TASKS, TRAIN_ENCODINGS };
 
 const CONVENTIONS = ['half', 'interleaved'];
-/** The trainer's tasks and positional encodings (pe.createTrainer). */
-export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift', 'text']);
-export const TRAIN_ENCODINGS = Object.freeze(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']);
 
 /**
  * The builds of the core: wasm/posenc-<variant>.{js,wasm}. The one list of
@@ -173,89 +161,9 @@ class Posenc {
     };
   }
 
-  // Runs one core function. `inputs` are copied into the scratch area (or
-  // used in place when HeapArrays), `outputs` get scratch space (or the
-  // caller's `out`); `invoke(addresses...)` calls the binding. Returns the
-  // outputs as fresh typed arrays (or the caller's `out` objects).
-  #run(fn, inputs, outputs, invoke, { aliasOk = false } = {}) {
-    const args = [...inputs, ...outputs];
-    if (!aliasOk) {
-      for (const a of outputs) {
-        if (a.value !== undefined && inputs.some((b) => b.value === a.value)) {
-          throw new TypeError(`${fn}: out for ${a.name} must not be one of the inputs`);
-        }
-      }
-    }
-    // pass 1: check kinds, lengths and caps before anything is allocated
-    const plain = inputs.map((a) => {
-      if (!(a.value instanceof HeapArray)) return toTyped(a);
-      const s = live(a.value, fn);
-      if (s.core !== this.#core)
-        throw new TypeError(`${fn}: ${a.name} is a HeapArray of the other build; allocate it with this one`);
-      if (s.type !== a.type)
-        throw new TypeError(
-          `${fn}: ${a.name} must be a ${TYPES[a.type].Array.name}, not a HeapArray of type '${s.type}'`,
-        );
-      if (s.length !== a.length) {
-        throw new RangeError(
-          `${fn}: ${a.name} must hold ${a.lengthText} = ${a.length} values, got a HeapArray of ${s.length}`,
-        );
-      }
-      return null;
-    });
-    for (const a of inputs) {
-      if (a.length > this.limits.maxElements) {
-        throw new RangeError(
-          `${fn}: ${a.name} has ${a.length} values, more than the cap of ${this.limits.maxElements}`,
-        );
-      }
-    }
-    for (const a of outputs) {
-      if (a.length > this.limits.maxElements) {
-        throw new RangeError(
-          `${fn}: ${a.name} would hold ${a.length} values, more than the cap of ${this.limits.maxElements}`,
-        );
-      }
-      if (a.value instanceof HeapArray) {
-        const s = live(a.value, fn);
-        if (s.core !== this.#core)
-          throw new TypeError(`${fn}: out is a HeapArray of the other build; allocate it with this one`);
-        if (s.type !== a.type || s.length !== a.length) {
-          throw new RangeError(
-            `${fn}: out for ${a.name} must be a HeapArray of ${a.length} '${a.type}' values, got ${s.length} '${s.type}'`,
-          );
-        }
-      }
-    }
-    const wantsScratch = args.map((a, i) => (i < inputs.length ? plain[i] !== null : !(a.value instanceof HeapArray)));
-    // pass 2: scratch addresses for everything not already in the heap
-    const sizes = args.map((a, i) => (wantsScratch[i] ? a.length * TYPES[a.type].Array.BYTES_PER_ELEMENT : 0));
-    const scratch = this.#scratch.reserve(
-      fn,
-      sizes.filter((_, i) => wantsScratch[i]),
-    );
-    let next = 0;
-    const addr = args.map((a, i) => (wantsScratch[i] ? scratch[next++] : heapAddress(a.value)));
-    // pass 3: copy plain inputs in (one bulk set each), after any growth
-    inputs.forEach((a, i) => {
-      if (plain[i]) this.#view(a.type, addr[i], a.length).set(plain[i]);
-    });
-    unwrap(fn, invoke(...addr));
-    // pass 4: results out (one bulk copy each), unless written in place
-    return outputs.map((a, j) => {
-      const i = inputs.length + j;
-      if (a.value instanceof HeapArray) return a.value;
-      const view = this.#view(a.type, addr[i], a.length);
-      if (a.value) {
-        a.value.set(view);
-        return a.value;
-      }
-      return view.slice();
-    });
-  }
-
-  #view(type, addr, length) {
-    return new TYPES[type].Array(this.#core[TYPES[type].heap].buffer, addr, length);
+  // Runs one core function: see callCore (core/call.js).
+  #run(fn, inputs, outputs, invoke, opts) {
+    return callCore(this.#core, this.#scratch, this.limits.maxElements, fn, inputs, outputs, invoke, opts);
   }
 
   /**
@@ -515,41 +423,7 @@ class Posenc {
       throw new TypeError(
         `${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`,
       );
-    const o = options(fn, opts, [
-      'task',
-      'encoding',
-      'layers',
-      'dModel',
-      'heads',
-      'ffn',
-      'vocab',
-      'trainLen',
-      'batch',
-      'lr',
-      'seed',
-      'text',
-    ]);
-    const c = { ...this.#defaults.trainer };
-    for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
-    if (!TRAIN_TASKS.includes(c.task))
-      throw new TypeError(
-        `${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`,
-      );
-    if (c.task === 'text') {
-      if (typeof c.text !== 'string')
-        throw new TypeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
-      if (o.vocab === undefined) c.vocab = this.#defaults.textVocab;
-    } else if (o.text !== undefined) {
-      throw new TypeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
-    }
-    if (!TRAIN_ENCODINGS.includes(c.encoding)) {
-      throw new TypeError(
-        `${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`,
-      );
-    }
-    for (const k of ['layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch']) integer(fn, k, c[k]);
-    number(fn, 'lr', c.lr);
-    size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
+    const c = trainerConfig(fn, opts, this.#defaults);
     const handle = new this.#core.TrainerHandle();
     const result = handle.init({
       ...c,

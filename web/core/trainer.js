@@ -1,7 +1,57 @@
 // The handle on a tiny Transformer being trained in the wasm heap
 // (pe.createTrainer): its steps, evaluations and parameters, each checked,
-// and its memory freed on delete() or when it is garbage-collected.
-import { describe, integer, size, unwrap } from './check.js';
+// and its memory freed on delete() or when it is garbage-collected; and the
+// options a trainer is created with, checked.
+import { quote, describe, number, integer, size, options, unwrap } from './check.js';
+
+/** The trainer's tasks and positional encodings (pe.createTrainer). */
+export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift', 'text']);
+export const TRAIN_ENCODINGS = Object.freeze(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']);
+
+/**
+ * pe.createTrainer's options (`opts`) checked, with the core's defaults
+ * (`defaults.trainer`, the enums by name; `defaults.textVocab` for the text
+ * task) for the ones left out: the config the core is given, the enums
+ * still by name. Throws a TypeError naming `fn` and the option.
+ */
+export function trainerConfig(fn, opts, defaults) {
+  const o = options(fn, opts, [
+    'task',
+    'encoding',
+    'layers',
+    'dModel',
+    'heads',
+    'ffn',
+    'vocab',
+    'trainLen',
+    'batch',
+    'lr',
+    'seed',
+    'text',
+  ]);
+  const c = { ...defaults.trainer };
+  for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
+  if (!TRAIN_TASKS.includes(c.task))
+    throw new TypeError(
+      `${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`,
+    );
+  if (c.task === 'text') {
+    if (typeof c.text !== 'string')
+      throw new TypeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
+    if (o.vocab === undefined) c.vocab = defaults.textVocab;
+  } else if (o.text !== undefined) {
+    throw new TypeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
+  }
+  if (!TRAIN_ENCODINGS.includes(c.encoding)) {
+    throw new TypeError(
+      `${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`,
+    );
+  }
+  for (const k of ['layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch']) integer(fn, k, c[k]);
+  number(fn, 'lr', c.lr);
+  size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
+  return c;
+}
 
 const trainerState = new WeakMap(); // Trainer -> { handle, deleted }
 const deleteOnCollect =

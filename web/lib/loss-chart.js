@@ -4,10 +4,13 @@
 // runs behind the live ones. A chart is { ctx, W, H, pad, pw, ph, yMax,
 // totalSteps, X(step), Y(loss), col(custom property) -> colour, fg, muted,
 // grid, yLabel, chance }: lossChart() makes one and draws its frame, the
-// draw* functions add to it.
+// draw* functions add to it; digitsLoss() and textLoss() draw a whole chart
+// and say what a screen reader hears of it, lossLegend() names the lines.
 import { canvasContext, sideLabel } from './canvas.js';
 import { niceStep } from './chart.js';
+import { h } from './dom.js';
 import { fixed } from './pyformat.js';
+import { ENCODINGS, ENCODING_LABELS as LABELS, MODEL, TEXT } from './train-session.js';
 
 // one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
 export const ENCODING_STYLES = {
@@ -182,4 +185,87 @@ export function drawPoints({ ctx, X, Y, col }, series, every) {
       ctx.fill();
     }
   }
+}
+
+const encodingCount = (n) => `${n} encoding${n === 1 ? '' : 's'}`;
+
+/**
+ * Digit tasks: training loss against step, one curve per encoding of
+ * `series` ({ enc, curve, bucket }), on `canvas`, `width` CSS px wide, in
+ * the colours `col` reads; "Press Start" unless `running`. Returns the
+ * canvas's aria-label.
+ */
+export function digitsLoss(canvas, { width, col, running }, series, totalSteps) {
+  const chance = Math.log(MODEL.vocab); // cross-entropy of a uniform guess
+  let maxLoss = chance;
+  for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
+  const c = lossChart(canvas, width, { totalSteps, maxLoss, yLabel: 'loss', chance, col });
+  drawCurves(c, series);
+  if (!running) pressStart(c);
+  const losses = series
+    .filter((s) => s.curve.length)
+    .map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
+  return (
+    `Training loss against step for ${encodingCount(series.length)} over ${totalSteps} steps; chance level ${fixed(chance, 2)}. ` +
+    (losses.length ? `Latest loss: ${losses.join(', ')}.` : 'Not trained yet.') +
+    ' The table below has the numbers.'
+  );
+}
+
+/**
+ * Text: validation loss against step (`series`: { enc, val }). Behind the
+ * live curves, where the settings are the recorded ones (`recorded`, else
+ * null), each encoding's recorded range over the seeds (a band) and mean (a
+ * thin line). Returns the canvas's aria-label.
+ */
+export function textLoss(canvas, { width, col, running }, series, totalSteps, recorded) {
+  const chance = Math.log(TEXT.vocab);
+  let maxLoss = 0;
+  for (const s of series) for (const v of s.val ?? []) maxLoss = Math.max(maxLoss, v);
+  if (recorded) for (const s of series) maxLoss = Math.max(maxLoss, ...recorded.results[s.enc].curve.max);
+  const c = lossChart(canvas, width, { totalSteps, maxLoss, yLabel: 'validation loss', chance, col });
+  const every = TEXT.evalEvery;
+  if (recorded) drawBands(c, series, recorded, every);
+  drawPoints(c, series, every);
+  if (!running && !recorded) pressStart(c);
+  const live = series
+    .filter((s) => s.val?.length)
+    .map((s) => `${LABELS[s.enc]} ${fixed(s.val[s.val.length - 1], 2)} at step ${s.val.length * every}`);
+  return (
+    `Validation loss (nats per character) against step for ${encodingCount(series.length)} over ${totalSteps} steps; a uniform guess scores ${fixed(chance, 2)}. ` +
+    (recorded ? `Shaded: the recorded runs, seeds ${recorded.seeds.join(', ')}. ` : '') +
+    (live.length ? `This run: ${live.join(', ')}.` : 'Not trained here yet.') +
+    ' The table below has the numbers.'
+  );
+}
+
+// a legend's sample of a line: an SVG line drawn with the class's stroke
+const sample = (cls, width, dash) =>
+  h(
+    'svg:svg',
+    { width: 36, height: 12 },
+    h('svg:line', { x1: 0, y1: 6, x2: 36, y2: 6, class: cls, 'stroke-width': width, 'stroke-dasharray': dash || null }),
+  );
+
+/**
+ * The chart's legend: a sample of each encoding's line (class l-<encoding>,
+ * coloured by the widget's styles) and of the chance line. Returns the
+ * list, its items by encoding (to hide the ones not chosen) and the chance
+ * item's label (its ln N depends on the task).
+ */
+export function lossLegend() {
+  const items = new Map(); // encoding -> <li>
+  const chanceLabel = h('span', {}, 'chance (ln 10)');
+  const legend = h(
+    'ul',
+    { class: 'legend', 'aria-hidden': 'true' }, // the table and the canvas's label carry the same names
+    ENCODINGS.map((enc) => {
+      const st = ENCODING_STYLES[enc];
+      const li = h('li', {}, sample(`l-${enc}`, st.width, st.dash.join(' ')), LABELS[enc]);
+      items.set(enc, li);
+      return li;
+    }),
+    h('li', {}, sample('l-chance', 1.2, '1 3'), chanceLabel),
+  );
+  return { legend, items, chanceLabel };
 }

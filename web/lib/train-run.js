@@ -12,6 +12,15 @@
 //
 //   stop:  any state but done ──> stopped      (Reset, or a new Start)
 //   fail:  any state but done ──> error        (a worker or the loop failed)
+//
+// What the progress bar and the progress line say is read off the run too
+// (its parts' latest snapshots), so the widget only writes it.
+import { MULTIPLES } from './train-session.js';
+
+const secs = (ms) =>
+  ms < 60000
+    ? `${Math.max(1, Math.round(ms / 1000))} s`
+    : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
 
 const TRANSITIONS = {
   loaded: { loading: 'running', 'loading-paused': 'paused' },
@@ -85,5 +94,44 @@ export class TrainRun {
   /** Done, stopped or failed: nothing more will happen. */
   get ended() {
     return this.state === 'done' || this.state === 'stopped' || this.state === 'error';
+  }
+
+  /** Steps per encoding (the mean over encodings, which advance together) and the total per encoding. */
+  steps() {
+    let done = 0;
+    for (const p of this.parts) done += p.snap?.steps ?? 0;
+    return { steps: Math.floor(done / this.config.encodings.length), total: this.config.steps };
+  }
+
+  /** The progress bar's { value, max }: steps taken and to take, summed over every encoding. */
+  bar() {
+    const max = this.parts.reduce((s, q) => s + (q.snap?.total ?? q.encodings.length * this.config.steps), 0);
+    const value = this.parts.reduce((s, q) => s + (q.snap?.steps ?? 0), 0);
+    return { value, max };
+  }
+
+  /** Where the run trains, once loaded ('' before). */
+  modeLine() {
+    const n = this.parts.length;
+    if (!this.mode) return '';
+    return this.mode === 'workers'
+      ? `Training in ${n} background worker${n === 1 ? '' : 's'}.`
+      : 'Training on the page (no worker available here); the page may feel slower while it runs.';
+  }
+
+  /** "step s of S, about N s left", or done (after `wallMs` of training), paused, testing. */
+  progressLine(wallMs) {
+    const { steps, total } = this.steps();
+    if (this.state === 'done') return `done: ${total} steps per encoding in ${secs(wallMs)}.`;
+    if (this.paused) return `paused at step ${steps} of ${total}.`;
+    if (this.parts.every((p) => p.snap?.evaluating || p.results))
+      return `step ${total} of ${total}: testing at ${MULTIPLES.map((m) => m * this.config.trainLen).join(', ')} positions…`;
+    // the parts run in parallel: the slowest one decides
+    let left = 0;
+    for (const p of this.parts) {
+      if (!p.snap?.msPerStep) continue;
+      left = Math.max(left, (p.snap.total - p.snap.steps) * p.snap.msPerStep);
+    }
+    return `step ${steps} of ${total}${left ? `, about ${secs(left)} left` : ''}.`;
   }
 }

@@ -1,69 +1,48 @@
-// xAPI statements for the lesson's questions (quizzes and exercises), shaped
-// like H5P's (its `answered` and its content-level `completed`), so an LRS or
-// an LMS that reads H5P's statements reads ours the same way; and where they
-// go (configureXapi: in-page events only by default, or a learning record
-// store through the queue of lrs-queue.js).
-//
-//   answered   verb http://adlnet.gov/expapi/verbs/answered; object an Activity
-//              with a stable IRI per question and a cmi.interaction definition
-//              (name, interactionType "choice" for a quiz, "numeric" for an
-//              exercise with one number to type, "fill-in" for a formula or
-//              several parts; correctResponsesPattern; a quiz's choices with
-//              ids); result with the response (choice ids joined with "[,]",
-//              the number, or the typed text), success (the answer is right
-//              and the solution was not shown) and score (the credit this
-//              answer earned: 1 at the first try, a third less per earlier
-//              miss, 0 when wrong or after "Show solution"); context parent
-//              the question's section, grouping the lesson
-//   completed  verb http://adlnet.gov/expapi/verbs/completed; object the lesson;
-//              result with the total score (the sum of credit), once every
-//              question has an answer
-//
-// Every statement is complete when it is made (at the answer, not when it is
-// sent): id (a UUID v4, so a retry is the same statement), timestamp, actor
-// (the configured learner, else an anonymous account kept per browser),
-// context.registration (the launch's, else one kept per browser),
-// context.platform and context.language.
-//
-// Choice ids are the options' authored indices ("0", "1", ...): the order
-// each learner sees is shuffled, the ids are not.
-import { tally, loadProgress } from './progress.js';
-import { quizzes, exercises } from '../gen/lesson-data.js';
+// Where the lesson's xAPI statements (web/lib/xapi-statements.js, which
+// says what they hold) go: configureXapi sets the learning record store
+// (in-page events only by default, or an LRS through the queue of
+// lrs-queue.js), from the page or from a launch's query parameters, and
+// trackAnswers turns every answer on the page into statements and sends them.
+// The statements' names are exported from here too.
+import { loadProgress } from './progress.js';
 import { questionIdsIn, selectedSections } from './sections.js';
 import { createLrsQueue } from './lrs-queue.js';
+import {
+  UUID,
+  LANGUAGE_TAG,
+  isPlainObject,
+  show,
+  checkEndpoint,
+  checkAuth,
+  checkBase,
+  checkAgent,
+} from './xapi-checks.js';
+import { config, ACTIVITY_BASE, setBase, uuid, statementTracker } from './xapi-statements.js';
 
-/** The IRI base nobody configured: a placeholder, the same wherever the lesson runs. */
-export const DEFAULT_ACTIVITY_BASE = 'https://posenc-course.example/positional-encoding';
-export const LESSON_NAME = 'Positional encoding, computed live';
-export const DEFAULT_PLATFORM = 'posenc-course';
-export const DEFAULT_LANGUAGE = 'en-US';
+export {
+  DEFAULT_ACTIVITY_BASE,
+  LESSON_NAME,
+  DEFAULT_PLATFORM,
+  DEFAULT_LANGUAGE,
+  ACTIVITY_BASE,
+  LESSON_IRI,
+  REVEALED_EXTENSION,
+  quizIri,
+  sectionIri,
+  sectionOf,
+  answeredStatement,
+  completedStatement,
+  statementTracker,
+  uuid,
+} from './xapi-statements.js';
+// cmi5.js checks its launch's actor the same way
+export { checkAgent };
+
 /** The launch query parameters read by configureFromLaunch (Rustici's "TinCan launch", plus language). */
 export const LAUNCH_PARAMS = ['endpoint', 'auth', 'actor', 'registration', 'activity_id', 'language'];
 /** The window event that says how sending goes: detail { state, message, pending, endpoint }. */
 export const STATUS_EVENT = 'posenc-xapi-status';
 
-// The base of every activity IRI (the lesson's own IRI), configurable with
-// configureXapi({ activityBase }); these follow it (live bindings).
-export let ACTIVITY_BASE = DEFAULT_ACTIVITY_BASE;
-export let LESSON_IRI = ACTIVITY_BASE;
-export let REVEALED_EXTENSION = `${ACTIVITY_BASE}/extensions/revealed`;
-export const quizIri = (quizId) => `${ACTIVITY_BASE}/quiz/${encodeURIComponent(quizId)}`;
-export const sectionIri = (sectionId) => `${ACTIVITY_BASE}/section/${encodeURIComponent(sectionId)}`;
-
-const LEARNER_KEY = 'posenc-course:xapi-learner:v1';
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-8][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
-// BCP 47, loosely: en, en-US, zh-Hant-TW
-const LANGUAGE_TAG = /^[a-z]{2,3}(-[a-z0-9]{2,8})*$/i;
-
-// what configureXapi set; auth stays here only (never stored)
-const config = {
-  endpoint: null,
-  auth: null,
-  actor: null,
-  registration: null,
-  language: DEFAULT_LANGUAGE,
-  platform: DEFAULT_PLATFORM,
-};
 let status = {
   state: 'off',
   message: 'No LRS configured: statements are in-page events only.',
@@ -71,137 +50,6 @@ let status = {
   endpoint: null,
 };
 let queue = null;
-
-const VERBS = {
-  answered: 'http://adlnet.gov/expapi/verbs/answered',
-  completed: 'http://adlnet.gov/expapi/verbs/completed',
-};
-const verb = (name) => ({ id: VERBS[name], display: { [config.language]: name } });
-const round = (x) => Math.round(x * 10000) / 10000;
-const isPlainObject = (v) => v !== null && typeof v === 'object' && Object.getPrototypeOf(v) === Object.prototype;
-const lessonActivity = () => ({ id: LESSON_IRI, objectType: 'Activity' });
-
-/** The section of the lesson that holds a quiz or an exercise, or null. */
-export function sectionOf(questionId) {
-  const q = Object.hasOwn(quizzes, questionId)
-    ? quizzes[questionId]
-    : Object.hasOwn(exercises, questionId)
-      ? exercises[questionId]
-      : null;
-  return typeof q?.section === 'string' && q.section ? q.section : null;
-}
-
-// parent the section where known, with the lesson as grouping; else the lesson
-function contextActivities(section) {
-  return section
-    ? { parent: [{ id: sectionIri(section), objectType: 'Activity' }], grouping: [lessonActivity()] }
-    : { parent: [lessonActivity()] };
-}
-
-// the fields every statement carries, fixed now (at the answer)
-function envelope(statement, activities) {
-  const context = {
-    registration: config.registration ?? learner().registration,
-    platform: config.platform,
-    language: config.language,
-  };
-  if (activities) context.contextActivities = activities;
-  return {
-    id: uuid(),
-    timestamp: new Date().toISOString(),
-    actor: config.actor ?? anonymousActor(),
-    ...statement,
-    context,
-  };
-}
-
-/**
- * The `answered` statement for one checked question, from the detail of a
- * `pe-quiz-answered` event: { quizId, kind ('choice' | 'numeric' |
- * 'fill-in'), question, correct, revealed, score (the credit this answer
- * earned), and for a quiz options, choices, correctChoices; for an exercise
- * response (the typed text, or the number) and correctPattern }; `section`
- * (optional) names the lesson section, else the lesson data says.
- */
-export function answeredStatement(d) {
-  const ids = (list) => list.map(String).join('[,]');
-  const lang = config.language;
-  const kind = d.kind ?? 'choice';
-  const credit = d.correct === true && d.revealed !== true ? Math.max(0, Math.min(1, Number(d.score) || 0)) : 0;
-  const definition = {
-    name: { [lang]: clip(d.question || d.quizId, 1000) },
-    type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
-    interactionType: kind,
-  };
-  let response;
-  if (kind === 'choice') {
-    definition.correctResponsesPattern = [ids(d.correctChoices ?? [])];
-    definition.choices = (d.options ?? []).map((text, i) => ({
-      id: String(i),
-      description: { [lang]: clip(text, 1000) },
-    }));
-    response = ids(d.choices ?? []);
-  } else {
-    definition.correctResponsesPattern = [clip(String(d.correctPattern ?? ''), 1000)];
-    response = clip(String(d.response ?? ''), 1000);
-  }
-  const section = typeof d.section === 'string' && d.section ? d.section : sectionOf(d.quizId);
-  return envelope(
-    {
-      verb: verb('answered'),
-      object: { objectType: 'Activity', id: quizIri(d.quizId), definition },
-      result: {
-        response,
-        success: d.correct === true && d.revealed !== true,
-        completion: true,
-        score: { raw: round(credit), min: 0, max: 1, scaled: round(credit) },
-        extensions: { [REVEALED_EXTENSION]: d.revealed === true },
-      },
-    },
-    contextActivities(section),
-  );
-}
-
-/**
- * The lesson-level `completed` statement: `points` (the sum of credit) out of
- * `total` questions; `passed` when a mastery score is known (omitted
- * otherwise). With `section`, the section is the object and the lesson its
- * parent.
- */
-export function completedStatement({ points, total, mastery = null, section = null }) {
-  const scaled = total > 0 ? round(points / total) : 0;
-  const result = { completion: true, score: { raw: round(points), min: 0, max: total, scaled } };
-  if (mastery !== null) result.success = scaled >= mastery;
-  const object = section
-    ? {
-        objectType: 'Activity',
-        id: sectionIri(section),
-        definition: { type: 'http://adlnet.gov/expapi/activities/module' },
-      }
-    : {
-        objectType: 'Activity',
-        id: LESSON_IRI,
-        definition: { name: { [config.language]: LESSON_NAME }, type: 'http://adlnet.gov/expapi/activities/lesson' },
-      };
-  return envelope({ verb: verb('completed'), object, result }, section ? { parent: [lessonActivity()] } : null);
-}
-
-/**
- * Calls `send(statement)` for each answer, and once with `completed` when the
- * answer just given was the last question without one. `progress()` returns
- * the stored progress (after the answer has been saved); `questionIds` are the
- * lesson's quizzes and exercises.
- */
-export function statementTracker({ questionIds, progress, send, mastery = () => null }) {
-  let wasComplete = tally(questionIds, progress()).answered === questionIds.length;
-  return (detail) => {
-    send(answeredStatement(detail));
-    const t = tally(questionIds, progress());
-    const complete = questionIds.length > 0 && t.answered === questionIds.length;
-    if (complete && !wasComplete) send(completedStatement({ points: t.points, total: t.total, mastery: mastery() }));
-    wasComplete = complete;
-  };
-}
 
 // ------------------------------------------------------------ configuration
 
@@ -347,158 +195,6 @@ function apply(options, errors) {
   return { ok: errors.length === 0, errors, sending: queue !== null };
 }
 
-function setBase(base) {
-  ACTIVITY_BASE = base;
-  LESSON_IRI = base;
-  REVEALED_EXTENSION = `${base}/extensions/revealed`;
-}
-
-const show = (v) =>
-  typeof v === 'string'
-    ? JSON.stringify(v.slice(0, 80))
-    : v === null
-      ? 'null'
-      : typeof v === 'object'
-        ? 'an object'
-        : String(v);
-
-function absoluteUrl(v) {
-  if (typeof v !== 'string' || /\s/.test(v)) return null;
-  try {
-    return new URL(v);
-  } catch {
-    return null;
-  }
-}
-
-function checkEndpoint(v) {
-  const u = absoluteUrl(v);
-  if (!u || (u.protocol !== 'https:' && u.protocol !== 'http:'))
-    return {
-      error: `The LRS endpoint must be an http(s) address such as https://lrs.example.org/xapi/; got ${show(v)}.`,
-    };
-  if (u.username || u.password) return { error: 'The LRS endpoint must not hold credentials; give them as auth.' };
-  if (u.search || u.hash) return { error: `The LRS endpoint must not have a query or a fragment; got ${show(v)}.` };
-  return { endpoint: u.href.endsWith('/') ? u.href : `${u.href}/` };
-}
-
-function checkAuth(v) {
-  if (isPlainObject(v) && typeof v.username === 'string' && typeof v.password === 'string') {
-    const bytes = new TextEncoder().encode(`${v.username}:${v.password}`);
-    return { auth: `Basic ${btoa(String.fromCharCode(...bytes))}` };
-  }
-  // a header value: a scheme and its credentials, printable ASCII only
-  if (typeof v === 'string' && /^[A-Za-z][A-Za-z0-9._~+-]* +[\x21-\x7e]+$/.test(v)) return { auth: v };
-  return {
-    error: 'The auth must be an Authorization header value such as "Basic dXNlcjpwYXNz" (or { username, password }).',
-  };
-}
-
-function checkBase(v) {
-  const u = absoluteUrl(v);
-  if (!u || u.search || u.hash || !/^[a-z][a-z0-9+.-]*:/i.test(v))
-    return {
-      error: `The activity IRI base must be an absolute IRI without query or fragment, such as https://courses.example.org/positional-encoding; got ${show(v)}.`,
-    };
-  return { base: v.replace(/\/+$/, '') };
-}
-
-// TinCan launch's older form gives each field as a one-item array, and an
-// account as { accountServiceHomePage, accountName }
-function legacyAgent(v) {
-  const out = {};
-  for (const [k, x] of Object.entries(v)) out[k] = Array.isArray(x) && x.length === 1 ? x[0] : x;
-  if (isPlainObject(out.account) && 'accountName' in out.account)
-    out.account = { homePage: out.account.accountServiceHomePage, name: out.account.accountName };
-  return out;
-}
-
-/** { agent } (cleaned, objectType Agent) or { error }: is `v` an xAPI Agent with exactly one identifier? */
-export function checkAgent(v) {
-  if (!isPlainObject(v))
-    return { error: `expected an object such as {"name":"Ann","mbox":"mailto:ann@example.org"}; got ${show(v)}.` };
-  const a = legacyAgent(v);
-  if (a.objectType !== undefined && a.objectType !== 'Agent')
-    return { error: `objectType must be "Agent"; got ${show(a.objectType)}.` };
-  const known = ['objectType', 'name', 'mbox', 'mbox_sha1sum', 'openid', 'account'];
-  const extra = Object.keys(a).filter((k) => !known.includes(k));
-  if (extra.length)
-    return {
-      error: `unknown field ${extra.map((k) => k.slice(0, 40)).join(', ')} (an Agent has ${known.join(', ')}).`,
-    };
-  const ifis = ['mbox', 'mbox_sha1sum', 'openid', 'account'].filter((k) => a[k] !== undefined);
-  if (ifis.length !== 1)
-    return {
-      error: `it needs exactly one of mbox, mbox_sha1sum, openid, account; got ${ifis.length ? ifis.join(', ') : 'none'}.`,
-    };
-  if (a.name !== undefined && typeof a.name !== 'string') return { error: 'name must be a text.' };
-  if (a.mbox !== undefined && !(typeof a.mbox === 'string' && /^mailto:[^@\s]+@[^@\s]+$/.test(a.mbox)))
-    return { error: `mbox must be a mailto: address; got ${show(a.mbox)}.` };
-  if (a.mbox_sha1sum !== undefined && !(typeof a.mbox_sha1sum === 'string' && /^[0-9a-f]{40}$/i.test(a.mbox_sha1sum)))
-    return { error: 'mbox_sha1sum must be 40 hex digits.' };
-  if (a.openid !== undefined && !absoluteUrl(a.openid))
-    return { error: `openid must be a URI; got ${show(a.openid)}.` };
-  if (a.account !== undefined) {
-    const homePage = absoluteUrl(a.account?.homePage);
-    if (
-      !isPlainObject(a.account) ||
-      !homePage ||
-      !/^https?:$/.test(homePage.protocol) ||
-      typeof a.account.name !== 'string' ||
-      !a.account.name
-    )
-      return { error: 'account must be { homePage: an http(s) address, name: a text }.' };
-    a.account = { homePage: a.account.homePage, name: a.account.name };
-  }
-  return {
-    agent: {
-      objectType: 'Agent',
-      ...Object.fromEntries(
-        known
-          .slice(1)
-          .filter((k) => a[k] !== undefined)
-          .map((k) => [k, a[k]]),
-      ),
-    },
-  };
-}
-
-// ------------------------------------------------------------ the learner
-
-/** A UUID v4 (crypto.randomUUID where the page is a secure context). */
-export function uuid() {
-  const c = globalThis.crypto;
-  if (typeof c?.randomUUID === 'function') return c.randomUUID();
-  const b = c.getRandomValues(new Uint8Array(16));
-  b[6] = (b[6] & 0x0f) | 0x40;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = [...b].map((x) => x.toString(16).padStart(2, '0')).join('');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
-
-// who answers when nobody said: an anonymous id and a registration, kept per
-// browser (or per page where storage is refused: a sandboxed iframe)
-let learnerOnce = null;
-function learner() {
-  if (learnerOnce) return learnerOnce;
-  let kept = null;
-  try {
-    kept = JSON.parse(globalThis.localStorage?.getItem(LEARNER_KEY) ?? 'null');
-  } catch {
-    kept = null;
-  }
-  if (isPlainObject(kept) && UUID.test(kept.id ?? '') && UUID.test(kept.registration ?? ''))
-    return (learnerOnce = kept);
-  learnerOnce = { id: uuid(), registration: uuid() };
-  try {
-    globalThis.localStorage?.setItem(LEARNER_KEY, JSON.stringify(learnerOnce));
-  } catch {
-    // kept for this page only
-  }
-  return learnerOnce;
-}
-const anonymousActor = () => ({ objectType: 'Agent', account: { homePage: ACTIVITY_BASE, name: learner().id } });
-
 // ------------------------------------------------------------ sending
 
 function report(detail) {
@@ -563,9 +259,4 @@ export function trackAnswers(onAnswer) {
     });
   }
   return () => answerListeners.delete(onAnswer);
-}
-
-function clip(text, n) {
-  const s = String(text);
-  return s.length <= n ? s : `${s.slice(0, n - 1)}…`;
 }

@@ -7,20 +7,14 @@
 // first coordinate negated).
 // The lesson's exercise calls positions "seats": its two printed lines keep
 // that word (the RoPE box prints exactly what its print(...) does); the rest
-// of the widget says "position".
+// of the widget says "position". The plot's marks are drawn by
+// web/lib/rope-offset-plot.js; this file computes the scores and handles the
+// cursor.
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
 import { fixed, numpyScalar } from '../lib/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
-import { niceStep, tickText, cursorLine, plotLegend } from '../lib/chart.js';
-
-const PLOT_H = 230;
-const PAD = { l: 46, r: 12, t: 22, b: 34 };
-const SERIES = [
-  { key: 'rope', label: 'RoPE, q at position m', cls: 's-rope', line: true },
-  { key: 'ropeShift', label: 'RoPE, q at position m + shift', cls: 's-rope-shift', line: false },
-  { key: 'add', label: 'additive, q at position m', cls: 's-add', line: true },
-  { key: 'addShift', label: 'additive, q at position m + shift', cls: 's-add-shift', line: true },
-];
+import { plotLegend } from '../lib/chart.js';
+import { PLOT_H, PAD, SERIES, offsetPlot } from '../lib/rope-offset-plot.js';
 
 // float32 dot product of two 2-vectors, as torch.dot on float32 tensors.
 const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(a1 * b1));
@@ -310,102 +304,14 @@ class RopeOffsetCheck extends PeElement {
   }
 
   _draw(width = this.plotWrap.clientWidth) {
-    const { lo, hi, count, off, rope, series } = this._state;
-    const W = Math.max(240, width);
     this._width = width;
+    const { specs, geom, label } = offsetPlot(this._state, width, this.cursor);
     const svg = this.svg;
-    setAttr(svg, 'width', W);
-    let yLo = Infinity;
-    let yHi = -Infinity;
-    for (const s of SERIES)
-      for (const v of series[s.key])
-        if (Number.isFinite(v)) {
-          yLo = Math.min(yLo, v);
-          yHi = Math.max(yHi, v);
-        }
-    yLo = Math.min(yLo, 0);
-    yHi = Math.max(yHi, 0);
-    if (yHi - yLo < 1e-6) {
-      yHi += 1;
-      yLo -= 1;
-    }
-    const padY = (yHi - yLo) * 0.06;
-    yLo -= padY;
-    yHi += padY;
-    const pw = W - PAD.l - PAD.r;
-    const ph = PLOT_H - PAD.t - PAD.b;
-    const X = (d) => PAD.l + ((d - lo) / (hi - lo)) * pw;
-    const Y = (v) => PAD.t + (1 - (v - yLo) / (yHi - yLo)) * ph;
-    this._geom = { X, pw, W };
-    // the marks as [tag, attrs, text or child marks]; patchSpecs keeps the
-    // plot's nodes and sets only what changed (no throwaway nodes per update)
-    const kids = [];
-    // y grid and ticks
-    const step = niceStep((yHi - yLo) / 4);
-    for (let v = Math.ceil(yLo / step) * step; v <= yHi; v += step) {
-      const y = Y(v);
-      kids.push([
-        'svg:line',
-        { x1: PAD.l, x2: W - PAD.r, y1: y, y2: y, class: Math.abs(v) < step / 2 ? 'zero' : 'grid' },
-      ]);
-      kids.push(['svg:text', { x: PAD.l - 5, y: y + 4, 'text-anchor': 'end' }, tickText(v, step)]);
-    }
-    // x ticks
-    const xs = niceStep((hi - lo) / Math.max(2, Math.floor(pw / 60)));
-    for (let d = Math.ceil(lo / xs) * xs; d <= hi; d += xs) {
-      kids.push(['svg:line', { x1: X(d), x2: X(d), y1: PLOT_H - PAD.b, y2: PLOT_H - PAD.b + 4, class: 'axis' }]);
-      kids.push(['svg:text', { x: X(d), y: PLOT_H - PAD.b + 16, 'text-anchor': 'middle' }, String(d)]);
-    }
-    kids.push([
-      'svg:g',
-      { class: 'axis' },
-      [['svg:path', { d: `M${PAD.l},${PAD.t} V${PLOT_H - PAD.b} H${W - PAD.r}` }]],
-    ]);
-    kids.push([
-      'svg:text',
-      { x: PAD.l + pw / 2, y: PLOT_H - 2, 'text-anchor': 'middle', class: 'muted' },
-      'offset n − m (positions)',
-    ]);
-    kids.push(['svg:text', { x: 4, y: PAD.t - 10, class: 'muted' }, 'score']);
-    for (const s of SERIES) {
-      const v = series[s.key];
-      if (s.line) {
-        let d = '';
-        let pen = false;
-        for (let i = 0; i < count; i++) {
-          if (!Number.isFinite(v[i])) {
-            pen = false;
-            continue;
-          }
-          d += `${pen ? 'L' : 'M'}${X(lo + i).toFixed(1)},${Y(v[i]).toFixed(1)}`;
-          pen = true;
-        }
-        kids.push(['svg:path', { d, class: s.cls }]);
-      } else {
-        const every = Math.max(1, Math.ceil(count / 60));
-        for (let i = 0; i < count; i += every) {
-          if (Number.isFinite(v[i]))
-            kids.push(['svg:circle', { cx: X(lo + i).toFixed(1), cy: Y(v[i]).toFixed(1), r: 3, class: s.cls }]);
-        }
-      }
-    }
-    // the current offset
-    kids.push(['svg:circle', { cx: X(off), cy: Y(rope), r: 7, class: 'marker' }]);
-    kids.push([
-      'svg:text',
-      { x: Math.min(X(off) + 10, W - 70), y: Math.max(Y(rope) - 12, PAD.t + 10), class: 'marker-label' },
-      `n − m = ${off}`,
-    ]);
-    // the cursor line where _drawCursor puts it (so it is written once)
-    kids.push(cursorLine(PAD, PLOT_H, this.cursor === null ? null : X(this.cursor)));
-    patchSpecs(svg, kids);
-    this._cursorLine = svg.lastElementChild;
-    const s = this._state;
-    setAttr(
-      svg,
-      'aria-label',
-      `Line plot of the score against the offset n − m from ${lo} to ${hi}. RoPE at position ${s.m} and at position ${s.m + s.shift} give one curve; the two additive curves differ. Marker at offset ${off}, RoPE score ${fixed(rope, 5)}.`,
-    );
+    setAttr(svg, 'width', geom.W);
+    this._geom = geom;
+    patchSpecs(svg, specs);
+    this._cursorLine = svg.lastElementChild; // the cursor line is the last mark
+    setAttr(svg, 'aria-label', label);
   }
 
   _pointer(e) {

@@ -17,8 +17,12 @@
 // first text run; `corpus` names a URL of another text) and plots the validation loss. With the recorded settings it draws the
 // recorded runs (web/data/lm-results.js: mean and range over the seeds)
 // behind the live curves: one seed re-run here retraces its recorded curve.
+//
+// This file holds the element: its controls and a run's course (start, the
+// workers or the page, pause, progress, finish). The chart and its legend
+// are web/lib/loss-chart.js, the results table web/lib/train-table.js, the
+// worker pool web/lib/train-workers.js.
 import { PeElement, define, css, h, dataTable } from '../lib/pe-element.js';
-import { fixed } from '../lib/pyformat.js';
 import { parseColor, rgb } from '../lib/colormap.js';
 import {
   ENCODINGS,
@@ -27,17 +31,16 @@ import {
   MODEL,
   TEXT,
   MULTIPLES,
-  EVAL_EVERY,
   LAB_OPTIONS,
   SessionLoop,
 } from '../lib/train-session.js';
 import { loadCorpus, recordedFor } from '../lib/text-task.js';
-import { ENCODING_STYLES, lossChart, pressStart, drawCurves, drawBands, drawPoints } from '../lib/loss-chart.js';
+import { lossLegend, digitsLoss, textLoss } from '../lib/loss-chart.js';
+import { accuracyTable, textLossTable } from '../lib/train-table.js';
+import { startWorkers, workerUrl } from '../lib/train-workers.js';
 import { TrainRun } from '../lib/train-run.js';
 
 const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
-const chanceLoss = (task) => Math.log(vocabOf(task)); // cross-entropy of a uniform guess
-const CHANCE_ACC = 1 / MODEL.vocab;
 const ENC_PATTERN = new RegExp(`^\\s*(?:${ENCODINGS.join('|')})(?:\\s*,\\s*(?:${ENCODINGS.join('|')}))*\\s*$`);
 const MAX_WORKERS = 3;
 const WORKER_READY_TIMEOUT_MS = 30000;
@@ -61,48 +64,23 @@ const TASK_HINTS = {
   text: "Text: each position predicts the next character of the lesson's own text, seeing only the characters before it (a causal mask). The curves are the loss on a held-out tenth of the text; lower is better.",
 };
 
-const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
-const secs = (ms) =>
-  ms < 60000
-    ? `${Math.max(1, Math.round(ms / 1000))} s`
-    : `${Math.floor(ms / 60000)} min ${Math.round((ms % 60000) / 1000)} s`;
-
 // The worker in the one form bundlers (Vite, webpack, rspack) recognise and
 // build as a worker of its own: literally new Worker(new URL(...), {...}).
 function spawnTrainWorker() {
   return new Worker(new URL('../workers/train-worker.js', import.meta.url), { type: 'module' });
 }
 
-// The URL spawnTrainWorker() would start, read without starting a worker (the
-// global Worker stands in for one synchronous call). It is read from that one
-// literal so that a bundler sees the worker once: a second
-// new URL('../workers/train-worker.js', import.meta.url) is a plain asset to
-// Vite, webpack and Rollup's assets plugin, which emitted (or inlined) an
-// unbuilt copy of the worker beside the built one.
-function trainWorkerUrl() {
-  const RealWorker = globalThis.Worker;
-  if (typeof RealWorker !== 'function') return null;
-  let url = null;
-  globalThis.Worker = function StandIn(u) {
-    url = String(u);
-  };
-  try {
-    spawnTrainWorker();
-  } catch {
-    url = null;
-  } finally {
-    globalThis.Worker = RealWorker;
-  }
-  return url;
-}
-
 // False where a bundler took this module in but did not follow the worker
 // (esbuild): this module is no longer widgets/train-lab.js while the worker
 // URL still names workers/train-worker.js next to it, a file that is not there.
-// (webpack puts the module's own file: URL for import.meta.url: true.)
+// (webpack puts the module's own file: URL for import.meta.url: true.) The
+// URL is read from spawnTrainWorker's one literal so that a bundler sees the
+// worker once: a second new URL('../workers/train-worker.js', import.meta.url)
+// is a plain asset to Vite, webpack and Rollup's assets plugin, which emitted
+// (or inlined) an unbuilt copy of the worker beside the built one.
 function workersFollowed() {
   if (import.meta.url.endsWith('/widgets/train-lab.js')) return true;
-  const worker = trainWorkerUrl();
+  const worker = workerUrl(spawnTrainWorker);
   return worker !== null && !new URL(worker, document.baseURI).pathname.endsWith('/workers/train-worker.js');
 }
 
@@ -205,43 +183,10 @@ class TrainLab extends PeElement {
 
     this.canvas = h('canvas', { role: 'img', width: 300, height: 240 });
     this.chartWrap = h('div', { class: 'chart-wrap' }, this.canvas);
-    this._legendItems = new Map(); // encoding -> <li>, hidden when not chosen
-    const legend = h(
-      'ul',
-      { class: 'legend', 'aria-hidden': 'true' }, // the table and the canvas's label carry the same names
-      ENCODINGS.map((enc) => {
-        const line = h('svg:line', {
-          x1: 0,
-          y1: 6,
-          x2: 36,
-          y2: 6,
-          class: `l-${enc}`,
-          'stroke-width': ENCODING_STYLES[enc].width,
-          'stroke-dasharray': ENCODING_STYLES[enc].dash.join(' ') || null,
-        });
-        const li = h('li', {}, h('svg:svg', { width: 36, height: 12 }, line), LABELS[enc]);
-        this._legendItems.set(enc, li);
-        return li;
-      }),
-      h(
-        'li',
-        {},
-        h(
-          'svg:svg',
-          { width: 36, height: 12 },
-          h('svg:line', {
-            x1: 0,
-            y1: 6,
-            x2: 36,
-            y2: 6,
-            class: 'l-chance',
-            'stroke-width': 1.2,
-            'stroke-dasharray': '1 3',
-          }),
-        ),
-        (this._chanceLabel = h('span', {}, 'chance (ln 10)')),
-      ),
-    );
+    // its items are hidden when their encoding is not chosen; the chance label names the task's ln N
+    const { legend, items, chanceLabel } = lossLegend();
+    this._legendItems = items;
+    this._chanceLabel = chanceLabel;
     this.tableWrap = h('div', { class: 'table-wrap results' });
     this.footnote = h('p', { class: 'note' });
     root.append(
@@ -386,47 +331,7 @@ class TrainLab extends PeElement {
   // Resolves true once every worker has loaded the trainer and got its share, false if any cannot.
   _startWorkers(run) {
     if (!workersFollowed()) return Promise.resolve(false); // train on the page, no failing request
-    return new Promise((resolve) => {
-      let ready = 0;
-      let settled = false;
-      const settle = (ok) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        resolve(ok);
-      };
-      const timer = setTimeout(() => settle(false), WORKER_READY_TIMEOUT_MS);
-      for (const [k, part] of run.parts.entries()) {
-        let worker;
-        try {
-          worker = spawnTrainWorker();
-        } catch {
-          settle(false); // file:// page, a widgets.js from another origin, no Worker at all
-          return;
-        }
-        run.workers.push(worker);
-        let isReady = false;
-        worker.addEventListener('error', (event) => {
-          event.preventDefault?.();
-          if (!isReady) settle(false);
-          else this._message(run, k, { type: 'error', message: 'the training worker stopped' });
-        });
-        worker.addEventListener('message', (event) => {
-          const msg = event.data;
-          if (!isReady) {
-            // the first message says whether this worker can train at all
-            if (msg?.type !== 'ready') return settle(false);
-            isReady = true;
-            run.simd = msg.simd;
-            worker.postMessage({ type: 'start', config: { ...run.config, encodings: part.encodings } });
-            if (run.paused) worker.postMessage({ type: 'pause' });
-            if (++ready === run.parts.length) settle(true);
-            return;
-          }
-          this._message(run, k, msg);
-        });
-      }
-    });
+    return startWorkers(run, spawnTrainWorker, (k, msg) => this._message(run, k, msg), WORKER_READY_TIMEOUT_MS);
   }
 
   // The fallback: one session for every encoding, on this thread, in short slices.
@@ -495,7 +400,7 @@ class TrainLab extends PeElement {
     if (msg.type === 'progress' || msg.type === 'done') {
       part.snap = msg;
       if (msg.type === 'done') part.results = msg.results;
-      const { steps, total } = this._steps();
+      const { steps, total } = run.steps();
       this.dispatchEvent(new CustomEvent('train-lab-progress', { detail: { steps, total } }));
       if (run.parts.every((p) => p.results)) this._finish(run);
       else this._progressText(false);
@@ -530,52 +435,18 @@ class TrainLab extends PeElement {
     this.dispatchEvent(new CustomEvent('train-lab-done', { detail: { results: this.results } }));
   }
 
-  // Steps per encoding (the mean over encodings, which advance together) and the total per encoding.
-  _steps() {
-    const run = this.run;
-    if (!run) return { steps: 0, total: 0 };
-    let done = 0;
-    for (const p of run.parts) done += p.snap?.steps ?? 0;
-    return { steps: Math.floor(done / run.config.encodings.length), total: run.config.steps };
-  }
-
   _modeText() {
-    const run = this.run;
-    if (!run || !run.mode) return;
-    const n = run.parts.length;
-    this.modeLine.textContent =
-      run.mode === 'workers'
-        ? `Training in ${n} background worker${n === 1 ? '' : 's'}.`
-        : 'Training on the page (no worker available here); the page may feel slower while it runs.';
+    if (this.run?.mode) this.modeLine.textContent = this.run.modeLine();
   }
 
-  // "step s of S, about N s left": rewritten at most once a second (it is a live region) unless `now`.
+  // The progress line: rewritten at most once a second (it is a live region) unless `now`.
   _progressText(now) {
     const run = this.run;
     if (!run) return;
     const t = performance.now();
     if (!now && t - run.lastText < TEXT_EVERY_MS) return;
     run.lastText = t;
-    const { steps, total } = this._steps();
-    if (run.state === 'done') {
-      this.progText.textContent = `done: ${total} steps per encoding in ${secs(this.runInfo.wallMs)}.`;
-      return;
-    }
-    if (run.paused) {
-      this.progText.textContent = `paused at step ${steps} of ${total}.`;
-      return;
-    }
-    if (run.parts.every((p) => p.snap?.evaluating || p.results)) {
-      this.progText.textContent = `step ${total} of ${total}: testing at ${MULTIPLES.map((m) => m * run.config.trainLen).join(', ')} positions…`;
-      return;
-    }
-    // the parts run in parallel: the slowest one decides
-    let left = 0;
-    for (const p of run.parts) {
-      if (!p.snap?.msPerStep) continue;
-      left = Math.max(left, (p.snap.total - p.snap.steps) * p.snap.msPerStep);
-    }
-    this.progText.textContent = `step ${steps} of ${total}${left ? `, about ${secs(left)} left` : ''}.`;
+    this.progText.textContent = run.progressLine(this.runInfo?.wallMs);
   }
 
   // ------------------------------------------------------------ drawing
@@ -597,10 +468,9 @@ class TrainLab extends PeElement {
     const chanceText = `chance (ln ${vocabOf(run ? run.config.task : p.task)})`;
     if (this._chanceLabel.textContent !== chanceText) this._chanceLabel.textContent = chanceText;
     if (run) {
-      const all = run.parts.reduce((s, q) => s + (q.snap?.total ?? q.encodings.length * run.config.steps), 0);
-      const done = run.parts.reduce((s, q) => s + (q.snap?.steps ?? 0), 0);
-      this.progress.max = all;
-      this.progress.value = done;
+      const { value, max } = run.bar();
+      this.progress.max = max;
+      this.progress.value = value;
     } else {
       this.progress.max = 1;
       this.progress.value = 0;
@@ -612,11 +482,17 @@ class TrainLab extends PeElement {
     const shown = run ? run.config : { ...p, text: undefined };
     if (shown.task === 'text') {
       const recorded = recordedFor(shown, p.corpus);
-      this._drawText(series, shown.steps, recorded);
-      this._textTable(series, shown.trainLen, recorded);
+      this.canvas.setAttribute('aria-label', textLoss(this.canvas, this._chartFrame(), series, shown.steps, recorded));
+      this._showTable(textLossTable(series, shown.trainLen, recorded, { done: !!this.results }), series);
     } else {
-      this._draw(series, shown.steps, p);
-      this._table(series, shown.trainLen, p);
+      this.canvas.setAttribute('aria-label', digitsLoss(this.canvas, this._chartFrame(), series, shown.steps));
+      const task = this.run ? this.run.config.task : p.task;
+      const table = accuracyTable(series, shown.trainLen, {
+        done: !!this.results,
+        task,
+        steps: this.run?.config.steps,
+      });
+      this._showTable(table, series);
     }
   }
 
@@ -635,126 +511,19 @@ class TrainLab extends PeElement {
     }));
   }
 
-  // The chart's frame for a loss axis up to a little above `maxLoss` and the chance line.
-  _chart(totalSteps, maxLoss, yLabel, chance) {
+  // The chart's width (remembered: a new width redraws), colours and whether a run is drawn.
+  _chartFrame() {
     this._width = this.chartWrap.clientWidth;
     const style = getComputedStyle(this);
     const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
-    return lossChart(this.canvas, this._width, { totalSteps, maxLoss, yLabel, chance, col });
+    return { width: this._width, col, running: !!this.run };
   }
 
-  // The loss chart: the frame (axes, ticks, labels), the chance line, one
-  // curve per encoding, then what a screen reader hears of it.
-  _draw(series, totalSteps) {
-    const CHANCE_LOSS = chanceLoss('digits');
-    let maxLoss = CHANCE_LOSS;
-    for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
-    const chart = this._chart(totalSteps, maxLoss, 'loss', CHANCE_LOSS);
-    drawCurves(chart, series);
-    if (!this.run) pressStart(chart);
-    const losses = series
-      .filter((s) => s.curve.length)
-      .map((s) => `${LABELS[s.enc]} ${fixed(s.curve[s.curve.length - 1], 2)}`);
-    this.canvas.setAttribute(
-      'aria-label',
-      `Training loss against step for ${series.length} encoding${series.length === 1 ? '' : 's'} over ${totalSteps} steps; chance level ${fixed(CHANCE_LOSS, 2)}. ` +
-        (losses.length ? `Latest loss: ${losses.join(', ')}.` : 'Not trained yet.') +
-        ' The table below has the numbers.',
-    );
-  }
-
-  // Text: validation loss against step. Behind the live curves, where the
-  // settings are the recorded ones, each encoding's recorded range over the
-  // seeds (a band) and mean (a thin line).
-  _drawText(series, totalSteps, recorded) {
-    const chance = chanceLoss('text');
-    let maxLoss = 0;
-    for (const s of series) for (const v of s.val ?? []) maxLoss = Math.max(maxLoss, v);
-    if (recorded) for (const s of series) maxLoss = Math.max(maxLoss, ...recorded.results[s.enc].curve.max);
-    const chart = this._chart(totalSteps, maxLoss, 'validation loss', chance);
-    const every = TEXT.evalEvery;
-    if (recorded) drawBands(chart, series, recorded, every);
-    drawPoints(chart, series, every);
-    if (!this.run && !recorded) pressStart(chart);
-    const live = series
-      .filter((s) => s.val?.length)
-      .map((s) => `${LABELS[s.enc]} ${fixed(s.val[s.val.length - 1], 2)} at step ${s.val.length * every}`);
-    this.canvas.setAttribute(
-      'aria-label',
-      `Validation loss (nats per character) against step for ${series.length} encoding${series.length === 1 ? '' : 's'} over ${totalSteps} steps; a uniform guess scores ${fixed(chance, 2)}. ` +
-        (recorded ? `Shaded: the recorded runs, seeds ${recorded.seeds.join(', ')}. ` : '') +
-        (live.length ? `This run: ${live.join(', ')}.` : 'Not trained here yet.') +
-        ' The table below has the numbers.',
-    );
-  }
-
-  _textTable(series, L, recorded) {
-    const fmt = (x) => (x === null || x === undefined ? '…' : fixed(x, 3));
-    const span = (st) => (st.mean === null ? '—' : `${fixed(st.mean, 3)} (${fixed(st.min, 3)}–${fixed(st.max, 3)})`);
-    const headers = ['encoding', ...MULTIPLES.map((m) => `${m}× (${m * L})`)];
-    if (recorded) headers.push(`recorded, 1× (mean, range of ${recorded.seeds.length} seeds)`);
-    let footnote = '';
-    const rows = series.map((s) => {
-      const r = s.result;
-      const cells = [LABELS[s.enc]];
-      for (const m of MULTIPLES) {
-        if (r && r[`loss${m}x`] === null) {
-          const short = `no row past ${L - 1}`;
-          footnote ||= `${LABELS[s.enc]}: ${short}.`;
-          cells.push(
-            h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)),
-          );
-        } else if (r) cells.push(fmt(r[`loss${m}x`]));
-        else if (m === 1 && s.val?.length) cells.push(fmt(s.val[s.val.length - 1]));
-        else cells.push('…');
-      }
-      if (recorded) cells.push(span(recorded.results[s.enc].loss1x));
-      return cells;
-    });
-    const caption =
-      `Validation loss (nats per character; a uniform guess: ${fixed(chanceLoss('text'), 2)}) on held-out windows of the text at the training length and at 2× and 4× it.` +
-      (this.results ? '' : ` While training, 1× is measured every ${TEXT.evalEvery} steps; 2× and 4× come at the end.`);
-    this._showTable(caption, headers, rows, series, footnote);
-  }
-
-  // The results table (first cell of a row: its header; rows tagged with their encoding) and its footnote.
-  _showTable(caption, headers, rows, series, footnote) {
+  // The results table (rows tagged with their encoding) and its footnote.
+  _showTable({ caption, headers, rows, footnote }, series) {
     const table = dataTable(caption, headers, rows, (j) => ({ 'data-encoding': series[j].enc }));
     this.tableWrap.replaceChildren(table);
     this.footnote.textContent = footnote ? `* ${footnote}` : '';
-  }
-
-  _table(series, L, p) {
-    const headers = ['encoding', 'loss', ...MULTIPLES.map((m) => `${m}× (${m * L})`)];
-    let footnote = '';
-    const rows = series.map((s) => {
-      // the first cell is the row's header
-      const r = s.result;
-      const loss = r ? r.finalLoss : s.curve.length ? s.curve[s.curve.length - 1] : null;
-      const cells = [LABELS[s.enc], loss === null ? '…' : fixed(loss, 3)];
-      for (const m of MULTIPLES) {
-        const key = `acc${m}x`;
-        if (r && r[key] === null) {
-          // a learned table past its rows (it has L, one per trained position):
-          // the model cannot run at this length at all
-          const full = r[`reason${m}x`] ?? '';
-          const short = `no row past ${L - 1}`;
-          footnote ||= `${LABELS[s.enc]}: ${short}. ${full.charAt(0).toUpperCase()}${full.slice(1)}.`;
-          cells.push(
-            h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`)),
-          );
-        } else if (r) cells.push(pct(r[key]));
-        else if (m === 1 && s.acc1x !== null && s.acc1x !== undefined) cells.push(pct(s.acc1x));
-        else cells.push('…');
-      }
-      return cells;
-    });
-    const done = !!this.results;
-    const task = this.run ? this.run.config.task : p.task;
-    const caption = done
-      ? `Token accuracy (%) on ${task}, trained ${this.run.config.steps} steps at length ${L}; chance is ${100 * CHANCE_ACC}%. Loss: mean of the last 50 steps.`
-      : `Token accuracy (%) on ${task}; chance is ${100 * CHANCE_ACC}%. While training, 1× is measured every ${EVAL_EVERY} steps and the loss is the latest; 2× and 4× come at the end.`;
-    this._showTable(caption, headers, rows, series, footnote);
   }
 }
 

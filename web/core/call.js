@@ -1,0 +1,90 @@
+// One call into the core (every array function of web/posenc.js goes
+// through it): the array arguments checked (kind, length, build, caps)
+// before anything is allocated, placed in the scratch area or used in place,
+// copied in, the binding invoked, the results copied out.
+import { unwrap } from './check.js';
+import { TYPES, HeapArray, heapAddress, live, toTyped } from './heap.js';
+
+// a typed-array view of `length` values of `type` at byte `addr` of core's heap (valid until the heap grows)
+const heapView = (core, type, addr, length) => new TYPES[type].Array(core[TYPES[type].heap].buffer, addr, length);
+
+/**
+ * Runs one core function of the build `core`. `inputs` (arg()s) are copied
+ * into `scratch` (or used in place when HeapArrays), `outputs` (output()s)
+ * get scratch space (or the caller's `out`); `invoke(addresses...)` calls
+ * the binding and returns what it returns (an Error is thrown, unwrap()).
+ * No array may hold more than `maxElements` values. Returns the outputs as
+ * fresh typed arrays (or the caller's `out` objects).
+ */
+export function callCore(core, scratch, maxElements, fn, inputs, outputs, invoke, { aliasOk = false } = {}) {
+  const args = [...inputs, ...outputs];
+  if (!aliasOk) {
+    for (const a of outputs) {
+      if (a.value !== undefined && inputs.some((b) => b.value === a.value)) {
+        throw new TypeError(`${fn}: out for ${a.name} must not be one of the inputs`);
+      }
+    }
+  }
+  // pass 1: check kinds, lengths and caps before anything is allocated
+  const plain = inputs.map((a) => {
+    if (!(a.value instanceof HeapArray)) return toTyped(a);
+    const s = live(a.value, fn);
+    if (s.core !== core)
+      throw new TypeError(`${fn}: ${a.name} is a HeapArray of the other build; allocate it with this one`);
+    if (s.type !== a.type)
+      throw new TypeError(
+        `${fn}: ${a.name} must be a ${TYPES[a.type].Array.name}, not a HeapArray of type '${s.type}'`,
+      );
+    if (s.length !== a.length) {
+      throw new RangeError(
+        `${fn}: ${a.name} must hold ${a.lengthText} = ${a.length} values, got a HeapArray of ${s.length}`,
+      );
+    }
+    return null;
+  });
+  for (const a of inputs) {
+    if (a.length > maxElements) {
+      throw new RangeError(`${fn}: ${a.name} has ${a.length} values, more than the cap of ${maxElements}`);
+    }
+  }
+  for (const a of outputs) {
+    if (a.length > maxElements) {
+      throw new RangeError(`${fn}: ${a.name} would hold ${a.length} values, more than the cap of ${maxElements}`);
+    }
+    if (a.value instanceof HeapArray) {
+      const s = live(a.value, fn);
+      if (s.core !== core)
+        throw new TypeError(`${fn}: out is a HeapArray of the other build; allocate it with this one`);
+      if (s.type !== a.type || s.length !== a.length) {
+        throw new RangeError(
+          `${fn}: out for ${a.name} must be a HeapArray of ${a.length} '${a.type}' values, got ${s.length} '${s.type}'`,
+        );
+      }
+    }
+  }
+  const wantsScratch = args.map((a, i) => (i < inputs.length ? plain[i] !== null : !(a.value instanceof HeapArray)));
+  // pass 2: scratch addresses for everything not already in the heap
+  const sizes = args.map((a, i) => (wantsScratch[i] ? a.length * TYPES[a.type].Array.BYTES_PER_ELEMENT : 0));
+  const reserved = scratch.reserve(
+    fn,
+    sizes.filter((_, i) => wantsScratch[i]),
+  );
+  let next = 0;
+  const addr = args.map((a, i) => (wantsScratch[i] ? reserved[next++] : heapAddress(a.value)));
+  // pass 3: copy plain inputs in (one bulk set each), after any growth
+  inputs.forEach((a, i) => {
+    if (plain[i]) heapView(core, a.type, addr[i], a.length).set(plain[i]);
+  });
+  unwrap(fn, invoke(...addr));
+  // pass 4: results out (one bulk copy each), unless written in place
+  return outputs.map((a, j) => {
+    const i = inputs.length + j;
+    if (a.value instanceof HeapArray) return a.value;
+    const view = heapView(core, a.type, addr[i], a.length);
+    if (a.value) {
+      a.value.set(view);
+      return a.value;
+    }
+    return view.slice();
+  });
+}
