@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -85,6 +86,90 @@ TEST_CASE("rope scaling type names parse; unknown names list the valid ones", "[
                             Catch::Contains("'none', 'linear', 'dynamic', 'yarn', 'llama3'"));
     REQUIRE_THROWS_AS(rope_scaling_type(""), TypeError);
     REQUIRE_THROWS_AS(rope_scaling_type(nullptr), TypeError);
+}
+
+// Sets the field the core's errors call `name` to a valid value unlike any
+// the configs below hold; false for a name RopeScaling has no field for.
+bool perturb(RopeScaling& s, const std::string& name) {
+    if (name == "factor")
+        s.factor = 3.0;
+    else if (name == "max_positions")
+        s.max_positions = 1000;
+    else if (name == "seq_len")
+        s.seq_len = 2000;
+    else if (name == "original_max_positions")
+        s.original_max_positions = 128;
+    else if (name == "beta_fast")
+        s.beta_fast = 16.0;
+    else if (name == "beta_slow")
+        s.beta_slow = 2.0;
+    else if (name == "truncate")
+        s.truncate = !s.truncate;
+    else if (name == "attention_factor")
+        s.attention_factor = 1.5;
+    else if (name == "mscale")
+        s.mscale = 0.5;
+    else if (name == "mscale_all_dim")
+        s.mscale_all_dim = 0.7;
+    else if (name == "short_factor")
+        s.short_factor.assign(4, 2.0f);
+    else if (name == "long_factor")
+        s.long_factor.assign(4, 3.0f);
+    else if (name == "low_freq_factor")
+        s.low_freq_factor = 2.0;
+    else if (name == "high_freq_factor")
+        s.high_freq_factor = 8.0;
+    else
+        return false;
+    return true;
+}
+
+TEST_CASE("rope_scaling_fields: each type reads the fields it lists and no other", "[rope_scaling]") {
+    const std::vector<std::string> all = {
+        "factor",          "max_positions",    "seq_len", "original_max_positions", "beta_fast",    "beta_slow",
+        "truncate",        "attention_factor", "mscale",  "mscale_all_dim",         "short_factor", "long_factor",
+        "low_freq_factor", "high_freq_factor"};
+    RopeScaling longrope = make(Type::Longrope, std::nan(""));
+    longrope.original_max_positions = 64;
+    longrope.max_positions = 512;
+    longrope.seq_len = 256;
+    longrope.short_factor = {1.0f, 1.5f, 2.0f, 2.5f};
+    longrope.long_factor = {1.0f, 4.0f, 8.0f, 16.0f};
+    const RopeScaling configs[] = {RopeScaling{}, make(Type::Linear, 2.0), dynamic(2.0, 64, 256),
+                                   yarn(4.0, 64), llama3(8.0, 64),         longrope};
+    std::vector<std::string> listed_somewhere;
+    for (const RopeScaling& s : configs) {
+        std::vector<RopeScalingField> fields;
+        for (const RopeScalingField* f = rope_scaling_fields(s.type); f->name; ++f) fields.push_back(*f);
+        CAPTURE(rope_scaling_type_name(s.type));
+        CHECK(rope_scaling_defaults(s.type).type == s.type);
+        for (const auto& f : fields) {
+            RopeScaling probe = s;
+            CAPTURE(f.name);
+            REQUIRE(perturb(probe, f.name));  // a RopeScaling field
+            listed_somewhere.push_back(f.name);
+        }
+        // a field the type does not list changes neither the frequencies nor the attention factor
+        const std::vector<float> want = inv_freq(8, 10000.0, s);
+        for (const std::string& name : all) {
+            bool listed = false;
+            for (const auto& f : fields) listed = listed || name == f.name;
+            if (listed) continue;
+            CAPTURE(name);
+            RopeScaling probe = s;
+            REQUIRE(perturb(probe, name));
+            CHECK(inv_freq(8, 10000.0, probe) == want);
+            CHECK(rope_scaling_attention_factor(probe) == rope_scaling_attention_factor(s));
+        }
+    }
+    // and every field is read by some type
+    for (const std::string& name : all) {
+        CAPTURE(name);
+        CHECK(std::find(listed_somewhere.begin(), listed_somewhere.end(), name) != listed_somewhere.end());
+    }
+    CHECK(rope_scaling_fields(Type::None)->name == nullptr);
+    CHECK(std::isnan(rope_scaling_defaults(Type::Longrope).factor));
+    CHECK(rope_scaling_defaults(Type::Yarn).factor == RopeScaling{}.factor);
 }
 
 TEST_CASE("no scaling: inv_i = 1 / f32(base)^(f32(2i)/f32(dim)) with PyTorch's pow", "[rope_scaling]") {
