@@ -207,22 +207,9 @@ const RopeScalingField* rope_scaling_fields(RopeScaling::Type type) {
                                                      {"seq_len", K::Integer, kOptional},
                                                      {"attention_factor", K::Number, kOptional},
                                                      {nullptr, K::Number, kOptional}};
-    using T = RopeScaling::Type;
-    switch (type) {
-        case T::None:
-            return kNone;
-        case T::Linear:
-            return kLinear;
-        case T::Dynamic:
-            return kDynamic;
-        case T::Yarn:
-            return kYarn;
-        case T::Llama3:
-            return kLlama3;
-        case T::Longrope:
-            return kLongrope;
-    }
-    return kNone;
+    static const RopeScalingField* const kByType[] = {kNone, kLinear, kDynamic, kYarn, kLlama3, kLongrope};
+    const auto i = static_cast<std::size_t>(type);
+    return i < sizeof kByType / sizeof *kByType ? kByType[i] : kNone;
 }
 
 RopeScaling rope_scaling_defaults(RopeScaling::Type type) {

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "caps.h"
@@ -88,47 +89,43 @@ TEST_CASE("rope scaling type names parse; unknown names list the valid ones", "[
     REQUIRE_THROWS_AS(rope_scaling_type(nullptr), TypeError);
 }
 
-// Sets the field the core's errors call `name` to a valid value unlike any
-// the configs below hold; false for a name RopeScaling has no field for.
+namespace {
+
+// Each RopeScaling field by the name the core's errors use, with a setter to
+// a valid value unlike any the configs below hold.
+using Perturb = void (*)(RopeScaling&);
+const std::pair<const char*, Perturb> kPerturb[] = {
+    {"factor", [](RopeScaling& r) { r.factor = 3.0; }},
+    {"max_positions", [](RopeScaling& r) { r.max_positions = 1000; }},
+    {"seq_len", [](RopeScaling& r) { r.seq_len = 2000; }},
+    {"original_max_positions", [](RopeScaling& r) { r.original_max_positions = 128; }},
+    {"beta_fast", [](RopeScaling& r) { r.beta_fast = 16.0; }},
+    {"beta_slow", [](RopeScaling& r) { r.beta_slow = 2.0; }},
+    {"truncate", [](RopeScaling& r) { r.truncate = !r.truncate; }},
+    {"attention_factor", [](RopeScaling& r) { r.attention_factor = 1.5; }},
+    {"mscale", [](RopeScaling& r) { r.mscale = 0.5; }},
+    {"mscale_all_dim", [](RopeScaling& r) { r.mscale_all_dim = 0.7; }},
+    {"short_factor", [](RopeScaling& r) { r.short_factor.assign(4, 2.0f); }},
+    {"long_factor", [](RopeScaling& r) { r.long_factor.assign(4, 3.0f); }},
+    {"low_freq_factor", [](RopeScaling& r) { r.low_freq_factor = 2.0; }},
+    {"high_freq_factor", [](RopeScaling& r) { r.high_freq_factor = 8.0; }},
+};
+
+// Sets the field called `name` (kPerturb); false for a name RopeScaling has no field for.
 bool perturb(RopeScaling& s, const std::string& name) {
-    if (name == "factor")
-        s.factor = 3.0;
-    else if (name == "max_positions")
-        s.max_positions = 1000;
-    else if (name == "seq_len")
-        s.seq_len = 2000;
-    else if (name == "original_max_positions")
-        s.original_max_positions = 128;
-    else if (name == "beta_fast")
-        s.beta_fast = 16.0;
-    else if (name == "beta_slow")
-        s.beta_slow = 2.0;
-    else if (name == "truncate")
-        s.truncate = !s.truncate;
-    else if (name == "attention_factor")
-        s.attention_factor = 1.5;
-    else if (name == "mscale")
-        s.mscale = 0.5;
-    else if (name == "mscale_all_dim")
-        s.mscale_all_dim = 0.7;
-    else if (name == "short_factor")
-        s.short_factor.assign(4, 2.0f);
-    else if (name == "long_factor")
-        s.long_factor.assign(4, 3.0f);
-    else if (name == "low_freq_factor")
-        s.low_freq_factor = 2.0;
-    else if (name == "high_freq_factor")
-        s.high_freq_factor = 8.0;
-    else
-        return false;
-    return true;
+    for (const auto& [field, set] : kPerturb) {
+        if (name != field) continue;
+        set(s);
+        return true;
+    }
+    return false;
 }
 
+}  // namespace
+
 TEST_CASE("rope_scaling_fields: each type reads the fields it lists and no other", "[rope_scaling]") {
-    const std::vector<std::string> all = {
-        "factor",          "max_positions",    "seq_len", "original_max_positions", "beta_fast",    "beta_slow",
-        "truncate",        "attention_factor", "mscale",  "mscale_all_dim",         "short_factor", "long_factor",
-        "low_freq_factor", "high_freq_factor"};
+    std::vector<std::string> all;  // every RopeScaling field but type
+    for (const auto& field : kPerturb) all.push_back(field.first);
     RopeScaling longrope = make(Type::Longrope, std::nan(""));
     longrope.original_max_positions = 64;
     longrope.max_positions = 512;
