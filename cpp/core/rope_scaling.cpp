@@ -220,13 +220,7 @@ RopeScaling rope_scaling_defaults(RopeScaling::Type type) {
 }
 
 RopeScaling::Type rope_scaling_type(const char* name) {
-    const std::string n = name ? name : "";
-    std::string expected;
-    for (int i = 0; const char* t = rope_scaling_type_name(static_cast<RopeScaling::Type>(i)); ++i) {
-        if (n == t) return static_cast<RopeScaling::Type>(i);
-        expected += (i ? ", '" : "'") + std::string(t) + "'";
-    }
-    throw TypeError("unknown RoPE scaling type '" + n + "' (expected one of " + expected + ")", {"scaling.type"});
+    return check_name("RoPE scaling type", "scaling.type", name, &rope_scaling_type_name);
 }
 
 void rope_scaling_check(const RopeScaling& s) {
