@@ -15,16 +15,26 @@ using namespace test_util;
 
 namespace {
 
+// Row i's mean and (biased) variance in double, two passes: the reference
+// layer_norm is held to.
+struct Moments {
+    double mean, var;
+};
+template <class V>
+Moments row_moments(const V& x, std::int64_t i, std::int64_t n) {
+    double mu = 0, var = 0;
+    for (std::int64_t k = 0; k < n; ++k) mu += x[i * n + k];
+    mu /= n;
+    for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
+    return {mu, var / n};
+}
+
 // J = sum r * LN(x) in double: the scalar whose gradient backward returns for dy = r.
 double objective(const std::vector<double>& x, const std::vector<double>& gamma, const std::vector<double>& beta,
                  const std::vector<double>& r, std::int64_t rows, std::int64_t n) {
     double j = 0;
     for (std::int64_t i = 0; i < rows; ++i) {
-        double mu = 0, var = 0;
-        for (std::int64_t k = 0; k < n; ++k) mu += x[i * n + k];
-        mu /= n;
-        for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
-        var /= n;
+        const auto [mu, var] = row_moments(x, i, n);
         const double rs = 1.0 / std::sqrt(var + 1e-5);
         for (std::int64_t k = 0; k < n; ++k) j += r[i * n + k] * ((x[i * n + k] - mu) * rs * gamma[k] + beta[k]);
     }
@@ -50,11 +60,7 @@ TEST_CASE("layer_norm forward and backward at SIMD-tail widths", "[layer_norm]")
         std::vector<float> y(rows * n), mean(rows), rstd(rows);
         layer_norm_forward(y.data(), mean.data(), rstd.data(), x.data(), gamma.data(), beta.data(), rows, n);
         for (std::int64_t i = 0; i < rows; ++i) {
-            double mu = 0, var = 0;
-            for (std::int64_t k = 0; k < n; ++k) mu += x[i * n + k];
-            mu /= n;
-            for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
-            var /= n;
+            const auto [mu, var] = row_moments(x, i, n);
             REQUIRE(mean[i] == Approx(mu).epsilon(1e-7));
             REQUIRE(rstd[i] == Approx(1.0 / std::sqrt(var + 1e-5)).epsilon(1e-6));
             for (std::int64_t k = 0; k < n; ++k) {
