@@ -41,6 +41,19 @@ double objective(const std::vector<double>& x, const std::vector<double>& gamma,
     return j;
 }
 
+// dJ/dv by the central difference (J(v + h) - J(v - h)) / 2h, v one entry
+// of the objective's inputs (restored after).
+template <class J>
+double central_difference(double& v, J objective_now, double h = 1e-6) {
+    const double keep = v;
+    v = keep + h;
+    const double up = objective_now();
+    v = keep - h;
+    const double down = objective_now();
+    v = keep;
+    return (up - down) / (2 * h);
+}
+
 std::vector<float> draw(TrainRng& rng, std::int64_t n, double lo, double hi) {
     std::vector<float> v(n);
     for (auto& x : v) x = static_cast<float>(lo + (hi - lo) * rng.uniform());
@@ -75,24 +88,10 @@ TEST_CASE("layer_norm forward and backward at SIMD-tail widths", "[layer_norm]")
                             gamma.data(), rows, n, false);
         std::vector<double> xd(x.begin(), x.end()), gd(gamma.begin(), gamma.end()), bd(beta.begin(), beta.end()),
             rd(dy.begin(), dy.end());
-        const double h = 1e-6;
-        for (std::int64_t i = 0; i < rows * n; ++i) {
-            const double keep = xd[i];
-            xd[i] = keep + h;
-            const double up = objective(xd, gd, bd, rd, rows, n);
-            xd[i] = keep - h;
-            const double down = objective(xd, gd, bd, rd, rows, n);
-            xd[i] = keep;
-            REQUIRE(dx[i] == Approx((up - down) / (2 * h)).margin(2e-4));
-        }
+        const auto j = [&] { return objective(xd, gd, bd, rd, rows, n); };
+        for (std::int64_t i = 0; i < rows * n; ++i) REQUIRE(dx[i] == Approx(central_difference(xd[i], j)).margin(2e-4));
         for (std::int64_t k = 0; k < n; ++k) {
-            const double keep = gd[k];
-            gd[k] = keep + h;
-            const double up = objective(xd, gd, bd, rd, rows, n);
-            gd[k] = keep - h;
-            const double down = objective(xd, gd, bd, rd, rows, n);
-            gd[k] = keep;
-            REQUIRE(dg[k] - 1.0f == Approx((up - down) / (2 * h)).margin(2e-4));
+            REQUIRE(dg[k] - 1.0f == Approx(central_difference(gd[k], j)).margin(2e-4));
             double sum = 0;
             for (std::int64_t i = 0; i < rows; ++i) sum += dy[i * n + k];
             REQUIRE(db[k] - 2.0f == Approx(sum).margin(1e-5));
