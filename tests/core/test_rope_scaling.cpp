@@ -391,7 +391,6 @@ TEST_CASE("rope_scaling_inv_freq checks dim and base", "[rope_scaling]") {
 
 TEST_CASE("rope inv freq fixtures from HF modeling_rope_utils with PyTorch", "[rope_scaling][fixture]") {
     const auto cases = fixture::all("rope_inv_freq");
-    REQUIRE(!cases.empty());
     double worst = 0;
     for (const auto& c : cases) {
         INFO(c.file);
