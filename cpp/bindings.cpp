@@ -25,6 +25,7 @@
 
 #include <malloc.h>
 
+#include <cctype>
 #include <cstdint>
 #include <limits>
 #include <memory>
@@ -395,6 +396,70 @@ private:
 };
 #endif  // POSENC_WITH_TRAINER
 
+// The core's snake_case names as the API spells them (max_positions ->
+// maxPositions), as check.js's camelCase turns the names in the core's
+// errors. Into a fixed buffer: a std::string here costs the lesson's module
+// a kilobyte of Embind conversions.
+struct CamelCase {
+    char text[32] = {};
+    explicit CamelCase(const char* name) {
+        std::size_t n = 0;
+        for (const char* c = name; *c && n + 1 < sizeof text; ++c)
+            text[n++] = *c == '_' && c[1] ? static_cast<char>(std::toupper(static_cast<unsigned char>(*++c))) : *c;
+    }
+};
+
+const char* field_kind_name(posenc::RopeScalingField::Kind kind) {
+    using K = posenc::RopeScalingField::Kind;
+    switch (kind) {
+        case K::Number:
+            return "number";
+        case K::Integer:
+            return "integer";
+        case K::Boolean:
+            return "boolean";
+        case K::Floats:
+            return "floats";
+    }
+    return "";
+}
+
+// Each scaling type the API takes (null, not 'none', means none) with the
+// fields it reads (rope_scaling_fields), as posenc.js checks them:
+//   { yarn: { fields: ['factor', 'originalMaxPositions', ...],
+//             kinds: { factor: 'number', originalMaxPositions: 'integer', ... },
+//             required: ['factor', 'originalMaxPositions'],
+//             defaults: { betaFast: 32, ... } }, ... }
+val scaling_types() {
+    using posenc::RopeScaling;
+    val types = val::object();
+    for (int i = 1; const char* name = posenc::rope_scaling_type_name(static_cast<RopeScaling::Type>(i)); ++i) {
+        const auto type = static_cast<RopeScaling::Type>(i);
+        const val all(posenc::rope_scaling_defaults(type));
+        val fields = val::array();
+        val kinds = val::object();
+        val required = val::array();
+        val defaults = val::object();
+        for (const posenc::RopeScalingField* f = posenc::rope_scaling_fields(type); f->name; ++f) {
+            const CamelCase name_js(f->name);
+            const char* js = name_js.text;
+            fields.set(fields["length"], js);
+            kinds.set(js, field_kind_name(f->kind));
+            if (f->required)
+                required.set(required["length"], js);
+            else
+                defaults.set(js, all[js]);
+        }
+        val t = val::object();
+        t.set("fields", fields);
+        t.set("kinds", kinds);
+        t.set("required", required);
+        t.set("defaults", defaults);
+        types.set(name, t);
+    }
+    return types;
+}
+
 val build_info() {
     val info = val::object();
     info.set("simd", bool(POSENC_SIMD));
@@ -422,6 +487,7 @@ val build_info() {
     defaults.set("textVocab", double(posenc::kTextVocab));
 #endif
     info.set("defaults", defaults);
+    info.set("scalingTypes", scaling_types());
     return info;
 }
 

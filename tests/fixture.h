@@ -117,7 +117,8 @@ inline Case load(const std::string& name) {
     return c;
 }
 
-// Every case whose op is `op`, in index order.
+// Every case whose op is `op`, in index order; none is an error (a fixture
+// set that lost its cases must not pass by testing nothing).
 inline std::vector<Case> all(const std::string& op) {
     std::ifstream idx(dir() + "/index.txt");
     if (!idx) throw std::runtime_error("cannot open " + dir() + "/index.txt");
@@ -127,6 +128,7 @@ inline std::vector<Case> all(const std::string& op) {
         Case c = load(name);
         if (c.op == op) out.push_back(std::move(c));
     }
+    if (out.empty()) throw std::runtime_error("no fixture case has op " + op + ": run npm run fixtures");
     return out;
 }
 

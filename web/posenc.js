@@ -93,6 +93,7 @@ class Posenc {
   #scratch;
   #workspace; // the attention kernels' packed panels and scratch rows, reused across calls
   #defaults; // { t5, trainer? }: the core's own defaults (bindings.cpp build_info)
+  #scalingTypes; // RoPE scaling's types and the fields each takes (build_info's scalingTypes)
 
   constructor(core) {
     this.#core = core;
@@ -117,6 +118,7 @@ class Posenc {
       };
     }
     this.#defaults = defaults;
+    this.#scalingTypes = info.scalingTypes;
     Object.freeze(this);
   }
 
@@ -290,7 +292,7 @@ class Posenc {
     const { base = 10000, scaling = null } = options(fn, opts, ['base', 'scaling']);
     size(fn, 'dim', dim, 2, this.limits.maxDim);
     number(fn, 'base', base);
-    const s = scalingOption(fn, scaling);
+    const s = scalingOption(fn, scaling, this.#scalingTypes);
     const [inv] = this.#run(fn, [], [output(fn, 'frequencies', undefined, 'f32', Math.max(dim >> 1, 0))], (o) =>
       this.#core.ropeInvFreq(o, dim, base, this.#scaling(s)),
     );
@@ -300,7 +302,7 @@ class Posenc {
   /** The factor RoPE multiplies cos and sin by: 0.1 ln(factor) + 1 for YaRN, else 1. */
   ropeAttentionFactor(scaling) {
     const fn = 'ropeAttentionFactor';
-    return unwrap(fn, this.#core.ropeAttentionFactor(this.#scaling(scalingOption(fn, scaling))));
+    return unwrap(fn, this.#core.ropeAttentionFactor(this.#scaling(scalingOption(fn, scaling, this.#scalingTypes))));
   }
 
   /**
@@ -335,7 +337,7 @@ class Posenc {
     }
     let maxPos = 0;
     for (const p of positions) maxPos = Math.max(maxPos, p);
-    const s = scalingOption(fn, scaling, { seqLen: maxPos + 1 });
+    const s = scalingOption(fn, scaling, this.#scalingTypes, { seqLen: maxPos + 1 });
     const [result] = this.#run(
       fn,
       [xArg, arg(fn, 'positions', positions, 'f64', rows, 'rows')],

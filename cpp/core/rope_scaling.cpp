@@ -178,14 +178,49 @@ const char* rope_scaling_type_name(RopeScaling::Type type) {
     return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
 }
 
+const RopeScalingField* rope_scaling_fields(RopeScaling::Type type) {
+    using K = RopeScalingField::Kind;
+    constexpr bool kRequired = true;
+    constexpr bool kOptional = false;
+    static constexpr RopeScalingField kNone[] = {{nullptr, K::Number, kOptional}};
+    static constexpr RopeScalingField kLinear[] = {{"factor", K::Number, kRequired}, {nullptr, K::Number, kOptional}};
+    static constexpr RopeScalingField kDynamic[] = {{"factor", K::Number, kRequired},
+                                                    {"max_positions", K::Integer, kRequired},
+                                                    {"seq_len", K::Integer, kOptional},
+                                                    {nullptr, K::Number, kOptional}};
+    static constexpr RopeScalingField kYarn[] = {
+        {"factor", K::Number, kRequired},    {"original_max_positions", K::Integer, kRequired},
+        {"beta_fast", K::Number, kOptional}, {"beta_slow", K::Number, kOptional},
+        {"truncate", K::Boolean, kOptional}, {"attention_factor", K::Number, kOptional},
+        {"mscale", K::Number, kOptional},    {"mscale_all_dim", K::Number, kOptional},
+        {nullptr, K::Number, kOptional}};
+    static constexpr RopeScalingField kLlama3[] = {{"factor", K::Number, kRequired},
+                                                   {"original_max_positions", K::Integer, kRequired},
+                                                   {"low_freq_factor", K::Number, kOptional},
+                                                   {"high_freq_factor", K::Number, kOptional},
+                                                   {nullptr, K::Number, kOptional}};
+    static constexpr RopeScalingField kLongrope[] = {{"short_factor", K::Floats, kRequired},
+                                                     {"long_factor", K::Floats, kRequired},
+                                                     {"original_max_positions", K::Integer, kRequired},
+                                                     {"factor", K::Number, kOptional},
+                                                     {"max_positions", K::Integer, kOptional},
+                                                     {"seq_len", K::Integer, kOptional},
+                                                     {"attention_factor", K::Number, kOptional},
+                                                     {nullptr, K::Number, kOptional}};
+    static const RopeScalingField* const kByType[] = {kNone, kLinear, kDynamic, kYarn, kLlama3, kLongrope};
+    const auto i = static_cast<std::size_t>(type);
+    return i < sizeof kByType / sizeof *kByType ? kByType[i] : kNone;
+}
+
+RopeScaling rope_scaling_defaults(RopeScaling::Type type) {
+    RopeScaling s;
+    s.type = type;
+    if (type == RopeScaling::Type::Longrope) s.factor = std::numeric_limits<double>::quiet_NaN();
+    return s;
+}
+
 RopeScaling::Type rope_scaling_type(const char* name) {
-    const std::string n = name ? name : "";
-    std::string expected;
-    for (int i = 0; const char* t = rope_scaling_type_name(static_cast<RopeScaling::Type>(i)); ++i) {
-        if (n == t) return static_cast<RopeScaling::Type>(i);
-        expected += (i ? ", '" : "'") + std::string(t) + "'";
-    }
-    throw TypeError("unknown RoPE scaling type '" + n + "' (expected one of " + expected + ")", {"scaling.type"});
+    return check_name("RoPE scaling type", "scaling.type", name, &rope_scaling_type_name);
 }
 
 void rope_scaling_check(const RopeScaling& s) {

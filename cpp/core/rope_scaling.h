@@ -45,6 +45,29 @@ struct RopeScaling {
     double high_freq_factor = 4.0;  // llama3
 };
 
+// One field a scaling type reads: its name as the core's errors spell it
+// (posenc.js camelCases it, as bindings.cpp's RopeScaling does), the kind of
+// value it holds, and whether a caller must give it; the others take
+// rope_scaling_defaults(type)'s value when not given.
+struct RopeScalingField {
+    enum class Kind { Number, Integer, Boolean, Floats };  // double, int64, bool, float list
+    const char* name;
+    Kind kind;
+    bool required;
+};
+
+// The fields `type` reads, in the order posenc.js checks them, up to an
+// entry whose name is nullptr (at once for None).
+// The one list of them: buildInfo() reports it and posenc.js takes the
+// scaling options it names. Two rules it cannot say stay with the caller:
+// longrope needs max_positions when factor is not given, and seq_len, when
+// not given, is the length of the call at hand.
+const RopeScalingField* rope_scaling_fields(RopeScaling::Type type);
+
+// What each field of `type` holds when not given: RopeScaling{}'s value,
+// except longrope's factor, NaN (HF: max_positions / Lorig).
+RopeScaling rope_scaling_defaults(RopeScaling::Type type);
+
 // Parses "none" / "linear" / "dynamic" / "yarn" / "llama3" / "longrope";
 // throws TypeError "unknown RoPE scaling type 'x' (expected one of ...)".
 RopeScaling::Type rope_scaling_type(const char* name);

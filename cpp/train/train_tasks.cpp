@@ -17,13 +17,7 @@ const char* train_task_name(TrainTask task) {
 }
 
 TrainTask train_task(const char* name) {
-    const std::string n = name ? name : "";
-    std::string expected;
-    for (int i = 0; const char* t = train_task_name(static_cast<TrainTask>(i)); ++i) {
-        if (n == t) return static_cast<TrainTask>(i);
-        expected += (i ? ", '" : "'") + std::string(t) + "'";
-    }
-    throw TypeError("unknown task '" + n + "' (expected one of " + expected + ")", {"task"});
+    return check_name("task", "task", name, &train_task_name);
 }
 
 namespace {

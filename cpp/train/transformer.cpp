@@ -27,35 +27,38 @@ const char* train_encoding_name(TrainEncoding e) {
 }
 
 TrainEncoding train_encoding(const char* name) {
-    const std::string n = name ? name : "";
-    std::string expected;
-    for (int i = 0; const char* t = train_encoding_name(static_cast<TrainEncoding>(i)); ++i) {
-        if (n == t) return static_cast<TrainEncoding>(i);
-        expected += (i ? ", '" : "'") + std::string(t) + "'";
-    }
-    throw TypeError("unknown encoding '" + n + "' (expected one of " + expected + ")", {"encoding"});
+    return check_name("encoding", "encoding", name, &train_encoding_name);
 }
 
 namespace {
 
-// x: (rows, d) -> (batch, heads, L, head_dim), rows = batch * L
-void split_heads(float* out, const float* x, std::int64_t batch, std::int64_t length, std::int64_t heads,
-                 std::int64_t hd) {
+// Moves each head's run of head_dim values between the two layouts:
+// (rows, d), rows = batch * L, and (batch, heads, L, head_dim).
+void move_heads(float* out, const float* x, std::int64_t batch, std::int64_t length, std::int64_t heads,
+                std::int64_t hd, bool to_heads) {
     const std::int64_t d = heads * hd;
     for (std::int64_t b = 0; b < batch; ++b)
         for (std::int64_t h = 0; h < heads; ++h)
-            for (std::int64_t i = 0; i < length; ++i)
-                std::copy_n(x + (b * length + i) * d + h * hd, hd, out + ((b * heads + h) * length + i) * hd);
+            for (std::int64_t i = 0; i < length; ++i) {
+                const std::int64_t row = (b * length + i) * d + h * hd;
+                const std::int64_t head = ((b * heads + h) * length + i) * hd;
+                if (to_heads)
+                    std::copy_n(x + row, hd, out + head);
+                else
+                    std::copy_n(x + head, hd, out + row);
+            }
+}
+
+// x: (rows, d) -> (batch, heads, L, head_dim)
+void split_heads(float* out, const float* x, std::int64_t batch, std::int64_t length, std::int64_t heads,
+                 std::int64_t hd) {
+    move_heads(out, x, batch, length, heads, hd, true);
 }
 
 // (batch, heads, L, head_dim) -> (rows, d)
 void merge_heads(float* out, const float* x, std::int64_t batch, std::int64_t length, std::int64_t heads,
                  std::int64_t hd) {
-    const std::int64_t d = heads * hd;
-    for (std::int64_t b = 0; b < batch; ++b)
-        for (std::int64_t h = 0; h < heads; ++h)
-            for (std::int64_t i = 0; i < length; ++i)
-                std::copy_n(x + ((b * heads + h) * length + i) * hd, hd, out + (b * length + i) * d + h * hd);
+    move_heads(out, x, batch, length, heads, hd, false);
 }
 
 // Elementwise passes.

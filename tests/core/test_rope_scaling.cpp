@@ -1,11 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "caps.h"
@@ -45,27 +47,14 @@ std::int64_t ulps(float a, float b) {
     return std::abs(std::int64_t{ia} - std::int64_t{ib});
 }
 
-RopeScaling make(Type t, double factor) {
-    RopeScaling s;
-    s.type = t;
-    s.factor = factor;
-    return s;
-}
-
-RopeScaling yarn(double factor, std::int64_t lorig) {
-    RopeScaling s = make(Type::Yarn, factor);
-    s.original_max_positions = lorig;
-    return s;
-}
-
 RopeScaling llama3(double factor, std::int64_t lorig = 8192) {
-    RopeScaling s = make(Type::Llama3, factor);
+    RopeScaling s = make_scaling(Type::Llama3, factor);
     s.original_max_positions = lorig;
     return s;
 }
 
 RopeScaling dynamic(double factor, std::int64_t lmax, std::int64_t seq_len) {
-    RopeScaling s = make(Type::Dynamic, factor);
+    RopeScaling s = make_scaling(Type::Dynamic, factor);
     s.max_positions = lmax;
     s.seq_len = seq_len;
     return s;
@@ -85,6 +74,87 @@ TEST_CASE("rope scaling type names parse; unknown names list the valid ones", "[
                             Catch::Contains("'none', 'linear', 'dynamic', 'yarn', 'llama3'"));
     REQUIRE_THROWS_AS(rope_scaling_type(""), TypeError);
     REQUIRE_THROWS_AS(rope_scaling_type(nullptr), TypeError);
+}
+
+namespace {
+
+// Each RopeScaling field by the name the core's errors use, with a setter to
+// a valid value unlike any the configs below hold.
+using Perturb = void (*)(RopeScaling&);
+const std::pair<const char*, Perturb> kPerturb[] = {
+    {"factor", [](RopeScaling& r) { r.factor = 3.0; }},
+    {"max_positions", [](RopeScaling& r) { r.max_positions = 1000; }},
+    {"seq_len", [](RopeScaling& r) { r.seq_len = 2000; }},
+    {"original_max_positions", [](RopeScaling& r) { r.original_max_positions = 128; }},
+    {"beta_fast", [](RopeScaling& r) { r.beta_fast = 16.0; }},
+    {"beta_slow", [](RopeScaling& r) { r.beta_slow = 2.0; }},
+    {"truncate", [](RopeScaling& r) { r.truncate = !r.truncate; }},
+    {"attention_factor", [](RopeScaling& r) { r.attention_factor = 1.5; }},
+    {"mscale", [](RopeScaling& r) { r.mscale = 0.5; }},
+    {"mscale_all_dim", [](RopeScaling& r) { r.mscale_all_dim = 0.7; }},
+    {"short_factor", [](RopeScaling& r) { r.short_factor.assign(4, 2.0f); }},
+    {"long_factor", [](RopeScaling& r) { r.long_factor.assign(4, 3.0f); }},
+    {"low_freq_factor", [](RopeScaling& r) { r.low_freq_factor = 2.0; }},
+    {"high_freq_factor", [](RopeScaling& r) { r.high_freq_factor = 8.0; }},
+};
+
+// Sets the field called `name` (kPerturb); false for a name RopeScaling has no field for.
+bool perturb(RopeScaling& s, const std::string& name) {
+    for (const auto& [field, set] : kPerturb) {
+        if (name != field) continue;
+        set(s);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+TEST_CASE("rope_scaling_fields: each type reads the fields it lists and no other", "[rope_scaling]") {
+    std::vector<std::string> all;  // every RopeScaling field but type
+    for (const auto& field : kPerturb) all.push_back(field.first);
+    RopeScaling longrope = make_scaling(Type::Longrope, std::nan(""));
+    longrope.original_max_positions = 64;
+    longrope.max_positions = 512;
+    longrope.seq_len = 256;
+    longrope.short_factor = {1.0f, 1.5f, 2.0f, 2.5f};
+    longrope.long_factor = {1.0f, 4.0f, 8.0f, 16.0f};
+    const RopeScaling configs[] = {RopeScaling{},         make_scaling(Type::Linear, 2.0),
+                                   dynamic(2.0, 64, 256), yarn_scaling(4.0, 64),
+                                   llama3(8.0, 64),       longrope};
+    std::vector<std::string> listed_somewhere;
+    for (const RopeScaling& s : configs) {
+        std::vector<RopeScalingField> fields;
+        for (const RopeScalingField* f = rope_scaling_fields(s.type); f->name; ++f) fields.push_back(*f);
+        CAPTURE(rope_scaling_type_name(s.type));
+        CHECK(rope_scaling_defaults(s.type).type == s.type);
+        for (const auto& f : fields) {
+            RopeScaling probe = s;
+            CAPTURE(f.name);
+            REQUIRE(perturb(probe, f.name));  // a RopeScaling field
+            listed_somewhere.push_back(f.name);
+        }
+        // a field the type does not list changes neither the frequencies nor the attention factor
+        const std::vector<float> want = inv_freq(8, 10000.0, s);
+        for (const std::string& name : all) {
+            bool listed = false;
+            for (const auto& f : fields) listed = listed || name == f.name;
+            if (listed) continue;
+            CAPTURE(name);
+            RopeScaling probe = s;
+            REQUIRE(perturb(probe, name));
+            CHECK(inv_freq(8, 10000.0, probe) == want);
+            CHECK(rope_scaling_attention_factor(probe) == rope_scaling_attention_factor(s));
+        }
+    }
+    // and every field is read by some type
+    for (const std::string& name : all) {
+        CAPTURE(name);
+        CHECK(std::find(listed_somewhere.begin(), listed_somewhere.end(), name) != listed_somewhere.end());
+    }
+    CHECK(rope_scaling_fields(Type::None)->name == nullptr);
+    CHECK(std::isnan(rope_scaling_defaults(Type::Longrope).factor));
+    CHECK(rope_scaling_defaults(Type::Yarn).factor == RopeScaling{}.factor);
 }
 
 TEST_CASE("no scaling: inv_i = 1 / f32(base)^(f32(2i)/f32(dim)) with PyTorch's pow", "[rope_scaling]") {
@@ -125,11 +195,11 @@ TEST_CASE("no scaling: inv_i = 1 / f32(base)^(f32(2i)/f32(dim)) with PyTorch's p
 TEST_CASE("linear scaling divides every frequency by f32(factor)", "[rope_scaling]") {
     for (double factor : {2.0, 4.0, 1.5, 0.5, 3.3}) {
         const auto base_inv = inv_freq(64, 10000.0);
-        const auto inv = inv_freq(64, 10000.0, make(Type::Linear, factor));
+        const auto inv = inv_freq(64, 10000.0, make_scaling(Type::Linear, factor));
         for (std::size_t i = 0; i < inv.size(); ++i) REQUIRE(inv[i] == base_inv[i] / static_cast<float>(factor));
     }
     // dim 2, factor 2: the single frequency is exactly 0.5 (the lesson's theta).
-    REQUIRE(inv_freq(2, 10000.0, make(Type::Linear, 2.0))[0] == 0.5f);
+    REQUIRE(inv_freq(2, 10000.0, make_scaling(Type::Linear, 2.0))[0] == 0.5f);
 }
 
 TEST_CASE("dynamic NTK: unscaled up to Lmax, a larger base beyond", "[rope_scaling]") {
@@ -156,7 +226,7 @@ TEST_CASE("dynamic NTK: unscaled up to Lmax, a larger base beyond", "[rope_scali
 
 TEST_CASE("yarn: dim 128, base 1e4, factor 4, Lorig 4096 ramps between pairs 20 and 46", "[rope_scaling]") {
     const std::int64_t dim = 128;
-    const auto s = yarn(4.0, 4096);
+    const auto s = yarn_scaling(4.0, 4096);
     const auto inv = inv_freq(dim, 10000.0, s);
     const auto plain = inv_freq(dim, 10000.0);
     // Below low = 20 the ramp is 0: pure extrapolation, the unscaled frequency.
@@ -185,7 +255,7 @@ TEST_CASE("yarn: truncate off keeps the fractional correction range", "[rope_sca
     // corr_dim(32) = 20.94..., corr_dim(1) = 45.03...: with truncate the ramp
     // starts at 20, without it at 20.94, so pair 20 is pure extrapolation either
     // way but pair 21 blends less without truncation.
-    auto s = yarn(4.0, 4096);
+    auto s = yarn_scaling(4.0, 4096);
     const auto t = inv_freq(128, 10000.0, s);
     s.truncate = false;
     const auto f = inv_freq(128, 10000.0, s);
@@ -196,11 +266,11 @@ TEST_CASE("yarn: truncate off keeps the fractional correction range", "[rope_sca
 }
 
 TEST_CASE("yarn: attention factor is 1 for factor <= 1; other types never scale", "[rope_scaling]") {
-    REQUIRE(rope_scaling_attention_factor(yarn(1.0, 4096)) == 1.0f);
-    REQUIRE(rope_scaling_attention_factor(yarn(0.5, 4096)) == 1.0f);
-    REQUIRE(rope_scaling_attention_factor(yarn(8.0, 4096)) == static_cast<float>(0.1 * std::log(8.0) + 1.0));
+    REQUIRE(rope_scaling_attention_factor(yarn_scaling(1.0, 4096)) == 1.0f);
+    REQUIRE(rope_scaling_attention_factor(yarn_scaling(0.5, 4096)) == 1.0f);
+    REQUIRE(rope_scaling_attention_factor(yarn_scaling(8.0, 4096)) == static_cast<float>(0.1 * std::log(8.0) + 1.0));
     REQUIRE(rope_scaling_attention_factor(RopeScaling{}) == 1.0f);
-    REQUIRE(rope_scaling_attention_factor(make(Type::Linear, 4.0)) == 1.0f);
+    REQUIRE(rope_scaling_attention_factor(make_scaling(Type::Linear, 4.0)) == 1.0f);
     REQUIRE(rope_scaling_attention_factor(dynamic(4.0, 4096, 9000)) == 1.0f);
     REQUIRE(rope_scaling_attention_factor(llama3(8.0)) == 1.0f);
 }
@@ -208,7 +278,7 @@ TEST_CASE("yarn: attention factor is 1 for factor <= 1; other types never scale"
 TEST_CASE("yarn: low == high gets HF's +0.001 instead of dividing by zero", "[rope_scaling]") {
     // dim 4, Lorig 1: both correction dims are below 0, so low = high = 0 and
     // the ramp is (j - 0) / 0.001: pair 0 extrapolates, pair 1 interpolates.
-    const auto inv = inv_freq(4, 10000.0, yarn(4.0, 1));
+    const auto inv = inv_freq(4, 10000.0, yarn_scaling(4.0, 1));
     const auto plain = inv_freq(4, 10000.0);
     REQUIRE(inv[0] == plain[0]);
     REQUIRE(inv[1] == 1.0f / (4.0f * 100.0f));  // p_1 = 10000^(2/4) = 100
@@ -257,11 +327,11 @@ TEST_CASE("rope scaling: every field error names the field", "[rope_scaling]") {
     none.beta_fast = NAN;
     REQUIRE_NOTHROW(rope_scaling_check(none));
 
-    REQUIRE(msg(make(Type::Linear, 0.0)).find("scaling.factor") != std::string::npos);
-    REQUIRE(msg(make(Type::Linear, -2.0)).find("scaling.factor") != std::string::npos);
-    REQUIRE(msg(make(Type::Linear, NAN)).find("scaling.factor") != std::string::npos);
-    REQUIRE(msg(make(Type::Linear, INFINITY)).find("scaling.factor") != std::string::npos);
-    REQUIRE_NOTHROW(rope_scaling_check(make(Type::Linear, 0.5)));
+    REQUIRE(msg(make_scaling(Type::Linear, 0.0)).find("scaling.factor") != std::string::npos);
+    REQUIRE(msg(make_scaling(Type::Linear, -2.0)).find("scaling.factor") != std::string::npos);
+    REQUIRE(msg(make_scaling(Type::Linear, NAN)).find("scaling.factor") != std::string::npos);
+    REQUIRE(msg(make_scaling(Type::Linear, INFINITY)).find("scaling.factor") != std::string::npos);
+    REQUIRE_NOTHROW(rope_scaling_check(make_scaling(Type::Linear, 0.5)));
 
     REQUIRE_THROWS_WITH(rope_scaling_check(dynamic(0.5, 4096, 0)),
                         Catch::Contains("scaling.factor must be at least 1 for dynamic scaling, got 0.5"));
@@ -272,15 +342,15 @@ TEST_CASE("rope scaling: every field error names the field", "[rope_scaling]") {
                         Catch::Contains("scaling.seq_len must be between 0 and 16777216, got -1"));
     REQUIRE_THROWS_WITH(rope_scaling_check(dynamic(2.0, 4096, kMaxPosition + 1)), Catch::Contains("scaling.seq_len"));
 
-    REQUIRE_THROWS_WITH(rope_scaling_check(yarn(4.0, 0)), Catch::Contains("scaling.original_max_positions"));
-    REQUIRE_THROWS_WITH(rope_scaling_check(yarn(0.0, 4096)), Catch::Contains("scaling.factor"));
-    auto y = yarn(4.0, 4096);
+    REQUIRE_THROWS_WITH(rope_scaling_check(yarn_scaling(4.0, 0)), Catch::Contains("scaling.original_max_positions"));
+    REQUIRE_THROWS_WITH(rope_scaling_check(yarn_scaling(0.0, 4096)), Catch::Contains("scaling.factor"));
+    auto y = yarn_scaling(4.0, 4096);
     y.beta_fast = 0;
     REQUIRE_THROWS_WITH(rope_scaling_check(y), Catch::Contains("scaling.beta_fast"));
-    y = yarn(4.0, 4096);
+    y = yarn_scaling(4.0, 4096);
     y.beta_slow = -1;
     REQUIRE_THROWS_WITH(rope_scaling_check(y), Catch::Contains("scaling.beta_slow"));
-    y = yarn(4.0, 4096);
+    y = yarn_scaling(4.0, 4096);
     y.beta_slow = 32;
     REQUIRE_THROWS_WITH(
         rope_scaling_check(y),
@@ -297,7 +367,7 @@ TEST_CASE("rope scaling: every field error names the field", "[rope_scaling]") {
     l.low_freq_factor = 4;
     REQUIRE_THROWS_WITH(rope_scaling_check(l),
                         Catch::Contains("scaling.low_freq_factor must be less than scaling.high_freq_factor"));
-    for (const auto& s : {make(Type::Linear, 0.0), dynamic(2.0, 0, 0), yarn(4.0, -5), llama3(-1.0)})
+    for (const auto& s : {make_scaling(Type::Linear, 0.0), dynamic(2.0, 0, 0), yarn_scaling(4.0, -5), llama3(-1.0)})
         REQUIRE_THROWS_AS(rope_scaling_check(s), RangeError);
 }
 
@@ -313,15 +383,14 @@ TEST_CASE("rope_scaling_inv_freq checks dim and base", "[rope_scaling]") {
     REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 8, -2.5, RopeScaling{}), Catch::Contains("got -2.5"));
     REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 2, 1e4, dynamic(2.0, 4096, 5000)),
                         Catch::Contains("dim must be at least 4 for dynamic scaling"));
-    REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 8, 1.0, yarn(4.0, 4096)),
+    REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 8, 1.0, yarn_scaling(4.0, 4096)),
                         Catch::Contains("base must not be 1 for yarn scaling"));
-    REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 8, 1e4, make(Type::Linear, 0.0)),
+    REQUIRE_THROWS_WITH(rope_scaling_inv_freq(buf.data(), 8, 1e4, make_scaling(Type::Linear, 0.0)),
                         Catch::Contains("scaling.factor"));
 }
 
 TEST_CASE("rope inv freq fixtures from HF modeling_rope_utils with PyTorch", "[rope_scaling][fixture]") {
     const auto cases = fixture::all("rope_inv_freq");
-    REQUIRE(!cases.empty());
     double worst = 0;
     for (const auto& c : cases) {
         INFO(c.file);
@@ -391,7 +460,7 @@ TEST_CASE("longrope: the list switches past the original length; bad lists are r
 }
 
 TEST_CASE("yarn attention factor from a config: attention_factor, then mscale / mscale_all_dim", "[rope_scaling]") {
-    RopeScaling s = yarn(40, 4096);
+    RopeScaling s = yarn_scaling(40, 4096);
     CHECK(rope_scaling_attention_factor(s) == static_cast<float>(0.1 * std::log(40.0) + 1));
     s.mscale = 0.707;
     s.mscale_all_dim = 0.707;

@@ -103,6 +103,18 @@ void split(const float* x, float* s, float* c, std::size_t n) {
 }
 const auto interleaved_public = split<kernels::sincos_interleaved>;
 const auto interleaved_twin = split<scalar::sincos_interleaved>;
+
+// Both public entry points, sincos and sincos_interleaved, on x: each within
+// kSinCosTol (a failure names the entry point, its worst error and where).
+void require_public_accurate(const std::vector<float>& x) {
+    const SinCosErr e = sincos_error(sincos_public, x);
+    INFO("sincos: worst " << e.worst << " at x = " << e.at);
+    REQUIRE(e.worst <= kSinCosTol);
+    const SinCosErr ei = sincos_error(interleaved_public, x);
+    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
+    REQUIRE(ei.worst <= kSinCosTol);
+}
+
 #if POSENC_SIMD
 const auto interleaved_kernel = split<simd::sincos_interleaved>;
 
@@ -160,12 +172,7 @@ TEST_CASE("sincos meets the contract on every tail length", "[vecmath]") {
 
 TEST_CASE("sincos is accurate over a dense sweep up to 2^24", "[vecmath]") {
     const std::vector<float> x = log_sweep(1e-6, 16777216.0, 4096);
-    const SinCosErr e = sincos_error(sincos_public, x);
-    INFO("worst " << e.worst << " at x = " << e.at);
-    REQUIRE(e.worst <= kSinCosTol);
-    const SinCosErr ei = sincos_error(interleaved_public, x);
-    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
-    REQUIRE(ei.worst <= kSinCosTol);
+    require_public_accurate(x);
 #if POSENC_SIMD
     REQUIRE(sincos_error(sincos_twin, x).worst <= kSinCosTol);
 #endif
@@ -193,12 +200,7 @@ TEST_CASE("sincos is accurate on positional angles pos * freq", "[vecmath]") {
         for (int pos = 0; pos <= 65536; pos += (i % 2 ? 7 : 3)) x.push_back(float(pos) * freq);
         x.push_back(65536.0f * freq);
     }
-    const SinCosErr e = sincos_error(sincos_public, x);
-    INFO("worst " << e.worst << " at x = " << e.at);
-    REQUIRE(e.worst <= kSinCosTol);
-    const SinCosErr ei = sincos_error(interleaved_public, x);
-    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
-    REQUIRE(ei.worst <= kSinCosTol);
+    require_public_accurate(x);
 }
 
 TEST_CASE("sincos is accurate next to multiples of pi/2", "[vecmath]") {
@@ -213,12 +215,7 @@ TEST_CASE("sincos is accurate next to multiples of pi/2", "[vecmath]") {
             v = std::nextafter(v, INFINITY);
         }
     }
-    const SinCosErr e = sincos_error(sincos_public, x);
-    INFO("worst " << e.worst << " at x = " << e.at);
-    REQUIRE(e.worst <= kSinCosTol);
-    const SinCosErr ei = sincos_error(interleaved_public, x);
-    INFO("interleaved: worst " << ei.worst << " at x = " << ei.at);
-    REQUIRE(ei.worst <= kSinCosTol);
+    require_public_accurate(x);
 }
 
 TEST_CASE("sincos handles special values and null outputs", "[vecmath]") {

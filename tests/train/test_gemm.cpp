@@ -41,19 +41,15 @@ struct Problem {
           c0(pseudo_random(m * n, 1.0f, seed ^ 0x85ebca6bu)) {}
 
     // A as the layout stores it: (m, k) for nn and nt, (k, m) for tn.
-    std::vector<float> a_stored(Layout l) const {
-        if (l != Layout::tn) return a;
-        std::vector<float> t(a.size());
-        for (std::int64_t i = 0; i < m; ++i)
-            for (std::int64_t p = 0; p < k; ++p) t[p * m + i] = a[i * k + p];
-        return t;
-    }
+    std::vector<float> a_stored(Layout l) const { return l == Layout::tn ? transposed(a, m, k) : a; }
     // B as the layout stores it: (k, n) for nn and tn, (n, k) for nt.
-    std::vector<float> b_stored(Layout l) const {
-        if (l != Layout::nt) return b;
-        std::vector<float> t(b.size());
-        for (std::int64_t p = 0; p < k; ++p)
-            for (std::int64_t j = 0; j < n; ++j) t[j * k + p] = b[p * n + j];
+    std::vector<float> b_stored(Layout l) const { return l == Layout::nt ? transposed(b, k, n) : b; }
+
+    // x: (rows, cols) -> (cols, rows)
+    static std::vector<float> transposed(const std::vector<float>& x, std::int64_t rows, std::int64_t cols) {
+        std::vector<float> t(x.size());
+        for (std::int64_t i = 0; i < rows; ++i)
+            for (std::int64_t j = 0; j < cols; ++j) t[j * rows + i] = x[i * cols + j];
         return t;
     }
 };

@@ -15,20 +15,43 @@ using namespace test_util;
 
 namespace {
 
+// Row i's mean and (biased) variance in double, two passes: the reference
+// layer_norm is held to.
+struct Moments {
+    double mean, var;
+};
+template <class V>
+Moments row_moments(const V& x, std::int64_t i, std::int64_t n) {
+    double mu = 0, var = 0;
+    for (std::int64_t k = 0; k < n; ++k) mu += x[i * n + k];
+    mu /= n;
+    for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
+    return {mu, var / n};
+}
+
 // J = sum r * LN(x) in double: the scalar whose gradient backward returns for dy = r.
 double objective(const std::vector<double>& x, const std::vector<double>& gamma, const std::vector<double>& beta,
                  const std::vector<double>& r, std::int64_t rows, std::int64_t n) {
     double j = 0;
     for (std::int64_t i = 0; i < rows; ++i) {
-        double mu = 0, var = 0;
-        for (std::int64_t k = 0; k < n; ++k) mu += x[i * n + k];
-        mu /= n;
-        for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
-        var /= n;
+        const auto [mu, var] = row_moments(x, i, n);
         const double rs = 1.0 / std::sqrt(var + 1e-5);
         for (std::int64_t k = 0; k < n; ++k) j += r[i * n + k] * ((x[i * n + k] - mu) * rs * gamma[k] + beta[k]);
     }
     return j;
+}
+
+// dJ/dv by the central difference (J(v + h) - J(v - h)) / 2h, v one entry
+// of the objective's inputs (restored after).
+template <class J>
+double central_difference(double& v, J objective_now, double h = 1e-6) {
+    const double keep = v;
+    v = keep + h;
+    const double up = objective_now();
+    v = keep - h;
+    const double down = objective_now();
+    v = keep;
+    return (up - down) / (2 * h);
 }
 
 std::vector<float> draw(TrainRng& rng, std::int64_t n, double lo, double hi) {
@@ -50,11 +73,7 @@ TEST_CASE("layer_norm forward and backward at SIMD-tail widths", "[layer_norm]")
         std::vector<float> y(rows * n), mean(rows), rstd(rows);
         layer_norm_forward(y.data(), mean.data(), rstd.data(), x.data(), gamma.data(), beta.data(), rows, n);
         for (std::int64_t i = 0; i < rows; ++i) {
-            double mu = 0, var = 0;
-            for (std::int64_t k = 0; k < n; ++k) mu += x[i * n + k];
-            mu /= n;
-            for (std::int64_t k = 0; k < n; ++k) var += (x[i * n + k] - mu) * (x[i * n + k] - mu);
-            var /= n;
+            const auto [mu, var] = row_moments(x, i, n);
             REQUIRE(mean[i] == Approx(mu).epsilon(1e-7));
             REQUIRE(rstd[i] == Approx(1.0 / std::sqrt(var + 1e-5)).epsilon(1e-6));
             for (std::int64_t k = 0; k < n; ++k) {
@@ -69,24 +88,10 @@ TEST_CASE("layer_norm forward and backward at SIMD-tail widths", "[layer_norm]")
                             gamma.data(), rows, n, false);
         std::vector<double> xd(x.begin(), x.end()), gd(gamma.begin(), gamma.end()), bd(beta.begin(), beta.end()),
             rd(dy.begin(), dy.end());
-        const double h = 1e-6;
-        for (std::int64_t i = 0; i < rows * n; ++i) {
-            const double keep = xd[i];
-            xd[i] = keep + h;
-            const double up = objective(xd, gd, bd, rd, rows, n);
-            xd[i] = keep - h;
-            const double down = objective(xd, gd, bd, rd, rows, n);
-            xd[i] = keep;
-            REQUIRE(dx[i] == Approx((up - down) / (2 * h)).margin(2e-4));
-        }
+        const auto j = [&] { return objective(xd, gd, bd, rd, rows, n); };
+        for (std::int64_t i = 0; i < rows * n; ++i) REQUIRE(dx[i] == Approx(central_difference(xd[i], j)).margin(2e-4));
         for (std::int64_t k = 0; k < n; ++k) {
-            const double keep = gd[k];
-            gd[k] = keep + h;
-            const double up = objective(xd, gd, bd, rd, rows, n);
-            gd[k] = keep - h;
-            const double down = objective(xd, gd, bd, rd, rows, n);
-            gd[k] = keep;
-            REQUIRE(dg[k] - 1.0f == Approx((up - down) / (2 * h)).margin(2e-4));
+            REQUIRE(dg[k] - 1.0f == Approx(central_difference(gd[k], j)).margin(2e-4));
             double sum = 0;
             for (std::int64_t i = 0; i < rows; ++i) sum += dy[i * n + k];
             REQUIRE(db[k] - 2.0f == Approx(sum).margin(1e-5));
