@@ -17,6 +17,7 @@ import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.j
 import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
 import { bindPairCursor } from '../lib/grid-cursor.js';
 import { TWO_PI, pairColumns, rowAt } from '../lib/pair-angles.js';
+import { count, marked, summaryLines } from '../lib/rope-config-summary.js';
 
 const PLOT_H = 250;
 const PAD = { l: 54, r: 14, t: 12, b: 36 };
@@ -28,32 +29,6 @@ function fmt(x) {
   if (x >= 0.01) return fixed(x, 2);
   return exponential(x, 2);
 }
-// n with thousands separators and at most 3 decimals, as Intl.NumberFormat('en-US')
-// writes it; not Intl itself: its first use loads the locale data, tens of ms
-// of a phone's page load
-function count(n) {
-  const [whole, frac] = String(Math.round(n * 1000) / 1000).split('.');
-  return frac ? `${grouped(whole)}.${frac}` : grouped(whole);
-}
-// a stretch as a learner reads it: ×8, ×1.07 (two decimals, no trailing zeros)
-const times = (x) => fixed(x, 2).replace(/\.?0+$/, '');
-
-// The pairs whose flag is set: how many, and as ranges ([1, 1, 1, 0, 1] ->
-// "0–2, 4"), read from the flags (a head of 32768 pairs builds no list).
-function marked(flags) {
-  let length = 0;
-  const out = [];
-  for (let k = 0; k < flags.length; k++) {
-    if (!flags[k]) continue;
-    let j = k;
-    while (j + 1 < flags.length && flags[j + 1]) j++;
-    out.push(j > k ? `${k}–${j}` : String(k));
-    length += j - k + 1;
-    k = j;
-  }
-  return { length, ranges: out.join(', ') };
-}
-
 // A config as readable JSON: lists of numbers on one line.
 function pretty(config) {
   return JSON.stringify(config, null, 2).replace(
@@ -346,85 +321,7 @@ class RopeConfigLab extends PeElement {
   }
 
   _summarize() {
-    const { cfg, rows, fresh, L, Lt, assumed, T, attn, name, pairs, longTraining } = this._state;
-    const { changed, most, least } = this._fixed;
-    const freshUnscaled = marked(rows.freshUnscaled);
-    const lines = [];
-    const partial = cfg.rotaryDim < cfg.headDim ? ` (${cfg.rotaryDim} of its ${cfg.headDim} head dimensions)` : '';
-    const from = cfg.claimedLength === L ? '' : ` and computes its scaling from an original context of L = ${count(L)}`;
-    lines.push(
-      `${name} rotates ${pairs} pairs${partial} with base ${count(cfg.base)}; its config claims ${count(cfg.claimedLength)} tokens${from}.`,
-    );
-    if (cfg.type === 'default')
-      lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
-    else {
-      const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
-      lines.push(
-        `Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`,
-      );
-    }
-    const list = (m) => (m.length ? ` (pairs ${m.ranges})` : '');
-    if (T <= Lt)
-      lines.push(
-        `At ${count(T)} tokens, within the ${assumed ? 'assumed ' : ''}training length of ${count(Lt)}, no pair turns further than in training.`,
-      );
-    else {
-      // the verdict names what it assumes the model saw
-      const upTo = assumed ? `${count(Lt)}, the training length set above,` : `${cfg.trainedFrom} = ${count(Lt)}`;
-      const at = `Assuming training saw positions up to ${upTo}${cfg.type === 'default' ? '' : ' with the unscaled frequencies'}: at ${count(T)} tokens,`;
-      if (cfg.type === 'default')
-        lines.push(
-          `${at} ${freshUnscaled.length} of ${pairs} pairs turn through angles never seen in training${list(freshUnscaled)}.`,
-        );
-      else {
-        lines.push(
-          `${at} ${freshUnscaled.length} of ${pairs} pairs would turn through angles never seen in training without scaling; with this ${cfg.type} scaling ${fresh.length === 0 ? 'none do' : `${fresh.length} still do${list(fresh)}`}.`,
-        );
-        const covers = this._covers();
-        if (covers) lines.push(covers);
-      }
-    }
-    if (longTraining) {
-      lines.push(
-        Lt < longTraining.length
-          ? `${longTraining.text} Its arcs were trained out to that length, so the marks describe the ${cfg.type} scaling alone, not angles this model never saw (a training length of ${count(longTraining.length)} assumes the long training).`
-          : longTraining.text,
-      );
-    }
-    lines.push(
-      attn === 1
-        ? 'Attention factor: 1 (cos and sin are not rescaled).'
-        : `Attention factor: ${fixed(attn, 4)}: cos and sin are multiplied by it, so every attention logit by its square, ${fixed(attn * attn, 4)}.`,
-    );
-    if (cfg.type === 'longrope')
-      lines.push(`LongRoPE switches lists with the length: short_factor up to ${count(L)} tokens, long_factor beyond.`);
-    if (cfg.type === 'dynamic')
-      lines.push(
-        `Dynamic NTK recomputes the base for the current length; up to ${count(cfg.maxPositions)} tokens the pairs keep their trained frequencies.`,
-      );
-    this.summary.replaceChildren(...lines.map((t) => h('p', {}, t)));
-  }
-
-  // What the scaling alone covers. Only pairs that never completed a turn in
-  // training can meet new angles; one slowed ×r turns as far at r·Lt tokens
-  // as it did at Lt (offsets up to r·Lt − 1 at θᵢ/r stay within one trained
-  // step θᵢ of (Lt − 1)·θᵢ, the tolerance of the verdict), so the least
-  // slowed of them sets the length the scaling covers.
-  _covers() {
-    const { rows, Lt, T, pairs } = this._state;
-    const { slow, leastSlow, slowSame: same } = this._fixed;
-    if (!slow.length) return null;
-    const least = rowAt(rows, leastSlow);
-    const r = times(least.ratio);
-    const covered = Math.floor(Lt * least.ratio);
-    // (a pasted list of factors may speed a pair up)
-    const how = least.ratio >= 1 ? `slowed ×${r}` : `sped up ×${times(1 / least.ratio)}`;
-    const who = same
-      ? `${slow.length === 1 ? 'The pair' : `Each of the ${slow.length} pairs`} that never completed a turn in training is ${how}, so it`
-      : `Of the ${slow.length} pairs that never completed a turn in training, pair ${least.i} is ${least.ratio >= 1 ? `slowed least, ×${r}` : how}, so it`;
-    const enough =
-      covered >= T ? `enough for ${count(T)}` : `the scaling alone covers ${count(covered)} of the ${count(T)}`;
-    return `${who} turns as far at ${count(covered)} tokens (${r} × ${count(Lt)}) as at ${count(Lt)}: ${enough}.`;
+    this.summary.replaceChildren(...summaryLines(this._state, this._fixed).map((t) => h('p', {}, t)));
   }
 
   _draw() {
