@@ -717,19 +717,10 @@ inline batch_f join_halves(const batch_d& lo, const batch_d& hi) {
     return batch_f(_mm_movelh_ps(_mm_cvtpd_ps(lo), _mm_cvtpd_ps(hi)));
 }
 
-// Lanes flagged for the scalar twin, as masks over the double lanes of the
-// lo and hi halves (lanes 0-1, 2-3).
-struct Flags {
-    __m128i lo = _mm_setzero_si128(), hi = _mm_setzero_si128();
-};
-
-// Bit k set: lane k flagged. Only the low 32-bit word of each double lane counts (bits 0 and 2 of a
-// movemask): the checks below leave garbage in the high words.
-inline int flagged_lanes(const Flags& f) {
-    const int lo = _mm_movemask_ps(_mm_castsi128_ps(f.lo));
-    const int hi = _mm_movemask_ps(_mm_castsi128_ps(f.hi));
-    return (lo & 1) | ((lo >> 1) & 2) | ((hi & 1) << 2) | ((hi << 1) & 8);
-}
+// Lanes flagged for the scalar twin: all ones in lane l where lane l's
+// results must come from the scalar code. Every check ORs into one mask, read
+// once per four lanes.
+using Flags = xsimd::batch_bool<float>;
 
 // Low bits of the integral u (|u| < 2^22) as int lanes: u + 1.5 * 2^23 holds
 // them in its mantissa (see vecmath.cpp), no float->int instruction needed.
@@ -758,16 +749,21 @@ inline batch_i low_bits(const batch_f& u) {
 // below float precision): 2^17 units = 2^-12 ULP.
 constexpr std::int32_t kCertifyUnits = 1 << 17;
 
-// All ones in the low 32-bit word of each double lane (see flagged_lanes)
-// where the double e, whose float rounding is about to be taken, lies within
-// kCertifyUnits of a float midpoint: its low 29 bits minus 2^28 - kCertifyUnits
-// fall in [0, 2 kCertifyUnits), i.e. have no bit above. e = 0 is never
-// flagged; e is otherwise in float's normal range here (|e| > 2^-40).
-inline __m128i near_midpoint(const batch_d& e) {
+// The four lanes (e0: lanes 0-1, e1: lanes 2-3) where the double e, whose
+// float rounding is about to be taken, lies within kCertifyUnits of a float
+// midpoint: its low 29 bits minus 2^28 - kCertifyUnits fall in
+// [0, 2 kCertifyUnits), i.e. have no bit above. Only the low 32-bit words
+// count, so both halves are checked at once. e = 0 is never flagged; e is
+// otherwise in float's normal range here (|e| > 2^-40).
+inline Flags near_midpoint(const batch_d& e0, const batch_d& e1) {
     static_assert((kCertifyUnits & (kCertifyUnits - 1)) == 0, "a power of two");
-    const __m128i low = _mm_and_si128(_mm_castpd_si128(e), _mm_set1_epi32(0x1FFFFFFF));
+    const __m128i words =
+        _mm_castps_si128(_mm_shuffle_ps(_mm_castpd_ps(e0), _mm_castpd_ps(e1), _MM_SHUFFLE(2, 0, 2, 0)));
+    const __m128i low = _mm_and_si128(words, _mm_set1_epi32(0x1FFFFFFF));
     const __m128i off = _mm_sub_epi32(low, _mm_set1_epi32(0x10000000 - kCertifyUnits));
-    return _mm_cmpeq_epi32(_mm_and_si128(off, _mm_set1_epi32(~(2 * kCertifyUnits - 1))), _mm_setzero_si128());
+    const __m128i near =
+        _mm_cmpeq_epi32(_mm_and_si128(off, _mm_set1_epi32(~(2 * kCertifyUnits - 1))), _mm_setzero_si128());
+    return Flags(_mm_castsi128_ps(near));
 }
 
 // sin(-0) = -0 (finish_sin): sn where d is not -0.
@@ -799,8 +795,8 @@ constexpr double kU2Shift = 0x1.8p22;  // ULP 2^-30 at 1.5 * 2^22
 
 // Two lanes of sin_poly, in double: sh = s.hi (exact), T = t.hi + t.lo.
 // u's two FMAs as above; us = RN(u * sh) exactly (a double product of
-// floats is exact). Returns E; flags what near_midpoint flags.
-__attribute__((always_inline)) inline batch_d sin_poly_half(const batch_d& sh, const batch_d& T, __m128i& flag) {
+// floats is exact). Returns E (the caller certifies its rounding).
+__attribute__((always_inline)) inline batch_d sin_poly_half(const batch_d& sh, const batch_d& T) {
     const batch_d u1 = (batch_d(static_cast<double>(2.6083159809786593541503e-06f)) * sh +
                         batch_d(static_cast<double>(-0.0001981069071916863322258f) + kU1Shift)) -
                        batch_d(kU1Shift);
@@ -808,22 +804,21 @@ __attribute__((always_inline)) inline batch_d sin_poly_half(const batch_d& sh, c
         (u1 * sh + batch_d(static_cast<double>(0.00833307858556509017944336f) + kU2Shift)) - batch_d(kU2Shift);
     const batch_d us = round_to_float(u2 * sh);
     const batch_d k(static_cast<double>(-0.166666597127914428710938f));
-    const batch_d e = T * (batch_d(1.0) + (k + us) * (T * T));
-    flag = _mm_or_si128(flag, near_midpoint(e));
-    return e;
+    return T * (batch_d(1.0) + (k + us) * (T * T));
 }
 
 // sin_poly of four lanes: th = t.hi exactly as SLEEF has it, T0, T1 = t.hi +
 // t.lo in double (lanes 0-1, 2-3). Unsigned: the caller applies the sign.
-// Lanes with 0 < |T| < 2^-16 are flagged in `rare` (bit l: lane l): there
-// SLEEF's lo parts may have rounded by more than the certificate allows.
+// Flagged: lanes whose E is near a float midpoint, and lanes with
+// 0 < |T| < 2^-16, where SLEEF's lo parts may have rounded by more than the
+// certificate allows.
 __attribute__((always_inline)) inline batch_f sin_poly_v(const batch_f& th, const batch_d& T0, const batch_d& T1,
-                                                         Flags& f, int& rare) {
+                                                         Flags& f) {
     const batch_f ath = xsimd::abs(th);
-    rare |= _mm_movemask_ps((ath < batch_f(0x1p-16f)) & (ath > batch_f(0.0f)));
     const batch_f sh = th * th;
-    const batch_d e0 = sin_poly_half(lo_half(sh), T0, f.lo);
-    const batch_d e1 = sin_poly_half(hi_half(sh), T1, f.hi);
+    const batch_d e0 = sin_poly_half(lo_half(sh), T0);
+    const batch_d e1 = sin_poly_half(hi_half(sh), T1);
+    f = f | ((ath < batch_f(0x1p-16f)) & (ath > batch_f(0.0f))) | near_midpoint(e0, e1);
     return join_halves(e0, e1);
 }
 
@@ -843,10 +838,9 @@ __attribute__((always_inline)) inline batch_f sin_poly_v(const batch_f& th, cons
 // n: SLEEF rounds the FMA's float result g = RN(d/pi - 1/2) to an integer.
 // Here g is a float product and a float difference, within 2^-18 of the
 // exact value (|g| < 40), so it rounds to the same n unless it lies within
-// 2^-16 of a half-integer: those lanes are flagged (`rare`; among them the
+// 2^-16 of a half-integer: those lanes are flagged (among them the
 // zero padding, exactly on -1/2).
-__attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f,
-                                                       int& rare) {
+__attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f) {
     // pass 1: sin's k and t.hi in float lanes
     const batch_f u = xsimd::nearbyint(d * batch_f(kOneOverPi));
     const batch_i qs = low_bits(u);
@@ -858,7 +852,7 @@ __attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f
     // pass 2: cos's n, q and t.hi in float lanes
     const batch_f g = d * batch_f(kOneOverPi) - batch_f(0.5f);
     const batch_f nf = xsimd::nearbyint(g);
-    rare |= _mm_movemask_ps(xsimd::abs(g - nf) > batch_f(0.5f - 0x1p-16f));
+    f = f | (xsimd::abs(g - nf) > batch_f(0.5f - 0x1p-16f));
     const batch_f q = nf * batch_f(2.0f) + batch_f(1.0f);
     const batch_i qc = low_bits(q);
     const batch_f pa = q * batch_f(-kPiA2 * 0.5f), pb = q * batch_f(-kPiB2 * 0.5f), pc = q * batch_f(-kPiC2 * 0.5f);
@@ -871,8 +865,8 @@ __attribute__((always_inline)) inline void sincos_cw_v(const batch_f& d, batch_f
     const batch_d ts0 = (lo_half(v) + lo_half(yb)) + lo_half(yc), ts1 = (hi_half(v) + hi_half(yb)) + hi_half(yc);
     const batch_d tc0 = ((d0 + lo_half(pa)) + lo_half(pb)) + lo_half(pc);
     const batch_d tc1 = ((d1 + hi_half(pa)) + hi_half(pb)) + hi_half(pc);
-    const batch_f ps = sin_poly_v(ths, ts0, ts1, f, rare);
-    const batch_f pcs = sin_poly_v(thc, tc0, tc1, f, rare);
+    const batch_f ps = sin_poly_v(ths, ts0, ts1, f);
+    const batch_f pcs = sin_poly_v(thc, tc0, tc1, f);
     const batch_f sin_sign = xsimd::bitwise_cast<batch_f>((qs & batch_i(1)) << 31);
     const batch_f cos_sign = xsimd::bitwise_cast<batch_f>(((qc & batch_i(2)) ^ batch_i(2)) << 30);
     sn = keep_neg_zero(d, ps ^ sin_sign);
@@ -927,10 +921,9 @@ inline void bit_halves(const batch_i& ji, std::int32_t bit, batch_d& lo, batch_d
 }
 
 // The Payne-Hanek sin and cos of four lanes, as sleef_sincosf(d, true) on
-// the lanes that are not flagged (see above); rare gets the lanes whose r is
-// within 2^-20 of pi/4 (bit l: lane l). The caller flags the domain.
-__attribute__((always_inline)) inline void sincos_wide_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f,
-                                                         int& rare) {
+// the lanes that are not flagged (see above), among them the lanes whose r
+// is within 2^-20 of pi/4. The caller flags the domain.
+__attribute__((always_inline)) inline void sincos_wide_v(const batch_f& d, batch_f& sn, batch_f& cs, Flags& f) {
     // pass 1: d = j*pi/2 + r in double, each half
     const batch_d x0 = lo_half(d), x1 = hi_half(d);
     const batch_d j0 = xsimd::nearbyint(x0 * batch_d(kTwoOverPi)), j1 = xsimd::nearbyint(x1 * batch_d(kTwoOverPi));
@@ -939,7 +932,7 @@ __attribute__((always_inline)) inline void sincos_wide_v(const batch_f& d, batch
     const batch_i ji = low_words(j0, j1);
     const batch_f rf = join_halves(r0, r1);
     const batch_i pos = batch_i(_mm_castps_si128(rf > batch_f(0.0f))) & batch_i(1);  // 1 where r > 0
-    rare |= _mm_movemask_ps(xsimd::abs(rf) > batch_f(kQuarterEdge));
+    f = f | (xsimd::abs(rf) > batch_f(kQuarterEdge));
 
     // pass 2: the reduced arguments: sin's T = r -+ pi/2 for odd j, cos's for even j
     batch_d odd0, odd1;
@@ -948,15 +941,14 @@ __attribute__((always_inline)) inline void sincos_wide_v(const batch_f& d, batch
     quarter_args(r0, odd0, ts0, tc0);
     quarter_args(r1, odd1, ts1, tc1);
     const batch_f ths = join_halves(ts0, ts1), thc = join_halves(tc0, tc1);
-    f.lo = _mm_or_si128(f.lo, _mm_or_si128(near_midpoint(ts0), near_midpoint(tc0)));
-    f.hi = _mm_or_si128(f.hi, _mm_or_si128(near_midpoint(ts1), near_midpoint(tc1)));
+    f = f | near_midpoint(ts0, ts1) | near_midpoint(tc0, tc1);
 
     // pass 3: the polynomials and the signs of reduce_sin_wide / finish_sin
     // (q = (2(j & 3) + (r > 0 ? 2 : 1)) >> 2, negated when odd) and
     // reduce_cos_wide / finish_cos (q = (j & 3) + (r > 0 ? 4 : 3), negated
     // when bit 1 is clear)
-    const batch_f ps = sin_poly_v(ths, ts0, ts1, f, rare);
-    const batch_f pc = sin_poly_v(thc, tc0, tc1, f, rare);
+    const batch_f ps = sin_poly_v(ths, ts0, ts1, f);
+    const batch_f pc = sin_poly_v(thc, tc0, tc1, f);
     const batch_i j3 = ji & batch_i(3);
     const batch_i qs = ((j3 << 1) + pos + batch_i(1)) >> 2;
     const batch_i qc = j3 + pos + batch_i(3);
@@ -978,16 +970,15 @@ static_assert(kTorchTrigLanes == 2 * kLanes, "a torch group is two batches");
 // Four lanes of a torch group through the group's path: sin and cos, and
 // the lanes (bits 0-3) whose result the scalar twin must give instead.
 inline int sincos_batch(const batch_f& d, bool wide, batch_f& sn, batch_f& cs) {
-    Flags f;
-    int rare = 0;
+    Flags f(false);
     if (wide) {
-        sincos_wide_v(d, sn, cs, f, rare);
+        sincos_wide_v(d, sn, cs, f);
         // (NaN compares false: flagged)
-        rare |= _mm_movemask_ps(~(xsimd::abs(d) < batch_f(kWideMax)));
+        f = f | ~(xsimd::abs(d) < batch_f(kWideMax));
     } else {
-        sincos_cw_v(d, sn, cs, f, rare);
+        sincos_cw_v(d, sn, cs, f);
     }
-    return flagged_lanes(f) | rare;
+    return _mm_movemask_ps(f);
 }
 
 // The groups of x[0, n), each through sincos_batch: whole(i, s0, s1, c0, c1)
