@@ -1,5 +1,5 @@
 // The lesson's Markdown beyond CommonMark + tables, as markdown-it plugins
-// (the syntax is documented in lessons/README.md), used by build-lesson.mjs:
+// (the syntax is documented in lessons/README.md), used by lesson-markdown.mjs (pass 3 of build-lesson.mjs):
 //
 //   ::: aside Title        collapsible implementation detail, closed by default
 //   ::: note Title         an always-visible short box (the Notation box)
