@@ -779,8 +779,10 @@ inline batch_d round_to_float(const batch_d& x) {
 }
 
 // u's two FMAs, each rounded once onto the float grid. Their results have a
-// fixed binade wherever the polynomial is taken: |t| <= pi/2 (both
-// reductions; more precisely |t| < 1.6 suffices), so s.hi <= 2.56 and
+// fixed binade wherever the polynomial is taken: |t| < 1.6 suffices, and
+// both reductions give |t| <= pi/2 + 1e-5 (Cody-Waite's sin can pass pi/2
+// by a few 1e-6 when RN(d * 1/pi) rounds across a half-integer), so
+// s.hi <= 2.56 and
 //
 //   u1 = fma(c0, s.hi, c1)  in [-1.9811e-4, -1.91e-4]  within [2^-13, 2^-12): float ULP 2^-36
 //   u2 = fma(u1, s.hi, c2)  in [7.84e-3, 8.3331e-3]    within [2^-7, 2^-6):   float ULP 2^-30

@@ -110,7 +110,7 @@ bool perturb(RopeScaling& s, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("rope_scaling_fields: each type reads the fields it lists and no other", "[rope_scaling]") {
+TEST_CASE("rope_scaling_fields: each type lists real fields and reads no field it does not list", "[rope_scaling]") {
     std::vector<std::string> all;  // every RopeScaling field but type
     for (const auto& field : kPerturb) all.push_back(field.first);
     RopeScaling longrope = make_scaling(Type::Longrope, std::nan(""));

@@ -9,11 +9,14 @@ import { fixed, grouped } from './pyformat.js';
 import { rowAt } from './pair-angles.js';
 
 // n with thousands separators and at most 3 decimals, as Intl.NumberFormat('en-US')
-// writes it; not Intl itself: its first use loads the locale data, tens of ms
-// of a phone's page load
+// writes it. Whole numbers (every length, most bases) are grouped here:
+// creating the formatter loads the locale data, tens of ms of a phone's page
+// load, so it is made only when a fraction needs it (a pasted rope_theta).
+let decimals = null;
 export function count(n) {
-  const [whole, frac] = String(Math.round(n * 1000) / 1000).split('.');
-  return frac ? `${grouped(whole)}.${frac}` : grouped(whole);
+  if (Number.isInteger(n) && Math.abs(n) < 1e21 && !Object.is(n, -0)) return grouped(String(n));
+  decimals ??= new Intl.NumberFormat('en-US', { maximumFractionDigits: 3 });
+  return decimals.format(n);
 }
 // a stretch as a learner reads it: ×8, ×1.07 (two decimals, no trailing zeros)
 const times = (x) => fixed(x, 2).replace(/\.?0+$/, '');
