@@ -74,15 +74,14 @@ class RopeOffsetCheck extends PeElement {
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.refused = h('p', { class: 'refused', 'aria-live': 'polite' });
     this.plotWrap = h('div', { class: 'plot-wrap' }, this.svg);
-    this.table = this.tableAlternative('Show the plotted scores as a table');
     // the table can hold thousands of rows: filled only while it is open
-    this.table.addEventListener('toggle', () => this.table.open && this._state && this._fillTable());
+    this.table = this.tableAlternative('Show the plotted scores as a table', {
+      fill: () => this._state && this._fillTable(),
+    });
     const legend = plotLegend(SERIES.map((s) => ({ cls: s.cls, label: s.label, dot: s.line ? 0 : 3.5 })));
     root.append(
-      h('h3', {}, 'RoPE scores depend only on the offset n − m'),
-      h(
-        'p',
-        { class: 'hint' },
+      ...this.heading(
+        'RoPE scores depend only on the offset n − m',
         'Move both positions with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).',
       ),
       this.controls(['q', 'k', 'theta', 'm', 'n', 'shift']),
