@@ -16,6 +16,16 @@ import {
   tally,
   formatPoints,
   validEntry,
+  saveEntry,
+  learnerSeed,
+  resetProgress,
+  attempt,
+  progressHome,
+  claimPageOnlyNote,
+  PAGE_ONLY_NOTE,
+  CREDIT_RULE,
+  pointsPhrase,
+  earnedText,
 } from '../../web/lib/progress.js';
 
 const entry = (correct) => ({
@@ -172,4 +182,121 @@ test("typed answers are kept as strings (an exercise's parts), within their leng
   assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: [1, 'mixed'] }));
   assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: [], credit: 1.5 }));
   assert.ok(!validEntry({ correct: false, solutionShown: false, attempts: 1, response: [], misses: -1 }));
+});
+
+// One learner's path through a question, as the widgets call progress.js: a
+// wrong check, then a right one. -> what the right one earned and the credit stored.
+function wrongThenRight(id) {
+  saveEntry(id, afterCheck(loadProgress()[id], { right: false, response: [0] }).entry);
+  const { entry, earned } = afterCheck(loadProgress()[id], { right: true, response: [1] });
+  saveEntry(id, entry);
+  return { earned, credit: loadProgress()[id]?.credit };
+}
+
+function refusing(items = {}, { reads = true } = {}) {
+  const s = new MemoryStorage(items);
+  s.setItem = () => {
+    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  };
+  s.removeItem = s.setItem;
+  if (!reads)
+    s.getItem = () => {
+      throw new DOMException('The operation is insecure.', 'SecurityError');
+    };
+  return s;
+}
+
+test('without usable storage, progress is kept in memory for the page view, under the same credit rule', () => {
+  const throwingGetter = () =>
+    Object.defineProperty(globalThis, 'localStorage', {
+      get: () => {
+        throw new DOMException('The operation is insecure.', 'SecurityError');
+      },
+      configurable: true,
+    });
+  const contexts = {
+    'no localStorage at all': () => withStorage(undefined),
+    'localStorage that throws on access (a sandboxed frame)': throwingGetter,
+    'localStorage that refuses every write (a full quota)': () => withStorage(refusing()),
+    'localStorage that throws on every call (site data blocked)': () => withStorage(refusing({}, { reads: false })),
+  };
+  for (const [name, install] of Object.entries(contexts)) {
+    install();
+    assert.equal(progressHome(), 'page', name);
+    // a miss counts: a right answer after it earns 2/3, not 1
+    assert.deepEqual(wrongThenRight(`q-${name.length}`), { earned: 0.6667, credit: 0.6667 }, name);
+    // the solution shown counts too, and a typed answer is kept
+    const id = `s-${name.length}`;
+    saveEntry(id, afterSolution(undefined, { response: ['2*pi'] }));
+    assert.deepEqual(loadProgress()[id].response, ['2*pi'], name);
+    const { earned } = afterCheck(loadProgress()[id], { right: true, response: ['x'] });
+    assert.equal(earned, 0, name);
+    // the seed holds for the page view, and a reset starts a new attempt there too
+    const seed = learnerSeed(() => 4242);
+    assert.equal(
+      learnerSeed(() => 1),
+      seed,
+      name,
+    );
+    const before = attempt();
+    resetProgress();
+    assert.deepEqual(loadProgress(), {}, name);
+    assert.notEqual(
+      learnerSeed(() => 4242),
+      seed,
+      name,
+    );
+    assert.equal(attempt(), before + 1, name);
+    delete globalThis.localStorage;
+  }
+});
+
+test('storage that refuses writes carries what it holds into memory; a write refused later moves everything there', () => {
+  const stored = { [progressKey]: JSON.stringify({ earlier: entry(true) }) };
+  withStorage(refusing(stored));
+  assert.equal(progressHome(), 'page');
+  assert.deepEqual(Object.keys(loadProgress()), ['earlier']);
+  wrongThenRight('later');
+  assert.deepEqual(Object.keys(loadProgress()).sort(), ['earlier', 'later']);
+
+  // the quota fills up after the page has saved once
+  const s = new MemoryStorage();
+  withStorage(s);
+  assert.equal(progressHome(), 'browser');
+  wrongThenRight('first');
+  assert.ok(s.getItem(progressKey).includes('first'));
+  s.setItem = () => {
+    throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+  };
+  assert.deepEqual(wrongThenRight('second'), { earned: 0.6667, credit: 0.6667 });
+  assert.equal(progressHome(), 'page');
+  assert.deepEqual(Object.keys(loadProgress()).sort(), ['first', 'second']);
+});
+
+test('the page-only note is given once, and only where progress is kept for the page view', () => {
+  withStorage(new MemoryStorage());
+  assert.equal(claimPageOnlyNote(), null);
+  withStorage(undefined);
+  assert.equal(claimPageOnlyNote(), PAGE_ONLY_NOTE);
+  assert.equal(claimPageOnlyNote(), null);
+});
+
+test('the credit rule as stated matches what the rule does', () => {
+  // "1 point when your first check is right, and 1/3 less for each wrong check before the right one"
+  assert.match(CREDIT_RULE, /1 point when your first check is right, and ⅓ less for each wrong check/);
+  // "Show solution gives up the point for the numbers shown": a written quiz (no new numbers) keeps 0
+  let e = afterSolution(undefined, { response: [] });
+  assert.equal(afterCheck(e, { right: true, response: [1] }).earned, 0);
+  assert.match(CREDIT_RULE, /Show solution gives up the point for the numbers shown/);
+  // "... new numbers ... can still earn, with the shown solution counted as a miss"
+  e = afterNewDraw(e, { seed: 3 });
+  assert.equal(afterCheck(e, { right: true, response: [1] }).earned, creditAfter(1));
+  assert.match(
+    CREDIT_RULE,
+    /new numbers, a right answer on them can still earn, with the shown solution counted as a miss/,
+  );
+  assert.equal(pointsPhrase(0), 'no points');
+  assert.equal(pointsPhrase(0.6667), '⅔ point');
+  assert.equal(pointsPhrase(12.3333), '12⅓ points');
+  assert.doesNotMatch(earnedText(0.6667, 0.6667), /0 point\b/);
 });

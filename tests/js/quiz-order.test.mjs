@@ -7,7 +7,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import { deriveSeed, seededOrder } from '../../web/lib/random.js';
-import { learnerSeed, learnerSeedKey, loadProgress, progressKey, resetProgress } from '../../web/lib/progress.js';
+import {
+  learnerSeed,
+  learnerSeedKey,
+  loadProgress,
+  progressKey,
+  resetProgress,
+  attempt,
+} from '../../web/lib/progress.js';
 
 test('seededOrder is a permutation, the same for the same seed', () => {
   for (const n of [1, 2, 3, 4, 5, 7]) {
@@ -52,7 +59,7 @@ test('over learners and quizzes, each option is shown first about equally often'
   }
 });
 
-test('a learner seed is made once, kept in storage, and survives "Reset my answers"', () => {
+test('a learner seed is made once and kept in storage; "Reset my answers" starts a new attempt with a new seed', () => {
   const s = new MemoryStorage();
   withStorage(s);
   let made = 0;
@@ -60,9 +67,17 @@ test('a learner seed is made once, kept in storage, and survives "Reset my answe
   assert.equal(learnerSeed(make), 987654321);
   assert.equal(s.getItem(learnerSeedKey), '987654321');
   assert.equal(learnerSeed(make), 987654321);
-  resetProgress();
-  assert.equal(learnerSeed(make), 987654321);
   assert.equal(made, 1);
+  assert.equal(attempt(), 1);
+  // a reset draws every question anew: a revealed answer cannot be typed back on the same numbers
+  resetProgress();
+  const after = learnerSeed(make);
+  assert.notEqual(after, 987654321);
+  assert.equal(s.getItem(learnerSeedKey), String(after));
+  assert.equal(made, 1, 'the reset made the seed, not learnerSeed');
+  assert.equal(attempt(), 2);
+  resetProgress(['one-quiz']);
+  assert.equal(attempt(), 3);
   // another learner (another browser) has another seed
   withStorage(new MemoryStorage({ [learnerSeedKey]: '42' }));
   assert.equal(learnerSeed(make), 42);

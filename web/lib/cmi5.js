@@ -38,7 +38,7 @@
 // Every failure (no launch, a refused fetch URL, the LRS down, a bad State
 // document) costs the LMS record, never the page: the lesson runs on with
 // its progress in memory, and the console says why.
-import { useStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
+import { useStorage, memoryStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
 import { encodeProgress, decodeProgress } from './suspend-data.js';
 import { answeredStatement, configureXapi, checkAgent, uuid } from './xapi.js';
 import { createLrsQueue, XAPI_VERSION, QUEUE_PREFIX } from './lrs-queue.js';
@@ -247,11 +247,7 @@ export async function startCmi5({
   const sent = { passed: own?.passed === true, completed: own?.completed === true, failed: false };
   const memory = new Map([[progressKey, JSON.stringify(restored.progress)]]);
   if (restored.learnerSeed !== null) memory.set(learnerSeedKey, String(restored.learnerSeed));
-  useStorage({
-    getItem: (k) => (memory.has(k) ? memory.get(k) : null),
-    setItem: (k, v) => void memory.set(k, String(v)),
-    removeItem: (k) => void memory.delete(k),
-  });
+  useStorage(memoryStorage(memory));
 
   // the answered statements' actor and registration; sending is this file's
   configureXapi({ actor: launch.actor, registration: launch.registration });

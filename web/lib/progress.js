@@ -11,8 +11,11 @@
 // multiple tries" works this way). A right answer after "Show solution" earns
 // nothing for those numbers. "New numbers" is practice: it never takes away
 // credit already earned, and the misses so far still count.
+import { newSeed } from './random.js';
 const KEY = 'posenc-course:quiz-progress:v1';
 const SEED_KEY = 'posenc-course:learner-seed:v1';
+const ATTEMPT_KEY = 'posenc-course:attempt:v1';
+const PROBE_KEY = 'posenc-course:probe';
 const EVENT = 'pe-progress';
 
 export const CREDIT_STEP = 1 / 3;
@@ -140,37 +143,124 @@ function isSeed(x) {
   return Number.isInteger(x) && x >= 0 && x < 2 ** 32;
 }
 
-// A SCORM launch keeps progress with the LMS instead (web/lib/scorm.js):
-// it hands in a Storage-like object before any quiz loads.
+// Where progress lives. A host that keeps it (a SCORM launch's suspend_data,
+// a cmi5 state document, an anywidget model) hands in a Storage-like object
+// before any question loads (useStorage). Otherwise localStorage, if this
+// frame may write to it; where it is missing or refuses (a cross-site frame
+// with third-party storage blocked, a sandboxed iframe, a browser that
+// blocks site data, a full quota), progress is kept in memory for this page
+// view, under exactly the same rules: misses, shown solutions and typed
+// answers count as they do anywhere else. A write refused later (the quota
+// filled up) moves everything to memory from then on.
 let storageOverride = null;
+let local = { source: undefined, usable: false }; // the localStorage last probed
+const pageMemory = new Map();
+
+/** A Storage-like object ({ getItem, setItem, removeItem }) over `map`, for a host that keeps progress itself. */
+export function memoryStorage(map = new Map()) {
+  return {
+    getItem: (k) => (map.has(k) ? map.get(k) : null),
+    setItem: (k, v) => void map.set(k, String(v)),
+    removeItem: (k) => void map.delete(k),
+  };
+}
+const pageStore = memoryStorage(pageMemory);
+const OUR_KEYS = () => [KEY, SEED_KEY, ATTEMPT_KEY];
 
 /** Keeps progress in `store` ({ getItem, setItem, removeItem }) instead of localStorage. */
 export function useStorage(store) {
   storageOverride = store;
 }
 
-function storage() {
-  if (storageOverride) return storageOverride;
+function readLocal() {
   try {
     return globalThis.localStorage ?? null;
   } catch {
-    return null; // storage disabled (privacy mode, sandboxed iframe)
+    return null; // a sandboxed iframe or blocked storage throws on the very access
   }
+}
+
+// copies what `s` holds of ours into the page's memory (whatever is readable)
+function toMemory(s) {
+  pageMemory.clear();
+  for (const k of OUR_KEYS()) {
+    try {
+      const v = s?.getItem(k);
+      if (v !== null && v !== undefined) pageMemory.set(k, String(v));
+    } catch {
+      // unreadable: nothing to carry over
+    }
+  }
+}
+
+function storage() {
+  if (storageOverride) return storageOverride;
+  const s = readLocal();
+  if (s !== local.source) {
+    // first use on this page (or, in the node tests, another stand-in): may this frame write?
+    local = { source: s, usable: false };
+    try {
+      if (s) {
+        s.setItem(PROBE_KEY, '1');
+        s.removeItem(PROBE_KEY);
+        local.usable = true;
+      }
+    } catch {
+      local.usable = false;
+    }
+    if (!local.usable) toMemory(s);
+  }
+  return local.usable ? s : pageStore;
+}
+
+// a write localStorage refuses (the quota) moves progress to memory, and the write goes there
+function write(k, v) {
+  const s = storage();
+  try {
+    if (v === null) s.removeItem(k);
+    else s.setItem(k, v);
+    return;
+  } catch {
+    if (s !== local.source) return; // a host's store that throws: its own adapter reports it
+  }
+  toMemory(s);
+  local.usable = false;
+  if (v === null) pageMemory.delete(k);
+  else pageMemory.set(k, v);
+}
+
+/**
+ * Where progress is kept: 'host' (an LMS or notebook keeps it), 'browser'
+ * (localStorage: it survives a reload) or 'page' (memory: this page view only).
+ */
+export function progressHome() {
+  if (storageOverride) return 'host';
+  return storage() === pageStore ? 'page' : 'browser';
+}
+
+/** What a learner is told, once per page, where progress is kept for this page view only. */
+export const PAGE_ONLY_NOTE =
+  'Your answers are kept for this page only: this frame may not store them, so they are gone after a reload.';
+let noteClaimed = false;
+
+/** The page-only note for the first element that asks (then null): said once, quietly. */
+export function claimPageOnlyNote() {
+  if (noteClaimed || progressHome() !== 'page') return null;
+  noteClaimed = true;
+  return PAGE_ONLY_NOTE;
 }
 
 /** All stored entries, { questionId: entry }, in today's shape; invalid data is dropped. */
 export function loadProgress() {
-  const s = storage();
-  if (!s) return {};
   let parsed;
   try {
-    parsed = JSON.parse(s.getItem(KEY) ?? '{}');
+    parsed = JSON.parse(storage().getItem(KEY) ?? '{}');
   } catch {
-    s.removeItem(KEY);
+    write(KEY, null);
     return {};
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
-    s.removeItem(KEY);
+    write(KEY, null);
     return {};
   }
   const clean = {};
@@ -178,6 +268,9 @@ export function loadProgress() {
     if (/^[a-z0-9-]{1,80}$/.test(id) && validEntry(e)) clean[id] = normalEntry(e);
   return clean;
 }
+
+// the whole progress, or no key at all when it is empty
+const writeAll = (all) => write(KEY, Object.keys(all).length ? JSON.stringify(all) : null);
 
 /**
  * Removes stored entries of quizzes the lesson no longer has (removed or
@@ -188,81 +281,101 @@ export function loadProgress() {
 export function forgetUnknownQuizzes(knownIds) {
   const known = new Set(knownIds);
   if (!known.size) return;
+  let before;
   try {
-    const s = storage();
-    const before = s?.getItem(KEY);
-    if (before === null || before === undefined) return;
-    const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => known.has(id)));
-    const after = JSON.stringify(kept);
-    if (after === before) return;
-    if (Object.keys(kept).length) s.setItem(KEY, after);
-    else s.removeItem(KEY);
+    before = storage().getItem(KEY);
   } catch {
-    // disabled storage or quota: nothing to clean
+    return; // a host's store that throws: nothing to clean
   }
+  if (before === null || before === undefined) return;
+  const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => known.has(id)));
+  if (JSON.stringify(kept) !== before) writeAll(kept);
 }
 
 export function saveEntry(id, entry) {
   const all = loadProgress();
   if (entry === null) delete all[id];
   else all[id] = entry;
-  try {
-    storage()?.setItem(KEY, JSON.stringify(all));
-  } catch {
-    // quota or disabled storage: progress simply is not kept
-  }
+  write(KEY, JSON.stringify(all));
   globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail: { id } }));
 }
 
-let sessionSeed = null;
+function readSeed() {
+  try {
+    const text = storage().getItem(SEED_KEY);
+    return text && isSeed(Number(text)) ? Number(text) : null;
+  } catch {
+    return null;
+  }
+}
 
 /**
- * This learner's seed (a 32-bit integer), from which each quiz's option order
- * is derived: made once and kept in storage, apart from the answers so that
- * "Reset my answers" does not reshuffle the page. Without storage, one seed
- * per page load. `makeSeed` supplies a new one when needed.
+ * This learner's seed (a 32-bit integer), from which each quiz's option
+ * order and each exercise's numbers are derived: made once and kept with the
+ * progress (so a reload shows the same numbers), and made anew by "Reset my
+ * answers", which starts a new attempt with new numbers. `makeSeed` supplies
+ * a new one when needed.
  */
 export function learnerSeed(makeSeed) {
-  const s = storage();
-  try {
-    const stored = Number(s?.getItem(SEED_KEY));
-    if (s?.getItem(SEED_KEY) && isSeed(stored)) return stored;
-  } catch {
-    // unreadable storage: a seed for this page load
-  }
-  sessionSeed ??= makeSeed() >>> 0;
-  try {
-    s?.setItem(SEED_KEY, String(sessionSeed));
-  } catch {
-    // quota or disabled storage: the order holds for this page load only
-  }
-  return sessionSeed;
+  const stored = readSeed();
+  if (stored !== null) return stored;
+  const seed = makeSeed() >>> 0;
+  write(SEED_KEY, String(seed));
+  return readSeed() ?? seed;
 }
 
-/** Clears every question's progress, or only that of `ids` (a score that counts part of the lesson). */
+/** The learner's attempt at the lesson: 1, and one more after each "Reset my answers". */
+export function attempt() {
+  try {
+    const n = Number(storage().getItem(ATTEMPT_KEY));
+    return Number.isInteger(n) && n >= 1 && n < 36 ** 4 ? n : 1;
+  } catch {
+    return 1;
+  }
+}
+
+/**
+ * Clears every question's progress, or only that of `ids` (a score that
+ * counts part of the lesson), and starts a new attempt: the attempt number
+ * goes up and the learner gets a new seed, so every exercise and generated
+ * quiz draws new numbers and every written quiz a new order (a revealed
+ * answer cannot be typed back for credit). The event's detail says
+ * { reset: true, attempt, ids? }, for the reports (SCORM, cmi5, xAPI).
+ */
 export function resetProgress(ids) {
-  try {
-    if (ids === undefined) storage()?.removeItem(KEY);
-    else {
-      const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => !ids.includes(id)));
-      if (Object.keys(kept).length) storage()?.setItem(KEY, JSON.stringify(kept));
-      else storage()?.removeItem(KEY);
-    }
-  } catch {
-    // nothing stored
-  }
-  globalThis.dispatchEvent?.(
-    new CustomEvent(EVENT, { detail: ids === undefined ? { reset: true } : { reset: true, ids: [...ids] } }),
-  );
+  if (ids === undefined) write(KEY, null);
+  else writeAll(Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => !ids.includes(id))));
+  const next = attempt() + 1;
+  write(ATTEMPT_KEY, String(next));
+  write(SEED_KEY, String(newSeed() >>> 0));
+  const detail = { reset: true, attempt: next };
+  if (ids !== undefined) detail.ids = [...ids];
+  globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail }));
 }
 
+// Another tab of the same learner changed the progress: said to the page's
+// listeners as a progress event { external: true }, so the score board and the
+// questions follow it.
+let watchingOtherTabs = false;
+function watchOtherTabs() {
+  if (watchingOtherTabs || typeof globalThis.addEventListener !== 'function') return;
+  watchingOtherTabs = true;
+  globalThis.addEventListener('storage', (e) => {
+    if (storageOverride || !local.usable || (e.key !== null && !OUR_KEYS().includes(e.key))) return;
+    globalThis.dispatchEvent(new CustomEvent(EVENT, { detail: { external: true } }));
+  });
+}
+
+/** Calls `listener(event)` after every change of progress, on this page or in another tab; returns the unsubscribe. */
 export function onProgress(listener) {
+  watchOtherTabs();
   globalThis.addEventListener?.(EVENT, listener);
   return () => globalThis.removeEventListener?.(EVENT, listener);
 }
 
 export const progressKey = KEY;
 export const learnerSeedKey = SEED_KEY;
+export const attemptKey = ATTEMPT_KEY;
 
 /** Points as a learner reads them: thirds as ⅓ and ⅔ ("12⅔", "⅓", "0"), anything else to two decimals. */
 export function formatPoints(x) {
@@ -274,17 +387,26 @@ export function formatPoints(x) {
   return whole === 0 && frac ? frac : `${whole}${frac}`;
 }
 
-/** The credit rule in one sentence, shown above the score (and in docs/embedding.md, "Credit"). */
-export const CREDIT_RULE =
-  'Each question earns 1 point when your first check is right; each wrong check, and each solution you show before answering right, takes ⅓ off what it can still earn. New numbers never take away points you have earned.';
+/** An amount of credit as a phrase: "1 point", "⅔ point", "no points", "12⅓ points". */
+export function pointsPhrase(x) {
+  if (x === 0) return 'no points';
+  return `${formatPoints(x)} ${x <= 1 ? 'point' : 'points'}`;
+}
 
-/** What a right answer earned, in a sentence: "1 point.", "⅔ point, after earlier misses.", with the best kept when it is higher. */
+/**
+ * The credit rule, shown above the score (and in docs/embedding.md,
+ * "Credit"): what afterCheck, afterSolution and afterNewDraw do, in words.
+ */
+export const CREDIT_RULE =
+  'A question earns 1 point when your first check is right, and ⅓ less for each wrong check before the right one. Show solution gives up the point for the numbers shown; where a question offers new numbers, a right answer on them can still earn, with the shown solution counted as a miss. New numbers never take away points you have earned.';
+
+/** What a right answer earned, in a sentence ("1 point.", "⅔ point: ⅓ off for each earlier miss."), with the best kept when it is higher. */
 export function earnedText(earned, best) {
   const got =
     earned === 1
       ? '1 point.'
       : earned > 0
-        ? `${formatPoints(earned)} point, after earlier misses.`
-        : 'No point: it came after three misses.';
-  return best > earned ? `${got} Your best on this question stays ${formatPoints(best)}.` : got;
+        ? `${pointsPhrase(earned)}: ⅓ off for each earlier wrong check or shown solution.`
+        : 'No points: three or more wrong checks or shown solutions came before it.';
+  return best > earned ? `${got} Your best on this question stays ${pointsPhrase(best)}.` : got;
 }

@@ -2,15 +2,17 @@
 // web/lib/progress.js (1 at the first check, a third less per miss, nothing
 // after "Show solution"), cleared when the score board resets it, with one
 // result line after each check and the `pe-quiz-answered` event.
-import { PeElement, css } from './pe-element.js';
+import { PeElement, css, h } from './pe-element.js';
 import {
   loadProgress,
+  saveEntry,
   onProgress,
   forgetUnknownQuizzes,
   afterCheck,
   creditAfter,
-  formatPoints,
+  pointsPhrase,
   earnedText,
+  claimPageOnlyNote,
 } from './progress.js';
 import { lessonQuestionIds } from '../gen/lesson-data.js';
 
@@ -24,6 +26,8 @@ export const questionStyles = css`
   .result.revealed { font-style: italic; }
   .box { margin-top: 8px; padding: 8px 10px; border-left: 3px solid var(--pe-accent); background: var(--pe-panel); }
   .box[hidden] { display: none; }
+  .storage-note { margin: 8px 0 0; font-size: .85em; color: var(--pe-muted); }
+  .storage-note:empty { display: none; }
   math { font-size: 1.05em; }
 `;
 
@@ -38,13 +42,55 @@ export class QuestionElement extends PeElement {
     // a page may hold questions without the score board: drop stale progress here too
     forgetUnknownQuizzes(lessonQuestionIds);
     super.connectedCallback();
-    // a reset elsewhere on the page (the score board) starts this question afresh
+    // a reset elsewhere on the page (the score board) starts this question
+    // afresh, and so does a change to it in another tab of the same learner
     this._unsubscribe ??= onProgress((e) => {
-      if (e.detail?.reset && (!e.detail.ids || e.detail.ids.includes(this.questionId))) {
+      const d = e.detail ?? {};
+      const reset = d.reset && (!d.ids || d.ids.includes(this.questionId));
+      const elsewhere = d.external && this._built && JSON.stringify(this.storedEntry()) !== this._shownEntry;
+      if (reset || elsewhere) {
         this.forgetQuestion();
         this.schedule();
       }
     });
+  }
+
+  /** Stores this question's entry (progress.js) and notes it as shown. */
+  save(entry) {
+    saveEntry(this.questionId, entry);
+    this.shown();
+  }
+
+  /**
+   * Runs `check` when Enter is pressed in `box` (a text field, an option):
+   * what a form's submission did, without a form, which a frame sandboxed
+   * without allow-forms refuses to submit (docs/embedding.md).
+   */
+  checkOnEnter(box, check) {
+    box.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' || e.isComposing || e.target.localName === 'button') return;
+      e.preventDefault();
+      check();
+    });
+  }
+
+  /** The stored entry of this question (undefined if none). */
+  storedEntry() {
+    return loadProgress()[this.questionId];
+  }
+
+  /**
+   * Notes what this question now shows, as stored (a change from another tab
+   * is one that differs), and, the first time on a page that keeps progress
+   * in memory only, says so under the question.
+   */
+  shown() {
+    this._shownEntry = JSON.stringify(this.storedEntry());
+    const note = claimPageOnlyNote();
+    if (note) {
+      this._storageNote ??= this.shadowRoot.appendChild(h('p', { class: 'storage-note' }));
+      this._storageNote.textContent = note;
+    }
   }
 
   disconnectedCallback() {
@@ -65,7 +111,7 @@ export class QuestionElement extends PeElement {
    */
   scoreCheck({ right, response, save, wrong }) {
     const revealed = this._solutionShown;
-    const before = loadProgress()[this.questionId];
+    const before = this.storedEntry();
     // a restored view says what the stored answer earned; a new check is scored now
     const { entry, earned } = save
       ? afterCheck(before, { right, response, seed: this._seed })
@@ -75,7 +121,7 @@ export class QuestionElement extends PeElement {
       ? revealed
         ? 'Revealed: right, but after Show solution, so it earns no credit.'
         : `Correct. ${earnedText(earned, entry.credit)}`
-      : `${wrong}${!revealed && entry.credit < 1 ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.` : ''}`;
+      : `${wrong}${!revealed && entry.credit < 1 ? ` A right answer now earns ${pointsPhrase(creditAfter(entry.misses))}.` : ''}`;
     return { entry, earned, revealed };
   }
 

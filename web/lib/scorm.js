@@ -23,7 +23,7 @@
 // and the page is the plain offline lesson. Every call is guarded: a runtime
 // that returns errors, throws or disappears costs the LMS record, never the
 // page; answers stay on the page, and nothing is shown to the learner.
-import { useStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
+import { useStorage, memoryStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
 import { encodeProgress, decodeProgress } from './suspend-data.js';
 import { quizIri, statementTracker } from './xapi.js';
 
@@ -158,11 +158,7 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
   const memory = new Map();
   memory.set(progressKey, JSON.stringify(progress));
   if (learnerSeed !== null) memory.set(learnerSeedKey, String(learnerSeed));
-  useStorage({
-    getItem: (k) => (memory.has(k) ? memory.get(k) : null),
-    setItem: (k, v) => void memory.set(k, String(v)),
-    removeItem: (k) => void memory.delete(k),
-  });
+  useStorage(memoryStorage(memory));
 
   let passing = mastery;
   const lmsMastery = get(names.mastery);

@@ -34,7 +34,7 @@ import { define, css, h, setText, trustedFragment, plainText } from '../lib/pe-e
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
 import { exercises, exerciseGenerators } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
+import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
 // the answer reader (and the expression parser under it) load with the first exercise on screen
@@ -94,7 +94,7 @@ class PeExercise extends QuestionElement {
     this.prompt = h('div', { class: 'prompt' });
     this.code = h('pre', { class: 'code scroll-cue', tabindex: '0', 'data-keep-tabindex': '', hidden: true });
     this.partsBox = h('div', { class: 'parts' });
-    this.checkButton = h('button', { type: 'submit' }, 'Check');
+    this.checkButton = h('button', { type: 'button', onclick: () => this.check() }, 'Check');
     this.hintButton = h(
       'button',
       { type: 'button', 'aria-expanded': 'false', onclick: () => this.toggleHint() },
@@ -102,12 +102,14 @@ class PeExercise extends QuestionElement {
     );
     this.solutionButton = h('button', { type: 'button', onclick: () => this.showSolution() }, 'Show solution');
     this.newButton = h('button', { type: 'button', onclick: () => this.newNumbers() }, 'New numbers');
+    // no <form>: a frame sandboxed without allow-forms blocks its submission; Enter in a box checks
     this.form = h(
-      'form',
-      { novalidate: true, onsubmit: (e) => (e.preventDefault(), this.check()) },
+      'div',
+      { class: 'answer-form' },
       this.partsBox,
       h('div', { class: 'buttons' }, this.checkButton, this.hintButton, this.solutionButton, this.newButton),
     );
+    this.checkOnEnter(this.partsBox, () => this.check());
     this.result = h('p', { class: 'result', role: 'status', 'aria-live': 'polite' });
     this.hint = h('div', { class: 'box hint', id: 'hint', hidden: true });
     this.hintButton.setAttribute('aria-controls', 'hint');
@@ -208,6 +210,7 @@ class PeExercise extends QuestionElement {
       if (saved.view === 'solution' || saved.solutionShown) this.showSolution({ save: false });
       if (saved.view !== 'solution' && saved.response?.length) this.check({ save: false });
     }
+    this.shown();
   }
 
   buildPart(part, i, count) {
@@ -302,7 +305,7 @@ class PeExercise extends QuestionElement {
     });
     if (right || scored.revealed) this.showReveal();
     if (!save) return;
-    saveEntry(this.questionId, scored.entry);
+    this.save(scored.entry);
     const interaction = this.answers.interactionOf(x.parts, texts, judged);
     this.announce(scored, {
       kind: interaction.kind,
@@ -345,9 +348,8 @@ class PeExercise extends QuestionElement {
     this.result.className = 'result';
     this.result.textContent =
       'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.';
-    saveEntry(
-      this.questionId,
-      afterSolution(loadProgress()[this.questionId], {
+    this.save(
+      afterSolution(this.storedEntry(), {
         response: this.parts.map((p) => p.input.value.slice(0, 300)),
         seed: this._seed,
       }),
@@ -369,11 +371,9 @@ class PeExercise extends QuestionElement {
   }
 
   newNumbers() {
-    const before = loadProgress()[this.questionId];
     // new numbers are practice: credit and misses stay with the question
-    saveEntry(
-      this.questionId,
-      afterNewDraw(before, { seed: newSeed() }) ?? {
+    this.save(
+      afterNewDraw(this.storedEntry(), { seed: newSeed() }) ?? {
         credit: 0,
         misses: 0,
         attempts: 0,

@@ -2,7 +2,7 @@
 // counts: the points earned (each question's credit, which falls with every
 // miss; the rule is stated above the score) out of the number of questions,
 // how many were answered and how many revealed (solution shown, no credit),
-// kept in localStorage with the questions' progress, and a button that
+// kept with the questions' progress (progress.js says where), and a button that
 // resets the questions it counts.
 //
 // What it counts (the `scope` attribute):
@@ -13,6 +13,8 @@
 //   lesson          every question of the lesson, on the page or not
 //   a CSS selector  the questions inside the elements it matches
 //                   (scope="#week-2", scope="section.rope")
+// "Reset my answers" starts a new attempt (progress.js, resetProgress): the
+// questions draw new numbers, and an LMS or LRS hears of it.
 // Questions the lesson does not know (a mistyped id, which shows its own
 // error) are not counted, and a question on the page twice counts once.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
@@ -25,6 +27,7 @@ import {
   tally,
   formatPoints,
   CREDIT_RULE,
+  claimPageOnlyNote,
 } from '../lib/progress.js';
 
 const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise]';
@@ -107,11 +110,8 @@ class PeQuizScore extends PeElement {
 
   connectedCallback() {
     super.connectedCallback();
+    // an answer, a reset, or a change in another tab of the same learner
     this._off ??= onProgress(() => this.schedule());
-    if (!this._onStorage) {
-      this._onStorage = (e) => e.key?.startsWith('posenc-course:') && this.schedule();
-      globalThis.addEventListener('storage', this._onStorage);
-    }
     // questions added, removed or renamed later (a page that builds itself,
     // a notebook cell run again) change what is counted
     this._pageObserver ??= new MutationObserver((records) => touchesQuestions(records) && this.schedule());
@@ -127,8 +127,6 @@ class PeQuizScore extends PeElement {
     super.disconnectedCallback();
     this._off?.();
     this._off = null;
-    globalThis.removeEventListener('storage', this._onStorage);
-    this._onStorage = null;
     this._pageObserver?.disconnect();
   }
 
@@ -159,6 +157,8 @@ class PeQuizScore extends PeElement {
     } else {
       this.text.textContent = `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`;
     }
+    const note = claimPageOnlyNote();
+    if (note) this.rule.textContent = `${CREDIT_RULE} ${note}`;
     this.meter.max = Math.max(1, t.total);
     this.meter.value = t.points;
   }

@@ -2,10 +2,11 @@
 //
 // Check / try again / show solution; per-option feedback that explains;
 // single or multiple answers; questions with a generator get fresh numbers
-// from the compute core ("New question"). Progress is kept in localStorage
-// (web/lib/progress.js) and survives a reload. Everything works with the
-// keyboard alone (native radio/checkbox groups and buttons), and the result
-// is announced by screen readers (a polite live region).
+// from the compute core ("New question"). Progress is kept by
+// web/lib/progress.js (in the browser, with an LMS, or for the page view where
+// the frame may not store it). Everything works with the keyboard alone
+// (native radio/checkbox groups and buttons; Enter on an option checks), and
+// the result is announced by screen readers (a polite live region).
 //
 // Options are shown in an order of their own for each learner and quiz
 // (seeded, kept with the progress, the same after a reload), so the place of
@@ -26,7 +27,7 @@ import { define, css, h, core, trustedFragment, plainText } from '../lib/pe-elem
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
-import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
+import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
 
@@ -89,13 +90,15 @@ class PeQuiz extends QuestionElement {
     this.newButton = h('button', { type: 'button', onclick: () => this.newQuestion() }, 'New question');
     this.result = h('p', { class: 'result', role: 'status', 'aria-live': 'polite' });
     this.explanation = h('div', { class: 'box explanation', hidden: true });
-    const form = h(
-      'form',
-      { onsubmit: (e) => (e.preventDefault(), this.check()) },
+    // no <form>: a frame sandboxed without allow-forms blocks its submission; Enter on an option checks
+    this.checkOnEnter(this.optionsBox, () => !this.checkButton.disabled && this.check());
+    root.append(
+      this.kicker,
       this.fieldset,
       h('div', { class: 'buttons' }, this.checkButton, this.retryButton, this.solutionButton, this.newButton),
+      this.result,
+      this.explanation,
     );
-    root.append(this.kicker, form, this.result, this.explanation);
   }
 
   forgetQuestion() {
@@ -193,6 +196,7 @@ class PeQuiz extends QuestionElement {
       if (view === 'solution') this.showSolution({ save: false });
       else if (this.selected().length) this.check({ save: false });
     }
+    this.shown();
   }
 
   /** The chosen options, as indices in the authored order. */
@@ -256,7 +260,7 @@ class PeQuiz extends QuestionElement {
     // the Check button is now disabled: keep keyboard focus inside the quiz
     if (save) this.retryButton.focus();
     if (save) {
-      saveEntry(this.questionId, scored.entry);
+      this.save(scored.entry);
       this.announce(scored, {
         kind: 'choice',
         response: chosen.map((i) => this.optionText(i)),
@@ -305,13 +309,13 @@ class PeQuiz extends QuestionElement {
     this._solutionShown = true;
     if (save) {
       this.retryButton.focus();
-      saveEntry(this.questionId, afterSolution(loadProgress()[this.questionId], { response: picks, seed: this._seed }));
+      this.save(afterSolution(this.storedEntry(), { response: picks, seed: this._seed }));
     }
   }
 
   newQuestion() {
     // new numbers are practice: the credit earned stays, and so do the misses
-    saveEntry(this.questionId, afterNewDraw(loadProgress()[this.questionId], { seed: newSeed() }));
+    this.save(afterNewDraw(this.storedEntry(), { seed: newSeed() }));
     this._question = null;
     this.schedule();
     this.updateNow().then(() => this.optionsBox.querySelector('input')?.focus());
