@@ -21,7 +21,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { launch, newPage } from './harness.mjs';
-import { exerciseState, typeAnswer, quizState, answerWithKeyboard, wrongPick } from './questions.mjs';
+import { exerciseState, typeAnswer, quizState, answerWithKeyboard, wrongPick, waitUntil } from './questions.mjs';
 import { exportScorm } from '../../scripts/export-scorm.mjs';
 import { listenLocal } from '../../scripts/serve.mjs';
 
@@ -475,6 +475,55 @@ async function assertCalm(page, frame, correct) {
   });
   assert.deepEqual(alerts, []);
   assert.deepEqual(page.errors, []);
+}
+
+for (const version of ['1.2', '2004']) {
+  test(`SCORM ${version}: "Reset my answers" is a new attempt the LMS sees (a comment, new interactions, the attempt in suspend_data and an attempted statement), with new numbers, so a revealed answer typed back earns nothing`, async () => {
+    const { page, frame } = await openLms(version);
+    const id = 'sinusoidal-wavelength';
+    const el = frame.locator(`pe-exercise[exercise="${id}"]`);
+    const { solution: shown } = await exerciseState(frame, id);
+    await el.getByRole('button', { name: 'Show solution' }).click();
+    // the score board's reset, confirmed by a second press
+    const reset = frame.locator('pe-quiz-score').getByRole('button');
+    await reset.click();
+    await reset.click();
+    // (a question off screen waits to be seen before it draws again)
+    await el.scrollIntoViewIfNeeded();
+    await waitUntil(el, (n) => !n.shadowRoot.querySelector('.solution:not([hidden])'), {
+      ms: 10000,
+      every: 50,
+      message: 'the exercise was not drawn again after the reset',
+    });
+    const { solution: fresh } = await exerciseState(frame, id);
+    assert.notDeepEqual(fresh, shown, 'the reset drew new numbers');
+    // the revealed value, typed back, is not the answer to the new numbers
+    await typeAnswer(page, frame, id, shown);
+    assert.match(await el.evaluate((n) => n.shadowRoot.querySelector('.result').textContent), /^Not right yet/);
+    await typeAnswer(page, frame, id, fresh);
+    await page.waitForFunction(() => window.scormLog.some((c) => /Commit/.test(c.m)));
+    const statements = await frame.locator('body').evaluate(() => window.statements);
+    await closeSco(page);
+    const log = await page.evaluate(() => window.scormLog);
+    assert.deepEqual(errorsAfterCalls(log), [], 'every call leaves the last error at "0"');
+    const sets = log.filter((c) => /SetValue/.test(c.m)).map((c) => c.args);
+    const comments = sets.filter(([k]) => /^cmi\.comments/.test(k)).map(([, v]) => v);
+    assert.ok(
+      comments.some((c) => /Reset my answers at .*: attempt 2 started with new numbers/.test(c)),
+      `a comment says so: ${comments.join(' | ')}`,
+    );
+    const ids = sets.filter(([k]) => /^cmi\.interactions\.\d+\.id$/.test(k)).map(([, v]) => v);
+    assert.ok(
+      ids.some((v) => (version === '2004' ? v.endsWith(`/quiz/${id}?attempt=2`) : v === `${id}-attempt-2`)),
+      `the second attempt's answers are interactions of their own: ${ids.join(', ')}`,
+    );
+    const suspend = sets.filter(([k]) => k === 'cmi.suspend_data').at(-1)[1];
+    assert.match(suspend, /^pe2~[0-9a-z]+\+2~/);
+    const attempted = statements.filter((s) => s.verb.id === 'http://adlnet.gov/expapi/verbs/attempted');
+    assert.equal(attempted.length, 1);
+    assert.deepEqual(validateStatement({ actor: PLACEHOLDER_ACTOR, ...attempted[0] }), []);
+    await page.context().close();
+  });
 }
 
 test('the SCO opened as a plain file, with no LMS, keeps progress in localStorage like dist/lesson.html', async () => {

@@ -223,7 +223,22 @@ test('suspend_data: every question answered fits SCORM 1.2 (4,096 characters), e
   console.log(
     `# suspend_data with all ${ids.length} questions answered: ${text.length} characters (worst case ${encodeProgress(worst(), seed).length})`,
   );
-  assert.deepEqual(decodeProgress(text, { knownIds: ids }), { progress: typical, learnerSeed: seed, foreign: false });
+  assert.deepEqual(decodeProgress(text, { knownIds: ids }), {
+    progress: typical,
+    learnerSeed: seed,
+    attempt: 1,
+    foreign: false,
+  });
+  // after "Reset my answers" the attempt travels with the seed; a damaged attempt reads as the first
+  const again = encodeProgress(typical, seed, { attempt: 3 });
+  assert.equal(again.length, text.length + 2);
+  assert.deepEqual(decodeProgress(again, { knownIds: ids }), {
+    progress: typical,
+    learnerSeed: seed,
+    attempt: 3,
+    foreign: false,
+  });
+  assert.equal(decodeProgress(again.replace('+3', '+#'), { knownIds: ids }).attempt, 1);
   // short typed answers: everything round-trips
   const shortWorst = worst({ typed: 'x0*cos(m*theta) - x1*sin(m*theta)' });
   const w = encodeProgress(shortWorst, seed);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import * as xapi from '../../web/lib/xapi.js';
+import { resetProgress } from '../../web/lib/progress.js';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
@@ -200,4 +201,18 @@ test('bad configuration is named, warned, reported as a status, and turns sendin
     console.warn = warn;
     delete globalThis.dispatchEvent;
   }
+});
+
+test('attempts: every answered statement says the attempt; "Reset my answers" makes a valid attempted statement for the next one', () => {
+  withStorage(new MemoryStorage());
+  const first = xapi.answeredStatement(quiz);
+  assert.equal(first.result.extensions[xapi.ATTEMPT_EXTENSION], 1);
+  resetProgress();
+  const second = xapi.answeredStatement(quiz);
+  assert.equal(second.result.extensions[xapi.ATTEMPT_EXTENSION], 2);
+  const started = xapi.attemptedStatement({ attempt: 2 });
+  assert.equal(started.verb.id, 'http://adlnet.gov/expapi/verbs/attempted');
+  assert.equal(started.object.id, xapi.LESSON_IRI);
+  assert.equal(started.result.extensions[xapi.ATTEMPT_EXTENSION], 2);
+  for (const s of [first, second, started]) assert.deepEqual(validateStatement(s), []);
 });

@@ -40,7 +40,8 @@ function cacheBug(random) {
     valueSlips: [
       {
         value: past + 1,
-        message: `The cached keys sit at positions 0 to ${past - 1}; the next free position is ${past}.`,
+        message:
+          'One too far: rotated there, the new token looks as if another token had come between the cache and it.',
       },
       { value: past - 1, message: `Position ${past - 1} is the last cached token's.` },
       {

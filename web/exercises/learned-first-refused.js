@@ -40,7 +40,8 @@ Counting the generated tokens from 1, which one is the first whose position look
           },
           {
             value: rows - prompt,
-            message: `One too early: ${g(rows - prompt)} tokens still fit after the prompt (generated token 1 sits at position ${g(prompt)}), so the next one, number ${g(rows - prompt + 1)}, is the first refused.`,
+            message:
+              'One too early: that token still gets a row. Count the rows left after the prompt, starting with the position of generated token 1.',
           },
         ],
         solutionValue: String(k),

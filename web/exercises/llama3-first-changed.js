@@ -50,7 +50,8 @@ Which is the first pair (lowest index $i$) whose frequency the scaling changes a
               ? [
                   {
                     value: first + 1,
-                    message: `Pair ${first}'s wavelength, ${wave(first)} positions, already reaches $L/4 = ${g(trained / 4)}$.`,
+                    message:
+                      'One pair too late: the pair just before yours already has a wavelength that reaches $L/4$, so it is changed too.',
                   },
                 ]
               : []),

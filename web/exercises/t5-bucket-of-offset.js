@@ -25,8 +25,7 @@ export function generate(pe, random) {
     const bucket = bucketOf(pe, rel, opts);
     const other = bucketOf(pe, -rel, opts);
     const side = rel > 0 ? 'after' : 'before';
-    const within =
-      rel > 0 ? `the upper half, buckets ${half} to ${numBuckets - 1}` : `the lower half, buckets 0 to ${half - 1}`;
+    const within = rel > 0 ? 'the upper half of the buckets' : 'the lower half of the buckets';
     const logPart = Math.floor((Math.log(dist / exact) / Math.log(maxDistance / exact)) * (half - exact));
     return {
       prompt: `A T5 encoder (bidirectional) with \`num_buckets = ${numBuckets}\` and \`max_distance = ${maxDistance}\` puts the offset $n - m$ of each key from its query into a bucket. Which bucket holds the key ${dist} positions ${side} the query, offset $${rel}$?`,
@@ -40,7 +39,13 @@ export function generate(pe, random) {
               message: `That is the bucket of offset $${-rel}$: keys ${rel > 0 ? 'after' : 'before'} the query use ${within}.`,
             },
             ...(rel > 0
-              ? [{ value: bucket - half, message: `Keys after the query use the upper half: add ${half}.` }]
+              ? [
+                  {
+                    value: bucket - half,
+                    message:
+                      'That is the bucket of a key this far before the query: keys after it have buckets of their own, in the upper half.',
+                  },
+                ]
               : []),
             {
               value: bucket + 1,

@@ -23,7 +23,8 @@ export function generate(pe, random) {
         slips: [
           {
             value: trained,
-            message: `Positions run from 0 to ${trained - 1}, so the farthest pair is ${trained - 1} apart.`,
+            message:
+              'Positions start at 0, so the last one is one less than the length: the farthest pair is one step closer than that.',
           },
         ],
         solutionValue: String(trained - 1),

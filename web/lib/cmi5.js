@@ -38,9 +38,19 @@
 // Every failure (no launch, a refused fetch URL, the LRS down, a bad State
 // document) costs the LMS record, never the page: the lesson runs on with
 // its progress in memory, and the console says why.
-import { useStorage, memoryStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
+import {
+  useStorage,
+  memoryStorage,
+  loadProgress,
+  onProgress,
+  progressKey,
+  learnerSeedKey,
+  attemptKey,
+  attempt,
+  tally,
+} from './progress.js';
 import { encodeProgress, decodeProgress } from './suspend-data.js';
-import { answeredStatement, configureXapi, checkAgent, uuid } from './xapi.js';
+import { answeredStatement, attemptedStatement, configureXapi, checkAgent, uuid } from './xapi.js';
 import { createLrsQueue, XAPI_VERSION, QUEUE_PREFIX } from './lrs-queue.js';
 import { formatSessionTime } from './scorm.js';
 
@@ -247,6 +257,7 @@ export async function startCmi5({
   const sent = { passed: own?.passed === true, completed: own?.completed === true, failed: false };
   const memory = new Map([[progressKey, JSON.stringify(restored.progress)]]);
   if (restored.learnerSeed !== null) memory.set(learnerSeedKey, String(restored.learnerSeed));
+  if (restored.attempt > 1) memory.set(attemptKey, String(restored.attempt));
   useStorage(memoryStorage(memory));
 
   // the answered statements' actor and registration; sending is this file's
@@ -290,7 +301,10 @@ export async function startCmi5({
   const ownState = () => {
     const seed = Number(memory.get(learnerSeedKey));
     return JSON.stringify({
-      progress: encodeProgress(loadProgress(), Number.isInteger(seed) ? seed : null, { limit: 64000 }),
+      progress: encodeProgress(loadProgress(), Number.isInteger(seed) ? seed : null, {
+        limit: 64000,
+        attempt: attempt(),
+      }),
       passed: sent.passed,
       completed: sent.completed,
     });
@@ -341,8 +355,11 @@ export async function startCmi5({
     }
     judge();
   });
-  onProgress(() => {
-    if (!terminated) queueMicrotask(() => save());
+  onProgress((e) => {
+    if (terminated) return;
+    // "Reset my answers": a new attempt within the registration, said to the LRS
+    if (e.detail?.reset) send(withTemplate(attemptedStatement(e.detail), data.contextTemplate, launch.registration));
+    queueMicrotask(() => save());
   });
 
   // 6. leaving: terminated last, sent now with keepalive as well as kept in the queue

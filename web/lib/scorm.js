@@ -23,9 +23,19 @@
 // and the page is the plain offline lesson. Every call is guarded: a runtime
 // that returns errors, throws or disappears costs the LMS record, never the
 // page; answers stay on the page, and nothing is shown to the learner.
-import { useStorage, memoryStorage, loadProgress, onProgress, progressKey, learnerSeedKey, tally } from './progress.js';
+import {
+  useStorage,
+  memoryStorage,
+  loadProgress,
+  onProgress,
+  progressKey,
+  learnerSeedKey,
+  attemptKey,
+  attempt,
+  tally,
+} from './progress.js';
 import { encodeProgress, decodeProgress } from './suspend-data.js';
-import { quizIri, statementTracker } from './xapi.js';
+import { quizIri, statementTracker, attemptedStatement } from './xapi.js';
 
 const SUSPEND_LIMIT = { 1.2: 4096, 2004: 64000 };
 const INTERACTION_LIMIT = 250; // 2004's smallest permitted maximum; 1.2 journals one per answer
@@ -154,10 +164,11 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
   const entry = get(names.entry);
   // 2004 errs on reading an unset suspend_data: read it only for a resumed or unknown entry
   const stored = entry === 'ab-initio' ? '' : (get(names.suspend) ?? '');
-  const { progress, learnerSeed } = decodeProgress(stored, { knownIds: questionIds });
+  const restored = decodeProgress(stored, { knownIds: questionIds });
   const memory = new Map();
-  memory.set(progressKey, JSON.stringify(progress));
-  if (learnerSeed !== null) memory.set(learnerSeedKey, String(learnerSeed));
+  memory.set(progressKey, JSON.stringify(restored.progress));
+  if (restored.learnerSeed !== null) memory.set(learnerSeedKey, String(restored.learnerSeed));
+  if (restored.attempt > 1) memory.set(attemptKey, String(restored.attempt));
   useStorage(memoryStorage(memory));
 
   let passing = mastery;
@@ -204,8 +215,10 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
             : String(Math.round(earned * 10000) / 10000);
     const seconds = Math.max(0, Number(d.latencyMs) || 0) / 1000;
     const fields = [];
+    // after "Reset my answers" the learner's answers are new interactions, beside the first attempt's
+    const again = attempt() > 1 ? attempt() : 0;
     if (version === '2004') {
-      const id = quizIri(d.quizId);
+      const id = again ? `${quizIri(d.quizId)}?attempt=${again}` : quizIri(d.quizId);
       let n = interactionIndex.get(id);
       if (n === undefined) {
         if (interactionCount >= INTERACTION_LIMIT) return;
@@ -241,7 +254,7 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
           ? d.correctChoices.map((i) => i.toString(36)).join(',')
           : String(d.correctValue ?? d.correctPattern ?? '');
       fields.push(
-        [`${p}.id`, d.quizId],
+        [`${p}.id`, again ? `${d.quizId}-attempt-${again}` : d.quizId],
         [`${p}.type`, kind],
         [`${p}.time`, time],
         [`${p}.weighting`, '1'],
@@ -269,7 +282,10 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
     const scaled = t.total ? t.points / t.total : 0;
     const complete = t.answered === t.total;
     const seed = Number(memory.get(learnerSeedKey));
-    const suspend = encodeProgress(all, Number.isInteger(seed) ? seed : null, { limit: SUSPEND_LIMIT[version] });
+    const suspend = encodeProgress(all, Number.isInteger(seed) ? seed : null, {
+      limit: SUSPEND_LIMIT[version],
+      attempt: attempt(),
+    });
     if (version === '2004') {
       set('cmi.score.raw', Math.round(t.points * 100) / 100);
       set('cmi.score.min', 0);
@@ -305,7 +321,30 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
     pending = true;
     queueMicrotask(flush);
   };
-  onProgress(schedule);
+  onProgress((e) => {
+    if (e.detail?.reset) {
+      writeReset(e.detail);
+      win.dispatchEvent(new CustomEvent('posenc-xapi', { detail: attemptedStatement(e.detail) }));
+    }
+    schedule();
+  });
+
+  // "Reset my answers" is a new attempt, which a SCO cannot open in the LMS:
+  // it is said in the learner's comments (2004: cmi.comments_from_learner;
+  // 1.2: cmi.comments), and the answers after it are new interactions
+  function writeReset(d) {
+    if (!alive || finished) return;
+    const text = `Reset my answers at ${new Date().toISOString()}: attempt ${d.attempt} started with new numbers${d.ids ? ` for ${d.ids.length} questions` : ''}.`;
+    if (version === '2004') {
+      const n = Number(get('cmi.comments_from_learner._count'));
+      if (!Number.isInteger(n) || n < 0) return;
+      set(`cmi.comments_from_learner.${n}.comment`, text.slice(0, 4000));
+      set(`cmi.comments_from_learner.${n}.timestamp`, new Date().toISOString().replace(/\.(\d\d)\d*Z$/, '.$1Z'));
+    } else {
+      const before = get('cmi.comments') ?? '';
+      set('cmi.comments', `${before}${before ? ' ' : ''}${text}`.slice(-4096));
+    }
+  }
 
   const statements = statementTracker({
     questionIds,

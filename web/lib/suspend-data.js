@@ -2,9 +2,11 @@
 // 4,096 characters): the same entries as web/lib/progress.js keeps in
 // localStorage, written compactly.
 //
-//   pe2~<learner seed>~<id>.<flags><attempts>.<misses>.<credit>.<response>[.<seed>]~...
+//   pe2~<learner seed>[+<attempt>]~<id>.<flags><attempts>.<misses>.<credit>.<response>[.<seed>]~...
 //
 //   learner seed  base 36
+//   attempt       base 36: the learner's attempt, from 2 on (after "Reset my
+//                 answers"; progress.js, attempt()); absent for the first
 //   flags         one base-36 digit: 1 the current numbers were answered
 //                 right, 2 their solution was shown, 4 the question last
 //                 showed the solution (else the check)
@@ -49,9 +51,10 @@ function encodeResponse(response) {
  * most `limit` characters. If every entry does not fit (it does, by far, for
  * this lesson), the responses and then the views go first; the credit stays.
  */
-export function encodeProgress(progress, learnerSeed, { limit = 4096 } = {}) {
+export function encodeProgress(progress, learnerSeed, { limit = 4096, attempt = 1 } = {}) {
+  const again = Number.isInteger(attempt) && attempt > 1 && attempt < 36 ** 4 ? `+${attempt.toString(36)}` : '';
   for (const level of [0, 1, 2]) {
-    const parts = [PREFIX, isSeed(learnerSeed) ? learnerSeed.toString(36) : ''];
+    const parts = [PREFIX, `${isSeed(learnerSeed) ? learnerSeed.toString(36) : ''}${again}`];
     for (const [id, raw] of Object.entries(progress)) {
       if (!ID.test(id) || !validEntry(raw)) continue;
       const e = normalEntry(raw);
@@ -83,19 +86,21 @@ const V2 = /^([a-z0-9-]{1,80})\.([0-7])([0-9a-z]{1,4})\.([0-9a-z]{1,2})\.([0-3])
 const V1 = /^([a-z0-9-]{1,80})\.([0-7])([0-9a-z]{1,4})\.([0-9a-f]{0,16})(?:\.([0-9a-z]{1,7}))?$/;
 
 /**
- * { progress, learnerSeed } from a stored string; entries of questions not
- * in `knownIds` (when given) are dropped. Anything unreadable gives
- * { progress: {}, learnerSeed: null, foreign: true }.
+ * { progress, learnerSeed, attempt } from a stored string; entries of
+ * questions not in `knownIds` (when given) are dropped. Anything unreadable
+ * gives { progress: {}, learnerSeed: null, attempt: 1, foreign: true }.
  */
 export function decodeProgress(text, { knownIds = null } = {}) {
-  const none = { progress: {}, learnerSeed: null, foreign: typeof text === 'string' && text !== '' };
+  const none = { progress: {}, learnerSeed: null, attempt: 1, foreign: typeof text === 'string' && text !== '' };
   if (typeof text !== 'string' || text.length > 64000) return none;
   const parts = text.split('~');
   const version = parts[0];
   if ((version !== PREFIX && version !== 'pe1') || parts.length < 2) return none;
   const known = knownIds ? new Set(knownIds) : null;
+  const [seedText, attemptText] = parts[1].split('+');
   const learnerSeed =
-    /^[0-9a-z]{1,7}$/.test(parts[1]) && isSeed(parseInt(parts[1], 36)) ? parseInt(parts[1], 36) : null;
+    /^[0-9a-z]{1,7}$/.test(seedText) && isSeed(parseInt(seedText, 36)) ? parseInt(seedText, 36) : null;
+  const attempt = /^[0-9a-z]{1,4}$/.test(attemptText ?? '') ? Math.max(1, parseInt(attemptText, 36)) : 1;
   const progress = {};
   for (const part of parts.slice(2)) {
     let id;
@@ -140,5 +145,5 @@ export function decodeProgress(text, { knownIds = null } = {}) {
     else if (learnerSeed !== null) entry.seed = deriveSeed(learnerSeed, id);
     if (validEntry(entry)) progress[id] = entry;
   }
-  return { progress, learnerSeed, foreign: false };
+  return { progress, learnerSeed, attempt, foreign: false };
 }

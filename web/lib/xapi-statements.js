@@ -16,6 +16,14 @@
 //   completed  verb http://adlnet.gov/expapi/verbs/completed; object the lesson;
 //              result with the total score (the sum of credit), once every
 //              question has an answer
+//   attempted  verb http://adlnet.gov/expapi/verbs/attempted (as the SCORM
+//              profile of xAPI starts an attempt); object the lesson; sent
+//              when the learner presses "Reset my answers", which starts a
+//              new attempt with new numbers (web/lib/progress.js)
+//
+// Every answered statement says the learner's attempt (1, 2, ... after each
+// reset) in result.extensions under <base>/extensions/attempt, so an LRS
+// tells a second attempt's answers from the first's.
 //
 // Every statement is complete when it is made (at the answer, not when it is
 // sent): id (a UUID v4, so a retry is the same statement), timestamp, actor
@@ -29,7 +37,7 @@
 // This file makes the statements; web/lib/xapi.js configures where they go
 // and sends them. `config` is the one configuration both read (configureXapi
 // writes it, through xapi.js).
-import { tally } from './progress.js';
+import { tally, attempt } from './progress.js';
 import { quizzes, exercises } from '../gen/lesson-data.js';
 import { UUID, isPlainObject } from './xapi-checks.js';
 
@@ -44,6 +52,7 @@ export const DEFAULT_LANGUAGE = 'en-US';
 export let ACTIVITY_BASE = DEFAULT_ACTIVITY_BASE;
 export let LESSON_IRI = ACTIVITY_BASE;
 export let REVEALED_EXTENSION = `${ACTIVITY_BASE}/extensions/revealed`;
+export let ATTEMPT_EXTENSION = `${ACTIVITY_BASE}/extensions/attempt`;
 export const quizIri = (quizId) => `${ACTIVITY_BASE}/quiz/${encodeURIComponent(quizId)}`;
 export const sectionIri = (sectionId) => `${ACTIVITY_BASE}/section/${encodeURIComponent(sectionId)}`;
 
@@ -62,6 +71,7 @@ export const config = {
 const VERBS = {
   answered: 'http://adlnet.gov/expapi/verbs/answered',
   completed: 'http://adlnet.gov/expapi/verbs/completed',
+  attempted: 'http://adlnet.gov/expapi/verbs/attempted',
 };
 const verb = (name) => ({ id: VERBS[name], display: { [config.language]: name } });
 const round = (x) => Math.round(x * 10000) / 10000;
@@ -141,7 +151,7 @@ export function answeredStatement(d) {
         success: d.correct === true && d.revealed !== true,
         completion: true,
         score: { raw: round(credit), min: 0, max: 1, scaled: round(credit) },
-        extensions: { [REVEALED_EXTENSION]: d.revealed === true },
+        extensions: { [REVEALED_EXTENSION]: d.revealed === true, [ATTEMPT_EXTENSION]: attempt() },
       },
     },
     contextActivities(section),
@@ -173,6 +183,18 @@ export function completedStatement({ points, total, mastery = null, section = nu
 }
 
 /**
+ * The `attempted` statement of "Reset my answers": the lesson, and the
+ * attempt it starts (progress.js's reset event: { attempt, ids? }).
+ */
+export function attemptedStatement({ attempt: n }) {
+  return envelope({
+    verb: verb('attempted'),
+    object: lessonActivity(),
+    result: { extensions: { [ATTEMPT_EXTENSION]: n } },
+  });
+}
+
+/**
  * Calls `send(statement)` for each answer, and once with `completed` when the
  * answer just given was the last question without one. `progress()` returns
  * the stored progress (after the answer has been saved); `questionIds` are the
@@ -194,6 +216,7 @@ export function setBase(base) {
   ACTIVITY_BASE = base;
   LESSON_IRI = base;
   REVEALED_EXTENSION = `${base}/extensions/revealed`;
+  ATTEMPT_EXTENSION = `${base}/extensions/attempt`;
 }
 
 // ------------------------------------------------------------ the learner

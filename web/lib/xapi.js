@@ -4,7 +4,7 @@
 // lrs-queue.js), from the page or from a launch's query parameters, and
 // trackAnswers turns every answer on the page into statements and sends them.
 // The statements' names are exported from here too.
-import { loadProgress } from './progress.js';
+import { loadProgress, onProgress } from './progress.js';
 import { questionIdsIn, selectedSections } from './sections.js';
 import { createLrsQueue } from './lrs-queue.js';
 import {
@@ -17,7 +17,7 @@ import {
   checkBase,
   checkAgent,
 } from './xapi-checks.js';
-import { config, ACTIVITY_BASE, setBase, uuid, statementTracker } from './xapi-statements.js';
+import { config, ACTIVITY_BASE, setBase, uuid, statementTracker, attemptedStatement } from './xapi-statements.js';
 
 export {
   DEFAULT_ACTIVITY_BASE,
@@ -27,6 +27,8 @@ export {
   ACTIVITY_BASE,
   LESSON_IRI,
   REVEALED_EXTENSION,
+  ATTEMPT_EXTENSION,
+  attemptedStatement,
   quizIri,
   sectionIri,
   sectionOf,
@@ -256,6 +258,10 @@ export function trackAnswers(onAnswer) {
       const statements = [...made];
       for (const s of statements) queue?.add(s);
       for (const fn of answerListeners) fn(d, statements);
+    });
+    // "Reset my answers" is a new attempt, not a silent clean slate
+    onProgress((event) => {
+      if (event.detail?.reset) queue?.add(attemptedStatement(event.detail));
     });
   }
   return () => answerListeners.delete(onAnswer);
