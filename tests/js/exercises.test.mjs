@@ -24,6 +24,20 @@ const generators = Object.fromEntries(
 );
 const DRAWS = 60;
 
+// A slip's message names the slip; stating the answer would let the next
+// check earn ⅔ on the same numbers, cheaper than Show solution. The answer is
+// stated if the message holds its text, or a number equal to it outside its
+// formulas (where "L/4" or "offset $8$" are the topic's words, not the answer).
+function statesTheAnswer(message, solutionValue) {
+  const text = String(solutionValue);
+  const value = Number(text);
+  if (!Number.isFinite(value)) return message.includes(text);
+  const numbers = (message.replace(/\$[^$]*\$/g, ' ').match(/\d[\d,]*(\.\d+)?/g) ?? []).map((t) =>
+    Number(t.replaceAll(',', '')),
+  );
+  return numbers.some((n) => Math.abs(n - Math.abs(value)) <= 1e-6 * Math.max(1, Math.abs(value)));
+}
+
 const HOSTILE = [
   '<img src=x onerror=alert(1)>',
   'constructor',
@@ -75,6 +89,10 @@ for (const [name, gen] of Object.entries(generators)) {
             `${name} seed ${seed} part ${i}: the slip ${typed} is not recognised (${j.message})`,
           );
           quizTextToHtml(slip.message);
+          assert.ok(
+            !statesTheAnswer(slip.message, part.solutionValue),
+            `${name} seed ${seed} part ${i}: the slip's message states the answer ${part.solutionValue}: ${slip.message}`,
+          );
         }
         for (const h of HOSTILE) {
           const j = judgePart(part, h, random());
