@@ -349,6 +349,33 @@ test('dist/anywidget.mjs writes back: a moved slider into state, an answer into 
     full: 0,
   });
   assert.deepEqual(await lastCall(quiz), ['save_changes']);
+  // the notebook keeps the progress: a new page (another browser, no storage of its own) gets it back
+  const progress = await quiz.evaluate((t) => t.model.saved('progress'));
+  assert.match(progress, new RegExp(`^pe2~~${id}\\.`));
+  const again = await strictPage(browser);
+  await again.addInitScript(() => Object.defineProperty(window, 'localStorage', { get: () => null }));
+  await again.goto(`${url}/anywidget.html`);
+  await again.waitForFunction(() => window.anywidgetTest);
+  const restored = await again.evaluateHandle(
+    async ([id, progress]) => {
+      const w = await window.anywidgetTest.mount({ tag: 'pe-quiz', attributes: { quiz: id }, progress });
+      w.host.id = 'quiz';
+      return w;
+    },
+    [id, progress],
+  );
+  await again.locator('#quiz pe-quiz').scrollIntoViewIfNeeded();
+  await again.locator('#quiz pe-quiz[data-ready]').waitFor();
+  assert.match(await again.locator('#quiz .result').textContent(), /⅔ point/);
+  assert.deepEqual(await restored.evaluate((t) => t.model.saved('score')), {
+    points: 0.6667,
+    total: 1,
+    answered: 1,
+    revealed: 0,
+    full: 0,
+  });
+  assert.deepEqual(again.problems, []);
+  await again.context().close();
   assert.deepEqual(page.violations, []);
   assert.deepEqual(page.problems, []);
   await page.context().close();

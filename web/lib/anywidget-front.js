@@ -14,10 +14,17 @@
 //   score       out  { points, total, answered, revealed, full } over the
 //                    questions this widget shows (a quiz, an exercise, or
 //                    what a <pe-quiz-score> counts)
+//   progress    in/out  the progress of those questions, as suspend-data.js
+//                    writes it for an LMS ('pe2~...'): the notebook keeps it,
+//                    so a saved notebook brings its answers back (misses and
+//                    shown solutions included), even where the page may store
+//                    nothing; read when the widget mounts, written after each
+//                    change
 // Each write is followed by model.save_changes(), which sends it to the
 // kernel; a model without a kernel (MyST's, whose save_changes throws) just
 // keeps the values. A write that changes nothing is not sent.
-import { onProgress, loadProgress, tally } from './progress.js';
+import { onProgress, loadProgress, saveEntry, tally } from './progress.js';
+import { encodeProgress, decodeProgress } from './suspend-data.js';
 
 const TAG = /^[a-z][a-z0-9]*-[a-z0-9-]+$/;
 const ATTRIBUTE = /^[a-z][a-z0-9-]*$/;
@@ -64,9 +71,20 @@ export function render({ model, el }) {
   const writeScore = () => {
     if (!node || !customElements.get(node.localName)) return;
     const ids = questionsOf(node).filter(Boolean);
-    const { points, total, answered, revealed, full } = tally(ids, loadProgress());
+    const all = loadProgress();
+    const { points, total, answered, revealed, full } = tally(ids, all);
     write('score', { points, total, answered, revealed, full });
+    const mine = Object.fromEntries(ids.filter((id) => all[id]).map((id) => [id, all[id]]));
+    if (Object.keys(mine).length || model.get('progress'))
+      write('progress', encodeProgress(mine, null, { limit: 64000 }));
   };
+  // the notebook's progress comes back before the widget shows its questions;
+  // what this page already holds for a question (answered in another cell) wins
+  const stored = model.get('progress');
+  if (typeof stored === 'string' && stored) {
+    const here = loadProgress();
+    for (const [id, entry] of Object.entries(decodeProgress(stored).progress)) if (!here[id]) saveEntry(id, entry);
+  }
   const onAnswered = (e) => {
     const d = e.detail;
     if (!d || typeof d.quizId !== 'string') return;
