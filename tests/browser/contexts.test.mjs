@@ -277,6 +277,14 @@ async function checkQuestion(page, name, q) {
   await assertRendered(frame, selectorOf(q));
   const result = await wrongThenRight(page, frame, q);
   assert.match(result, /^Correct\. ⅔ point/, `${q.row}: the widget says ${result}`);
+  // where the frame may not store progress, the question says so (once a page: here each frame is one)
+  const note = await frame
+    .locator(selectorOf(q))
+    .first()
+    .evaluate((n) => n.shadowRoot.querySelector('.storage-note')?.textContent ?? '');
+  if (context.messages)
+    assert.match(note, /kept for this page only/, `${q.row}: no note that progress is kept for the page`);
+  else assert.equal(note, '', `${q.row}: a page-only note where storage works`);
   // the event in the frame
   const detail = await frame.locator('body').evaluate((_, id) => window.answers.filter((a) => a.quizId === id), q.id);
   assert.deepEqual(
@@ -343,8 +351,8 @@ async function checkLab(page, name) {
     ['none', 'rope'],
   );
   for (const r of results) assert.ok(Number.isFinite(r.finalLoss) && r.acc1x >= 0, JSON.stringify(r));
-  const mode = await lab.evaluate((n) => n.shadowRoot.querySelector('.mode')?.textContent ?? '');
-  return `trained (${/worker/i.test(mode) ? 'workers' : 'on the page'})`;
+  const { mode, workers } = await lab.evaluate((n) => n.runInfo);
+  return `trained (${mode === 'workers' ? `${workers} workers` : 'on the page'})`;
 }
 
 for (const name of Object.keys(CONTEXTS)) {
@@ -375,7 +383,20 @@ for (const name of Object.keys(CONTEXTS)) {
           ms: 10000,
           every: 50,
         }).catch(async () => assert.fail(`the score board says ${await said()}`));
-        mark('pe-quiz-score', name, '4 points for 6 (⅔ each)');
+        // its reset starts a new attempt, and the LRS hears of it
+        const reset = board.getByRole('button');
+        await reset.click();
+        await reset.click();
+        await waitUntil(board, (n) => /Score: 0 of \d+ points/.test(n.shadowRoot.textContent), {
+          ms: 10000,
+          every: 50,
+        });
+        const attempted = () => page.statements.filter((s) => s.verb.id === 'http://adlnet.gov/expapi/verbs/attempted');
+        for (let t0 = Date.now(); !attempted().length && Date.now() - t0 < 20000;)
+          await new Promise((r) => setTimeout(r, 100));
+        assert.equal(attempted().length, 1, 'one attempted statement after the reset');
+        assert.deepEqual(validateStatement(attempted()[0]), []);
+        mark('pe-quiz-score', name, '4 points for 6 (⅔ each); reset sent as attempted');
       });
     }
     await t.test('train-lab', async () => {

@@ -159,3 +159,41 @@ test('the lesson page counts every question of the lesson', async () => {
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test("two tabs of one learner: an answer in one moves the other's score board, and a reset in one draws the other's questions anew", async () => {
+  const markup = ({ quizA, exercise }) =>
+    `<pe-quiz-score></pe-quiz-score><pe-quiz quiz="${quizA}"></pe-quiz><pe-exercise exercise="${exercise}"></pe-exercise>`;
+  const { page: first, facts } = await authorPage(markup);
+  // the second tab: the same page in the same browser (the same storage)
+  const second = await first.context().newPage();
+  const secondErrors = [];
+  second.on('pageerror', (e) => secondErrors.push(e.message));
+  await second.goto(`${site.url}/widgets/dev.html`);
+  await second.evaluate(async (m) => {
+    await Promise.all(['pe-quiz', 'pe-exercise', 'pe-quiz-score'].map((t) => import(`/widgets/${t}.js`)));
+    document.body.insertAdjacentHTML('beforeend', m);
+  }, markup(facts));
+  await renderAllWidgets(second, ['pe-quiz', 'pe-exercise', 'pe-quiz-score']);
+  await waitBoard(second, 0, /Score: 0 of 2 points/);
+  await answerRight(first, facts.quizA, facts.right[facts.quizA]);
+  await waitBoard(first, 0, /Score: 1 of 2 points/);
+  await waitBoard(second, 0, /Score: 1 of 2 points \(1 of 2 questions answered\)/);
+  // the other tab's quiz shows the answer given in the first
+  await second.waitForFunction(
+    (id) =>
+      /Correct/.test(document.querySelector(`pe-quiz[quiz="${id}"]`).shadowRoot.querySelector('.result').textContent),
+    facts.quizA,
+  );
+  // a reset in the second tab: the first tab's score and exercise follow (new numbers: a new attempt)
+  const numbers = () =>
+    first.locator('pe-exercise').evaluate((n) => n._draw.parts.map((p) => p.solutionValue).join('|'));
+  const before = await numbers();
+  const reset = second.locator('pe-quiz-score').getByRole('button');
+  await reset.click();
+  await reset.click();
+  await waitBoard(first, 0, /Score: 0 of 2 points/);
+  await first.waitForFunction(() => document.querySelector('pe-exercise')._draw);
+  assert.notEqual(await numbers(), before, 'the exercise in the other tab drew new numbers');
+  assert.deepEqual([...first.errors, ...secondErrors], []);
+  await first.context().close();
+});

@@ -354,15 +354,19 @@ export function resetProgress(ids) {
 }
 
 // Another tab of the same learner changed the progress: said to the page's
-// listeners as a progress event { external: true }, so the score board and the
-// questions follow it.
+// listeners as a progress event { external: true } (with reset: true for a
+// new attempt there), so the score board and the questions follow it.
 let watchingOtherTabs = false;
 function watchOtherTabs() {
   if (watchingOtherTabs || typeof globalThis.addEventListener !== 'function') return;
   watchingOtherTabs = true;
   globalThis.addEventListener('storage', (e) => {
     if (storageOverride || !local.usable || (e.key !== null && !OUR_KEYS().includes(e.key))) return;
-    globalThis.dispatchEvent(new CustomEvent(EVENT, { detail: { external: true } }));
+    // a new attempt there (or storage cleared) is a reset here: every question draws anew
+    const reset = e.key === null || e.key === ATTEMPT_KEY;
+    globalThis.dispatchEvent(
+      new CustomEvent(EVENT, { detail: reset ? { external: true, reset: true } : { external: true } }),
+    );
   });
 }
 

@@ -261,7 +261,8 @@ export function trackAnswers(onAnswer) {
     });
     // "Reset my answers" is a new attempt, not a silent clean slate
     onProgress((event) => {
-      if (event.detail?.reset) queue?.add(attemptedStatement(event.detail));
+      // (a reset in another tab is that tab's to report)
+      if (event.detail?.reset && !event.detail.external) queue?.add(attemptedStatement(event.detail));
     });
   }
   return () => answerListeners.delete(onAnswer);
