@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export.mjs';
+import { createStaticServer, listenLocal } from '../../../scripts/serve.mjs';
 import { screenshotPath, assertNoSidewaysScroll } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/kill-tree.mjs';
@@ -44,6 +45,51 @@ export const RENDER_ALL = async (selector) => {
       );
   }
   return nodes.length;
+};
+
+// In an embed.html frame: answers its question wrong, then right (an exercise
+// by typing and Enter, a quiz by clicking), the right answer read from the
+// question itself; -> { origin, storage, result, scores }.
+const ANSWER_WRONG_THEN_RIGHT = async (id) => {
+  const el = document.querySelector('pe-quiz, pe-exercise');
+  const until = async (cond, what) => {
+    for (const end = Date.now() + 20000; !cond(); await new Promise((r) => setTimeout(r, 50)))
+      if (Date.now() > end) throw new Error(`${id}: ${what}`);
+  };
+  const scores = [];
+  document.addEventListener('pe-quiz-answered', (e) => scores.push(e.detail.score));
+  el.scrollIntoView();
+  const root = el.shadowRoot;
+  const button = (name) => [...root.querySelectorAll('button')].find((b) => b.textContent === name);
+  if (el.localName === 'pe-quiz') {
+    await until(() => el._question && root.querySelector('input'), 'the quiz did not render');
+    const right = el._question.options.findIndex((o) => o.correct);
+    for (const pick of [right === 0 ? 1 : 0, right]) {
+      if (!button('Try again').hidden) button('Try again').click();
+      root.querySelector(`input[value="${pick}"]`).click();
+      button('Check').click();
+      await until(() => scores.length === (pick === right ? 2 : 1), 'no answer event after Check');
+    }
+  } else {
+    await until(() => el._draw && root.querySelector('.parts input'), 'the exercise did not render');
+    const value = el._draw.parts[0].solutionValue;
+    const input = root.querySelector('.parts input');
+    for (const typed of [`${value}+1000`, value]) {
+      input.value = typed;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      // Enter, as a learner presses it: the check runs without any form
+      input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+      await until(() => scores.length === (typed === value ? 2 : 1), 'no answer event after Enter');
+    }
+  }
+  let storage;
+  try {
+    localStorage.getItem('x');
+    storage = 'available';
+  } catch (e) {
+    storage = e.name;
+  }
+  return { origin, storage, result: root.querySelector('.result').textContent, scores };
 };
 
 const WAIT_FOR = async (source, timeout = 15000) => {
@@ -512,6 +558,75 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.errors, []);
   });
+
+  // Issue 45: in a cross-site <iframe sandbox="allow-scripts"> (an opaque
+  // origin: no storage, no form submission), a quiz and an exercise answered
+  // wrong, then right, earn 2/3, in the widget and in the parent's message.
+  check(
+    `${engine}: a quiz and an exercise in a cross-site <iframe sandbox="allow-scripts"> grade a right answer after a miss as 2/3`,
+    async () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), `posenc-sandbox-${engine}-`));
+      const frame = (id, query) =>
+        `<iframe id="${id}" sandbox="allow-scripts" title="${id}" style="width:100%;height:600px;border:0" src="${server.url}/embed.html?${query}"></iframe>`;
+      writeFileSync(
+        path.join(dir, 'host.html'),
+        injectProbe(
+          `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title><link rel="icon" href="data:,"><script>
+window.hostMessages = [];
+addEventListener('message', (e) => {
+  const from = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source);
+  if (from && e.origin === 'null' && e.data && typeof e.data === 'object') window.hostMessages.push({ frame: from.id, ...e.data });
+});
+</script></head><body>${frame('quiz', 'widget=pe-quiz&amp;quiz=sinusoidal-fastest-pair')}${frame('exercise', 'widget=pe-exercise&amp;exercise=relative-bias-t5-bucket')}</body></html>`,
+          true,
+        ),
+      );
+      const hostServer = createStaticServer(dir);
+      const hostUrl = (await listenLocal(hostServer)).replace('127.0.0.1', 'localhost');
+      const page = await browser.newPage({ width: 900, height: 1300 });
+      try {
+        await page.goto(`${hostUrl}/host.html`);
+        // both frames are up once they have said their height
+        await waitFor(
+          page,
+          "['quiz', 'exercise'].every((f) => window.hostMessages.some((m) => m.frame === f && m.type === 'posenc:resize'))",
+          30000,
+        );
+        for (const id of ['quiz', 'exercise']) {
+          await page.enterFrame(`#${id}`, { crossOrigin: true });
+          const inside = await page.evaluate(ANSWER_WRONG_THEN_RIGHT, id);
+          assert.equal(inside.origin, 'null', `${id}: the frame's origin`);
+          assert.equal(inside.storage, 'SecurityError', `${id}: storage in the frame`);
+          assert.match(inside.result, /^Correct\. ⅔ point/, `${id}: the widget says ${inside.result}`);
+          assert.deepEqual(inside.scores, [0, 0.6667], `${id}: pe-quiz-answered`);
+          await page.leaveFrame();
+          await waitFor(
+            page,
+            `window.hostMessages.filter((m) => m.frame === '${id}' && m.type === 'posenc:answered').length === 2`,
+          );
+          const heard = await page.evaluate(
+            (f) =>
+              window.hostMessages
+                .filter((m) => m.frame === f && m.type === 'posenc:answered')
+                .map((m) => [m.score, m.statement.result.score.scaled]),
+            id,
+          );
+          assert.deepEqual(
+            heard,
+            [
+              [0, 0],
+              [0.6667, 0.6667],
+            ],
+            `${id}: posenc:answered and its statement`,
+          );
+        }
+      } finally {
+        await page.close();
+        hostServer.close();
+      }
+      assert.deepEqual(page.errors, []);
+    },
+  );
 
   check(`${engine}: dist/lesson.html works from file:// and computes the exercise lines`, async () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), `posenc-export-${engine}-`));

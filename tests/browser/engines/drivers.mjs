@@ -159,6 +159,7 @@ class FirefoxPage {
     if (got) this.violations.push(...got.violations);
   }
   async goto(url) {
+    this.frame = null;
     await this.drain();
     step('firefox', `goto ${url}`);
     await this.page.goto(url, { waitUntil: 'load' });
@@ -170,7 +171,16 @@ class FirefoxPage {
   }
   evaluate(fn, ...args) {
     step('firefox', `evaluate ${fnName(fn)}`);
-    return this.page.evaluate(fn, ...args);
+    return (this.frame ?? this.page).evaluate(fn, ...args);
+  }
+  /** Runs evaluate() in the iframe `selector` (of any origin, once it has a document) until leaveFrame() or goto(). */
+  async enterFrame(selector = 'iframe') {
+    step('firefox', `enter the frame ${selector}`);
+    const element = await this.page.$(selector);
+    this.frame = await element.contentFrame();
+  }
+  leaveFrame() {
+    this.frame = null;
   }
   async press(key) {
     const [mod, k] = key.includes('+') ? key.split('+') : [null, key];
@@ -275,16 +285,26 @@ class WebKitPage {
         .setRect({ width: rect.width + width - w, height: rect.height + height - h });
     }
   }
-  /** Runs evaluate() and the rest in the iframe `selector` (once it has loaded) until the next goto(). */
-  async enterFrame(selector = 'iframe') {
-    await this.evaluate((sel) => {
-      const f = document.querySelector(sel);
-      return f.contentDocument?.readyState === 'complete' && f.contentWindow.location.href !== 'about:blank'
-        ? null
-        : new Promise((resolve) => f.addEventListener('load', resolve, { once: true }));
-    }, selector);
+  /**
+   * Runs evaluate() and the rest in the iframe `selector` until leaveFrame()
+   * or the next goto(); a same-origin frame is waited for until it has
+   * loaded, a cross-origin one (whose document the parent cannot see) is
+   * entered as it is: the caller waits for its sign of life.
+   */
+  async enterFrame(selector = 'iframe', { crossOrigin = false } = {}) {
+    if (!crossOrigin)
+      await this.evaluate((sel) => {
+        const f = document.querySelector(sel);
+        return f.contentDocument?.readyState === 'complete' && f.contentWindow.location.href !== 'about:blank'
+          ? null
+          : new Promise((resolve) => f.addEventListener('load', resolve, { once: true }));
+      }, selector);
     step('webkit', `enter the frame ${selector}`);
     await this.driver.switchTo().frame(await this.driver.findElement({ css: selector }));
+  }
+  async leaveFrame() {
+    step('webkit', 'back to the top-level page');
+    await this.driver.switchTo().defaultContent();
   }
   async drain() {
     const got = await this.evaluate(READ_PROBE).catch(() => null);
