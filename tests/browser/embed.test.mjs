@@ -161,7 +161,7 @@ addEventListener('message', (event) => {
 });
 `;
 
-test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz answers without keeping progress, and resize and answered messages reach the parent', async () => {
+test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz answers with its progress kept for the page view only, and resize and answered messages reach the parent', async () => {
   writeFileSync(path.join(hostDir, 'sandboxed-host.js'), SANDBOXED_HOST);
   writeFileSync(
     path.join(hostDir, 'sandboxed.html'),
@@ -220,7 +220,11 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   assert.equal(answered.correct, true);
   assert.equal(answered.statement.result.success, true);
   assert.match(await quiz.evaluate((n) => n.shadowRoot.textContent), /Correct/);
-  // progress simply is not kept: the reloaded frame starts unanswered
+  // kept for the page view only (the quiz says so): the reloaded frame starts unanswered
+  assert.match(
+    await quiz.evaluate((n) => n.shadowRoot.querySelector('.storage-note').textContent),
+    /kept for this page only/,
+  );
   await page
     .frameLocator('#quiz')
     .locator('body')
