@@ -23,7 +23,7 @@
 // Each write is followed by model.save_changes(), which sends it to the
 // kernel; a model without a kernel (MyST's, whose save_changes throws) just
 // keeps the values. A write that changes nothing is not sent.
-import { onProgress, loadProgress, saveEntry, tally } from './progress.js';
+import { onProgress, loadProgress, saveEntry, tally, claimPageOnlyNote } from './progress.js';
 import { encodeProgress, decodeProgress } from './suspend-data.js';
 
 const TAG = /^[a-z][a-z0-9]*-[a-z0-9-]+$/;
@@ -80,6 +80,8 @@ export function render({ model, el }) {
   };
   // the notebook's progress comes back before the widget shows its questions;
   // what this page already holds for a question (answered in another cell) wins
+  // (the notebook keeps the answers, so no question says they are kept for the page only)
+  claimPageOnlyNote();
   const stored = model.get('progress');
   if (typeof stored === 'string' && stored) {
     const here = loadProgress();

@@ -144,8 +144,9 @@ function isSeed(x) {
 }
 
 // Where progress lives. A host that keeps it (a SCORM launch's suspend_data,
-// a cmi5 state document, an anywidget model) hands in a Storage-like object
-// before any question loads (useStorage). Otherwise localStorage, if this
+// a cmi5 state document) hands in a Storage-like object before any question
+// loads (useStorage); an anywidget model hands back what it kept when its
+// widget mounts (anywidget-front.js). Otherwise localStorage, if this
 // frame may write to it; where it is missing or refuses (a cross-site frame
 // with third-party storage blocked, a sandboxed iframe, a browser that
 // blocks site data, a full quota), progress is kept in memory for this page
@@ -240,7 +241,7 @@ export function progressHome() {
 
 /** What a learner is told, once per page, where progress is kept for this page view only. */
 export const PAGE_ONLY_NOTE =
-  'Your answers are kept for this page only: this frame may not store them, so they are gone after a reload.';
+  'Your answers are kept for this page only: this page may not store them, so they are gone after a reload.';
 let noteClaimed = false;
 
 /** The page-only note for the first element that asks (then null): said once, quietly. */
