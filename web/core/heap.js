@@ -188,6 +188,32 @@ export function allocateHeapArray(core, type, length) {
 /** Where a HeapArray's values start in its heap. */
 export const heapAddress = (heapArray) => heapOwners.get(heapArray).ptr;
 
+/**
+ * The bytes an array argument occupies: { buffer, start, end } ([start, end)
+ * of `buffer`), or null for a plain Array (always copied). A HeapArray's
+ * bytes are those of its build's heap (so a subarray, or the typed-array
+ * view `.array`, names the same bytes as the HeapArray itself).
+ */
+export function byteRange(value) {
+  if (value instanceof HeapArray) {
+    const s = heapOwners.get(value);
+    const { Array: Type, heap } = TYPES[s.type];
+    return { buffer: s.core[heap].buffer, start: s.ptr, end: s.ptr + s.length * Type.BYTES_PER_ELEMENT };
+  }
+  if (ArrayBuffer.isView(value))
+    return { buffer: value.buffer, start: value.byteOffset, end: value.byteOffset + value.byteLength };
+  return null;
+}
+
+/** Whether two arguments' values share any byte (byteRange); empty ones share none. */
+export function sharesBytes(a, b) {
+  const x = byteRange(a);
+  const y = byteRange(b);
+  return (
+    !!x && !!y && x.buffer === y.buffer && x.start < x.end && y.start < y.end && x.start < y.end && y.start < x.end
+  );
+}
+
 // An output argument: `out` may be a HeapArray, a typed array of the right
 // type and length (filled in), or undefined (a fresh array is returned).
 export function output(fn, name, out, type, length, lengthText = String(length)) {
