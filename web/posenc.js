@@ -427,17 +427,21 @@ class Posenc {
       );
     const c = trainerConfig(fn, opts, this.#defaults);
     const handle = new this.#core.TrainerHandle();
-    const result = handle.init({
-      ...c,
-      task: this.#core.TrainTask[c.task],
-      encoding: this.#core.TrainEncoding[c.encoding],
-      text: c.text ?? '',
-    });
-    if (result instanceof Error) {
-      handle.delete();
+    let trainer = null;
+    try {
+      const result = handle.init({
+        ...c,
+        task: this.#core.TrainTask[c.task],
+        encoding: this.#core.TrainEncoding[c.encoding],
+        text: c.text ?? '',
+      });
       unwrap(fn, result);
+      trainer = wrapTrainer(handle, c);
+    } finally {
+      // a refused config (an Error value) or an init that threw: nobody else holds the handle
+      if (!trainer) handle.delete();
     }
-    return wrapTrainer(handle, c);
+    return trainer;
   }
 
   /**
