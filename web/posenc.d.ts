@@ -258,7 +258,8 @@ export function quote(text: string): string;
 export function camelCase(name: string): string;
 
 /**
- * Errors the core reports carry data besides the message: `names`, the
+ * Every error the API throws on purpose (its checks and the core's) carries
+ * `kind`. Errors the core reports carry data besides the message: `names`, the
  * argument names the message mentions in the core's (snake_case) spelling,
  * `values`, the numbers the rule was about (the value first, then any
  * bounds), and `detail`, the message without the function's name.
