@@ -9,14 +9,15 @@
 //   `posenc-course/bundle` (every tag but train-lab), both also computing
 //   PyTorch's sinusoidal table through the API;
 // - checkSite(): a page loaded in Chromium, every tag rendered and showing
-//   something, the API equal to PyTorch from both builds, <train-lab>
-//   started and trained (in workers or on the page: returned), no console
-//   error or failing request.
+//   something besides an error, nothing the learner would read as an error
+//   (an error box, data-invalid, a note beside a control), the API equal to
+//   PyTorch from both builds, <train-lab> started and trained (in workers or
+//   on the page: returned), no page or console error or failing request.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { strictPage, renderAllWidgets, assertShowsSomething, root } from './harness.mjs';
+import { strictPage, renderAllWidgets, assertShowsSomething, learnerVisibleErrors, root } from './harness.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
@@ -24,10 +25,11 @@ import { tags as lessonTags } from './widget-tags.mjs';
 
 export { root };
 
-// the attributes a course page must give (a quiz and a sample need an id);
-// train-lab is kept short: one encoding, 50 steps
+// the attributes a course page must give (a quiz, an exercise and a sample
+// need an id); train-lab is kept short: one encoding, 50 steps
 const REQUIRED = {
   'pe-quiz': 'quiz="sinusoidal-fastest-pair"',
+  'pe-exercise': 'exercise="sinusoidal-wavelength"',
   'pe-live-output': 'sample="seat-vectors"',
   'train-lab': 'steps="50" encodings="rope"',
 };
@@ -149,7 +151,8 @@ export function stopCommandServer(child) {
 
 /**
  * Loads `url` in Chromium and checks the site: every tag of `tags` renders and
- * shows something, the API equals PyTorch from both builds, <train-lab> (if on
+ * shows something, with no learner-visible error (learnerVisibleErrors), the
+ * API equals PyTorch from both builds, <train-lab> (if on
  * the page) trains 50 steps to its done event, no console error, no failing
  * request. Returns { page, trainMode } ('workers', 'page' or null); the
  * caller closes the page after its own checks.
@@ -158,6 +161,11 @@ export async function checkSite(browser, url, tags) {
   const p = await strictPage(browser);
   await p.goto(url);
   assert.equal(await renderAllWidgets(p, tags), tags.length);
+  // rendered is not enough: data-ready is set after an update that failed
+  // too, and an error box is text. Nothing a learner reads as an error, no
+  // page or console error so far.
+  assert.deepEqual(await learnerVisibleErrors(p, tags.join(',')), [], 'errors on the page the learner would see');
+  assert.deepEqual(p.problems, [], 'page errors, console errors, failed requests');
   for (const t of tags) await assertShowsSomething(p, t);
   await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
   const result = await p.evaluate(() => window.apiResult);
