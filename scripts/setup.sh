@@ -54,3 +54,12 @@ if [ -f package-lock.json ] && ! cmp -s package-lock.json node_modules/.posenc-i
   npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json node_modules/.posenc-installed-lock
 fi
+
+# The consumer tests' bundler sites (Vite, webpack, Rollup), each a course
+# author's project pinned by its own committed lock
+# (tests/browser/consumer-sites/<bundler>/package-lock.json), installed with
+# npm ci into build/bundler-sites/<bundler>/ once per lock: the tests then
+# fetch nothing.
+if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -d tests/browser/consumer-sites ]; then
+  node scripts/consumer-sites.mjs
+fi
