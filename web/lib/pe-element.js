@@ -54,6 +54,8 @@ export { inputError } from '../core/check.js';
 export { bindEntryBox } from './controls.js';
 export { configureCore, core, define, deferDefinitions, defineDeferredNow } from './scheduling.js';
 
+// what a drawing says before the widget's first update has drawn it
+export const NOT_DRAWN_LABEL = 'Not drawn yet: it is drawn when it comes into view.';
 // what the error box says when update() failed on a bug, not on a value given
 const BUG_MESSAGE =
   'This widget failed (a bug in it, not anything you entered); the details are in the browser console.';
@@ -109,6 +111,16 @@ export class PeElement extends HTMLElement {
     );
     this.build(this.shadowRoot);
     this.shadowRoot.append(this.statusBox, this.errorBox);
+    // A drawing (role="img") gets its label when update() draws it, and a
+    // widget is built long before it is drawn (idle builds, off screen):
+    // until then assistive technology would meet a picture with no name.
+    for (const img of this.shadowRoot.querySelectorAll('[role="img"]:not([aria-label]):not([aria-labelledby])'))
+      img.setAttribute('aria-label', NOT_DRAWN_LABEL);
+    // A box may start scrolling sideways without an update: the widget's
+    // width changes (a window resized, a phone turned), or a <details> in it
+    // opens (toggle does not bubble: caught on the way down). Measured again then.
+    this.shadowRoot.addEventListener('toggle', (e) => e.target.open && this._markScrollables(), true);
+    new ResizeObserver(() => this._markScrollables()).observe(this);
   }
 
   connectedCallback() {
@@ -260,6 +272,7 @@ export class PeElement extends HTMLElement {
   // the next frame, before anything is written, when the layout this update
   // caused is already done: measuring at once made every update lay the
   // page out twice. The theme colours are read again there too (theme()).
+  // Also after a resize of the widget or an opened <details> (_ensureBuilt).
   _markScrollables() {
     if (this._markFrame) return;
     this._markFrame = requestAnimationFrame(() => {
