@@ -120,7 +120,7 @@ export class PeElement extends HTMLElement {
     // width changes (a window resized, a phone turned), or a <details> in it
     // opens (toggle does not bubble: caught on the way down). Measured again then.
     this.shadowRoot.addEventListener('toggle', (e) => e.target.open && this._markScrollables(), true);
-    new ResizeObserver(() => this._markScrollables()).observe(this);
+    if (typeof ResizeObserver === 'function') new ResizeObserver(() => this._markScrollables()).observe(this);
   }
 
   connectedCallback() {
