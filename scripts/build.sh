@@ -10,7 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 # Debian's emcc finds acorn only through NODE_PATH (the machine's node is not Debian's).
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
-jobs=${POSENC_JOBS:-2}
+# as many compile jobs as the machine has cores (POSENC_JOBS overrides)
+jobs=${POSENC_JOBS:-$(nproc 2>/dev/null || echo 2)}
 tests=OFF
 [ "${1:-}" = --tests ] && tests=ON
 

@@ -15,6 +15,7 @@
 // tests/test_<concept>.cpp before fixing. Exit status 1 on any finding.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
@@ -56,7 +57,7 @@ function buildNative() {
   );
   if (configure.status !== 0)
     throw new Error('fuzz: configuring build/fuzz failed (needs clang++-14 and libclang-rt-14-dev)');
-  const build = spawnSync('cmake', ['--build', dir, '-j', process.env.POSENC_JOBS ?? '2'], {
+  const build = spawnSync('cmake', ['--build', dir, '-j', process.env.POSENC_JOBS ?? String(availableParallelism())], {
     cwd: root,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -14,6 +14,9 @@ command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
 # the libFuzzer target (npm test runs it briefly; npm run fuzz for longer)
 command -v clang++-14 >/dev/null || need+=(clang-14)
+# libsleef itself: tests/core/test_sleef.cpp holds sleef_powf against it
+# natively, bit for bit (it fails without it)
+compgen -G '/usr/lib/*/libsleef.so.3' >/dev/null || need+=(libsleef3)
 # the C++ layout check (tests/js/format.test.mjs)
 command -v clang-format-14 >/dev/null || need+=(clang-format-14)
 compgen -G '/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a' >/dev/null || need+=(libclang-rt-14-dev)
@@ -50,4 +53,13 @@ if [ -f package-lock.json ] && ! cmp -s package-lock.json node_modules/.posenc-i
   echo "setup: installing npm packages (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json node_modules/.posenc-installed-lock
+fi
+
+# The consumer tests' bundler sites (Vite, webpack, Rollup), each a course
+# author's project pinned by its own committed lock
+# (tests/browser/consumer-sites/<bundler>/package-lock.json), installed with
+# npm ci into build/bundler-sites/<bundler>/ once per lock: the tests then
+# fetch nothing.
+if [ "${POSENC_BROWSER_TESTS:-1}" = 1 ] && [ -d tests/browser/consumer-sites ]; then
+  node scripts/consumer-sites.mjs
 fi

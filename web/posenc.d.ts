@@ -4,17 +4,30 @@ export type RopeScaling =
   | { type: 'linear'; factor: number }
   | { type: 'dynamic'; factor: number; maxPositions: number; seqLen?: number }
   | {
-      type: 'yarn'; factor: number; originalMaxPositions: number; betaFast?: number; betaSlow?: number;
-      /** floor/ceil the correction range (HF's default true; gpt-oss sets false) */ truncate?: boolean;
+      type: 'yarn';
+      factor: number;
+      originalMaxPositions: number;
+      betaFast?: number;
+      betaSlow?: number;
+      /** floor/ceil the correction range (HF's default true; gpt-oss sets false) */
+      truncate?: boolean;
       /** the config's attention_factor; else 0.1 ln(factor) + 1, or DeepSeek's mscale ratio */
-      attentionFactor?: number; mscale?: number; mscaleAllDim?: number;
+      attentionFactor?: number;
+      mscale?: number;
+      mscaleAllDim?: number;
     }
   | { type: 'llama3'; factor: number; originalMaxPositions: number; lowFreqFactor?: number; highFreqFactor?: number }
   | {
       /** LongRoPE (Phi-3): short factors while seqLen <= originalMaxPositions, long beyond; one per pair */
-      type: 'longrope'; shortFactor: ArrayLike<number>; longFactor: ArrayLike<number>; originalMaxPositions: number;
+      type: 'longrope';
+      shortFactor: ArrayLike<number>;
+      longFactor: ArrayLike<number>;
+      originalMaxPositions: number;
       /** factor (or maxPositions, for HF's maxPositions / originalMaxPositions) sets the attention factor */
-      factor?: number; maxPositions?: number; seqLen?: number; attentionFactor?: number;
+      factor?: number;
+      maxPositions?: number;
+      seqLen?: number;
+      attentionFactor?: number;
     };
 
 /** An array in the wasm heap of one loaded build (see Posenc.allocate). */
@@ -54,7 +67,14 @@ export interface Posenc {
   /** An array of `length` elements in this build's heap, usable as input and as `out` without copies. */
   allocate(length: number, type?: 'f32' | 'i32'): HeapArray;
   /** Heap size, bytes allocated and not freed, the scratch area's size, and JS handles held by C++. */
-  memoryStats(): { wasmBytes: number; allocatedBytes: number; scratchBytes: number; heapArrays: number; heapArrayBytes: number; jsHandles: number };
+  memoryStats(): {
+    wasmBytes: number;
+    allocatedBytes: number;
+    scratchBytes: number;
+    heapArrays: number;
+    heapArrayBytes: number;
+    jsHandles: number;
+  };
   /** True in the build loaded with loadPosenc({ trainer: true }). */
   readonly trainer: boolean;
   /** A tiny Transformer to train (trainer build only; see TrainerOptions for the defaults). */
@@ -64,7 +84,11 @@ export interface Posenc {
    * 1.13 prints for the tutorial's code (SLEEF's sin/cos, bit for bit); `fast: true` takes the
    * vectorised sin/cos instead (<= 1.5 ULP, several times faster): for tables that are only drawn.
    */
-  sinusoidal(maxLen: number, dModel: number, options?: { base?: number; out?: Out<Float32Array>; fast?: boolean }): Float32Array;
+  sinusoidal(
+    maxLen: number,
+    dModel: number,
+    options?: { base?: number; out?: Out<Float32Array>; fast?: boolean },
+  ): Float32Array;
   /**
    * Rows firstRow .. firstRow + count - 1 of the (maxLen, dModel) table: (count, dModel), with the bits
    * the whole table has (exact unless `fast`); cheap, for printing values of a table drawn with `fast: true`.
@@ -222,7 +246,11 @@ export function simdSupported(): boolean;
 /** The builds of the core, wasm/posenc-<variant>.{js,wasm}. */
 export const BUILD_VARIANTS: readonly ['simd', 'scalar', 'train-simd', 'train-scalar'];
 export type BuildVariant = (typeof BUILD_VARIANTS)[number];
-export function registerEmbeddedBuild(variant: BuildVariant, factory: (options: object) => Promise<unknown>, wasmBinary: Uint8Array): void;
+export function registerEmbeddedBuild(
+  variant: BuildVariant,
+  factory: (options: object) => Promise<unknown>,
+  wasmBinary: Uint8Array,
+): void;
 
 /** A text as the messages quote it: in double quotes, cut at 40 characters. */
 export function quote(text: string): string;
@@ -230,7 +258,8 @@ export function quote(text: string): string;
 export function camelCase(name: string): string;
 
 /**
- * Errors the core reports carry data besides the message: `names`, the
+ * Every error the API throws on purpose (its checks and the core's) carries
+ * `kind`. Errors the core reports carry data besides the message: `names`, the
  * argument names the message mentions in the core's (snake_case) spelling,
  * `values`, the numbers the rule was about (the value first, then any
  * bounds), and `detail`, the message without the function's name.

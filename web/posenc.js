@@ -29,7 +29,20 @@
 // handle and its options). This file is the API over them.
 
 import { simdSupported, registerEmbeddedBuild, instantiate, resolveWasmBase } from './core/load.js';
-import { quote, camelCase, describe, number, integer, size, boolean, options, unwrap } from './core/check.js';
+import {
+  quote,
+  camelCase,
+  describe,
+  number,
+  integer,
+  size,
+  boolean,
+  options,
+  unwrap,
+  inputError,
+  typeError,
+  rangeError,
+} from './core/check.js';
 import { scalingOption } from './core/rope-scaling.js';
 import { HeapArray, Scratch, allocateHeapArray, heapArraysHeld, arg, output, toTyped } from './core/heap.js';
 import { Trainer, TRAIN_TASKS, TRAIN_ENCODINGS, trainerConfig, wrapTrainer } from './core/trainer.js';
@@ -58,10 +71,10 @@ const instances = new Map(); // a BUILD_VARIANTS entry (+ wasmBase) -> Promise<P
  */
 export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   if (simd !== undefined && typeof simd !== 'boolean') {
-    return Promise.reject(new TypeError(`loadPosenc: simd must be true, false or omitted, got ${describe(simd)}`));
+    return Promise.reject(typeError(`loadPosenc: simd must be true, false or omitted, got ${describe(simd)}`));
   }
   if (typeof trainer !== 'boolean') {
-    return Promise.reject(new TypeError(`loadPosenc: trainer must be true or false, got ${describe(trainer)}`));
+    return Promise.reject(typeError(`loadPosenc: trainer must be true or false, got ${describe(trainer)}`));
   }
   let base;
   try {
@@ -72,7 +85,7 @@ export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   const useSimd = simd === undefined ? simdSupported() : simd;
   if (useSimd && !simdSupported()) {
     return Promise.reject(
-      new Error('loadPosenc: this engine does not support WebAssembly SIMD; load with { simd: false }'),
+      inputError('loadPosenc: this engine does not support WebAssembly SIMD; load with { simd: false }'),
     );
   }
   const variant = `${trainer ? 'train-' : ''}${useSimd ? 'simd' : 'scalar'}`;
@@ -134,10 +147,9 @@ class Posenc {
     const fn = 'allocate';
     integer(fn, 'length', length);
     if (length < 0 || length > this.limits.maxElements) {
-      throw new RangeError(`${fn}: length must be between 0 and ${this.limits.maxElements}, got ${length}`);
+      throw rangeError(`${fn}: length must be between 0 and ${this.limits.maxElements}, got ${length}`);
     }
-    if (type !== 'f32' && type !== 'i32')
-      throw new TypeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
+    if (type !== 'f32' && type !== 'i32') throw typeError(`${fn}: type must be 'f32' or 'i32', got ${describe(type)}`);
     return allocateHeapArray(this.#core, type, length);
   }
 
@@ -318,7 +330,7 @@ class Posenc {
     number(fn, 'base', base);
     boolean(fn, 'fast', fast);
     if (!CONVENTIONS.includes(convention)) {
-      throw new TypeError(
+      throw typeError(
         `${fn}: unknown convention: convention must be 'half' or 'interleaved', got ${describe(convention)}`,
       );
     }
@@ -332,7 +344,7 @@ class Posenc {
       positions = toTyped(arg(fn, 'positions', o.positions, 'f64', rows, 'rows'));
       for (let i = 0; i < positions.length; i++) {
         if (!Number.isInteger(positions[i]))
-          throw new RangeError(`${fn}: positions[${i}] must be an integer, got ${positions[i]}`);
+          throw rangeError(`${fn}: positions[${i}] must be an integer, got ${positions[i]}`);
       }
     }
     let maxPos = 0;
@@ -422,22 +434,24 @@ class Posenc {
   createTrainer(opts) {
     const fn = 'createTrainer';
     if (!this.trainer)
-      throw new TypeError(
-        `${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`,
-      );
+      throw typeError(`${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`);
     const c = trainerConfig(fn, opts, this.#defaults);
     const handle = new this.#core.TrainerHandle();
-    const result = handle.init({
-      ...c,
-      task: this.#core.TrainTask[c.task],
-      encoding: this.#core.TrainEncoding[c.encoding],
-      text: c.text ?? '',
-    });
-    if (result instanceof Error) {
-      handle.delete();
+    let trainer = null;
+    try {
+      const result = handle.init({
+        ...c,
+        task: this.#core.TrainTask[c.task],
+        encoding: this.#core.TrainEncoding[c.encoding],
+        text: c.text ?? '',
+      });
       unwrap(fn, result);
+      trainer = wrapTrainer(handle, c);
+    } finally {
+      // a refused config (an Error value) or an init that threw: nobody else holds the handle
+      if (!trainer) handle.delete();
     }
-    return wrapTrainer(handle, c);
+    return trainer;
   }
 
   /**

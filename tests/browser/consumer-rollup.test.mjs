@@ -1,4 +1,4 @@
-// A course author's site built with Rollup (pinned below, with
+// A course author's site built with Rollup (pinned in consumer-sites/rollup/, with
 // @rollup/plugin-node-resolve and @web/rollup-plugin-import-meta-assets for
 // the core's `new URL('../wasm/posenc-<variant>.wasm', import.meta.url)`)
 // from the packed package, no copied files, served as static files, rendered
@@ -9,17 +9,11 @@
 // both builds. The shared part: ./consumer-site.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, startServer } from './harness.mjs';
-import { SITES, bundlerProject, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
+import { SITES, bundlerProject, pageHtml, checkSite, workerCopies, timed, runProjectBin } from './consumer-site.mjs';
 
-const PINNED = {
-  rollup: '4.69.3',
-  '@rollup/plugin-node-resolve': '16.0.3',
-  '@web/rollup-plugin-import-meta-assets': '2.3.3',
-};
 // An author's rollup.config.mjs: one build per page, ES modules, the assets
 // plugin. Rollup does not build `new Worker(new URL(...))` as a worker: the
 // assets plugin copies train-worker.js as it is, whose own imports
@@ -40,14 +34,10 @@ let server;
 let url;
 let browser;
 before(async () => {
-  project = await bundlerProject('rollup', PINNED);
+  project = await bundlerProject('rollup');
   writeFileSync(path.join(project, 'rollup.config.mjs'), CONFIG);
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
-  execFileSync('npx', ['rollup', '-c', 'rollup.config.mjs', '--silent'], {
-    cwd: project,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  runProjectBin(project, ['rollup', '-c', 'rollup.config.mjs', '--silent']);
   for (const [name, s] of Object.entries(SITES))
     writeFileSync(path.join(project, 'dist', name, 'index.html'), pageHtml(s.tags, `${name}.js`));
   ({ server, url } = await startServer({ dir: path.join(project, 'dist') }));

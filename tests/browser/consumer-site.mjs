@@ -1,33 +1,36 @@
 // What the consumer tests (a course author's site built from the packed
 // package by Vite, webpack 5, Rollup or esbuild) share:
 // - siteProject(): the bundler's project under build/bundler-sites/<name>/
-//   (git-ignored), its pinned packages installed once and again only when the
-//   pinned list changes (a stamp file), the freshly packed tarball installed
-//   over the previous copy on each run;
+//   (git-ignored), its packages those of tests/browser/consumer-sites/<name>/'s
+//   committed lock (installed by scripts/setup.sh, once per lock), the freshly
+//   packed tarball installed over the previous copy on each run, offline;
 // - the two sites every bundler builds: a page importing
 //   `posenc-course/widgets` (every tag, train-lab included) and one importing
 //   `posenc-course/bundle` (every tag but train-lab), both also computing
 //   PyTorch's sinusoidal table through the API;
 // - checkSite(): a page loaded in Chromium, every tag rendered and showing
-//   something, the API equal to PyTorch from both builds, <train-lab>
-//   started and trained (in workers or on the page: returned), no console
-//   error or failing request.
+//   something besides an error, nothing the learner would read as an error
+//   (an error box, data-invalid, a note beside a control), the API equal to
+//   PyTorch from both builds, <train-lab> started and trained (in workers or
+//   on the page: returned), no page or console error or failing request.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { strictPage, renderAllWidgets, assertShowsSomething, root } from './harness.mjs';
+import { strictPage, renderAllWidgets, assertShowsSomething, learnerVisibleErrors, root } from './harness.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
 import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
+import { installSite } from '../../scripts/consumer-sites.mjs';
 
 export { root };
 
-// the attributes a course page must give (a quiz and a sample need an id);
-// train-lab is kept short: one encoding, 50 steps
+// the attributes a course page must give (a quiz, an exercise and a sample
+// need an id); train-lab is kept short: one encoding, 50 steps
 const REQUIRED = {
   'pe-quiz': 'quiz="sinusoidal-fastest-pair"',
+  'pe-exercise': 'exercise="sinusoidal-wavelength"',
   'pe-live-output': 'sample="seat-vectors"',
   'train-lab': 'steps="50" encodings="rope"',
 };
@@ -56,37 +59,18 @@ ${tags.map((t) => `<${t} ${REQUIRED[t] ?? ''}></${t}>`).join('\n')}
 }
 
 /**
- * build/bundler-sites/<name>/ with `pinned` (package -> version) installed
- * (once per pinned list) and this checkout packed and installed over the
- * previous copy. Returns { project, npm(args), cold } (`cold`: the pinned
- * packages were installed by this call).
+ * build/bundler-sites/<name>/, a course author's project: its bundler as
+ * tests/browser/consumer-sites/<name>/package-lock.json pins it (installed by
+ * scripts/setup.sh, or here if its lock changed since: scripts/consumer-sites.mjs),
+ * and this checkout packed and installed over the previous copy, offline.
+ * Returns { project, npm(args), cold } (`cold`: the bundler was installed by
+ * this call).
  */
-export function siteProject(name, pinned) {
-  const project = path.join(root, 'build/bundler-sites', name);
+export function siteProject(name) {
+  // 1. the bundler, from the committed lock
+  const { project, installed: cold } = installSite(name);
   const npm = (args) =>
     execFileSync('npm', args, { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  mkdirSync(project, { recursive: true });
-  // 1. the bundler, installed once per pinned list
-  const stamp = path.join(project, '.pinned-stamp');
-  const want = JSON.stringify(pinned);
-  const cold =
-    !existsSync(stamp) ||
-    readFileSync(stamp, 'utf8') !== want ||
-    !Object.keys(pinned).every((p) => existsSync(path.join(project, 'node_modules', p)));
-  if (cold) {
-    rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
-    rmSync(path.join(project, 'package-lock.json'), { force: true });
-    writeFileSync(
-      path.join(project, 'package.json'),
-      JSON.stringify(
-        { name: `${name}-site`, version: '1.0.0', private: true, type: 'module', devDependencies: pinned },
-        null,
-        2,
-      ),
-    );
-    npm(['install', '--no-audit', '--no-fund', '--loglevel=error']);
-    writeFileSync(stamp, want);
-  }
   // 2. this checkout, packed and installed over the previous copy
   const packDir = path.join(project, 'pack');
   rmSync(packDir, { recursive: true, force: true });
@@ -94,7 +78,16 @@ export function siteProject(name, pinned) {
   const packed = JSON.parse(
     execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }),
   );
-  npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', `./pack/${packed[0].filename}`]);
+  // --no-save: the project stays its committed package.json and lock; --offline: nothing is fetched
+  npm([
+    'install',
+    '--no-save',
+    '--offline',
+    '--no-audit',
+    '--no-fund',
+    '--loglevel=error',
+    `./pack/${packed[0].filename}`,
+  ]);
   for (const f of ['web/posenc.js', 'web/core/load.js', 'web/widgets/train-lab.js', 'dist/posenc-widgets.js']) {
     assert.equal(
       readFileSync(path.join(project, 'node_modules/posenc-course', f), 'utf8'),
@@ -110,8 +103,8 @@ export function siteProject(name, pinned) {
  * (writeEntries); logs whether the bundler had to be installed and how long
  * it took. Returns the project's folder.
  */
-export async function bundlerProject(bundler, pinned) {
-  const [site, seconds] = await timed(() => siteProject(bundler, pinned));
+export async function bundlerProject(bundler) {
+  const [site, seconds] = await timed(() => siteProject(bundler));
   console.log(
     `${bundler}: ${site.cold ? `cold (${bundler} installed)` : 'warm'}; install and pack ${seconds.toFixed(1)} s`,
   );
@@ -124,16 +117,31 @@ export function writeEntries(project) {
   for (const [name, site] of Object.entries(SITES)) writeFileSync(path.join(project, `${name}.js`), site.source);
 }
 
-/** Spawns `npx args` in `cwd` (its own process group) and waits until `url` answers; returns the child. */
-export async function startCommandServer(args, cwd, url) {
-  const child = spawn('npx', args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+/**
+ * The path of the command `name` the project `cwd` installed
+ * (node_modules/.bin): its pinned copy or nothing, where `npx` would look
+ * the name up on the registry when it is missing.
+ */
+export const projectBin = (cwd, name) => path.join(cwd, 'node_modules/.bin', name);
+
+/** Runs the project's command `[name, ...args]` (projectBin) in `cwd`; returns its output. */
+export function runProjectBin(cwd, [name, ...args]) {
+  return execFileSync(projectBin(cwd, name), args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+}
+
+/**
+ * Spawns the project's command `[name, ...args]` (projectBin) in `cwd`, in a
+ * process group of its own, and waits until `url` answers; returns the child.
+ */
+export async function startCommandServer([name, ...args], cwd, url) {
+  const child = spawn(projectBin(cwd, name), args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   for (let i = 0; ; i++) {
     try {
       if ((await fetch(url)).ok) return child;
     } catch {}
     if (i > 150) {
       stopCommandServer(child);
-      throw new Error(`${args.join(' ')} did not start`);
+      throw new Error(`${[name, ...args].join(' ')} did not start`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -142,14 +150,15 @@ export async function startCommandServer(args, cwd, url) {
 export function stopCommandServer(child) {
   if (child?.pid) {
     try {
-      process.kill(-child.pid); // npx and the server it started
+      process.kill(-child.pid); // the command and anything it started
     } catch {}
   }
 }
 
 /**
  * Loads `url` in Chromium and checks the site: every tag of `tags` renders and
- * shows something, the API equals PyTorch from both builds, <train-lab> (if on
+ * shows something, with no learner-visible error (learnerVisibleErrors), the
+ * API equals PyTorch from both builds, <train-lab> (if on
  * the page) trains 50 steps to its done event, no console error, no failing
  * request. Returns { page, trainMode } ('workers', 'page' or null); the
  * caller closes the page after its own checks.
@@ -158,6 +167,11 @@ export async function checkSite(browser, url, tags) {
   const p = await strictPage(browser);
   await p.goto(url);
   assert.equal(await renderAllWidgets(p, tags), tags.length);
+  // rendered is not enough: data-ready is set after an update that failed
+  // too, and an error box is text. Nothing a learner reads as an error, no
+  // page or console error so far.
+  assert.deepEqual(await learnerVisibleErrors(p, tags.join(',')), [], 'errors on the page the learner would see');
+  assert.deepEqual(p.problems, [], 'page errors, console errors, failed requests');
   for (const t of tags) await assertShowsSomething(p, t);
   await p.waitForFunction(() => window.apiResult, null, { timeout: 30_000 });
   const result = await p.evaluate(() => window.apiResult);

@@ -1,4 +1,4 @@
-// A course author's site built with Vite (pinned below) from the packed
+// A course author's site built with Vite (pinned: consumer-sites/vite/) from the packed
 // package, no copied files, `vite build`, served by `vite preview`, rendered
 // in Chromium: a page importing `posenc-course/widgets` (every tag, train-lab
 // included, and `loadPosenc` from `posenc-course`) and one importing
@@ -7,7 +7,6 @@
 // sinusoidal table from both builds. The shared part: ./consumer-site.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from './harness.mjs';
@@ -17,20 +16,19 @@ import {
   bundlerProject,
   pageHtml,
   startCommandServer,
+  runProjectBin,
   stopCommandServer,
   checkSite,
   workerCopies,
   timed,
 } from './consumer-site.mjs';
 
-const PINNED = { vite: '8.4.1' };
-
 let project;
 let preview;
 let url;
 let browser;
 before(async () => {
-  project = await bundlerProject('vite', PINNED);
+  project = await bundlerProject('vite');
   // the site's two pages: index.html (widgets) and bundle.html
   writeFileSync(path.join(project, 'index.html'), pageHtml(SITES.widgets.tags, '/widgets.js'));
   writeFileSync(path.join(project, 'bundle.html'), pageHtml(SITES.bundle.tags, '/bundle.js'));
@@ -40,11 +38,7 @@ before(async () => {
   );
   rmSync(path.join(project, 'main.js'), { force: true }); // the former single-page site
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
-  execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
-    cwd: project,
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  runProjectBin(project, ['vite', 'build', '--logLevel', 'warn']);
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   preview = await startCommandServer(

@@ -1,4 +1,4 @@
-// A course author's site built with webpack 5 (pinned below) from the packed
+// A course author's site built with webpack 5 (pinned: consumer-sites/webpack/) from the packed
 // package, no copied files, `webpack` (production, a minimal config with an
 // entry per page), served as static files, rendered in Chromium: a page
 // importing `posenc-course/widgets` (every tag, train-lab included, and
@@ -8,13 +8,11 @@
 // from both builds. The shared part: ./consumer-site.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch, startServer } from './harness.mjs';
-import { SITES, bundlerProject, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
+import { SITES, bundlerProject, pageHtml, checkSite, workerCopies, timed, runProjectBin } from './consumer-site.mjs';
 
-const PINNED = { webpack: '5.113.0', 'webpack-cli': '7.3.1' };
 const PAGES = { widgets: 'index.html', bundle: 'bundle.html' };
 
 let project;
@@ -22,13 +20,13 @@ let server;
 let url;
 let browser;
 before(async () => {
-  project = await bundlerProject('webpack', PINNED);
+  project = await bundlerProject('webpack');
   rmSync(path.join(project, 'main.js'), { force: true }); // the former single-page site
   writeFileSync(
     path.join(project, 'webpack.config.js'),
     "export default { mode: 'production', entry: { widgets: './widgets.js', bundle: './bundle.js' }, output: { path: new URL('./dist/', import.meta.url).pathname, filename: '[name].js', clean: true }, experiments: { topLevelAwait: true }, cache: { type: 'filesystem' }, snapshot: { managedPaths: [], module: { hash: true }, resolve: { hash: true } } };\n",
   );
-  execFileSync('npx', ['webpack'], { cwd: project, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  runProjectBin(project, ['webpack']);
   for (const [name, file] of Object.entries(PAGES))
     writeFileSync(path.join(project, 'dist', file), pageHtml(SITES[name].tags, `${name}.js`, { module: false }));
   ({ server, url } = await startServer({ dir: path.join(project, 'dist') }));

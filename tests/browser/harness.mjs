@@ -143,13 +143,50 @@ export async function renderAllWidgets(page, tags) {
   return count;
 }
 
-/** Fails unless the first element `selector` matches shows some text in its shadow root. */
+/**
+ * Fails unless the first element `selector` matches shows some text in its
+ * shadow root besides an error or status line (an error box, or "Loading the
+ * compute core…", is not the widget showing something).
+ */
 export async function assertShowsSomething(page, selector) {
   const text = await page
     .locator(selector)
     .first()
-    .evaluate((n) => n.shadowRoot.textContent);
-  assert.ok(text.trim().length > 0, `${selector} shows something`);
+    .evaluate((n) => {
+      const walker = document.createTreeWalker(n.shadowRoot, NodeFilter.SHOW_TEXT);
+      let shown = '';
+      for (let t = walker.nextNode(); t; t = walker.nextNode())
+        if (!t.parentElement?.closest('.error, .status')) shown += t.data;
+      return shown;
+    });
+  assert.ok(text.trim().length > 0, `${selector} shows something besides an error or status line`);
+}
+
+/**
+ * What a learner would read as something gone wrong in the widgets
+ * `selector` matches (and in widgets inside their shadow roots), one line
+ * each: a widget marked data-invalid, a non-empty error box (.error), a note
+ * beside a control (.field-note), a box marked aria-invalid. [] when none.
+ */
+export async function learnerVisibleErrors(page, selector) {
+  return page.$$eval(selector, (nodes) => {
+    const found = [];
+    const visit = (n, where) => {
+      const name = `${where}<${n.localName}${n.id ? `#${n.id}` : ''}>`;
+      if (n.hasAttribute('data-invalid')) found.push(`${name}: data-invalid`);
+      const root = n.shadowRoot;
+      if (!root) return;
+      for (const e of root.querySelectorAll('.error, .field-note')) {
+        const text = e.textContent.trim();
+        if (text) found.push(`${name} .${e.className.split(' ')[0]}: ${text.slice(0, 200)}`);
+      }
+      for (const e of root.querySelectorAll('[aria-invalid="true"]'))
+        found.push(`${name}: ${e.id || e.localName} aria-invalid`);
+      for (const inner of root.querySelectorAll('*')) if (inner.shadowRoot) visit(inner, `${name} > `);
+    };
+    nodes.forEach((n) => visit(n, ''));
+    return found;
+  });
 }
 
 /** Text of every shadow root of the given elements (what the learner reads in the widgets). */

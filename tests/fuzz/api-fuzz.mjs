@@ -593,6 +593,10 @@ export function fuzzApi(pe, { calls, seed = 1, other = null, targets = defaultTa
       if (typeof error.message !== 'string' || !names.some((n) => error.message.startsWith(n))) {
         throw new Error(`${where}: the error message does not name the function: ${JSON.stringify(error.message)}`);
       }
+      // a check's error, not a slip of the API's own code: it carries kind (inputError), as the core's do
+      if (![error.constructor.name, 'IndexError'].includes(error.kind)) {
+        throw new Error(`${where}: the error carries no kind (${error.constructor.name}: ${error.message})`);
+      }
       stats.errorKinds[error.constructor.name] = (stats.errorKinds[error.constructor.name] ?? 0) + 1;
     }
     const k = stats.threw % CANARIES.length;

@@ -465,6 +465,74 @@ for (const simd of [true, false]) {
         out.weights.free();
       });
 
+      it('an out sharing bytes with an input or another out is refused, whatever object it is', () => {
+        const heads = 2;
+        const seqLen = 5;
+        const headDim = 3;
+        const n = heads * seqLen * headDim;
+        const shape = { heads, seqLen, headDim, causal: true };
+        const fresh = pe.attention(
+          Float32Array.from({ length: n }, (_, i) => Math.cos(i)),
+          Float32Array.from({ length: n }, (_, i) => Math.sin(i)),
+          Float32Array.from({ length: n }, (_, i) => Math.cos(2 * i)),
+          shape,
+        );
+        // q, k, v side by side in one buffer, with room for the output after them
+        const big = new Float32Array(4 * n);
+        const [q, k, v, free] = [0, 1, 2, 3].map((i) => big.subarray(i * n, (i + 1) * n));
+        q.set(Float32Array.from({ length: n }, (_, i) => Math.cos(i)));
+        k.set(Float32Array.from({ length: n }, (_, i) => Math.sin(i)));
+        v.set(Float32Array.from({ length: n }, (_, i) => Math.cos(2 * i)));
+        const shares = /out for output must not be one of the inputs or share memory with one/;
+        // the same bytes as q, another object
+        assert.throws(() => pe.attention(q, k, v, { ...shape, out: { output: big.subarray(0, n) } }), shares);
+        assert.throws(
+          () => pe.attention(q, k, v, { ...shape, out: { output: new Float32Array(q.buffer, 0, n) } }),
+          /\(q\)/,
+        );
+        // one value of v's end, one of the free space's start
+        assert.throws(
+          () => pe.attention(q, k, v, { ...shape, out: { output: big.subarray(3 * n - 1, 4 * n - 1) } }),
+          /\(v\)/,
+        );
+        // the two outs over each other
+        const weights = new Float32Array(heads * seqLen * seqLen + n);
+        assert.throws(
+          () =>
+            pe.attention(q, k, v, {
+              ...shape,
+              out: {
+                output: weights.subarray(0, n),
+                weights: weights.subarray(n - 1, n - 1 + heads * seqLen * seqLen),
+              },
+            }),
+          /out for weights must not share memory with out for output/,
+        );
+        // right next to v, in the same buffer: allowed, and the same result
+        const r = pe.attention(q, k, v, { ...shape, out: { output: free } });
+        assert.equal(r.output, free);
+        assert.deepEqual(free, fresh.output);
+        // in the heap: a HeapArray, a subarray of it, and its .array view are one memory
+        const qh = pe.allocate(2 * n);
+        qh.set([...q, ...k]);
+        const qv = qh.subarray(0, n);
+        assert.throws(() => pe.attention(qv, k, v, { ...shape, out: { output: qh.subarray(0, n) } }), shares);
+        assert.throws(
+          () => pe.attention(qv, k, v, { ...shape, out: { output: qh.subarray(n - 1, 2 * n - 1) } }),
+          shares,
+        );
+        assert.throws(() => pe.attention(qh.array.subarray(0, n), k, v, { ...shape, out: { output: qv } }), shares);
+        const next = qh.subarray(n, 2 * n);
+        pe.attention(qv, k, v, { ...shape, out: { output: next } });
+        assert.deepEqual(next.toArray(), fresh.output);
+        qh.free();
+        // ropeApply works in place: its out may be its input
+        const x = Float32Array.from({ length: 8 }, (_, i) => i + 1);
+        const rotated = pe.ropeApply(x, 2, 4, { positions: [3, 4] });
+        pe.ropeApply(x, 2, 4, { positions: [3, 4], out: x.subarray(0) });
+        assert.deepEqual(x, rotated);
+      });
+
       it('the scratch area is reused: many calls of changing size keep the heap bounded', () => {
         const heap = () => (simd ? 'simd' : 'scalar') && pe.allocate(1).array.buffer.byteLength;
         for (let i = 0; i < 50; i++) pe.sinusoidal(64 + (i % 7) * 100, 64);

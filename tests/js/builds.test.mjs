@@ -53,6 +53,23 @@ describe('wasm builds', () => {
     assert.deepEqual(declared, [...BUILD_VARIANTS]);
   });
 
+  it("every heap view web/ reads on a module is in CMakeLists.txt's EXPORTED_RUNTIME_METHODS", () => {
+    // Emscripten 3.1.6 puts every HEAP view on the module; newer releases only
+    // the listed ones, so a view used but not listed breaks there, not here.
+    const web = path.join(wasmDir, '..');
+    const used = new Set();
+    for (const f of readdirSync(web, { recursive: true })) {
+      if (!f.endsWith('.js') || /^(wasm|gen|vendor)\//.test(f)) continue;
+      for (const m of readFileSync(path.join(web, f), 'utf8').matchAll(/\bHEAP(?:U?8|U?16|U?32|F32|F64|U?64)\b/g))
+        used.add(m[0]);
+    }
+    const cmake = readFileSync(path.join(web, '../CMakeLists.txt'), 'utf8');
+    const listed = /set\(POSENC_HEAP_VIEWS ([A-Z0-9,]+)\)/.exec(cmake)?.[1].split(',') ?? [];
+    assert.match(cmake, /-sEXPORTED_RUNTIME_METHODS=\$\{POSENC_HEAP_VIEWS\}/);
+    assert.ok(used.size >= 4, `views read: ${[...used]}`);
+    assert.deepEqual([...used].filter((v) => !listed.includes(v)).sort(), [], `listed: ${listed}`);
+  });
+
   it('the lesson modules stay under 150 KB each', () => {
     for (const variant of ['simd', 'scalar']) {
       const bytes = readFileSync(path.join(wasmDir, `posenc-${variant}.wasm`)).length;

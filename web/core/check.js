@@ -1,7 +1,23 @@
 // The argument checks of the API (web/posenc.js): each throws a TypeError
 // (wrong kind of value) or a RangeError (out of range) whose message starts
-// with the function's name and names the argument; unwrap() throws the
-// core's own errors the same way.
+// with the function's name and names the argument, carrying `kind`
+// (inputError); unwrap() throws the core's own errors the same way.
+
+/**
+ * An error about a value that was given (an argument, an attribute, what a
+ * learner typed), not a bug: a `Class` (Error, TypeError, RangeError) that
+ * carries `kind`, its class's name, as the core's own errors do
+ * (bindings.cpp). Every check of the API throws one; a widget shows exactly
+ * these in its box (PeElement), and anything else, a bug, goes on to the
+ * console. (Also the widgets'.)
+ */
+export function inputError(message, Class = Error) {
+  const error = new Class(message);
+  error.kind = Class.name;
+  return error;
+}
+export const typeError = (message) => inputError(message, TypeError);
+export const rangeError = (message) => inputError(message, RangeError);
 
 /** A text as a message quotes it: in double quotes, cut at 40 characters. (Also the widgets'.) */
 export function quote(text) {
@@ -26,36 +42,36 @@ export function describe(v) {
 }
 
 export function number(fn, name, v) {
-  if (typeof v !== 'number') throw new TypeError(`${fn}: ${name} must be a number, got ${describe(v)}`);
-  if (!Number.isFinite(v)) throw new RangeError(`${fn}: ${name} must be a finite number, got ${v}`);
+  if (typeof v !== 'number') throw typeError(`${fn}: ${name} must be a number, got ${describe(v)}`);
+  if (!Number.isFinite(v)) throw rangeError(`${fn}: ${name} must be a finite number, got ${v}`);
   return v;
 }
 
 export function integer(fn, name, v) {
   number(fn, name, v);
-  if (!Number.isInteger(v)) throw new RangeError(`${fn}: ${name} must be an integer, got ${v}`);
+  if (!Number.isInteger(v)) throw rangeError(`${fn}: ${name} must be an integer, got ${v}`);
   return v;
 }
 
 export function size(fn, name, v, lo, hi) {
   integer(fn, name, v);
-  if (v < lo || v > hi) throw new RangeError(`${fn}: ${name} must be between ${lo} and ${hi}, got ${v}`);
+  if (v < lo || v > hi) throw rangeError(`${fn}: ${name} must be between ${lo} and ${hi}, got ${v}`);
   return v;
 }
 
 export function boolean(fn, name, v) {
-  if (typeof v !== 'boolean') throw new TypeError(`${fn}: ${name} must be true or false, got ${describe(v)}`);
+  if (typeof v !== 'boolean') throw typeError(`${fn}: ${name} must be true or false, got ${describe(v)}`);
   return v;
 }
 
 export function options(fn, opts, known) {
   if (opts === undefined || opts === null) return {};
   if (typeof opts !== 'object' || Array.isArray(opts) || ArrayBuffer.isView(opts)) {
-    throw new TypeError(`${fn}: options must be an object, got ${describe(opts)}`);
+    throw typeError(`${fn}: options must be an object, got ${describe(opts)}`);
   }
   for (const key of Object.keys(opts)) {
     if (!known.includes(key)) {
-      throw new TypeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
+      throw typeError(`${fn}: unknown option '${key}' (known: ${known.join(', ')})`);
     }
   }
   return opts;

@@ -1,7 +1,7 @@
 // Arrays in the wasm heap: HeapArray (the caller's, used in place), the
 // grow-only scratch area every call copies plain arrays through, and the
 // shapes of a call's array arguments (arg, output) with their checks.
-import { describe } from './check.js';
+import { describe, typeError, rangeError } from './check.js';
 
 export const TYPES = {
   f32: { Array: Float32Array, heap: 'HEAPF32' },
@@ -26,7 +26,7 @@ export class HeapArray {
   }
 
   constructor(token, core, type, length, root = null, at = 0) {
-    if (token !== heapOwners) throw new TypeError('HeapArray: create one with pe.allocate(length)');
+    if (token !== heapOwners) throw typeError('HeapArray: create one with pe.allocate(length)');
     if (root) {
       // a view of part of another HeapArray (subarray): no memory of its own;
       // it holds on to `root` so the memory is not collected under it
@@ -36,7 +36,7 @@ export class HeapArray {
     }
     const bytes = Math.max(align(length * TYPES[type].Array.BYTES_PER_ELEMENT), 16);
     const ptr = core._malloc(bytes);
-    if (!ptr) throw new RangeError(`allocate: not enough memory for ${length} values`);
+    if (!ptr) throw rangeError(`allocate: not enough memory for ${length} values`);
     const held = heapArraysHeld(core);
     held.count++;
     held.bytes += bytes;
@@ -65,7 +65,7 @@ export class HeapArray {
   /** Copies `values` (an array-like of the same length) in. */
   set(values) {
     if (!values || typeof values.length !== 'number' || values.length !== this.length) {
-      throw new RangeError(`HeapArray.set: expected ${this.length} values, got ${describe(values)}`);
+      throw rangeError(`HeapArray.set: expected ${this.length} values, got ${describe(values)}`);
     }
     this.array.set(values);
     return this;
@@ -84,7 +84,7 @@ export class HeapArray {
   subarray(begin = 0, end = this.length) {
     const s = live(this, 'subarray');
     if (!Number.isInteger(begin) || !Number.isInteger(end) || begin < 0 || end < begin || end > s.length) {
-      throw new RangeError(
+      throw rangeError(
         `HeapArray.subarray: expected 0 <= begin <= end <= ${s.length}, got ${describe(begin)} and ${describe(end)}`,
       );
     }
@@ -128,7 +128,7 @@ function releaseHeapArray({ core, ptr, bytes }) {
 
 export function live(heapArray, fn) {
   const s = heapOwners.get(heapArray);
-  if (s.freed || s.owner?.freed) throw new TypeError(`${fn}: this HeapArray has been freed`);
+  if (s.freed || s.owner?.freed) throw typeError(`${fn}: this HeapArray has been freed`);
   return s;
 }
 
@@ -162,7 +162,7 @@ export class Scratch {
       }
       if (!this.#ptr) {
         this.#bytes = 0;
-        throw new RangeError(`${fn}: not enough memory for this request`);
+        throw rangeError(`${fn}: not enough memory for this request`);
       }
     }
     let next = this.#ptr;
@@ -188,15 +188,41 @@ export function allocateHeapArray(core, type, length) {
 /** Where a HeapArray's values start in its heap. */
 export const heapAddress = (heapArray) => heapOwners.get(heapArray).ptr;
 
+/**
+ * The bytes an array argument occupies: { buffer, start, end } ([start, end)
+ * of `buffer`), or null for a plain Array (always copied). A HeapArray's
+ * bytes are those of its build's heap (so a subarray, or the typed-array
+ * view `.array`, names the same bytes as the HeapArray itself).
+ */
+export function byteRange(value) {
+  if (value instanceof HeapArray) {
+    const s = heapOwners.get(value);
+    const { Array: Type, heap } = TYPES[s.type];
+    return { buffer: s.core[heap].buffer, start: s.ptr, end: s.ptr + s.length * Type.BYTES_PER_ELEMENT };
+  }
+  if (ArrayBuffer.isView(value))
+    return { buffer: value.buffer, start: value.byteOffset, end: value.byteOffset + value.byteLength };
+  return null;
+}
+
+/** Whether two arguments' values share any byte (byteRange); empty ones share none. */
+export function sharesBytes(a, b) {
+  const x = byteRange(a);
+  const y = byteRange(b);
+  return (
+    !!x && !!y && x.buffer === y.buffer && x.start < x.end && y.start < y.end && x.start < y.end && y.start < x.end
+  );
+}
+
 // An output argument: `out` may be a HeapArray, a typed array of the right
 // type and length (filled in), or undefined (a fresh array is returned).
 export function output(fn, name, out, type, length, lengthText = String(length)) {
   if (out !== undefined && !(out instanceof HeapArray)) {
     const { Array: Type } = TYPES[type];
     if (!(out instanceof Type))
-      throw new TypeError(`${fn}: out must be a ${Type.name} or a HeapArray, got ${describe(out)}`);
+      throw typeError(`${fn}: out must be a ${Type.name} or a HeapArray, got ${describe(out)}`);
     if (out.length !== length)
-      throw new RangeError(`${fn}: out must hold ${lengthText} = ${length} values, got ${out.length}`);
+      throw rangeError(`${fn}: out must hold ${lengthText} = ${length} values, got ${out.length}`);
   }
   return arg(fn, name, out, type, length, lengthText);
 }
@@ -210,16 +236,14 @@ export function toTyped(a) {
   else if (ArrayBuffer.isView(v) && !(v instanceof DataView)) out = Type.from(v);
   else if (Array.isArray(v)) {
     for (let i = 0; i < v.length; i++) {
-      if (typeof v[i] !== 'number') throw new TypeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v[i])}`);
+      if (typeof v[i] !== 'number') throw typeError(`${fn}: ${name}[${i}] must be a number, got ${describe(v[i])}`);
     }
     out = Type.from(v);
   } else {
-    throw new TypeError(
-      `${fn}: ${name} must be a ${Type.name}, a HeapArray or an array of numbers, got ${describe(v)}`,
-    );
+    throw typeError(`${fn}: ${name} must be a ${Type.name}, a HeapArray or an array of numbers, got ${describe(v)}`);
   }
   if (a.length !== undefined && out.length !== a.length) {
-    throw new RangeError(`${fn}: ${name} must hold ${a.lengthText} = ${a.length} values, got ${out.length}`);
+    throw rangeError(`${fn}: ${name} must hold ${a.lengthText} = ${a.length} values, got ${out.length}`);
   }
   return out;
 }

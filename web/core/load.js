@@ -9,6 +9,8 @@
 // Authors who copy web/wasm/ somewhere else (a CDN) pass `wasmBase`; that path
 // is an ordinary runtime import that bundlers leave alone.
 
+import { typeError } from './check.js';
+
 // The smallest module that uses a v128 instruction: validates only where
 // WebAssembly SIMD is supported (same probe as wasm-feature-detect).
 const SIMD_PROBE = new Uint8Array([
@@ -65,7 +67,7 @@ function describe(v) {
  */
 export function registerEmbeddedBuild(variant, factory, wasmBinary) {
   if (!Object.hasOwn(BUILDS, variant)) {
-    throw new TypeError(
+    throw typeError(
       `registerEmbeddedBuild: variant must be one of ${Object.keys(BUILDS)
         .map((v) => `'${v}'`)
         .join(', ')}, got ${describe(variant)}`,
@@ -81,7 +83,7 @@ export function registerEmbeddedBuild(variant, factory, wasmBinary) {
 export function resolveWasmBase(wasmBase) {
   if (wasmBase === undefined) return undefined;
   if (typeof wasmBase !== 'string' && !(wasmBase instanceof URL)) {
-    throw new TypeError(
+    throw typeError(
       `loadPosenc: wasmBase must be a string or a URL (the folder holding posenc-<variant>.js and .wasm), got ${describe(wasmBase)}`,
     );
   }
@@ -90,7 +92,7 @@ export function resolveWasmBase(wasmBase) {
   try {
     url = base ? new URL(wasmBase, base) : new URL(wasmBase);
   } catch {
-    throw new TypeError(`loadPosenc: wasmBase must be a valid URL, got ${describe(String(wasmBase))}`);
+    throw typeError(`loadPosenc: wasmBase must be a valid URL, got ${describe(String(wasmBase))}`);
   }
   if (!url.pathname.endsWith('/')) url.pathname += '/';
   return url;

@@ -8,14 +8,14 @@
 // The result holds the type's fields, given or defaulted; posenc.js fills in
 // the fields the type does not read (buildInfo().defaults.scaling) before it
 // crosses as the RopeScaling value object of bindings.cpp.
-import { describe, number, integer, boolean, options } from './check.js';
+import { describe, number, integer, boolean, options, typeError } from './check.js';
 
 const MAX_FACTORS = 32768; // LongRoPE lists: one factor per pair, dim/2 <= maxDim/2
 
 // float32, as torch.tensor(list, dtype=float32)
 function floats(fn, name, v) {
   if (!(Array.isArray(v) || ArrayBuffer.isView(v)) || v.length > MAX_FACTORS) {
-    throw new TypeError(`${fn}: ${name} must be an array of numbers, one per pair, got ${describe(v)}`);
+    throw typeError(`${fn}: ${name} must be an array of numbers, one per pair, got ${describe(v)}`);
   }
   const a = new Float32Array(v.length);
   for (let i = 0; i < v.length; i++) a[i] = number(fn, `${name}[${i}]`, v[i]);
@@ -30,12 +30,10 @@ export const FIELD_KINDS = Object.freeze(Object.keys(CHECKS));
 export function scalingOption(fn, s, types, context = {}) {
   if (s === null || s === undefined) return null;
   if (typeof s !== 'object' || Array.isArray(s)) {
-    throw new TypeError(
-      `${fn}: scaling must be null or an object like { type: 'linear', factor: 2 }, got ${describe(s)}`,
-    );
+    throw typeError(`${fn}: scaling must be null or an object like { type: 'linear', factor: 2 }, got ${describe(s)}`);
   }
   if (typeof s.type !== 'string' || !Object.hasOwn(types, s.type)) {
-    throw new TypeError(
+    throw typeError(
       `${fn}: unknown RoPE scaling type: scaling.type must be one of ${Object.keys(types)
         .map((t) => `'${t}'`)
         .join(', ')}, got ${describe(s.type)}`,
@@ -44,7 +42,7 @@ export function scalingOption(fn, s, types, context = {}) {
   const { fields, kinds, required, defaults } = types[s.type];
   options(`${fn} (scaling '${s.type}')`, s, ['type', ...fields]);
   const need = (name) => {
-    throw new TypeError(`${fn}: scaling '${s.type}' needs ${name}`);
+    throw typeError(`${fn}: scaling '${s.type}' needs ${name}`);
   };
   const out = { type: s.type };
   for (const name of fields) {

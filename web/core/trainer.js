@@ -2,7 +2,7 @@
 // (pe.createTrainer): its steps, evaluations and parameters, each checked,
 // and its memory freed on delete() or when it is garbage-collected; and the
 // options a trainer is created with, checked.
-import { quote, describe, number, integer, size, options, unwrap } from './check.js';
+import { quote, describe, number, integer, size, options, unwrap, typeError } from './check.js';
 
 /** The trainer's tasks and positional encodings (pe.createTrainer). */
 export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift', 'text']);
@@ -32,18 +32,18 @@ export function trainerConfig(fn, opts, defaults) {
   const c = { ...defaults.trainer };
   for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
   if (!TRAIN_TASKS.includes(c.task))
-    throw new TypeError(
+    throw typeError(
       `${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`,
     );
   if (c.task === 'text') {
     if (typeof c.text !== 'string')
-      throw new TypeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
+      throw typeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
     if (o.vocab === undefined) c.vocab = defaults.textVocab;
   } else if (o.text !== undefined) {
-    throw new TypeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
+    throw typeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
   }
   if (!TRAIN_ENCODINGS.includes(c.encoding)) {
-    throw new TypeError(
+    throw typeError(
       `${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`,
     );
   }
@@ -63,7 +63,7 @@ const deleteOnCollect =
  */
 export class Trainer {
   constructor(token, handle, config) {
-    if (token !== trainerState) throw new TypeError('Trainer: create one with pe.createTrainer(options)');
+    if (token !== trainerState) throw typeError('Trainer: create one with pe.createTrainer(options)');
     const state = { handle, deleted: false, stepsAtDelete: 0 };
     trainerState.set(this, state);
     deleteOnCollect?.register(this, handle, state);
@@ -74,7 +74,7 @@ export class Trainer {
 
   #state(fn) {
     const s = trainerState.get(this);
-    if (s.deleted) throw new TypeError(`${fn}: this trainer has been deleted`);
+    if (s.deleted) throw typeError(`${fn}: this trainer has been deleted`);
     return s;
   }
 
@@ -127,7 +127,7 @@ export class Trainer {
   parameter(name) {
     const fn = 'trainer.parameter';
     const s = this.#state(fn);
-    if (typeof name !== 'string') throw new TypeError(`${fn}: name must be a string, got ${describe(name)}`);
+    if (typeof name !== 'string') throw typeError(`${fn}: name must be a string, got ${describe(name)}`);
     return unwrap(fn, s.handle.parameter(name));
   }
 

@@ -4,7 +4,10 @@
 // What the base class does, so each widget only says what it draws:
 // - parameters are attributes, declared once in `static params`; they are
 //   parsed and checked here, and a bad value shows a clear message inside the
-//   widget instead of throwing into the host page;
+//   widget instead of throwing into the host page; so does an error update()
+//   throws about a value given (one carrying `kind`: the core's, the API's
+//   checks', inputError()'s), while any other error, a bug, also goes on to
+//   the console;
 // - a change to an attribute (from the host page, a control inside the
 //   widget, or the URL) schedules one update in the next animation frame, so
 //   dragging a slider never queues more than one update per frame;
@@ -47,8 +50,15 @@ export {
 } from './dom.js';
 export { offPageCanvas, canvasContext } from './canvas.js';
 export { css, CSS_PROPERTIES, sheet } from './theme.js';
+export { inputError } from '../core/check.js';
 export { bindEntryBox } from './controls.js';
 export { configureCore, core, define, deferDefinitions, defineDeferredNow } from './scheduling.js';
+
+// what a drawing says before the widget's first update has drawn it
+export const NOT_DRAWN_LABEL = 'Not drawn yet: it is drawn when it comes into view.';
+// what the error box says when update() failed on a bug, not on a value given
+const BUG_MESSAGE =
+  'This widget failed (a bug in it, not anything you entered); the details are in the browser console.';
 
 export class PeElement extends HTMLElement {
   /** { 'attr-name': { type: 'int'|'float'|'bool'|'enum'|'vector'|'string', default, min, max, step, even, options, length, label } } */
@@ -101,6 +111,16 @@ export class PeElement extends HTMLElement {
     );
     this.build(this.shadowRoot);
     this.shadowRoot.append(this.statusBox, this.errorBox);
+    // A drawing (role="img") gets its label when update() draws it, and a
+    // widget is built long before it is drawn (idle builds, off screen):
+    // until then assistive technology would meet a picture with no name.
+    for (const img of this.shadowRoot.querySelectorAll('[role="img"]:not([aria-label]):not([aria-labelledby])'))
+      img.setAttribute('aria-label', NOT_DRAWN_LABEL);
+    // A box may start scrolling sideways without an update: the widget's
+    // width changes (a window resized, a phone turned), or a <details> in it
+    // opens (toggle does not bubble: caught on the way down). Measured again then.
+    this.shadowRoot.addEventListener('toggle', (e) => e.target.open && this._markScrollables(), true);
+    if (typeof ResizeObserver === 'function') new ResizeObserver(() => this._markScrollables()).observe(this);
   }
 
   connectedCallback() {
@@ -220,6 +240,7 @@ export class PeElement extends HTMLElement {
       return;
     }
     const started = performance.now();
+    let bug = null;
     try {
       // update() returns false while it waits for something (a module it
       // imports); it schedules itself again when that arrives
@@ -228,13 +249,22 @@ export class PeElement extends HTMLElement {
       this.errorBox.textContent = '';
       this.toggleAttribute('data-invalid', false);
     } catch (error) {
-      // A core error (RangeError, ...) is the learner's input, not a crash.
-      this.errorBox.textContent = error instanceof Error ? error.message : String(error);
+      // An error that carries `kind` (the core's, the API's checks',
+      // inputError's) is about a value given: its message is for the
+      // learner. Anything else (a TypeError in widget code) is a bug: the
+      // box says so without details, and the error goes on, to the console
+      // and window.onerror, where the browser tests see it.
+      if (typeof error?.kind === 'string') this.errorBox.textContent = error.message;
+      else {
+        bug = error;
+        this.errorBox.textContent = BUG_MESSAGE;
+      }
       this.toggleAttribute('data-invalid', true);
     }
     this.lastUpdateMs = performance.now() - started;
     this.toggleAttribute('data-ready', true);
     this.dispatchEvent(new CustomEvent('pe-update', { detail: { ms: this.lastUpdateMs } }));
+    if (bug) throw bug;
   }
 
   // A box that scrolls sideways (a wide table or printout on a phone) must
@@ -242,6 +272,7 @@ export class PeElement extends HTMLElement {
   // the next frame, before anything is written, when the layout this update
   // caused is already done: measuring at once made every update lay the
   // page out twice. The theme colours are read again there too (theme()).
+  // Also after a resize of the widget or an opened <details> (_ensureBuilt).
   _markScrollables() {
     if (this._markFrame) return;
     this._markFrame = requestAnimationFrame(() => {

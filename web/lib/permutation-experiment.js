@@ -8,6 +8,7 @@
 // pe.attention); this file makes the toy weights, multiplies the 16-wide rows
 // by them, and pairs the seats.
 import { seededRandom } from './random.js';
+import { inputError } from '../core/check.js';
 
 const D_MODEL = 16;
 const HEADS = 2;
@@ -208,7 +209,7 @@ export function parseOrder(text, n) {
   const p = text.split(',').map((s) => Number(s.trim()));
   const seen = new Set(p);
   if (p.length !== n || seen.size !== n || p.some((v) => !Number.isInteger(v) || v < 0 || v >= n)) {
-    throw new Error(
+    throw inputError(
       `order must list each of the positions 0..${n - 1} once (one per word of the sentence); got "${text}"`,
     );
   }

@@ -68,7 +68,7 @@ class AlibiBias extends PeElement {
       role: 'group',
       'aria-label': 'One bias matrix per head; press one to show it large',
     });
-    this.bigTitle = h('h4', {});
+    this.bigTitle = h('h4', {}, 'The head shown large'); // its words come with the first update
     this.big = h('canvas', { role: 'img', tabindex: '0' });
     this.bigWrap = h('div', { class: 'big-wrap' }, this.bigTitle, this.big);
     this.legendBar = h('canvas', { width: 120, height: 12, 'aria-hidden': 'true' });

@@ -30,7 +30,7 @@
 // revealed, latencyMs, question (plain text), correctPattern, correctValue }.
 // HTML comes only from quizTextToHtml/blocksToHtml (trustedFragment); what the
 // learner types only ever becomes text nodes or parsed, escaped TeX.
-import { define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
+import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
 import { exercises, exerciseGenerators } from '../gen/lesson-data.js';
@@ -134,7 +134,7 @@ class PeExercise extends QuestionElement {
 
   update(pe, p) {
     const data = exercises[p.exercise];
-    if (!data) throw new Error(`pe-exercise: there is no exercise with id "${p.exercise}"`);
+    if (!data) throw inputError(`pe-exercise: there is no exercise with id "${p.exercise}"`);
     if (this._draw && this._drawFor === p.exercise) return; // already shown; its state lives in the DOM
     if (!this._generator || this._generatorFor !== data.generator) {
       this.titleBox.replaceChildren(trustedFragment(data.title));

@@ -9,7 +9,7 @@
 // theta="0.7">`). The tests hold every runner against what real PyTorch
 // prints for the same code.
 // the code's HTML is the build's (highlighted by it): trustedFragment
-import { PeElement, define, css, h, bindEntryBox, trustedFragment } from '../lib/pe-element.js';
+import { PeElement, define, css, h, bindEntryBox, trustedFragment, inputError } from '../lib/pe-element.js';
 import { idParam, parseParam } from '../lib/params.js';
 import { samples, sampleRunners } from '../gen/lesson-data.js';
 import { pyLiteral } from '../lib/pyformat.js';
@@ -105,7 +105,7 @@ class PeLiveOutput extends PeElement {
   }
 
   update(pe, p) {
-    if (!samples[p.sample]) throw new Error(`pe-live-output: there is no sample with id "${p.sample}"`);
+    if (!samples[p.sample]) throw inputError(`pe-live-output: there is no sample with id "${p.sample}"`);
     if (this.shownSample !== p.sample) {
       this.shownSample = p.sample;
       this.runner = null;

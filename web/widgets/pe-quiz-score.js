@@ -17,7 +17,7 @@
 // questions draw new numbers, and an LMS or LRS hears of it.
 // Questions the lesson does not know (a mistyped id, which shows its own
 // error) are not counted, and a question on the page twice counts once.
-import { PeElement, define, css, h } from '../lib/pe-element.js';
+import { PeElement, define, css, h, inputError } from '../lib/pe-element.js';
 import { questionIds, lessonQuestionIds } from '../gen/lesson-data.js';
 import {
   loadProgress,
@@ -56,7 +56,9 @@ export function countedIds(scope, doc = document, known = questionIds) {
     try {
       containers = [...doc.querySelectorAll(scope)];
     } catch {
-      throw new Error(`scope must be page, lesson or a CSS selector; ${JSON.stringify(scope)} is not a valid selector`);
+      throw inputError(
+        `scope must be page, lesson or a CSS selector; ${JSON.stringify(scope)} is not a valid selector`,
+      );
     }
     nodes = containers.flatMap((c) => [...(c.matches(QUESTIONS) ? [c] : []), ...c.querySelectorAll(QUESTIONS)]);
   }

@@ -23,7 +23,7 @@
 // shown), latencyMs (since the question or the last try was shown), choices
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
-import { define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
+import { define, css, h, core, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
 import { quizzes, quizGenerators } from '../gen/lesson-data.js';
@@ -107,7 +107,7 @@ class PeQuiz extends QuestionElement {
 
   update(pe, p) {
     const data = quizzes[p.quiz];
-    if (!data) throw new Error(`pe-quiz: there is no quiz with id "${p.quiz}"`);
+    if (!data) throw inputError(`pe-quiz: there is no quiz with id "${p.quiz}"`);
     if (this._question && this._questionFor === p.quiz) return; // already shown; state lives in the DOM
     const saved = loadProgress()[p.quiz];
     if (data.generator) {

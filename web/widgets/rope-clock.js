@@ -6,7 +6,7 @@
 // and the key's pair (lesson, "Who comes before whom"): each pair adds
 // cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
 // the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
-import { PeElement, define, css, h, patchSpecs, setAttr, setText } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText, inputError } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 
 const TAU = 2 * Math.PI;
@@ -170,11 +170,11 @@ class RopeClock extends PeElement {
   _seats(tokens, first, second) {
     const words = tokens.map(norm);
     const a = words.indexOf(norm(first));
-    if (a < 0) throw new Error(`word 1 “${first}” is not in the sentence`);
+    if (a < 0) throw inputError(`word 1 “${first}” is not in the sentence`);
     let b = words.findIndex((w, i) => w === norm(second) && i !== a);
     if (b < 0) b = words.indexOf(norm(second)) === a ? -2 : -1;
-    if (b === -1) throw new Error(`word 2 “${second}” is not in the sentence`);
-    if (b === -2) throw new Error(`word 2 “${second}” must be at another position than word 1`);
+    if (b === -1) throw inputError(`word 2 “${second}” is not in the sentence`);
+    if (b === -2) throw inputError(`word 2 “${second}” must be at another position than word 1`);
     return [a, b];
   }
 

@@ -10,7 +10,7 @@
 // another length, as for a model its maker trained on longer sequences).
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope-config.js only reads the file.
-import { PeElement, define, css, h, patchSpecs, setAttr } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, inputError } from '../lib/pe-element.js';
 import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
@@ -207,7 +207,7 @@ class RopeConfigLab extends PeElement {
     if (p.preset === 'custom') {
       if (!this._custom) {
         this.paste.open = true;
-        throw new Error('Paste a config.json into the box below and press “Show this config”.');
+        throw inputError('Paste a config.json into the box below and press “Show this config”.');
       }
       ({ cfg } = this._custom);
       name = 'Your config';

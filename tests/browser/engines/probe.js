@@ -19,5 +19,7 @@
     true,
   );
   addEventListener('unhandledrejection', (e) => probe.errors.push(`exception: unhandled rejection: ${text(e.reason)}`));
-  document.addEventListener('securitypolicyviolation', (e) => probe.violations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`));
+  document.addEventListener('securitypolicyviolation', (e) =>
+    probe.violations.push(`${e.violatedDirective}: ${e.blockedURI} ${e.sourceFile}:${e.lineNumber}`),
+  );
 })();
