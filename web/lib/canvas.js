@@ -23,9 +23,9 @@ const pristine = new WeakSet();
  * store: sizes the canvas to cssW x cssH at devicePixelRatio (only when that
  * changed: resizing clears and reallocates), puts every setting of the
  * context (styles, line, text, smoothing) back to a new context's, so that
- * every draw starts as the first one did, scales it to CSS pixels, and
- * clears it. (t5-buckets drew a label before setting textAlign: it moved
- * left at every redraw after the first.)
+ * every draw starts as the first one did (a setting left by one draw would
+ * otherwise shift the next: a label drawn before its textAlign is set moves
+ * at every redraw), scales it to CSS pixels, and clears it.
  */
 export function canvasContext(canvas, cssW, cssH) {
   const dpr = window.devicePixelRatio || 1;
