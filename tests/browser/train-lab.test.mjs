@@ -102,6 +102,11 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
   }
   assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.note').textContent), /no row past 15/);
   assert.equal(await lab(page, (el) => el.runInfo.mode), 'workers');
+  // done: the mode line no longer says it is training (issue 46), the progress line says done
+  const mode = await lab(page, (el) => el.shadowRoot.querySelector('.mode').textContent);
+  assert.doesNotMatch(mode, /training in/i);
+  assert.match(mode, /^Trained in \d background workers?\.$/);
+  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.prog-text').textContent), /^done: 60 steps/);
 
   // a new setting after the run: the lab is ready again, nothing starts by itself
   await lab(page, (el) => el.setAttribute('task', 'copy'));

@@ -430,6 +430,7 @@ class TrainLab extends PeElement {
     run.loop = null;
     run.to('finish');
     this.progress.value = this.progress.max;
+    this._modeText(); // "Trained in ...": the run no longer trains
     this._progressText(true);
     this._buttons();
     this.dispatchEvent(new CustomEvent('train-lab-done', { detail: { results: this.results } }));
