@@ -8,13 +8,13 @@
 // folds it, and train_end, where the held-out tenth begins), so the n-gram
 // models see the characters and the split the validation loss sees.
 //
-// Scored as the lab scores its models: a window of L = TEXT.trainLen ids
-// starts anywhere in the held-out part, and target i of the window (i = 0 ..
-// L - 1) is predicted from the i + 1 ids before it in the window, so an
-// n-gram model has n - 1 of them only from i = n - 2 on (before that, the
-// model of order i + 2). The figure is the mean over every window start and
-// target: the expectation of what the lab's TEXT.evalSamples random windows
-// estimate.
+// Scored as the lab scores its models: a window of L ids (L = 1, 2 and 4
+// times TEXT.trainLen, the lab's test lengths) starts anywhere in the
+// held-out part, and target i of the window (i = 0 .. L - 1) is predicted
+// from the i + 1 ids before it in the window, so an n-gram model has n - 1
+// of them only from i = n - 2 on (before that, the model of order i + 2).
+// Each figure is the mean over every window start and target: the
+// expectation of what the lab's TEXT.evalSamples random windows estimate.
 //
 // Smoothing: interpolated Kneser-Ney (Chen and Goodman 1999, eq. 14), one
 // discount per order, D = n1 / (n1 + 2 n2) from that order's count of
@@ -33,7 +33,7 @@ import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { loadPosenc } from '../web/posenc.js';
-import { TEXT } from '../web/lib/train-session.js';
+import { TEXT, MULTIPLES } from '../web/lib/train-session.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const out = path.join(root, 'web/data/lm-baselines.js');
@@ -115,9 +115,8 @@ function kneserNey(N) {
   return (seq, end, k) => at(seq, end, k + 1, k + 1);
 }
 
-// The mean loss over every window of the held-out part and every target in it.
-function windowLoss(prob, order) {
-  const L = TEXT.trainLen;
+// The mean loss over every window of L ids in the held-out part and every target in it.
+function windowLoss(prob, order, L) {
   const starts = heldOut.length - L; // as text_batch draws them: s in [0, size - L)
   // nll[k][t]: -ln p(heldOut[t] | the k ids before it), for the k a window can give
   const nll = [];
@@ -133,16 +132,17 @@ function windowLoss(prob, order) {
 }
 
 const t0 = performance.now();
-const baselines = { uniform: Math.log(V) };
+const lengths = MULTIPLES.map((m) => m * TEXT.trainLen);
+const round = (x) => Math.round(x * 1e4) / 1e4;
+const baselines = { uniform: lengths.map(() => round(Math.log(V))) };
 for (const n of ORDERS) {
   const model = kneserNey(n);
-  baselines[`${n}-gram`] = windowLoss(model, n);
-  console.log(`${n}-gram: ${baselines[`${n}-gram`].toFixed(4)} nats per character`);
+  baselines[`${n}-gram`] = lengths.map((L) => round(windowLoss(model, n, L)));
+  console.log(`${n}-gram: ${baselines[`${n}-gram`].join(' / ')} nats per character on windows of ${lengths.join(' / ')}`);
 }
-const round = (x) => Math.round(x * 1e4) / 1e4;
 const recorded = {
   about:
-    'Written by scripts/record-lm-baselines.mjs: nats per character on the held-out tenth of web/data/corpus.js (split and ids from the trainer, trainer.corpus()), scored over every window of TEXT.trainLen as the LM lab scores its models. uniform: ln 64; n-gram: interpolated Kneser-Ney of order n fitted to the training part (1-gram: letter frequencies; 2-gram: the current character alone).',
+    'Written by scripts/record-lm-baselines.mjs: nats per character on the held-out tenth of web/data/corpus.js (split and ids from the trainer, trainer.corpus()), scored over every window of each of `lengths` as the LM lab scores its models (one value per length). uniform: ln 64; n-gram: interpolated Kneser-Ney of order n fitted to the training part (1-gram: letter frequencies; 2-gram: the current character alone).',
   corpus: {
     file: 'web/data/corpus.js',
     sha256: createHash('sha256').update(text).digest('hex'),
@@ -150,7 +150,8 @@ const recorded = {
     trainEnd,
   },
   trainLen: TEXT.trainLen,
-  baselines: Object.fromEntries(Object.entries(baselines).map(([k, v]) => [k, round(v)])),
+  lengths,
+  baselines,
 };
 writeFileSync(
   out,
