@@ -109,10 +109,10 @@ export function rgb(color) {
 
 /**
  * The text colour that reads on the colour at lut[k..k+2] (a table of
- * r, g, b bytes): white on a dark one, near black on a light one, by the
- * luma 0.299 r + 0.587 g + 0.114 b against 128.
+ * r, g, b bytes): black or white, whichever contrasts more (inkFor, at
+ * least 4.58:1; the luma threshold and #111 it replaces could give 4.35:1).
  */
-export const inkOn = (lut, k) => (0.299 * lut[k] + 0.587 * lut[k + 1] + 0.114 * lut[k + 2] < 128 ? '#fff' : '#111');
+export const inkOn = (lut, k) => (inkFor([lut[k], lut[k + 1], lut[k + 2]])[0] === 0 ? '#000' : '#fff');
 
 // WCAG 2's relative luminance of an sRGB colour [r, g, b] (0..255) and the
 // contrast ratio of two colours, (L1 + 0.05) / (L2 + 0.05), 1 to 21.
