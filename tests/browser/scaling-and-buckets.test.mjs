@@ -44,7 +44,7 @@ test('rope-scaling-lab at factor 1: no method changes a pair beyond float32 roun
   ]) {
     await set(el, { dim, base, 'original-max-positions': orig, 'seq-len': orig });
     const rows = await summaryRows(el);
-    assert.deepEqual(Object.keys(rows), ['none', 'linear', 'dynamic NTK', 'YaRN', 'Llama 3']);
+    assert.deepEqual(Object.keys(rows), ['none', 'linear', 'NTK-aware', 'dynamic NTK', 'YaRN', 'Llama 3']);
     for (const [method, cells] of Object.entries(rows)) {
       assert.equal(
         cells[2],
@@ -63,6 +63,9 @@ test('rope-scaling-lab at factor 1: no method changes a pair beyond float32 roun
   // a real change is still one: factor 1.5 changes every pair under linear
   await set(el, { factor: '1.5' });
   assert.equal((await summaryRows(el)).linear[2], '64/64');
+  // NTK-aware (issue 46: the method the lesson derives is drawn too): every pair but pair 0
+  assert.equal((await summaryRows(el))['NTK-aware'][2], '63/64');
+  assert.match(await el.locator('h3').textContent(), /under each method$/);
   assert.equal(await el.locator('.rounding').textContent(), '');
   assert.deepEqual(page.errors, []);
   await page.context().close();
