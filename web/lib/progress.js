@@ -278,13 +278,13 @@ export function formatPoints(x) {
 export const CREDIT_RULE =
   'Each question earns 1 point when your first check is right; each wrong check, and each solution you show before answering right, takes ⅓ off what it can still earn. New numbers never take away points you have earned.';
 
-/** What a right answer earned, in a sentence: "1 point.", "⅔ point, after earlier misses.", with the best kept when it is higher. */
+/** What a right answer earned, in a sentence: "1 point.", "⅔ point, after earlier misses or a shown solution." (each takes a third), with the best kept when it is higher. */
 export function earnedText(earned, best) {
   const got =
     earned === 1
       ? '1 point.'
       : earned > 0
-        ? `${formatPoints(earned)} point, after earlier misses.`
+        ? `${formatPoints(earned)} point, after earlier misses or a shown solution.`
         : 'No point: it came after three misses.';
   return best > earned ? `${got} Your best on this question stays ${formatPoints(best)}.` : got;
 }

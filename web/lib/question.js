@@ -33,6 +33,9 @@ export const questionStyles = css`
  * identity of the shown question in forgetQuestion(), which a reset from the
  * score board calls before drawing again.
  */
+// "⅔ point", "1 point", "no points" (was "0 point")
+const pointsText = (x) => (x === 0 ? 'no points' : `${formatPoints(x)} point${x > 1 ? 's' : ''}`);
+
 export class QuestionElement extends PeElement {
   connectedCallback() {
     // a page may hold questions without the score board: drop stale progress here too
@@ -75,7 +78,7 @@ export class QuestionElement extends PeElement {
       ? revealed
         ? 'Revealed: right, but after Show solution, so it earns no credit.'
         : `Correct. ${earnedText(earned, entry.credit)}`
-      : `${wrong}${!revealed && entry.credit < 1 ? ` A right answer now earns ${formatPoints(creditAfter(entry.misses))} point.` : ''}`;
+      : `${wrong}${!revealed && entry.credit < 1 ? ` A right answer now earns ${pointsText(creditAfter(entry.misses))}.` : ''}`;
     return { entry, earned, revealed };
   }
 
