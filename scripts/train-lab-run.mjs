@@ -8,8 +8,10 @@
 // the on-page fallback. --lr and --train-len set the lab's attributes (the
 // lesson's text lab: --task text --steps 1200 --lr 0.003 --train-len 64);
 // --throttle N slows the page's CPU N times through the DevTools protocol
-// (Emulation.setCPUThrottlingRate, which also covers its dedicated workers),
-// a stand-in for a slower device, not a measurement of one.
+// (Emulation.setCPUThrottlingRate): a stand-in for a slower device, not a
+// measurement of one. It reaches the page's main thread only, not its
+// workers (a worker's busy loop ran as fast at rate 4 as at 1; the page's
+// took 4.5 times as long), so pair it with --no-worker.
 import { parseArgs } from 'node:util';
 import { createStaticServer } from './serve.mjs';
 import { launchChromium } from './chromium.mjs';
@@ -38,6 +40,8 @@ try {
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   page.on('pageerror', (e) => errors.push(String(e)));
   if (args['no-worker']) await page.addInitScript(() => delete window.Worker);
+  if (Number(args.throttle) > 1 && !args['no-worker'])
+    console.warn('--throttle slows the page, not its workers: add --no-worker to throttle the training');
   if (Number(args.throttle) > 1) {
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: Number(args.throttle) });

@@ -1,6 +1,6 @@
 // Numbers of the language-modelling comparison quoted in
-// lessons/positional-encoding/07-extrapolation.md ("Why RoPE won, at this
-// scale"). Recorded by `node scripts/record-lm-results.mjs` into
+// lessons/positional-encoding/07-extrapolation.md ("A small language
+// model"). Recorded by `node scripts/record-lm-results.mjs` into
 // web/data/lm-results.js (the same data <train-lab task="text"> draws behind
 // a live run); tests/js/lm-results.test.mjs checks its seeds and its corpus.
 //
@@ -9,8 +9,6 @@
 //   lm-<encoding>-at-<step>        the validation loss after <step> steps, the same way
 //   lm-<encoding>-<1x|2x|4x>-range the lowest to the highest seed
 //   lm-rope-first-lead-end         the last checkpoint up to which RoPE's loss was the lowest of the six in every seed
-//   lm-best-1x                     the encodings whose mean final 1x loss is within lm-tie of the lowest ("RoPE and T5 bias")
-//   lm-tie                         what counts as a tie here: the largest seed-to-seed range of any final 1x loss
 //   lm-<encoding>-4x-rise-<min|max> how much the loss at 4x exceeded the loss at 1x, the least and the most over the seeds
 //   lm-<list>-4x-rise-min          the least rise of any seed of any of the encodings in <list> (joined by '-')
 //   lm-seeds, lm-seed-count, lm-steps, lm-len, lm-2x-len, lm-4x-len, lm-batch, lm-chars, lm-val-chars,
@@ -48,10 +46,6 @@ const ropeLeads = (k) =>
   );
 let firstLeadEnd = 0;
 while (firstLeadEnd < results.rope.curve.mean.length && ropeLeads(firstLeadEnd)) firstLeadEnd++;
-// a tie: means closer than the largest spread of any encoding's final loss
-const tie = Math.max(...ENCODINGS.map((e) => results[e].loss1x.max - results[e].loss1x.min));
-const bestMean = Math.min(...ENCODINGS.map((e) => results[e].loss1x.mean));
-const best = ENCODINGS.filter((e) => results[e].loss1x.mean - bestMean <= tie);
 
 const numbers = {
   'lm-seeds': () => list(seeds),
@@ -82,8 +76,6 @@ const numbers = {
       throw new Error('RoPE did not lead at the first checkpoint in every seed: the prose claims it did');
     return (firstLeadEnd * config.evalEvery).toLocaleString('en-US');
   },
-  'lm-best-1x': () => list(best.map((e) => LABELS[e])),
-  'lm-tie': () => f3(tie),
 };
 const rises = (e) => results[e].seeds.map((r) => r.loss4x - r.loss1x);
 for (const e of ENCODINGS) {
