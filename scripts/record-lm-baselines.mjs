@@ -126,8 +126,7 @@ function windowLoss(prob, order, L) {
     nll.push(row);
   }
   let sum = 0;
-  for (let s = 0; s < starts; s++)
-    for (let i = 0; i < L; i++) sum += nll[Math.min(order - 1, i + 1)][s + i + 1];
+  for (let s = 0; s < starts; s++) for (let i = 0; i < L; i++) sum += nll[Math.min(order - 1, i + 1)][s + i + 1];
   return sum / (starts * L);
 }
 
@@ -138,7 +137,9 @@ const baselines = { uniform: lengths.map(() => round(Math.log(V))) };
 for (const n of ORDERS) {
   const model = kneserNey(n);
   baselines[`${n}-gram`] = lengths.map((L) => round(windowLoss(model, n, L)));
-  console.log(`${n}-gram: ${baselines[`${n}-gram`].join(' / ')} nats per character on windows of ${lengths.join(' / ')}`);
+  console.log(
+    `${n}-gram: ${baselines[`${n}-gram`].join(' / ')} nats per character on windows of ${lengths.join(' / ')}`,
+  );
 }
 const recorded = {
   about:

@@ -232,7 +232,8 @@ test('alibi-bias, dark theme: every head but the gentlest two shows its penalty;
   );
   const { contrastRatio } = await import('../../web/lib/colormap.js');
   const ratios = corners.map(({ far, zero }) => contrastRatio(far, zero));
-  for (let hh = 0; hh < 6; hh++) assert.ok(ratios[hh] >= 1.15, `head ${hh + 1}: ${ratios[hh].toFixed(2)}:1 against bias 0`);
+  for (let hh = 0; hh < 6; hh++)
+    assert.ok(ratios[hh] >= 1.15, `head ${hh + 1}: ${ratios[hh].toFixed(2)}:1 against bias 0`);
   assert.match(
     await el.locator('.faint-note').innerText(),
     /^Heads 5–8 subtract at most 0\.219 over 8 positions: faint on one scale, not empty\./,

@@ -210,8 +210,14 @@ test("the summary's stretch range is the table's stretch column, lowest to highe
   };
   const linear = await stretches();
   assert.equal(linear.length, 64);
-  assert.ok(linear.every((x) => x === 16), linear.join(' '));
-  assert.match(await summary(el), /Its linear scaling changes 64 of 64 pairs, stretching wavelengths by ×16\.00 each\./);
+  assert.ok(
+    linear.every((x) => x === 16),
+    linear.join(' '),
+  );
+  assert.match(
+    await summary(el),
+    /Its linear scaling changes 64 of 64 pairs, stretching wavelengths by ×16\.00 each\./,
+  );
   // a scaling that stretches pairs by different factors gives the table's lowest and highest
   await el.evaluate((e) => e.setAttribute('preset', 'llama-3.1-8b'));
   const llama = await stretches();

@@ -278,7 +278,10 @@ test("t5-buckets: a host page's bad combination gets the same note, and the widg
 // widget says so instead of "offsets of 128 or more".
 test('t5-buckets: the regions line names where the last bucket starts, the cell readout its region', async () => {
   const { page, el } = await widget('<t5-buckets bidirectional></t5-buckets>');
-  assert.match(await shadowText(el), /Logarithmic region: 8 ≤ \|n − m\| < 91\. From 91 on, every offset shares the last bucket of its side \(the logarithm's floor reaches it before max distance 128\)/);
+  assert.match(
+    await shadowText(el),
+    /Logarithmic region: 8 ≤ \|n − m\| < 91\. From 91 on, every offset shares the last bucket of its side \(the logarithm's floor reaches it before max distance 128\)/,
+  );
   await el.evaluate((n) => n.removeAttribute('bidirectional'));
   await page.waitForFunction((n) => n.shadowRoot.textContent.includes('From 113 on'), await el.elementHandle());
   assert.deepEqual(page.errors, []);

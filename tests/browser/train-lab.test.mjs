@@ -222,7 +222,9 @@ test('task text: trains a language model on the lesson text, retraces the record
   );
   assert.match(
     await lab(page, (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label')),
-    new RegExp(`Dashed: n-gram baselines, 1-gram ${BASE.baselines['1-gram'][0].toFixed(2)}, .*4-gram ${BASE.baselines['4-gram'][0].toFixed(2)}\\.`),
+    new RegExp(
+      `Dashed: n-gram baselines, 1-gram ${BASE.baselines['1-gram'][0].toFixed(2)}, .*4-gram ${BASE.baselines['4-gram'][0].toFixed(2)}\\.`,
+    ),
   );
 
   // a corpus that is not there: a clear message, and the lab starts again once it is fixed

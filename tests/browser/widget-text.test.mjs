@@ -358,7 +358,9 @@ test('pe-binary-counter: its table holds the bits of each position and the core�
     const { loadPosenc } = await import('/posenc.js');
     const pe = await loadPosenc();
     return {
-      rows: [...n.shadowRoot.querySelectorAll('details.alt tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
+      rows: [...n.shadowRoot.querySelectorAll('details.alt tbody tr')].map((tr) =>
+        [...tr.cells].map((c) => c.textContent),
+      ),
       text: n.shadowRoot.querySelector('.periods').textContent,
       core: { table: [...pe.sinusoidal(12, 8)], freqs: [...pe.sinusoidalFrequencies(8)] },
     };
@@ -366,10 +368,23 @@ test('pe-binary-counter: its table holds the bits of each position and the core�
   assert.equal(rows.length, 12);
   for (const [m, row] of rows.entries()) {
     assert.equal(row[0], String(m));
-    assert.deepEqual(row.slice(1, 5), [0, 1, 2, 3].map((k) => String((m >> k) & 1)), `bits of ${m}`);
-    assert.deepEqual(row.slice(5), [0, 1, 2, 3].map((i) => core.table[m * 8 + 2 * i].toFixed(3)), `sines of ${m}`);
+    assert.deepEqual(
+      row.slice(1, 5),
+      [0, 1, 2, 3].map((k) => String((m >> k) & 1)),
+      `bits of ${m}`,
+    );
+    assert.deepEqual(
+      row.slice(5),
+      [0, 1, 2, 3].map((i) => core.table[m * 8 + 2 * i].toFixed(3)),
+      `sines of ${m}`,
+    );
   }
-  assert.match(text, new RegExp(`every π/θᵢ positions \\(${(Math.PI / core.freqs[0]).toFixed(1)}, ${(Math.PI / core.freqs[1]).toFixed(1)},`));
+  assert.match(
+    text,
+    new RegExp(
+      `every π/θᵢ positions \\(${(Math.PI / core.freqs[0]).toFixed(1)}, ${(Math.PI / core.freqs[1]).toFixed(1)},`,
+    ),
+  );
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

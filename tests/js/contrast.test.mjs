@@ -12,8 +12,12 @@ import { parseColor, sequential, inkFor, contrastRatio } from '../../web/lib/col
 // the custom properties of the light :host block and of the dark media query's
 function themes() {
   const dark = BASE_CSS.indexOf('@media (prefers-color-scheme: dark)');
-  const read = (text) => Object.fromEntries([...text.matchAll(/--pe-([a-z]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1], parseColor(m[2])]));
-  return { light: read(BASE_CSS.slice(0, dark)), dark: read(BASE_CSS.slice(dark, BASE_CSS.indexOf('}', BASE_CSS.indexOf('}', dark) + 1))) };
+  const read = (text) =>
+    Object.fromEntries([...text.matchAll(/--pe-([a-z]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1], parseColor(m[2])]));
+  return {
+    light: read(BASE_CSS.slice(0, dark)),
+    dark: read(BASE_CSS.slice(dark, BASE_CSS.indexOf('}', BASE_CSS.indexOf('}', dark) + 1))),
+  };
 }
 
 test('the theme defaults are read (both themes have text, background, zero and accent colours)', () => {
@@ -36,7 +40,8 @@ test('numbers on the shuffle widget’s attention cells reach 4.5:1 at every wei
 test('inkFor gives at least 4.58:1 on any colour', () => {
   for (let r = 0; r < 256; r += 15)
     for (let g = 0; g < 256; g += 15)
-      for (let b = 0; b < 256; b += 15) assert.ok(contrastRatio(inkFor([r, g, b]), [r, g, b]) >= 4.58, [r, g, b].join());
+      for (let b = 0; b < 256; b += 15)
+        assert.ok(contrastRatio(inkFor([r, g, b]), [r, g, b]) >= 4.58, [r, g, b].join());
 });
 
 test('labels drawn in the text and muted colours reach 4.5:1 on the background, in both themes', () => {

@@ -128,7 +128,10 @@ describe('the n-gram baselines of the language-modelling comparison', () => {
     t.delete();
     assert.deepEqual({ ids: ids.length, trainEnd }, { ids: BASELINES.corpus.ids, trainEnd: BASELINES.corpus.trainEnd });
     assert.equal(trainEnd, ids.length - Math.floor(ids.length / 10), 'the last tenth is held out');
-    assert.deepEqual(BASELINES.lengths, LM.config.multiples.map((m) => m * LM.config.trainLen));
+    assert.deepEqual(
+      BASELINES.lengths,
+      LM.config.multiples.map((m) => m * LM.config.trainLen),
+    );
     const b = BASELINES.baselines;
     assert.ok(b.uniform.every((x) => Math.abs(x - Math.log(TEXT.vocab)) < 1e-4));
     const order = ['uniform', '1-gram', '2-gram', '3-gram', '4-gram'];

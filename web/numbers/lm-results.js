@@ -29,7 +29,9 @@ import { ENCODING_LABELS } from '../lib/train-session.js';
 
 const { results, config, seeds, corpus } = LM;
 if (BASELINES.corpus.sha256 !== corpus.sha256)
-  throw new Error('lm-baselines.js and lm-results.js were recorded on different corpora: run scripts/record-lm-baselines.mjs');
+  throw new Error(
+    'lm-baselines.js and lm-results.js were recorded on different corpora: run scripts/record-lm-baselines.mjs',
+  );
 const LABELS = ENCODING_LABELS;
 const ENCODINGS = Object.keys(results);
 const f3 = (x) => x.toFixed(3);
@@ -108,7 +110,8 @@ const lowestTwo = byLoss(0).slice(0, 2);
 const twoHold = seeds.every((_, i) => new Set([...byLoss(i).slice(0, 2), ...lowestTwo]).size === 2);
 const gaps = (e) => seeds.map((_, i) => final(e, i) - Math.min(...lowestTwo.map((b) => final(b, i))));
 const f2 = (x) => x.toFixed(2);
-const span = (xs) => (f2(Math.min(...xs)) === f2(Math.max(...xs)) ? f2(xs[0]) : `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}`);
+const span = (xs) =>
+  f2(Math.min(...xs)) === f2(Math.max(...xs)) ? f2(xs[0]) : `${f2(Math.min(...xs))}–${f2(Math.max(...xs))}`;
 numbers['lm-lowest-two'] = () => {
   if (!twoHold) throw new Error('no two encodings had the lowest final loss in every seed: the prose claims two did');
   return list(lowestTwo.map((e) => LABELS[e]).sort());
@@ -118,7 +121,9 @@ numbers['lm-gap-max'] = () => f2(Math.max(...ENCODINGS.filter((e) => e !== 'none
 numbers['lm-below-rope-4x'] = () =>
   list(
     ENCODINGS.filter(
-      (e) => results[e].loss4x.mean !== null && seeds.every((_, i) => results[e].seeds[i].loss4x < results.rope.seeds[i].loss4x),
+      (e) =>
+        results[e].loss4x.mean !== null &&
+        seeds.every((_, i) => results[e].seeds[i].loss4x < results.rope.seeds[i].loss4x),
     ).map((e) => LABELS[e]),
   );
 numbers['lm-none-gain-2gram'] = () => {

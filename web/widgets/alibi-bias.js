@@ -34,8 +34,7 @@ const toLinear = (c) => {
   const s = c / 255;
   return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
 };
-const toSrgb = (l) =>
-  Math.round(255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055));
+const toSrgb = (l) => Math.round(255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055));
 
 class AlibiBias extends PeElement {
   static tag = 'alibi-bias';
@@ -203,7 +202,8 @@ class AlibiBias extends PeElement {
     }
     setText(this.legendLabel, p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)');
     // on one scale the gentle heads are faint, not empty: say so, with their largest penalty
-    const faintFrom = p.scale === 'shared' && shared > 0 ? [...limits.keys()].find((hh) => this._headMax(hh) < shared / 8) : undefined;
+    const faintFrom =
+      p.scale === 'shared' && shared > 0 ? [...limits.keys()].find((hh) => this._headMax(hh) < shared / 8) : undefined;
     setText(
       this.faint,
       faintFrom === undefined

@@ -115,7 +115,11 @@ class PeBinaryCounter extends PeElement {
     this.setTable(
       this.details,
       `Positions 0–${n - 1}: bits (lowest first) and sin(m·θᵢ) of each pair`,
-      ['m', ...Array.from({ length: bits }, (_, k) => `bit ${k}`), ...Array.from({ length: pairs }, (_, i) => `sin, pair ${i}`)],
+      [
+        'm',
+        ...Array.from({ length: bits }, (_, k) => `bit ${k}`),
+        ...Array.from({ length: pairs }, (_, i) => `sin, pair ${i}`),
+      ],
       () =>
         Array.from({ length: n }, (_, m) => [
           String(m),

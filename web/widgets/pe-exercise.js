@@ -283,7 +283,9 @@ class PeExercise extends QuestionElement {
         : `${this.parts.length > 1 ? `Part ${unreadable + 1}: ` : ''}${readings[unreadable].message}`;
       // the parts that can be read still get their verdict; nothing is counted
       // until every part can be read (issue 46: they got none)
-      readings.forEach((r, i) => r.ok && this._verdict(i, this.answers.judgePart(this.parts[i].part, texts[i], random)));
+      readings.forEach(
+        (r, i) => r.ok && this._verdict(i, this.answers.judgePart(this.parts[i].part, texts[i], random)),
+      );
       if (save) this.parts[unreadable].input.focus();
       return;
     }
