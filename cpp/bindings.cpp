@@ -378,6 +378,20 @@ public:
         });
     }
 
+    // The text task's corpus as the trainer reads it (text_corpus): its ids
+    // (a copy) and train_end, where the held-out tenth begins; empty ids for
+    // the other tasks. What a baseline needs to score the same split.
+    val corpus() {
+        return guarded([&] {
+            const auto& c = trainer().corpus();
+            val out = val::object();
+            out.set("ids", val::global("Int32Array")
+                               .call<val>("from", val(emscripten::typed_memory_view(c.ids.size(), c.ids.data()))));
+            out.set("trainEnd", double(c.train_end));
+            return out;
+        });
+    }
+
     // A view of the loss history in the wasm heap: valid until the next call
     // into the module (posenc.js copies it at once).
     val history() {
@@ -602,6 +616,7 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("evaluate", &TrainerHandle::evaluate)
         .function("evaluateLoss", &TrainerHandle::evaluateLoss)
         .function("parameter", &TrainerHandle::parameter)
+        .function("corpus", &TrainerHandle::corpus)
         .function("history", &TrainerHandle::history);
 #endif
     emscripten::function("buildInfo", &build_info);

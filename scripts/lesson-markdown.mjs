@@ -101,6 +101,17 @@ function mathPlugin(md, where) {
     `<div class="math-display">${renderMath(tokens[i].content, true, where())}</div>\n`;
 }
 
+// The text an inline token reads as, markup and formulas left as their source
+// letters (a table header: "scheme", "where position enters").
+function plainOf(inline) {
+  if (!inline || inline.type !== 'inline') return '';
+  return (inline.children ?? [])
+    .filter((c) => c.type === 'text' || c.type === 'code_inline' || c.type === 'math_inline')
+    .map((c) => c.content)
+    .join('')
+    .trim();
+}
+
 // ------------------------------------------------------------------ pass 3: Markdown -> HTML
 // One renderer for the whole lesson (quiz ids, samples and citations are
 // collected across sections). pe is needed only by live samples; a snippet
@@ -125,6 +136,24 @@ export function createRenderer({
   containerPlugin(md, { where: () => where });
   citationPlugin(md, { where: () => where, references, cited });
   const inlineMd = (text) => md.renderInline(String(text ?? ''));
+  // every body cell names its column (data-label: the header cell's text), so
+  // a table of sentences can be laid out as cards on a phone (.stack-table,
+  // web/lesson.css) without losing what each cell is
+  md.core.ruler.push('cell_labels', (state) => {
+    let header = [];
+    let column = 0;
+    const tokens = state.tokens;
+    for (let i = 0; i < tokens.length; i++) {
+      const t = tokens[i];
+      if (t.type === 'thead_open') header = [];
+      else if (t.type === 'th_open') header.push(plainOf(tokens[i + 1]));
+      else if (t.type === 'tr_open') column = 0;
+      else if (t.type === 'td_open') {
+        if (header[column]) t.attrSet('data-label', header[column]);
+        column++;
+      }
+    }
+  });
 
   const defaultFence = md.renderer.rules.fence;
   md.renderer.rules.fence = (tokens, i, options, env, self) => {

@@ -208,6 +208,8 @@ export class Trainer {
   evaluateLoss(length: number, samples?: number): number;
   /** A copy of one parameter by its core name, e.g. 't5_table' (32, heads) or 'pos_emb' (trainLen, dModel). */
   parameter(name: string): Float32Array;
+  /** Task 'text': the corpus as ids (one of 64 per character) and trainEnd, where the held-out tenth begins; empty ids otherwise. */
+  corpus(): { ids: Int32Array; trainEnd: number };
   /** One loss per step, oldest first (a copy). */
   lossHistory(): Float32Array;
   /** Frees the trainer (safe to call twice). */

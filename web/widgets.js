@@ -9,6 +9,7 @@
 // loaded relative to this script, on first use.
 import './widgets/pe-heatmap.js';
 import './widgets/pe-wave-barcode.js';
+import './widgets/pe-binary-counter.js';
 import './widgets/attention-permutation.js';
 import './widgets/learned-overflow.js';
 import './widgets/rope-clock.js';

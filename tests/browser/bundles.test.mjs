@@ -48,6 +48,7 @@ const EXERCISE_LINES = [
 const TAGS = [
   'pe-heatmap',
   'pe-wave-barcode',
+  'pe-binary-counter',
   'attention-permutation',
   'learned-overflow',
   'rope-clock',

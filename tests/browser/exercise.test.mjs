@@ -213,3 +213,37 @@ test('in the iframe embed: an exercise answered with the solution value posts po
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// Issue 46: a first part that does not parse left the others without a
+// verdict; a right answer after three misses "earns 0 point".
+test('a part that cannot be read does not keep the others from their verdict, and nothing is counted; three misses earn "no points"', async () => {
+  const sel = 'pe-exercise[exercise="long-context-ntk-base"]';
+  const first = await openLesson(4242);
+  await renderAllWidgets(first, [sel]);
+  await first.locator(sel).getByRole('button', { name: 'Show solution' }).click();
+  const values = await first
+    .locator(sel)
+    .evaluate((n) => [...n.shadowRoot.querySelectorAll('[part~="solution-value"]')].map((e) => e.textContent));
+  await first.context().close();
+  // the same learner in a fresh session: the same numbers, no progress
+  const page = await openLesson(4242);
+  const el = page.locator(sel);
+  await renderAllWidgets(page, [sel]);
+  const inputs = el.locator('.parts input');
+  await inputs.nth(0).fill('base*(');
+  await inputs.nth(1).fill(values[1]);
+  await el.getByRole('button', { name: 'Check' }).click();
+  assert.match(await result(el), /^Part 1: /);
+  const second = await el.evaluate((n) => n.shadowRoot.querySelectorAll('.parts .right').length);
+  assert.equal(second, 1, 'the readable part 2 is marked right');
+  assert.equal((await page.evaluate(() => window.answers)).length, 0, 'an unreadable part is not an attempt');
+  // three wrong checks, then a right one: "no points", never "0 point"
+  for (let k = 0; k < 3; k++) {
+    await inputs.nth(0).fill('base*s');
+    await el.getByRole('button', { name: 'Check' }).click();
+  }
+  assert.doesNotMatch(await result(el), /0 point/);
+  assert.match(await result(el), /now earns no points/);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -214,3 +214,32 @@ test('pe-wave-barcode: d_model 4 says its second pair is both the medium and the
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// Issue 46: on the dark theme the gentle heads' thumbnails read as empty
+// squares. The bottom-left cell of each (the largest penalty) must stand out
+// from the zero colour, and on one scale the widget says they are faint.
+test('alibi-bias, dark theme: every head but the gentlest two shows its penalty; the faint ones are named', async () => {
+  const { page, el } = await widget('<alibi-bias heads="8" seq-len="8" causal></alibi-bias>', undefined, {
+    colorScheme: 'dark',
+  });
+  const corners = await el.evaluate((n) =>
+    [...n.shadowRoot.querySelectorAll('.minis canvas')].map((c) => {
+      const ctx = c.getContext('2d');
+      const px = (x, y) => [...ctx.getImageData(x, y, 1, 1).data.slice(0, 3)];
+      // the cell (7, 0): the query farthest from the first key; the diagonal's (0, 0) has bias 0
+      return { far: px(Math.floor(c.width / 16), Math.floor((15 * c.height) / 16)), zero: px(1, 1) };
+    }),
+  );
+  const { contrastRatio } = await import('../../web/lib/colormap.js');
+  const ratios = corners.map(({ far, zero }) => contrastRatio(far, zero));
+  for (let hh = 0; hh < 6; hh++)
+    assert.ok(ratios[hh] >= 1.15, `head ${hh + 1}: ${ratios[hh].toFixed(2)}:1 against bias 0`);
+  assert.match(
+    await el.locator('.faint-note').innerText(),
+    /^Heads 5–8 subtract at most 0\.219 over 8 positions: faint on one scale, not empty\./,
+  );
+  await set(el, { scale: 'per-head' });
+  assert.equal(await el.locator('.faint-note').innerText(), '');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -196,3 +196,33 @@ test("Llama 3.1: the verdict names the training it assumes, what the factor alon
   );
   assert.deepEqual(errors, []);
 });
+
+// Issue 46: linear scaling by 16 stretched every pair ×16, yet the summary
+// said "×1.00 to ×16.00" (its range started from 1, not from the pairs).
+test("the summary's stretch range is the table's stretch column, lowest to highest", async () => {
+  const { page, el, errors } = await lab('<rope-config-lab preset="llama-7b-pi-16x"></rope-config-lab>');
+  const pairs = el.locator('details.alt', { has: page.locator('summary', { hasText: 'Show every pair as a table' }) });
+  const stretches = async () => {
+    await pairs.evaluate((d) => (d.open = true));
+    await el.evaluate((e) => e.updateNow());
+    const cells = await pairs.locator('tbody tr td:nth-of-type(4)').allInnerTexts();
+    return cells.map((c) => Number(c.replace('×', ''))).filter((x) => Math.abs(x - 1) > 5e-4); // the changed pairs
+  };
+  const linear = await stretches();
+  assert.equal(linear.length, 64);
+  assert.ok(
+    linear.every((x) => x === 16),
+    linear.join(' '),
+  );
+  assert.match(
+    await summary(el),
+    /Its linear scaling changes 64 of 64 pairs, stretching wavelengths by ×16\.00 each\./,
+  );
+  // a scaling that stretches pairs by different factors gives the table's lowest and highest
+  await el.evaluate((e) => e.setAttribute('preset', 'llama-3.1-8b'));
+  const llama = await stretches();
+  const [lo, hi] = [Math.min(...llama), Math.max(...llama)].map((x) => x.toFixed(2));
+  assert.match(await summary(el), new RegExp(`stretching wavelengths by ×${lo} to ×${hi}\\.`));
+  assert.notEqual(lo, '1.00');
+  assert.deepEqual(errors, []);
+});

@@ -44,7 +44,7 @@ test('rope-scaling-lab at factor 1: no method changes a pair beyond float32 roun
   ]) {
     await set(el, { dim, base, 'original-max-positions': orig, 'seq-len': orig });
     const rows = await summaryRows(el);
-    assert.deepEqual(Object.keys(rows), ['none', 'linear', 'dynamic NTK', 'YaRN', 'Llama 3']);
+    assert.deepEqual(Object.keys(rows), ['none', 'linear', 'NTK-aware', 'dynamic NTK', 'YaRN', 'Llama 3']);
     for (const [method, cells] of Object.entries(rows)) {
       assert.equal(
         cells[2],
@@ -63,6 +63,9 @@ test('rope-scaling-lab at factor 1: no method changes a pair beyond float32 roun
   // a real change is still one: factor 1.5 changes every pair under linear
   await set(el, { factor: '1.5' });
   assert.equal((await summaryRows(el)).linear[2], '64/64');
+  // NTK-aware (issue 46: the method the lesson derives is drawn too): every pair but pair 0
+  assert.equal((await summaryRows(el))['NTK-aware'][2], '63/64');
+  assert.match(await el.locator('h3').textContent(), /under each method$/);
   assert.equal(await el.locator('.rounding').textContent(), '');
   assert.deepEqual(page.errors, []);
   await page.context().close();
@@ -266,6 +269,21 @@ test("t5-buckets: a host page's bad combination gets the same note, and the widg
   // still responding
   await el.locator('#c-num-buckets').fill('12');
   await page.waitForFunction((n) => n.shadowRoot.textContent.includes('of the 12 buckets'), handle);
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 46: with 32 buckets and max distance 128 the last bucket of a side
+// starts at 91 (encoder) and 113 (decoder), by the floor of the formula; the
+// widget says so instead of "offsets of 128 or more".
+test('t5-buckets: the regions line names where the last bucket starts, the cell readout its region', async () => {
+  const { page, el } = await widget('<t5-buckets bidirectional></t5-buckets>');
+  assert.match(
+    await shadowText(el),
+    /Logarithmic region: 8 ≤ \|n − m\| < 91\. From 91 on, every offset shares the last bucket of its side \(the logarithm's floor reaches it before max distance 128\)/,
+  );
+  await el.evaluate((n) => n.removeAttribute('bidirectional'));
+  await page.waitForFunction((n) => n.shadowRoot.textContent.includes('From 113 on'), await el.elementHandle());
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

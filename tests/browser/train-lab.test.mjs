@@ -102,6 +102,11 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
   }
   assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.note').textContent), /no row past 15/);
   assert.equal(await lab(page, (el) => el.runInfo.mode), 'workers');
+  // done: the mode line no longer says it is training (issue 46), the progress line says done
+  const mode = await lab(page, (el) => el.shadowRoot.querySelector('.mode').textContent);
+  assert.doesNotMatch(mode, /training in/i);
+  assert.match(mode, /^Trained in \d background workers?\.$/);
+  assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.prog-text').textContent), /^done: 60 steps/);
 
   // a new setting after the run: the lab is ready again, nothing starts by itself
   await lab(page, (el) => el.setAttribute('task', 'copy'));
@@ -195,11 +200,32 @@ test('task text: trains a language model on the lesson text, retraces the record
   );
   for (const m of ['1x', '2x', '4x']) assert.ok(r[`loss${m}`] > 0 && r[`loss${m}`] < 5, JSON.stringify(r));
   const cells = await lab(page, (el) =>
-    [...el.shadowRoot.querySelectorAll('.results tbody tr td')].map((c) => c.textContent),
+    [...el.shadowRoot.querySelectorAll('.results tbody tr[data-encoding] td')].map((c) => c.textContent),
   );
   assert.equal(cells.length, 4); // 1x, 2x, 4x, recorded
   assert.equal(cells[0], r.loss1x.toFixed(3));
   assert.match(cells[3], /^\d\.\d{3} \(\d\.\d{3}–\d\.\d{3}\)$/);
+  // the n-gram baselines of the lesson's text: reference rows after the encodings, lines in the chart (issue 46)
+  const { default: BASE } = await import('../../web/data/lm-baselines.js');
+  const reference = await lab(page, (el) =>
+    [...el.shadowRoot.querySelectorAll('.results tbody tr.reference')].map((tr) =>
+      [...tr.cells].map((c) => c.textContent),
+    ),
+  );
+  assert.deepEqual(
+    reference.map((row) => row[0].split(' ')[0]),
+    ['1-gram', '2-gram', '3-gram', '4-gram'],
+  );
+  assert.deepEqual(
+    reference[3].slice(1, 4),
+    BASE.baselines['4-gram'].map((x) => x.toFixed(3)),
+  );
+  assert.match(
+    await lab(page, (el) => el.shadowRoot.querySelector('canvas').getAttribute('aria-label')),
+    new RegExp(
+      `Dashed: n-gram baselines, 1-gram ${BASE.baselines['1-gram'][0].toFixed(2)}, .*4-gram ${BASE.baselines['4-gram'][0].toFixed(2)}\\.`,
+    ),
+  );
 
   // a corpus that is not there: a clear message, and the lab starts again once it is fixed
   await lab(page, (el) => el.setAttribute('corpus', '/no/such/corpus.txt'));

@@ -347,3 +347,44 @@ test("the barcode's mini waves are drawn on exactly the device pixels they cover
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('pe-binary-counter: its table holds the bits of each position and the core’s sines; its sentence the core’s sign-change periods', async () => {
+  const { page, el } = await widget('<pe-binary-counter positions="12" d-model="8"></pe-binary-counter>');
+  await el.evaluate((n) => {
+    n.shadowRoot.querySelector('details.alt').open = true;
+    return n.updateNow();
+  });
+  const { rows, text, core } = await el.evaluate(async (n) => {
+    const { loadPosenc } = await import('/posenc.js');
+    const pe = await loadPosenc();
+    return {
+      rows: [...n.shadowRoot.querySelectorAll('details.alt tbody tr')].map((tr) =>
+        [...tr.cells].map((c) => c.textContent),
+      ),
+      text: n.shadowRoot.querySelector('.periods').textContent,
+      core: { table: [...pe.sinusoidal(12, 8)], freqs: [...pe.sinusoidalFrequencies(8)] },
+    };
+  });
+  assert.equal(rows.length, 12);
+  for (const [m, row] of rows.entries()) {
+    assert.equal(row[0], String(m));
+    assert.deepEqual(
+      row.slice(1, 5),
+      [0, 1, 2, 3].map((k) => String((m >> k) & 1)),
+      `bits of ${m}`,
+    );
+    assert.deepEqual(
+      row.slice(5),
+      [0, 1, 2, 3].map((i) => core.table[m * 8 + 2 * i].toFixed(3)),
+      `sines of ${m}`,
+    );
+  }
+  assert.match(
+    text,
+    new RegExp(
+      `every π/θᵢ positions \\(${(Math.PI / core.freqs[0]).toFixed(1)}, ${(Math.PI / core.freqs[1]).toFixed(1)},`,
+    ),
+  );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

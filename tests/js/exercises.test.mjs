@@ -171,3 +171,37 @@ test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3
     );
   }
 });
+
+test('two mistakes are named, not answered with a counter-example: a number where a variable belongs, a sign turned (issue 46)', () => {
+  const names = { base: { tex: '\\text{base}' }, s: { tex: 's' }, d: { tex: 'd' } };
+  const domains = { base: { min: 1000, max: 1e6 }, s: { min: 1.5, max: 32 }, d: { min: 16, max: 256, even: true } };
+  const ntk = { answer: { type: 'expression', reference: 'base*s^(d/(d-2))', names, domains } };
+  const constant = judgePart(ntk, '10000*s^(d/(d-2))', seededRandom(1));
+  assert.equal(constant.right, false);
+  assert.match(
+    constant.message,
+    /^The answer depends on \$\\text\{base\}\$, and your formula does not use it: .* Type `base`\.$/,
+  );
+  const turn = {
+    answer: {
+      type: 'expression',
+      reference: 'x0*cos(m*theta) - x1*sin(m*theta)',
+      names: { x0: { tex: 'x_0' }, x1: { tex: 'x_1' }, m: { tex: 'm' }, theta: { tex: '\\theta' } },
+      domains: {
+        x0: { min: -2, max: 2 },
+        x1: { min: -2, max: 2 },
+        m: { min: 0, max: 50, integer: true },
+        theta: { min: 0.01, max: 1.5 },
+      },
+    },
+  };
+  // no slip of the exercise's own: the clockwise turn is named all the same
+  const clockwise = judgePart(turn, 'x0*cos(theta*m) + sin(m*theta)*x1', seededRandom(2));
+  assert.match(
+    clockwise.message,
+    /^That is the right formula with \$-(m|\\theta)\$ in place of \$(m|\\theta)\$: a sign turned/,
+  );
+  // any other wrong formula still gets the place where it differs
+  assert.match(judgePart(turn, 'x0*cos(m*theta)', seededRandom(3)).message, /^The answer depends on \$x_1\$/);
+  assert.match(judgePart(ntk, 'base*s^2 + d', seededRandom(4)).message, /^At .*your formula gives/);
+});

@@ -4,12 +4,15 @@
 // six encodings, summaries that agree with the runs, the corpus they were
 // trained on, the settings <train-lab task="text"> starts with, and a re-run
 // of one seed's first checkpoint that lands on the recorded value (what the
-// lesson promises a learner who re-runs it).
+// lesson promises a learner who re-runs it). The n-gram baselines
+// (web/data/lm-baselines.js, from scripts/record-lm-baselines.mjs): the same
+// corpus, the trainer's own split, and each order no worse than the one below.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import LM from '../../web/data/lm-results.js';
+import BASELINES from '../../web/data/lm-baselines.js';
 import T5 from '../../web/data/t5-learned.js';
 import CORPUS from '../../web/data/corpus.js';
 import { TEXT, MODEL, TrainSession } from '../../web/lib/train-session.js';
@@ -111,6 +114,30 @@ describe('the recorded language-modelling comparison', () => {
       }
     },
   );
+});
+
+describe('the n-gram baselines of the language-modelling comparison', () => {
+  it('are on the corpus and split the runs used, each order below the one before', async () => {
+    const sha256 = createHash('sha256').update(CORPUS).digest('hex');
+    assert.equal(BASELINES.corpus.sha256, sha256, 'the corpus changed: run scripts/record-lm-baselines.mjs again');
+    assert.equal(BASELINES.corpus.sha256, LM.corpus.sha256);
+    assert.equal(BASELINES.trainLen, LM.config.trainLen);
+    const pe = await loadPosenc({ simd: true, trainer: true });
+    const t = pe.createTrainer({ task: 'text', text: CORPUS, trainLen: TEXT.trainLen, batch: TEXT.batch });
+    const { ids, trainEnd } = t.corpus();
+    t.delete();
+    assert.deepEqual({ ids: ids.length, trainEnd }, { ids: BASELINES.corpus.ids, trainEnd: BASELINES.corpus.trainEnd });
+    assert.equal(trainEnd, ids.length - Math.floor(ids.length / 10), 'the last tenth is held out');
+    assert.deepEqual(
+      BASELINES.lengths,
+      LM.config.multiples.map((m) => m * LM.config.trainLen),
+    );
+    const b = BASELINES.baselines;
+    assert.ok(b.uniform.every((x) => Math.abs(x - Math.log(TEXT.vocab)) < 1e-4));
+    const order = ['uniform', '1-gram', '2-gram', '3-gram', '4-gram'];
+    for (let i = 1; i < order.length; i++)
+      b[order[i]].forEach((x, k) => assert.ok(x < b[order[i - 1]][k], `${order[i]} at ${BASELINES.lengths[k]}: ${x}`));
+  });
 });
 
 describe('the recorded T5 tables', () => {

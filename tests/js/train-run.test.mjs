@@ -54,3 +54,15 @@ test('a run that failed while loading is not revived by the load finishing; an u
   assert.ok(run.ended);
   assert.throws(() => run.to('explode'), { name: 'TypeError', message: 'TrainRun: unknown event "explode"' });
 });
+
+test('the mode line says where the run trains, and once done, where it trained (issue 46)', () => {
+  const run = new TrainRun({ encodings: ['rope', 't5'] }, [{}, {}]);
+  assert.equal(run.modeLine(), '', 'nothing before it is loaded');
+  run.mode = 'workers';
+  run.to('loaded');
+  assert.equal(run.modeLine(), 'Training in 2 background workers.');
+  run.to('finish');
+  assert.equal(run.modeLine(), 'Trained in 2 background workers.');
+  const page = Object.assign(new TrainRun({ encodings: ['rope'] }, [{}]), { mode: 'page', state: 'done' });
+  assert.equal(page.modeLine(), 'Trained on the page (no worker available here).');
+});

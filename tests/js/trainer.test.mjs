@@ -78,6 +78,20 @@ for (const simd of [true, false]) {
       b.delete();
     });
 
+    it("corpus(): the text task's ids (letters folded, the last tenth held out); none for the other tasks", () => {
+      const text = 'Aa b\n'.repeat(60); // 300 characters, 5 ids each round
+      const t = pe.createTrainer({ task: 'text', text, dModel: 8, heads: 2, trainLen: 4, batch: 2 });
+      const { ids, trainEnd } = t.corpus();
+      t.delete();
+      assert.equal(ids.length, 300);
+      assert.equal(trainEnd, 270);
+      assert.deepEqual([...ids.slice(0, 5)], [ids[0], ids[0], ids[2], ids[3], ids[4]], 'A folds onto a');
+      assert.equal(new Set(ids.slice(0, 5)).size, 4);
+      const d = pe.createTrainer({ dModel: 8, heads: 2, trainLen: 4, batch: 2 });
+      assert.deepEqual({ ...d.corpus(), ids: d.corpus().ids.length }, { ids: 0, trainEnd: 0 });
+      d.delete();
+    });
+
     it('evaluates at other lengths; a learned table past its rows throws a RangeError that explains', () => {
       const t = pe.createTrainer({ encoding: 'learned', dModel: 16, heads: 2, trainLen: 8, batch: 4 });
       const acc = t.evaluate(8, 32);

@@ -31,6 +31,11 @@ export const widgetCases = [
     change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000'),
   },
   {
+    tag: 'pe-binary-counter',
+    largest: { positions: '128', 'd-model': '64' },
+    change: (el, i) => el.setAttribute('base', i % 2 ? '10001' : '10000'),
+  },
+  {
     tag: 'attention-permutation',
     largest: { sentence: TWELVE_WORDS },
     change: (el, i) => el.setAttribute('encoding', ['sinusoidal', 'rope', 'alibi', 't5', 'learned', 'none'][i % 6]),

@@ -131,6 +131,17 @@ export class Trainer {
     return unwrap(fn, s.handle.parameter(name));
   }
 
+  /**
+   * The text task's corpus as the trainer reads it: `ids` (an Int32Array,
+   * one of the 64 character ids per character) and `trainEnd`, where the
+   * held-out tenth begins; empty ids for the other tasks. A baseline scored
+   * on ids[trainEnd..] sees the split the validation loss sees.
+   */
+  corpus() {
+    const fn = 'trainer.corpus';
+    return unwrap(fn, this.#state(fn).handle.corpus());
+  }
+
   /** One loss per step taken, oldest first (a copy). */
   lossHistory() {
     const fn = 'trainer.lossHistory';

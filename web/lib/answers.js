@@ -89,7 +89,40 @@ export function judgePart(part, text, random) {
     if (sameFunction(read.expr, slipExpr.expr, answer.domains, random).same)
       return { right: false, slip: true, message: s.message };
   }
+  const named = namedMistake(answer, read.expr, random);
+  if (named) return { right: false, slip: true, message: named };
   return { right: false, message: verdict.message ?? differsAt(verdict) };
+}
+
+// Two mistakes any formula exercise can meet, named instead of answered with
+// a counter-example (issue 46): a number typed where a variable belongs (the
+// reference uses `base`, the answer does not: 10000 in its place), and the
+// right formula with one variable's sign turned (-θ for θ: a turn the other
+// way). Returns a message in the slips' text form, or null.
+function namedMistake(answer, learner, random) {
+  const reference = referenceOf(answer);
+  const tex = (v) => `$${answer.names[v]?.tex ?? v}$`;
+  const missing = [...new Set(reference.variables)].filter((v) => !learner.variables.includes(v));
+  if (missing.length)
+    return `The answer depends on ${missing.map(tex).join(' and ')}, and your formula does not use ${missing.length > 1 ? 'them' : 'it'}: a number in ${missing.length > 1 ? 'their place' : 'its place'} holds for one value only. Type ${missing.map((v) => `\`${v}\``).join(' and ')}.`;
+  for (const v of new Set(reference.variables)) {
+    const turned = parseExpression(answer.reference.replace(new RegExp(`\\b${v}\\b`, 'g'), `(-${v})`), {
+      names: answer.names,
+    });
+    if (turned.ok && sameWhereDefined(learner, turned.expr, answer.domains, random))
+      return `That is the right formula with $-${answer.names[v]?.tex ?? v}$ in place of ${tex(v)}: a sign turned (for an angle, a turn the other way).`;
+  }
+  return null;
+}
+
+// sameFunction, where a reference undefined at every point (base^x with -s
+// for s, say) is simply not the learner's formula
+function sameWhereDefined(learner, reference, domains, random) {
+  try {
+    return sameFunction(learner, reference, domains, random).same;
+  } catch {
+    return false;
+  }
 }
 
 function referenceOf(answer) {

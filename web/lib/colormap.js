@@ -109,7 +109,28 @@ export function rgb(color) {
 
 /**
  * The text colour that reads on the colour at lut[k..k+2] (a table of
- * r, g, b bytes): white on a dark one, near black on a light one, by the
- * luma 0.299 r + 0.587 g + 0.114 b against 128.
+ * r, g, b bytes): black or white, whichever contrasts more (inkFor, at
+ * least 4.58:1; the luma threshold and #111 it replaces could give 4.35:1).
  */
-export const inkOn = (lut, k) => (0.299 * lut[k] + 0.587 * lut[k + 1] + 0.114 * lut[k + 2] < 128 ? '#fff' : '#111');
+export const inkOn = (lut, k) => (inkFor([lut[k], lut[k + 1], lut[k + 2]])[0] === 0 ? '#000' : '#fff');
+
+// WCAG 2's relative luminance of an sRGB colour [r, g, b] (0..255) and the
+// contrast ratio of two colours, (L1 + 0.05) / (L2 + 0.05), 1 to 21.
+const channel = (c) => {
+  const s = c / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+};
+export const luminance = ([r, g, b]) => 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b);
+export function contrastRatio(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+const BLACK = [0, 0, 0];
+const WHITE = [255, 255, 255];
+/**
+ * Black or white, whichever contrasts more with `cell` ([r, g, b]): at least
+ * 4.58:1 on any colour (√21, where the two are equal), so small text on a
+ * cell of any scale meets WCAG AA's 4.5:1 in every theme. Returns [r, g, b].
+ */
+export const inkFor = (cell) => (contrastRatio(cell, BLACK) >= contrastRatio(cell, WHITE) ? BLACK : WHITE);

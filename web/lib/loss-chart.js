@@ -11,6 +11,7 @@ import { niceStep } from './chart.js';
 import { h } from './dom.js';
 import { fixed } from './pyformat.js';
 import { ENCODINGS, ENCODING_LABELS as LABELS, MODEL, TEXT } from './train-session.js';
+import { BASELINE_ROWS } from './train-table.js';
 
 // one colour (a CSS custom property, for dark mode) and one dash pattern per encoding
 export const ENCODING_STYLES = {
@@ -141,30 +142,70 @@ export function drawCurves({ ctx, totalSteps, X, Y, col }, series) {
   ctx.setLineDash([]);
 }
 
-// Text: each recorded encoding's range over the seeds (a faint band) and its
-// mean (a thin line), at steps every, 2 every, ...
+// Text: each recorded encoding's range over the seeds (a band) and its mean
+// (a thin line), at steps every, 2 every, ... Strong enough to read a live
+// curve against (0.18 and 0.6 were too faint, issue 46), still under it.
+const BAND_ALPHA = 0.3;
+const MEAN_ALPHA = 0.9;
 export function drawBands({ ctx, X, Y, col, totalSteps }, series, recorded, every) {
   for (const s of series) {
     const { min, max, mean } = recorded.results[s.enc].curve;
     const n = Math.min(mean.length, Math.floor(totalSteps / every));
     if (n === 0) continue;
     const c = col(ENCODING_STYLES[s.enc].color);
-    ctx.globalAlpha = 0.18;
+    ctx.globalAlpha = BAND_ALPHA;
     ctx.fillStyle = c;
     ctx.beginPath();
     for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(max[i]));
     for (let i = n - 1; i >= 0; i--) ctx.lineTo(X((i + 1) * every), Y(min[i]));
     ctx.closePath();
     ctx.fill();
-    ctx.globalAlpha = 0.6;
+    ctx.globalAlpha = MEAN_ALPHA;
     ctx.strokeStyle = c;
-    ctx.lineWidth = 1;
+    ctx.lineWidth = 1.25;
     ctx.setLineDash([]);
     ctx.beginPath();
     for (let i = 0; i < n; i++) ctx.lineTo(X((i + 1) * every), Y(mean[i]));
     ctx.stroke();
     ctx.globalAlpha = 1;
   }
+}
+
+// Text: the n-gram baselines at the training length (text-task.js's
+// baselinesFor), each a thin dashed line across the chart in the muted
+// colour, drawn under the curves; their names go on top, at the right end,
+// over a halo of the background so a curve under one cannot hide it (the
+// names stay apart: the 1- to 4-gram losses are at least 0.4 nats apart)
+export function drawBaselines({ ctx, W, pad, Y, muted }, baselines) {
+  ctx.save();
+  ctx.strokeStyle = muted;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([6, 3]);
+  for (const [name] of BASELINE_ROWS) {
+    const y = Y(baselines.baselines[name][0]);
+    ctx.beginPath();
+    ctx.moveTo(pad.l, y);
+    ctx.lineTo(W - pad.r, y);
+    ctx.stroke();
+  }
+  ctx.restore();
+}
+
+export function labelBaselines({ ctx, W, pad, Y, muted, col }, baselines) {
+  ctx.save();
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'bottom';
+  ctx.lineJoin = 'round';
+  ctx.lineWidth = 3;
+  ctx.strokeStyle = col('--pe-bg');
+  ctx.fillStyle = muted;
+  for (const [name] of BASELINE_ROWS) {
+    const y = Y(baselines.baselines[name][0]) - 2;
+    const text = `${name} ${fixed(baselines.baselines[name][0], 2)}`;
+    ctx.strokeText(text, W - pad.r - 2, y);
+    ctx.fillText(text, W - pad.r - 2, y);
+  }
+  ctx.restore();
 }
 
 // Text: this run's validation losses, a line through dots
@@ -216,17 +257,20 @@ export function digitsLoss(canvas, { width, col, running }, series, totalSteps) 
  * Text: validation loss against step (`series`: { enc, val }). Behind the
  * live curves, where the settings are the recorded ones (`recorded`, else
  * null), each encoding's recorded range over the seeds (a band) and mean (a
- * thin line). Returns the canvas's aria-label.
+ * thin line); where the text is the lesson's (`baselines`, else null), the
+ * n-gram baselines as dashed lines. Returns the canvas's aria-label.
  */
-export function textLoss(canvas, { width, col, running }, series, totalSteps, recorded) {
+export function textLoss(canvas, { width, col, running }, series, totalSteps, recorded, baselines = null) {
   const chance = Math.log(TEXT.vocab);
   let maxLoss = 0;
   for (const s of series) for (const v of s.val ?? []) maxLoss = Math.max(maxLoss, v);
   if (recorded) for (const s of series) maxLoss = Math.max(maxLoss, ...recorded.results[s.enc].curve.max);
   const c = lossChart(canvas, width, { totalSteps, maxLoss, yLabel: 'validation loss', chance, col });
   const every = TEXT.evalEvery;
+  if (baselines) drawBaselines(c, baselines);
   if (recorded) drawBands(c, series, recorded, every);
   drawPoints(c, series, every);
+  if (baselines) labelBaselines(c, baselines);
   if (!running && !recorded) pressStart(c);
   const live = series
     .filter((s) => s.val?.length)
@@ -234,6 +278,9 @@ export function textLoss(canvas, { width, col, running }, series, totalSteps, re
   return (
     `Validation loss (nats per character) against step for ${encodingCount(series.length)} over ${totalSteps} steps; a uniform guess scores ${fixed(chance, 2)}. ` +
     (recorded ? `Shaded: the recorded runs, seeds ${recorded.seeds.join(', ')}. ` : '') +
+    (baselines
+      ? `Dashed: n-gram baselines, ${BASELINE_ROWS.map(([name]) => `${name} ${fixed(baselines.baselines[name][0], 2)}`).join(', ')}. `
+      : '') +
     (live.length ? `This run: ${live.join(', ')}.` : 'Not trained here yet.') +
     ' The table below has the numbers.'
   );
@@ -255,6 +302,7 @@ const sample = (cls, width, dash) =>
  */
 export function lossLegend() {
   const items = new Map(); // encoding -> <li>
+  let baselineItem; // shown when the chart draws the n-gram baselines
   const chanceLabel = h('span', {}, 'chance (ln 10)');
   const legend = h(
     'ul',
@@ -266,6 +314,7 @@ export function lossLegend() {
       return li;
     }),
     h('li', {}, sample('l-chance', 1.2, '1 3'), chanceLabel),
+    (baselineItem = h('li', { hidden: true }, sample('l-baseline', 1, '6 3'), 'n-gram baselines (text)')),
   );
-  return { legend, items, chanceLabel };
+  return { legend, items, chanceLabel, baselineItem };
 }

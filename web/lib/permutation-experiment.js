@@ -22,7 +22,7 @@ export const ENCODING_LABELS = {
   sinusoidal: 'sinusoidal (added to x)',
   learned: 'learned table (added to x)',
   rope: 'RoPE (rotates q and k)',
-  alibi: 'ALiBi (bias −m·|i−j|)',
+  alibi: 'ALiBi (bias −α_j·|n − m|)',
   t5: 'T5 relative buckets (bias)',
 };
 export const ROUNDING = 1e-5; // below this a difference is float32 rounding, not position

@@ -51,7 +51,9 @@ export function summaryLines(state, fixedFacts) {
   if (cfg.type === 'default')
     lines.push('Its config has no rope_scaling: every pair keeps its frequency at any length.');
   else {
-    const how = changed.length ? `, stretching wavelengths by ×${fixed(least, 2)} to ×${fixed(most, 2)}` : '';
+    const range =
+      fixed(least, 2) === fixed(most, 2) ? `×${fixed(most, 2)} each` : `×${fixed(least, 2)} to ×${fixed(most, 2)}`;
+    const how = changed.length ? `, stretching wavelengths by ${range}` : '';
     lines.push(
       `Its ${cfg.type} scaling changes ${changed.length} of ${pairs} pairs${how}${cfg.type === 'dynamic' || cfg.type === 'longrope' ? ` (at ${count(T)} tokens; this type depends on the length)` : ''}.`,
     );

@@ -1,7 +1,9 @@
 // <train-lab>'s text task: the corpus a run trains on (the lesson's own
-// text, or a URL's), and the recorded comparison (web/data/lm-results.js)
-// that a run with the recorded settings is drawn against.
+// text, or a URL's), the recorded comparison (web/data/lm-results.js) that a
+// run with the recorded settings is drawn against, and the n-gram baselines
+// on the same text (web/data/lm-baselines.js).
 import LM_RECORDED from '../data/lm-results.js';
+import LM_BASELINES from '../data/lm-baselines.js';
 
 // A corpus is loaded once (per URL), when a text run starts.
 const corpora = new Map(); // '' (the lesson's text) or an absolute URL -> Promise<string>
@@ -17,6 +19,13 @@ export function recordedFor(config, corpus) {
     config.lr === c.lr &&
     config.steps <= c.steps;
   return same ? LM_RECORDED : null;
+}
+
+// The n-gram baselines of the lesson's text ({ lengths, baselines: { uniform,
+// '1-gram', ... } }, one value per test length), when a text run reads that
+// text at the training length they were scored for; else null.
+export function baselinesFor(config, corpus) {
+  return config.task === 'text' && !corpus && config.trainLen === LM_BASELINES.trainLen ? LM_BASELINES : null;
 }
 
 // The text of a corpus URL, fetched once; '' is the lesson's own text, a

@@ -66,6 +66,12 @@ export const BASE_CSS = css`
   input[type=checkbox], input[type=radio] { inline-size: 24px; block-size: 24px; margin: 0; flex: none; accent-color: var(--pe-accent); }
   input:not([type=range], [type=checkbox], [type=radio]), select, button { min-block-size: 28px; }
   summary { min-block-size: 24px; padding-block: 2px; }
+  /* On a touch screen every text field is 16 px: iOS Safari zooms the page
+     into a field whose text is smaller when it takes the focus (issue 46:
+     12-15 px). :host raises the rule above a widget's own field styles. */
+  @media (pointer: coarse) {
+    :host input:not([type=range], [type=checkbox], [type=radio]), :host select, :host textarea { font-size: 16px; }
+  }
   .controls input[type=number] { width: 6.5em; }
   .controls output { font-family: var(--pe-mono); min-width: 3ch; }
   .controls .pair { display: inline-flex; align-items: center; gap: 6px; }
@@ -110,7 +116,7 @@ export const BASE_CSS = css`
      it (a printout or table that fits today may not at another setting);
      anything else that scrolls sideways opts in with class scroll-cue. */
   pre, .scroll-cue, .table-wrap {
-    --pe-scroll-shadow: color-mix(in srgb, var(--pe-fg) 34%, transparent);
+    --pe-scroll-shadow: color-mix(in srgb, var(--pe-fg) 55%, transparent);
     background:
       linear-gradient(to right, var(--pe-scroll-bg, var(--pe-bg)) 1.1rem, transparent) left center / 2.2rem 100% no-repeat local,
       linear-gradient(to left, var(--pe-scroll-bg, var(--pe-bg)) 1.1rem, transparent) right center / 2.2rem 100% no-repeat local,

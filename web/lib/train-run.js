@@ -110,12 +110,15 @@ export class TrainRun {
     return { value, max };
   }
 
-  /** Where the run trains, once loaded ('' before). */
+  /** Where the run trains, once loaded ('' before); once done, where it trained. */
   modeLine() {
     const n = this.parts.length;
     if (!this.mode) return '';
+    const workers = `${n} background worker${n === 1 ? '' : 's'}`;
+    if (this.state === 'done')
+      return this.mode === 'workers' ? `Trained in ${workers}.` : 'Trained on the page (no worker available here).';
     return this.mode === 'workers'
-      ? `Training in ${n} background worker${n === 1 ? '' : 's'}.`
+      ? `Training in ${workers}.`
       : 'Training on the page (no worker available here); the page may feel slower while it runs.';
   }
 

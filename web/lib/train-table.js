@@ -12,6 +12,13 @@ import { fixed } from './pyformat.js';
 import { ENCODING_LABELS as LABELS, MODEL, TEXT, MULTIPLES, EVAL_EVERY } from './train-session.js';
 
 const CHANCE_ACC = 1 / MODEL.vocab;
+/** The n-gram baselines the text task shows (the uniform guess is the chart's chance line), and their names. */
+export const BASELINE_ROWS = [
+  ['1-gram', '1-gram (letter frequencies)'],
+  ['2-gram', '2-gram (the current character)'],
+  ['3-gram', '3-gram'],
+  ['4-gram', '4-gram'],
+];
 const chanceLoss = (vocab) => Math.log(vocab); // cross-entropy of a uniform guess
 
 const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
@@ -57,9 +64,11 @@ export function accuracyTable(series, L, { done, task, steps }) {
 /**
  * Text: validation loss per encoding and multiple, and where the settings
  * are the recorded ones (`recorded`, else null) the recorded runs' 1x mean
- * and range. `done`: the run finished.
+ * and range. `done`: the run finished. `baselines` (text-task.js's
+ * baselinesFor, or null): the n-gram models' losses as reference rows after
+ * the encodings' (`references` says how many).
  */
-export function textLossTable(series, L, recorded, { done }) {
+export function textLossTable(series, L, recorded, { done, baselines = null }) {
   const fmt = (x) => (x === null || x === undefined ? '…' : fixed(x, 3));
   const span = (st) => (st.mean === null ? '—' : `${fixed(st.mean, 3)} (${fixed(st.min, 3)}–${fixed(st.max, 3)})`);
   const headers = ['encoding', ...MULTIPLES.map((m) => `${m}× (${m * L})`)];
@@ -80,8 +89,15 @@ export function textLossTable(series, L, recorded, { done }) {
     if (recorded) cells.push(span(recorded.results[s.enc].loss1x));
     return cells;
   });
+  let references = 0;
+  if (baselines)
+    for (const [name, label] of BASELINE_ROWS) {
+      rows.push([label, ...baselines.baselines[name].map((x) => fixed(x, 3)), ...(recorded ? [''] : [])]);
+      references++;
+    }
   const caption =
     `Validation loss (nats per character; a uniform guess: ${fixed(chanceLoss(TEXT.vocab), 2)}) on held-out windows of the text at the training length and at 2× and 4× it.` +
+    (baselines ? ' Last rows: n-gram models counted on the same training text, for reference.' : '') +
     (done ? '' : ` While training, 1× is measured every ${TEXT.evalEvery} steps; 2× and 4× come at the end.`);
-  return { caption, headers, rows, footnote };
+  return { caption, headers, rows, footnote, references };
 }

@@ -29,6 +29,13 @@ const minus = (s) => s.replace(/^-/, '−');
 // a bias value as text; the diagonal's −0 reads as 0
 const val = (v, d) => (v === 0 ? '0' : minus(fixed(v, d)));
 
+// one sRGB channel (0..255) to linear light (0..1), and back
+const toLinear = (c) => {
+  const s = c / 255;
+  return s <= 0.04045 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+};
+const toSrgb = (l) => Math.round(255 * (l <= 0.0031308 ? 12.92 * l : 1.055 * l ** (1 / 2.4) - 0.055));
+
 class AlibiBias extends PeElement {
   static tag = 'alibi-bias';
   static description = "ALiBi's per-head slopes and the bias matrices they add to attention scores.";
@@ -59,6 +66,8 @@ class AlibiBias extends PeElement {
     .swatch-masked { display: inline-block; width: 16px; height: 12px; vertical-align: middle; border: 1px solid var(--pe-border);
       background: repeating-linear-gradient(45deg, var(--pe-panel) 0 3px, var(--pe-muted) 3px 4px); }
     h4 { margin-top: 8px; }
+    .faint-note { font-size: .88em; color: var(--pe-muted); margin: 4px 0; }
+    .faint-note:empty { display: none; }
     sup { font-size: .75em; }
   `;
 
@@ -75,6 +84,7 @@ class AlibiBias extends PeElement {
     this.legendLabel = h('span', {});
     this.legendText = h('span', {}, '0 ', this.legendBar, ' ', this.legendLabel);
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    this.faint = h('p', { class: 'faint-note' });
     this.table = this.tableAlternative(undefined, { fill: () => this._state && this._fillTable() });
     root.append(
       ...this.heading(
@@ -83,6 +93,7 @@ class AlibiBias extends PeElement {
       ),
       this.controls(['heads', 'seq-len', 'causal', 'scale']),
       this.minis,
+      this.faint,
       h(
         'div',
         { class: 'legend' },
@@ -190,6 +201,15 @@ class AlibiBias extends PeElement {
       this._legendKey = legendKey;
     }
     setText(this.legendLabel, p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)');
+    // on one scale the gentle heads are faint, not empty: say so, with their largest penalty
+    const faintFrom =
+      p.scale === 'shared' && shared > 0 ? [...limits.keys()].find((hh) => this._headMax(hh) < shared / 8) : undefined;
+    setText(
+      this.faint,
+      faintFrom === undefined
+        ? ''
+        : `Head${faintFrom === H - 1 ? '' : `s ${faintFrom + 1}–`}${faintFrom === H - 1 ? ` ${H}` : H} subtract${faintFrom === H - 1 ? 's' : ''} at most ${fixed(this._headMax(faintFrom), 3)} over ${L} positions: faint on one scale, not empty. “Each head its own scale” shows their shape.`,
+    );
     patchSpecs(this.bigTitle, [
       `Head ${sel + 1} of ${H}: slope α = ${numpyScalar(slopes[sel])} = 2`,
       ['sup', {}, `−${powerOfTwo(slopes[sel])}`],
@@ -200,10 +220,23 @@ class AlibiBias extends PeElement {
   }
 
   // intensity in [−1, 0] → colour from background to the negative colour
+  // the largest penalty |bias| of head hh over the finite cells
+  _headMax(hh) {
+    const { L, bias } = this._state;
+    let mx = 0;
+    for (let t = hh * L * L; t < (hh + 1) * L * L; t++) if (Number.isFinite(bias[t])) mx = Math.max(mx, -bias[t]);
+    return mx;
+  }
+
+  // From the zero colour to the negative one, mixed in linear light rather
+  // than in sRGB: on the dark theme's near-black zero an sRGB mix hardly
+  // brightens for small biases, and the gentle heads' thumbnails read as
+  // empty squares (issue 46); mixed in light, a tenth of the way is visible
+  // in both themes.
   _color(t) {
     const { zero, neg } = this._state?.colors ?? this.theme();
     const a = Math.min(1, Math.max(0, -t));
-    return [0, 1, 2].map((c) => Math.round(zero[c] + (neg[c] - zero[c]) * a));
+    return [0, 1, 2].map((c) => toSrgb(toLinear(zero[c]) + (toLinear(neg[c]) - toLinear(zero[c])) * a));
   }
 
   // 256-step colour table for the current theme (no per-cell allocation)

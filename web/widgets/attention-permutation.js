@@ -19,7 +19,7 @@ import {
   setText,
   patchSpecs,
 } from '../lib/pe-element.js';
-import { rgb, sequential } from '../lib/colormap.js';
+import { rgb, sequential, inkFor } from '../lib/colormap.js';
 import { sentenceParam } from '../lib/params.js';
 import { fixed } from '../lib/pyformat.js';
 import {
@@ -34,6 +34,10 @@ import {
   attentionRuns,
 } from '../lib/permutation-experiment.js';
 import { headline, describeOrder, copiesNote, formatDiff } from '../lib/permutation-text.js';
+
+// the two inks inkFor chooses between (the same arrays it returns)
+const BLACK_INK = inkFor([255, 255, 255]);
+const WHITE_INK = inkFor([0, 0, 0]);
 
 class AttentionPermutation extends PeElement {
   static tag = 'attention-permutation';
@@ -93,8 +97,10 @@ class AttentionPermutation extends PeElement {
        host: text drawn on a canvas in a size container lays the container out) */
     .perword { container-type: inline-size; }
     .outrow { font-family: var(--pe-mono); white-space: nowrap; }
-    /* on a phone the four numbers of a row wrap instead of pushing the table wider */
-    @container (max-width: 560px) { .outrow { white-space: normal; min-width: 7ch; } }
+    /* the four numbers of a row wrap instead of pushing the table wider: on one
+       line each the table takes about 680 px, so in the lesson's 666 px column
+       the last column (the difference) sat under the scroll fade (issue 46) */
+    @container (max-width: 720px) { .outrow { white-space: normal; min-width: 7ch; } }
     th, td { overflow-wrap: normal; }
     .results td:nth-child(2), .results th:first-child { white-space: nowrap; }
   `;
@@ -236,7 +242,7 @@ class AttentionPermutation extends PeElement {
         scale,
         colors,
         widthCap,
-        'Same layout as the left map; brackets give each word’s position in the shuffled sentence. Identical maps mean attention saw no difference.',
+        'Same layout as the original-order map; brackets give each word’s position in the shuffled sentence. Identical maps mean attention saw no difference.',
       ),
     ];
     // kept figures stay in place; a figure made anew replaces the old one
@@ -474,13 +480,15 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
     ctx.font = '9.5px system-ui, sans-serif';
     ctx.textAlign = 'center';
     ctx.textBaseline = 'middle';
-    // light text on dark cells, dark text on light ones: one colour at a time
-    for (const dark of [false, true]) {
-      ctx.fillStyle = dark ? slot.look.bg : slot.look.fg;
+    // black or white, whichever contrasts more with the cell (colormap.js's
+    // inkFor: at least 4.58:1 in either theme; the theme's fg and bg, switched
+    // at a weight of 0.5, left mid-scale cells at 2.4:1): one colour at a time
+    for (const ink of [BLACK_INK, WHITE_INK]) {
+      ctx.fillStyle = rgb(ink);
       for (let a = 0; a < n; a++) {
         for (let b = 0; b < n; b++) {
           const v = w(a, b);
-          if (v > 0.5 === dark) ctx.fillText(fixed(v, 2), labelW + (b + 0.5) * cell, top + (a + 0.5) * cell);
+          if (inkFor(scale(v)) === ink) ctx.fillText(fixed(v, 2), labelW + (b + 0.5) * cell, top + (a + 0.5) * cell);
         }
       }
     }

@@ -276,6 +276,7 @@ class PeExercise extends QuestionElement {
     // text that cannot be read is not an attempt: say what is wrong, count nothing
     const readings = this.parts.map((_, i) => this.showReading(i));
     const unreadable = readings.findIndex((r) => !r.ok);
+    const random = this.judgeRandom();
     if (unreadable >= 0) {
       this.result.className = 'result bad';
       this.result.textContent = readings[unreadable].empty
@@ -283,20 +284,17 @@ class PeExercise extends QuestionElement {
           ? `Part ${unreadable + 1} has no answer yet.`
           : 'Type an answer first.'
         : `${this.parts.length > 1 ? `Part ${unreadable + 1}: ` : ''}${readings[unreadable].message}`;
+      // the parts that can be read still get their verdict; nothing is counted
+      // until every part can be read (issue 46: they got none)
+      readings.forEach(
+        (r, i) => r.ok && this._verdict(i, this.answers.judgePart(this.parts[i].part, texts[i], random)),
+      );
       if (save) this.parts[unreadable].input.focus();
       return;
     }
-    const random = this.judgeRandom();
     const judged = this.parts.map((p, i) => this.answers.judgePart(p.part, texts[i], random));
     const right = judged.every((j) => j.right);
-    judged.forEach((j, i) => {
-      const p = this.parts[i];
-      p.box.classList.toggle('right', j.right);
-      p.box.classList.toggle('wrong', !j.right);
-      // a slip's message is the exercise's own text (with $TeX$); the parser's is plain text
-      if (j.slip) p.feedback.replaceChildren(trustedFragment(quizTextToHtml(j.message)));
-      else setText(p.feedback, j.right ? (this.parts.length > 1 ? 'Right.' : '') : j.message || 'Not this.');
-    });
+    judged.forEach((j, i) => this._verdict(i, j));
     const scored = this.scoreCheck({
       right,
       response: texts.map((t) => t.slice(0, 300)),
@@ -317,6 +315,16 @@ class PeExercise extends QuestionElement {
       correctValue: interaction.correctValue,
     });
     this._shownAt = performance.now();
+  }
+
+  // one part's verdict: its box marked right or wrong, its message under it
+  _verdict(i, j) {
+    const p = this.parts[i];
+    p.box.classList.toggle('right', j.right);
+    p.box.classList.toggle('wrong', !j.right);
+    // a slip's message is the exercise's own text (with $TeX$); the parser's is plain text
+    if (j.slip) p.feedback.replaceChildren(trustedFragment(quizTextToHtml(j.message)));
+    else setText(p.feedback, j.right ? (this.parts.length > 1 ? 'Right.' : '') : j.message || 'Not this.');
   }
 
   toggleHint() {

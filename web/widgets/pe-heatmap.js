@@ -250,7 +250,8 @@ class PeHeatmap extends PeElement {
     this.meansBuffer?.free();
   }
 
-  // Says which columns form the red and white stripes on the right: the
+  // Says which columns form the stripes on the right (red and the background
+  // colour, white or dark by theme): the
   // pairs whose angle m·θ_i stays small over every position shown.
   _explainStripes() {
     const { maxLen, dModel } = this.shape;
@@ -261,7 +262,7 @@ class PeHeatmap extends PeElement {
       return;
     }
     this.stripesBox.textContent =
-      `The red and white stripes on the right (dimensions ${2 * slow}–${dModel - 1}, pairs ${slow}–${dModel / 2 - 1}) are the slow pairs: ` +
+      `The stripes on the right, red columns between background-coloured ones (dimensions ${2 * slow}–${dModel - 1}, pairs ${slow}–${dModel / 2 - 1}) are the slow pairs: ` +
       `over positions 0–${last} their angle m·θᵢ stays under half a radian, so each sin column stays near 0 (background colour) and each cos column near 1 (red).`;
   }
 

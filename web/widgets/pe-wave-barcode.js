@@ -1,4 +1,4 @@
-// <pe-wave-barcode sentence="the dog bit the man" d-model="16">: one "seat
+// <pe-wave-barcode sentence="the dog bit the man" d-model="16">: one "position
 // card" per word. Each card shows the word's position, the (sin, cos) values
 // of a fast, a medium and a slow frequency pair at that position (drawn as a
 // small wave over positions 0..11 with the word's seat marked; the medium and
@@ -93,7 +93,7 @@ class PeWaveBarcode extends PeElement {
     });
     root.append(
       ...this.heading(
-        'Seat cards: what each word gets added for its position',
+        'Position cards: what each word gets added for its position',
         'Every word gets the vector of its position, whatever the word is. Compare the two cards of "the": same word, different barcodes. ',
         'Type your own sentence (up to 12 words) or change d_model.',
       ),

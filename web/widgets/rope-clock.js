@@ -1,4 +1,4 @@
-// <rope-clock>: RoPE as clocks. Each frequency pair i of a d_model-wide
+// <rope-clock>: RoPE as clocks. Each frequency pair i of a d_rot-wide
 // vector is one dial; a word at seat p turns that dial's hand to the angle
 // p·θ_i (θ_i from the core's ropeInvFreq). Two words, two hands: the angle
 // between them is (n − m)·θ_i, and swapping the words flips its sign.
@@ -65,7 +65,9 @@ class RopeClock extends PeElement {
       patternMessage: 'must be one word',
       label: 'word 2',
     },
-    'd-model': { type: 'int', default: 8, min: 2, max: 64, even: true, label: 'd_model' },
+    // the attribute keeps its name (pages embed it); the learner reads the lesson's letter for the
+    // width RoPE turns in one head, not the model's width
+    'd-model': { type: 'int', default: 8, min: 2, max: 64, even: true, label: 'd_rot (one head)' },
     base: { type: 'float', default: 10000, min: 2, max: 1e6, control: 'number', live: true, label: 'base' },
     // entry: a number box beside the slider (on a phone's slider a finger cannot hit one of 629 values)
     phase: { type: 'float', default: 0, min: 0, max: 6.28, step: 0.01, entry: true, label: 'phase φ (rad)' },
@@ -299,7 +301,7 @@ class RopeClock extends PeElement {
     ];
     this.setTable(
       this.table,
-      `RoPE angles and scores, d_model ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at position ${m}, “${wb}” at position ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
+      `RoPE angles and scores, d_rot ${p.dModel}, base ${p.base}, phase φ = ${fixed(p.phase, 2)} rad; “${wa}” at position ${m}, “${wb}” at position ${n}. Angle Δ·θᵢ = angle(${wb}) − angle(${wa}), wrapped to (−π, π]; each pair scores cos(φ − Δ·θᵢ).`,
       [
         'pair i',
         'θᵢ (rad/position)',

@@ -262,8 +262,9 @@ class RopeConfigLab extends PeElement {
       this._fixed = {
         cols: rows.wlBefore,
         changed,
-        most: changed.reduce((m, i) => Math.max(m, rows.ratio[i]), 1),
-        least: changed.reduce((m, i) => Math.min(m, rows.ratio[i]), 1),
+        // over the changed pairs only (starting from 1 made every stretch range start or end at ×1)
+        most: changed.reduce((m, i) => Math.max(m, rows.ratio[i]), -Infinity),
+        least: changed.reduce((m, i) => Math.min(m, rows.ratio[i]), Infinity),
         slow,
         leastSlow,
         slowSame: slow.every((i) => !pairChanged(rows.ratio[i], rows.ratio[leastSlow])),

@@ -84,7 +84,7 @@ class RopeOffsetCheck extends PeElement {
         'RoPE scores depend only on the offset n − m',
         'Move both positions with “shift”: the RoPE score stays the same, the additive score changes. Change n to slide along the curve: tap or click the plot to set n to that offset (with the keyboard: focus the plot, arrow keys move a cursor, Enter sets n).',
       ),
-      this.controls(['q', 'k', 'theta', 'm', 'n', 'shift']),
+      this.controls(['q', 'k', 'm', 'n']),
       h(
         'div',
         { class: 'out' },
@@ -98,6 +98,9 @@ class RopeOffsetCheck extends PeElement {
       ),
       this.verdict,
       this.plotWrap,
+      // θ and the shift change the plot: right under it (on a phone the full
+      // list of controls put them some 700 px above it, issue 46)
+      this.controls(['theta', 'shift']),
       this.refused,
       legend,
       this.plotNote,

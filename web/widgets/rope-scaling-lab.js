@@ -21,6 +21,7 @@ const PAD = { l: 50, r: 14, t: 14, b: 38 };
 const METHODS = [
   { key: 'none', short: 'none', label: 'no scaling', cls: 'm-none', dash: '' },
   { key: 'linear', short: 'linear', label: 'linear (position interpolation)', cls: 'm-linear', dash: '9 5' },
+  { key: 'ntk', short: 'NTK-aware', label: 'NTK-aware (a larger base)', cls: 'm-ntk', dash: '6 2 1 2' },
   { key: 'dynamic', short: 'dynamic NTK', label: 'dynamic NTK', cls: 'm-dynamic', dash: '2 4' },
   { key: 'yarn', short: 'YaRN', label: 'YaRN', cls: 'm-yarn', dash: '10 4 2 4' },
   { key: 'llama3', short: 'Llama 3', label: 'Llama 3', cls: 'm-llama3', dash: '4 3' },
@@ -66,12 +67,13 @@ class RopeScalingLab extends PeElement {
   static styles =
     plotStyles +
     css`
-    :host { --m1: #6b7280; --m2: #d55e00; --m3: #0072b2; --m4: #009e73; --m5: #cc79a7; }
-    @media (prefers-color-scheme: dark) { :host { --m1: #9aa4b1; --m2: #ff9e4a; --m3: #56b4e9; --m4: #3fd0a4; --m5: #e6a0c8; } }
+    :host { --m1: #6b7280; --m2: #d55e00; --m3: #0072b2; --m4: #009e73; --m5: #cc79a7; --m6: #b08600; }
+    @media (prefers-color-scheme: dark) { :host { --m1: #9aa4b1; --m2: #ff9e4a; --m3: #56b4e9; --m4: #3fd0a4; --m5: #e6a0c8; --m6: #f0c43a; } }
     .plot-wrap { margin-top: 8px; }
     .ref2 { stroke: var(--pe-fg); stroke-width: 1.2; stroke-dasharray: 1 3; }
     path.m-none, line.m-none { stroke: var(--m1); stroke-width: 5; opacity: .55; fill: none; }
     path.m-linear, line.m-linear { stroke: var(--m2); stroke-width: 2; fill: none; }
+    path.m-ntk, line.m-ntk { stroke: var(--m6); stroke-width: 2; fill: none; }
     path.m-dynamic, line.m-dynamic { stroke: var(--m3); stroke-width: 2.2; fill: none; }
     path.m-yarn, line.m-yarn { stroke: var(--m4); stroke-width: 2.2; fill: none; }
     path.m-llama3, line.m-llama3 { stroke: var(--m5); stroke-width: 2; fill: none; }
@@ -123,8 +125,8 @@ class RopeScalingLab extends PeElement {
     );
     root.append(
       ...this.heading(
-        'RoPE scaling: the wavelength of every pair under five methods',
-        'Drag the factor under the plot: linear stretches every pair, dynamic NTK raises the base so fast pairs barely move, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.',
+        'RoPE scaling: the wavelength of every pair under each method',
+        'Drag the factor under the plot: linear stretches every pair, NTK-aware raises the base once so fast pairs barely move and the last pair stretches by exactly the factor, dynamic NTK raises it with the current length, YaRN and Llama 3 leave the fast pairs alone and stretch only those whose wavelength is long compared with the original context.',
       ),
       this.plotWrap,
       legend,
@@ -157,9 +159,14 @@ class RopeScalingLab extends PeElement {
     const plotWidth = this.widthOf(this.plotWrap);
     const orig = p.originalMaxPositions;
     const f = p.factor;
+    // NTK-aware is not a scaling type of the core but a base: the one the lesson's
+    // exercise derives, base * s^(d / (d - 2)) (HF's dynamic NTK computes the same
+    // base with s growing with the length)
+    const bases = { ntk: p.base * f ** (p.dim / (p.dim - 2)) };
     const scalings = {
       none: null,
       linear: { type: 'linear', factor: f },
+      ntk: null,
       dynamic: { type: 'dynamic', factor: f, maxPositions: orig, seqLen: p.seqLen },
       yarn: { type: 'yarn', factor: f, originalMaxPositions: orig },
       llama3: { type: 'llama3', factor: f, originalMaxPositions: orig },
@@ -176,12 +183,13 @@ class RopeScalingLab extends PeElement {
       this._cacheCore = pe;
     }
     for (const m of METHODS) {
-      const key = JSON.stringify([m.key, p.dim, p.base, scalings[m.key]]);
+      const base = bases[m.key] ?? p.base;
+      const key = JSON.stringify([m.key, p.dim, base, scalings[m.key]]);
       let r = this._cache.get(key);
       if (r)
         this._cache.delete(key); // to the end: most recently used
       else {
-        const mInv = pe.ropeInvFreq(p.dim, { base: p.base, scaling: scalings[m.key] });
+        const mInv = pe.ropeInvFreq(p.dim, { base, scaling: scalings[m.key] });
         const w = new Float64Array(pairs);
         for (let i = 0; i < pairs; i++) w[i] = (2 * Math.PI) / mInv[i];
         r = { inv: mInv, attn: pe.ropeAttentionFactor(scalings[m.key]), wl: w };
@@ -302,7 +310,7 @@ class RopeScalingLab extends PeElement {
     setAttr(
       this.svg,
       'aria-label',
-      `Wavelength of each of ${pairs} pairs on a log scale for five methods. The last pair: ${METHODS.map((m) => `${m.label} ${fmtLen(wl[m.key][last])}`).join(', ')}. Reference line at the original context ${orig}. Focus it and use the arrow keys to read a pair.`,
+      `Wavelength of each of ${pairs} pairs on a log scale, without scaling and with ${METHODS.length - 1} methods. The last pair: ${METHODS.map((m) => `${m.label} ${fmtLen(wl[m.key][last])}`).join(', ')}. Reference line at the original context ${orig}. Focus it and use the arrow keys to read a pair.`,
     );
   }
 

@@ -1,6 +1,7 @@
-// <t5-buckets>: T5's relative-position buckets. Every (query i, key j) pair
+// <t5-buckets>: T5's relative-position buckets. Every (query m, key n) pair
 // gets the bucket of its offset n − m: one bucket per offset near zero, then
-// logarithmically wider buckets up to max-distance, where they saturate.
+// logarithmically wider buckets, the last of which the formula's floor
+// reaches before max-distance (at 91 of 128 with T5's defaults).
 // The buckets come from the core (t5Buckets); this file only draws them.
 //
 // Some combinations have no buckets: the core refuses a max distance not
@@ -60,7 +61,7 @@ class T5Buckets extends PeElement {
     root.append(
       ...this.heading(
         'T5 relative-position buckets',
-        'Near offsets each get their own bucket; farther ones share ever wider, logarithmic buckets, and everything past max distance lands in the last one. Turn on “bidirectional” to split the buckets between keys before and after the query.',
+        'Near offsets each get their own bucket; farther ones share ever wider, logarithmic buckets, and from some distance short of max distance on, every offset lands in the last one. Turn on “bidirectional” to split the buckets between keys before and after the query.',
       ),
       this.controls(['query-len', 'key-len', 'num-buckets', 'max-distance', 'bidirectional']),
       h('h4', {}, 'Bucket of every query–key pair'),
@@ -200,6 +201,9 @@ class T5Buckets extends PeElement {
     // per direction when bidirectional, and half of those are exact
     const perSide = p.bidirectional ? Math.floor(p.numBuckets / 2) : p.numBuckets;
     const maxExact = Math.floor(perSide / 2);
+    // where the last bucket of a side begins: the floor of the logarithm reaches it before D
+    // (neg[D] is always the last bucket: the formula gives perSide there, clamped)
+    const lastStart = neg.indexOf(neg[D]);
     const colors = this.theme();
     this._state = {
       Q,
@@ -212,6 +216,7 @@ class T5Buckets extends PeElement {
       nb: p.numBuckets,
       perSide,
       maxExact,
+      lastStart,
       colors,
     };
     // one colour per bucket, made once per update
@@ -228,11 +233,11 @@ class T5Buckets extends PeElement {
     for (const b of neg) used.add(b);
     setText(
       this.regions,
-      `Exact region: |n − m| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |n − m| < ${D}. ` +
-        `Offsets of ${D} or more all share the last bucket${p.bidirectional ? ' of their side' : ''}. ` +
+      `Exact region: |n − m| < ${maxExact} (one bucket per offset). Logarithmic region: ${maxExact} ≤ |n − m| < ${lastStart}. ` +
+        `From ${lastStart} on, every offset shares the last bucket${p.bidirectional ? ' of its side' : ''}${lastStart < D ? ` (the logarithm's floor reaches it before max distance ${D})` : ''}. ` +
         (p.bidirectional
           ? `Keys at or before the query use buckets 0–${perSide - 1}, keys after it ${perSide}–${2 * perSide - 1}.`
-          : `Unidirectional: every key after the query (j > i) falls in bucket 0, like the query itself.`) +
+          : `Unidirectional: every key after the query (n > m) falls in bucket 0, like the query itself.`) +
         ` Offsets −${D}..${D} use ${used.size} of the ${p.numBuckets} buckets.`,
     );
     this._drawGrid(gridWidth);
@@ -292,7 +297,7 @@ class T5Buckets extends PeElement {
     const hgt = M + cell * Q;
     this._gridGeom = { M, cell };
     const ctx = canvasContext(this.grid, w, hgt);
-    matrixAxes(ctx, { M, cell, rows: Q, cols: K, across: 'key j', down: 'query i', gap: 16, color: rgb(colors.muted) });
+    matrixAxes(ctx, { M, cell, rows: Q, cols: K, across: 'key n', down: 'query m', gap: 16, color: rgb(colors.muted) });
     // cells: one pixel per pair in an offscreen image, scaled up without smoothing
     if (!this._img || this._img.width !== K || this._img.height !== Q) {
       this._img = new ImageData(K, Q);
@@ -331,7 +336,7 @@ class T5Buckets extends PeElement {
     if (!s.bidirectional && rel > 0) return 'key after the query: bucket 0';
     const r = Math.abs(rel);
     if (r < s.maxExact) return 'exact';
-    if (r >= s.D) return 'saturated at max distance';
+    if (r >= s.lastStart) return 'last bucket: every farther offset shares it';
     return 'logarithmic';
   }
 
@@ -467,7 +472,7 @@ class T5Buckets extends PeElement {
       grid.push([`i = ${i}`, ...Array.from(s.map.subarray(i * s.K, (i + 1) * s.K), String)]);
     this.setTable(
       details,
-      'Bucket map (rows: query i, columns: key j)',
+      'Bucket map (rows: query m, columns: key n)',
       ['i ↓ j →', ...Array.from({ length: s.K }, (_, j) => `j = ${j}`)],
       grid,
     );

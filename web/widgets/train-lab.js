@@ -34,7 +34,7 @@ import {
   LAB_OPTIONS,
   SessionLoop,
 } from '../lib/train-session.js';
-import { loadCorpus, recordedFor } from '../lib/text-task.js';
+import { loadCorpus, recordedFor, baselinesFor } from '../lib/text-task.js';
 import { lossLegend, digitsLoss, textLoss } from '../lib/loss-chart.js';
 import { accuracyTable, textLossTable } from '../lib/train-table.js';
 import { startWorkers, workerUrl } from '../lib/train-workers.js';
@@ -142,6 +142,8 @@ class TrainLab extends PeElement {
     .legend svg { display: inline-block; }
     .l-none { stroke: var(--e-none); } .l-sinusoidal { stroke: var(--e-sin); } .l-learned { stroke: var(--e-learned); }
     .l-rope { stroke: var(--e-rope); } .l-alibi { stroke: var(--e-alibi); } .l-t5 { stroke: var(--e-t5); } .l-chance { stroke: var(--pe-fg); }
+    .l-baseline { stroke: var(--pe-muted); }
+    .results tr.reference th, .results tr.reference td { color: var(--pe-muted); font-style: italic; }
     .results th:first-child { text-align: left; }
     .results td, .results tbody th { white-space: nowrap; }
     .results caption { font-family: system-ui, sans-serif; }
@@ -184,9 +186,10 @@ class TrainLab extends PeElement {
     this.canvas = h('canvas', { role: 'img', width: 300, height: 240 });
     this.chartWrap = h('div', { class: 'chart-wrap' }, this.canvas);
     // its items are hidden when their encoding is not chosen; the chance label names the task's ln N
-    const { legend, items, chanceLabel } = lossLegend();
+    const { legend, items, chanceLabel, baselineItem } = lossLegend();
     this._legendItems = items;
     this._chanceLabel = chanceLabel;
+    this._baselineItem = baselineItem;
     this.tableWrap = h('div', { class: 'table-wrap results' });
     this.footnote = h('p', { class: 'note' });
     root.append(
@@ -430,6 +433,7 @@ class TrainLab extends PeElement {
     run.loop = null;
     run.to('finish');
     this.progress.value = this.progress.max;
+    this._modeText(); // "Trained in ...": the run no longer trains
     this._progressText(true);
     this._buttons();
     this.dispatchEvent(new CustomEvent('train-lab-done', { detail: { results: this.results } }));
@@ -480,10 +484,15 @@ class TrainLab extends PeElement {
     }
     const series = this._series(encodings);
     const shown = run ? run.config : { ...p, text: undefined };
+    const baselines = shown.task === 'text' ? baselinesFor(shown, p.corpus) : null;
+    this._baselineItem.hidden = !baselines;
     if (shown.task === 'text') {
       const recorded = recordedFor(shown, p.corpus);
-      this.canvas.setAttribute('aria-label', textLoss(this.canvas, this._chartFrame(), series, shown.steps, recorded));
-      this._showTable(textLossTable(series, shown.trainLen, recorded, { done: !!this.results }), series);
+      this.canvas.setAttribute(
+        'aria-label',
+        textLoss(this.canvas, this._chartFrame(), series, shown.steps, recorded, baselines),
+      );
+      this._showTable(textLossTable(series, shown.trainLen, recorded, { done: !!this.results, baselines }), series);
     } else {
       this.canvas.setAttribute('aria-label', digitsLoss(this.canvas, this._chartFrame(), series, shown.steps));
       const task = this.run ? this.run.config.task : p.task;
@@ -519,9 +528,11 @@ class TrainLab extends PeElement {
     return { width: this._width, col, running: !!this.run };
   }
 
-  // The results table (rows tagged with their encoding) and its footnote.
+  // The results table (rows tagged with their encoding, reference rows after them) and its footnote.
   _showTable({ caption, headers, rows, footnote }, series) {
-    const table = dataTable(caption, headers, rows, (j) => ({ 'data-encoding': series[j].enc }));
+    const table = dataTable(caption, headers, rows, (j) =>
+      j < series.length ? { 'data-encoding': series[j].enc } : { class: 'reference' },
+    );
     this.tableWrap.replaceChildren(table);
     this.footnote.textContent = footnote ? `* ${footnote}` : '';
   }

@@ -1,0 +1,52 @@
+// Contrast of the text the widgets draw on canvases, in both themes (issue
+// 46): axe reads the page's text, not a canvas's, so the colours are checked
+// here, from the theme's own defaults (web/lib/theme.js's BASE_CSS, light and
+// dark). Numbers written on heatmap cells use colormap.js's inkFor, which must
+// give WCAG AA's 4.5:1 on every colour of the scale they are drawn on; labels
+// in the theme's text and muted colours must reach it on the background.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE_CSS } from '../../web/lib/theme.js';
+import { parseColor, sequential, inkFor, contrastRatio } from '../../web/lib/colormap.js';
+
+// the custom properties of the light :host block and of the dark media query's
+function themes() {
+  const dark = BASE_CSS.indexOf('@media (prefers-color-scheme: dark)');
+  const read = (text) =>
+    Object.fromEntries([...text.matchAll(/--pe-([a-z]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1], parseColor(m[2])]));
+  return {
+    light: read(BASE_CSS.slice(0, dark)),
+    dark: read(BASE_CSS.slice(dark, BASE_CSS.indexOf('}', BASE_CSS.indexOf('}', dark) + 1))),
+  };
+}
+
+test('the theme defaults are read (both themes have text, background, zero and accent colours)', () => {
+  for (const [name, t] of Object.entries(themes()))
+    for (const k of ['fg', 'bg', 'muted', 'zero', 'accent', 'pos', 'neg']) assert.ok(t[k], `${name}: --pe-${k}`);
+});
+
+test('numbers on the shuffle widget’s attention cells reach 4.5:1 at every weight, in both themes', () => {
+  for (const [name, t] of Object.entries(themes())) {
+    const scale = sequential(t.zero, t.accent); // attention-permutation's weight scale
+    let worst = Infinity;
+    for (let k = 0; k <= 1000; k++) {
+      const cell = scale(k / 1000);
+      worst = Math.min(worst, contrastRatio(inkFor(cell), cell));
+    }
+    assert.ok(worst >= 4.5, `${name}: ${worst.toFixed(2)}:1`);
+  }
+});
+
+test('inkFor gives at least 4.58:1 on any colour', () => {
+  for (let r = 0; r < 256; r += 15)
+    for (let g = 0; g < 256; g += 15)
+      for (let b = 0; b < 256; b += 15)
+        assert.ok(contrastRatio(inkFor([r, g, b]), [r, g, b]) >= 4.58, [r, g, b].join());
+});
+
+test('labels drawn in the text and muted colours reach 4.5:1 on the background, in both themes', () => {
+  for (const [name, t] of Object.entries(themes())) {
+    assert.ok(contrastRatio(t.fg, t.bg) >= 4.5, `${name} fg`);
+    assert.ok(contrastRatio(t.muted, t.bg) >= 4.5, `${name} muted: ${contrastRatio(t.muted, t.bg).toFixed(2)}`);
+  }
+});
