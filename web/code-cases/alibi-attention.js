@@ -15,15 +15,20 @@ function attend(pe, q, k, v, slope, { causal = true, sign = -1, scale } = {}) {
   // the bias −m·(i − j) for query i and key j (counting: the core adds it)
   const bias = new Float32Array(n * n);
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) bias[i * n + j] = sign * slope * (i - j);
-  const { output } = pe.attention(Float32Array.from(q.flat()), Float32Array.from(k.flat()), Float32Array.from(v.flat()), {
-    heads: 1,
-    seqLen: n,
-    headDim: d,
-    causal,
-    bias,
-    returnWeights: false,
-    ...(scale === undefined ? {} : { scale }),
-  });
+  const { output } = pe.attention(
+    Float32Array.from(q.flat()),
+    Float32Array.from(k.flat()),
+    Float32Array.from(v.flat()),
+    {
+      heads: 1,
+      seqLen: n,
+      headDim: d,
+      causal,
+      bias,
+      returnWeights: false,
+      ...(scale === undefined ? {} : { scale }),
+    },
+  );
   return Array.from({ length: n }, (_, i) => Array.from(output.subarray(i * d, (i + 1) * d)));
 }
 
@@ -48,7 +53,8 @@ export function cases(pe, random) {
     caseOf(pe, ...qkv(4, 3), 0.25),
     caseOf(pe, ...qkv(3, 2), 0),
   ];
-  for (let k = 0; k < 3; k++) out.push(caseOf(pe, ...qkv(2 + Math.floor(random() * 5), pick(random, [2, 3, 4])), pick(random, slopes)));
+  for (let k = 0; k < 3; k++)
+    out.push(caseOf(pe, ...qkv(2 + Math.floor(random() * 5), pick(random, [2, 3, 4])), pick(random, slopes)));
   return out;
 }
 

@@ -44,7 +44,12 @@ export function cases(pe, random) {
   while (out.length < 6) {
     const dim = pick(random, [32, 64, 96, 128]);
     const base = pick(random, [10000, 500000]);
-    const params = [pick(random, [2, 4, 8, 16]), pick(random, [1, 2]), pick(random, [4, 8]), pick(random, [2048, 4096, 8192])];
+    const params = [
+      pick(random, [2, 4, 8, 16]),
+      pick(random, [1, 2]),
+      pick(random, [4, 8]),
+      pick(random, [2048, 4096, 8192]),
+    ];
     if (!nearEdge(pe, dim, base, params)) out.push(caseOf(pe, dim, base, params));
   }
   return out;

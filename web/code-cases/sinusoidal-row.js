@@ -23,7 +23,14 @@ function caseOf(pe, pos, d, base) {
 export function cases(pe, random) {
   const out = [caseOf(pe, 0, 4, 10000), caseOf(pe, 1, 2, 10000), caseOf(pe, 3, 6, 10000), caseOf(pe, 5, 10, 100)];
   for (let k = 0; k < 4; k++)
-    out.push(caseOf(pe, 2 + Math.floor(random() * 199), pick(random, [8, 12, 16, 24, 32, 64]), pick(random, [10000, 10000, 500])));
+    out.push(
+      caseOf(
+        pe,
+        2 + Math.floor(random() * 199),
+        pick(random, [8, 12, 16, 24, 32, 64]),
+        pick(random, [10000, 10000, 500]),
+      ),
+    );
   return out;
 }
 

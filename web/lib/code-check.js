@@ -16,7 +16,12 @@ export function parameterNames(signature) {
   if (!m) return [];
   return m[1]
     .split(',')
-    .map((p) => p.trim().replace(/[:=].*$/, '').trim())
+    .map((p) =>
+      p
+        .trim()
+        .replace(/[:=].*$/, '')
+        .trim(),
+    )
     .filter((p) => p && p !== '*' && p !== '/');
 }
 
@@ -88,13 +93,14 @@ export function judgeCases(cases, returns, { tolerance, slips = [] }, raised = n
 }
 
 // ------------------------------------------------------------------ text
-// Values as Python would print them (short floats), for the learner.
-export function pyValue(x, digits = 8) {
-  if (Array.isArray(x)) return `[${x.map((v) => pyValue(v, digits)).join(', ')}]`;
+// Values as Python would print them (short floats), for the learner; with
+// `float`, whole numbers too are floats (1.0), as the core's always are.
+export function pyValue(x, digits = 8, float = false) {
+  if (Array.isArray(x)) return `[${x.map((v) => pyValue(v, digits, float)).join(', ')}]`;
   if (typeof x === 'boolean') return x ? 'True' : 'False';
   if (typeof x === 'string') return `'${x.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
   if (isNumber(x)) {
-    if (Number.isInteger(x) && Math.abs(x) < 1e16) return String(x);
+    if (Number.isInteger(x) && Math.abs(x) < 1e16) return float ? `${x}.0` : String(x);
     const s = Number(x.toPrecision(digits)).toString();
     return /e/.test(s) ? s.replace(/e([+-])(\d)$/, 'e$10$2') : s;
   }
