@@ -19,11 +19,17 @@ class _PeBlocker:
                 "(the standard library and math), in a sandbox without the page, the network or storage")
         return None
 
-for _name in list(sys.modules):
-    if _name.split(".")[0] in _PE_BLOCKED:
-        del sys.modules[_name]
-sys.meta_path[:] = [f for f in sys.meta_path if "JsFinder" not in type(f).__name__]
-sys.meta_path.insert(0, _PeBlocker())
+_PE_META_PATH = [_PeBlocker()] + [f for f in sys.meta_path if "JsFinder" not in type(f).__name__]
+
+def _pe_guard():
+    """Before every run: the bridges out of sys.modules, the import path as the driver set it
+    (a learner's earlier run may have changed either)."""
+    for name in list(sys.modules):
+        if name.split(".")[0] in _PE_BLOCKED:
+            del sys.modules[name]
+    sys.meta_path[:] = _PE_META_PATH
+
+_pe_guard()
 
 class _PeOut(io.TextIOBase):
     """print()'s destination: keeps the first max_chars characters, then only counts."""
@@ -100,6 +106,7 @@ def _pe_run(code, name, cases_json, max_output):
     """Runs the code (and the function on each case) -> JSON text: returns, error, stdout, stdoutChars."""
     out = _PeOut(max_output)
     result = {"returns": [], "error": None}
+    _pe_guard()
     linecache.cache[_PE_FILE] = (len(code), None, code.splitlines(True), _PE_FILE)
     saved = sys.stdout, sys.stderr
     sys.stdout = sys.stderr = out
