@@ -21,7 +21,7 @@ export const MAX_OUTPUT = 20_000;
 // One-file builds (the export, dist/posenc-widgets.js) define POSENC_ONE_FILE
 // (scripts/export.mjs's ESBUILD_OPTIONS): they carry no Python runtime.
 /* global POSENC_ONE_FILE */
-const ONE_FILE = typeof POSENC_ONE_FILE !== 'undefined' && POSENC_ONE_FILE === true;
+const ONE_FILE = typeof POSENC_ONE_FILE !== 'undefined';
 
 /** Why Python cannot run on this page, or null when it can (as far as can be told before trying). */
 export function pythonUnavailable(loc = globalThis.location) {

@@ -34,13 +34,24 @@ import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { judgeCases, parameterNames, pyValue, pathText, composeCode } from '../lib/code-check.js';
 import { runPython, pythonUnavailable, RUN_LIMIT_MS, MAX_OUTPUT } from '../lib/python-runner.js';
 
+// One-file builds (the export, dist/posenc-widgets.js) define POSENC_ONE_FILE
+// (scripts/export.mjs's ESBUILD_OPTIONS) and carry no Python runtime and no
+// editor file: there the widget says that running code needs the online
+// lesson, and these URLs, which would point nowhere, are left out.
+/* global POSENC_ONE_FILE */
+const ONE_FILE = typeof POSENC_ONE_FILE !== 'undefined';
 // the literal new Worker(new URL(...)) stays here, where bundlers see it
-const spawn = () => new Worker(new URL('../workers/python-worker.js', import.meta.url), { type: 'module' });
+// (typeof written out in each: esbuild folds it there, and drops the URL)
+const spawn =
+  typeof POSENC_ONE_FILE !== 'undefined'
+    ? null
+    : () => new Worker(new URL('../workers/python-worker.js', import.meta.url), { type: 'module' });
 
 // the editor module, loaded with the first code exercise on screen (not for
 // site bundlers to follow: it is a prebuilt file beside gen/lesson-data.js)
 let editorModule = null;
-const EDITOR_URL = new URL('../gen/code-editor.js', import.meta.url).href;
+const EDITOR_URL =
+  typeof POSENC_ONE_FILE !== 'undefined' ? null : new URL('../gen/code-editor.js', import.meta.url).href;
 const loadEditor = () => (editorModule ??= import(/* webpackIgnore: true */ /* @vite-ignore */ EDITOR_URL));
 
 // progress keeps typed answers as strings of at most MAX_TYPED (300)
@@ -236,7 +247,7 @@ class PeCodeExercise extends QuestionElement {
     });
     this.textarea.value = code;
     this.editorBox.replaceChildren(this.textarea);
-    if (pythonUnavailable() && /single file/.test(pythonUnavailable())) return; // a one-file copy has no editor file
+    if (ONE_FILE) return; // no editor file beside a one-file copy: the text box works
     loadEditor().then(
       (m) => {
         if (!this.isConnected || !this.textarea?.isConnected) return;
