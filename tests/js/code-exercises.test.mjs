@@ -9,6 +9,7 @@
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadPosenc } from '../../web/posenc.js';
 import { seededRandom } from '../../web/lib/random.js';
@@ -284,4 +285,51 @@ test('the build refuses a bad definition, an unknown field and a code exercise i
   const html = renderer.render(`\`\`\`code-exercise\n${block}\n\`\`\`\n`, { file: 'f.md', section: 'sinusoidal' }).html;
   assert.match(html, /^<pe-code-exercise exercise="x-code"><p class="quiz-fallback">/);
   assert.equal(renderer.codeExercises['x-code'].cases, 'sinusoidal-row');
+});
+
+test('a checked code answer as xAPI: long-fill-in, the code as the response, no pattern; valid', async () => {
+  const { answeredStatement } = await import('../../web/lib/xapi-statements.js');
+  const validateStatement = createRequire(import.meta.url)('@learninglocker/xapi-validation').default;
+  const def = definitions['t5-bucket'];
+  const code = composeCode(def, def.solution);
+  const s = answeredStatement({
+    quizId: 'relative-bias-code-t5-bucket',
+    kind: 'long-fill-in',
+    question: 'Write T5’s bucket of one offset',
+    response: code,
+    correctPattern: null,
+    correct: true,
+    revealed: false,
+    score: 1,
+  });
+  assert.deepEqual(validateStatement(s), []);
+  assert.equal(s.object.definition.interactionType, 'long-fill-in');
+  assert.equal('correctResponsesPattern' in s.object.definition, false);
+  assert.equal(s.result.response, code.slice(0, 1000));
+  assert.equal(s.result.score.raw, 1);
+});
+
+test('SCORM suspend_data with every question answered and the six solutions as code responses (measured)', async () => {
+  const { encodeProgress, decodeProgress } = await import('../../web/lib/suspend-data.js');
+  const { questionIds, codeExercises } = await import('../../web/gen/lesson-data.js');
+  const { afterCheck } = await import('../../web/lib/progress.js');
+  const pieces = (code) => code.match(/[\s\S]{1,300}/g);
+  const progress = {};
+  for (const id of questionIds) {
+    const x = codeExercises[id];
+    const response = x ? pieces(composeCode(x, x.solution)) : id.length % 2 ? [1] : ['2*pi*10000^(2*i/d)'];
+    progress[id] = afterCheck(undefined, { right: true, response, seed: 12345 }).entry;
+  }
+  const full = encodeProgress(progress, 777, { limit: 64000 });
+  const v12 = encodeProgress(progress, 777, { limit: 4096 });
+  console.log(
+    `# suspend_data with ${questionIds.length} questions answered, 6 holding code: ${full.length} characters (SCORM 2004 keeps 64,000); within SCORM 1.2's 4,096: ${v12.length} (typed answers and code dropped, credit kept)`,
+  );
+  assert.ok(full.length <= 64000);
+  assert.ok(v12.length <= 4096);
+  // 2004 resumes the code itself; 1.2 the credit
+  const back = decodeProgress(full, { knownIds: questionIds }).progress;
+  const id = Object.keys(codeExercises)[0];
+  assert.equal(back[id].response.join(''), composeCode(codeExercises[id], codeExercises[id].solution));
+  assert.equal(decodeProgress(v12, { knownIds: questionIds }).progress[id].credit, 1);
 });
