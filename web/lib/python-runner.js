@@ -8,8 +8,9 @@
 // see it, as train-lab's does). Where a page cannot start a worker from a
 // URL (a sandboxed iframe without allow-same-origin has an opaque origin, and
 // a worker must come from the page's own origin), the runner starts it from
-// a blob: module that imports the worker by its URL (CORS; `npm start`'s
-// server allows it): see docs/embedding.md, "Python in the page".
+// a blob: worker that imports the worker by its URL (CORS; `npm start`'s
+// server allows it; a strict CSP must then allow worker-src blob:): see
+// docs/embedding.md, "Python in the page".
 
 /** How long one run (the learner's code and all its cases) may take. */
 export const RUN_LIMIT_MS = 5000;
@@ -50,11 +51,18 @@ function startWorker(spawn) {
   try {
     w = spawn();
   } catch {
-    // an opaque origin (sandboxed frame): a blob module that imports the worker's URL
+    // an opaque origin (a sandboxed frame): a classic blob worker that imports
+    // the worker's module by its URL (a module blob worker fails there, with
+    // no message, in Chromium 156; a classic one's import() works)
     const url = urlOf(spawn);
     if (!url) throw runError('python-unavailable', 'This page cannot start the Python worker.');
-    const blob = new Blob([`import ${JSON.stringify(url)};`], { type: 'text/javascript' });
-    w = new Worker(URL.createObjectURL(blob), { type: 'module' });
+    const blob = new Blob(
+      [
+        `import(${JSON.stringify(url)}).catch((e) => postMessage({ type: 'error', message: 'the worker could not load: ' + e }));`,
+      ],
+      { type: 'text/javascript' },
+    );
+    w = new Worker(URL.createObjectURL(blob));
   }
   return w;
 }
