@@ -101,11 +101,13 @@ def _pe_execute(code, name, cases_json, result):
             result["error"] = {"kind": "exception", "case": len(result["returns"]), "traceback": _pe_traceback(e)}
             return
         result["returns"].append(_pe_plain(value))
+        # as Python prints it, for the learner to read (the page compares the plain value)
+        result["reprs"].append(repr(value)[:4000])
 
 def _pe_run(code, name, cases_json, max_output):
     """Runs the code (and the function on each case) -> JSON text: returns, error, stdout, stdoutChars."""
     out = _PeOut(max_output)
-    result = {"returns": [], "error": None}
+    result = {"returns": [], "reprs": [], "error": None}
     _pe_guard()
     linecache.cache[_PE_FILE] = (len(code), None, code.splitlines(True), _PE_FILE)
     saved = sys.stdout, sys.stderr

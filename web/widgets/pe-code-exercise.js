@@ -121,8 +121,9 @@ class PeCodeExercise extends QuestionElement {
     );
     this.offline = h('p', { class: 'offline', role: 'note', hidden: true });
     this.editorBox = h('div', { class: 'editor' });
-    this.runButton = h('button', { type: 'button', onclick: () => this.run() }, 'Run');
-    this.checkButton = h('button', { type: 'button', onclick: () => this.check() }, 'Check');
+    // `pending`: the run a button started (tests and host pages may await it)
+    this.runButton = h('button', { type: 'button', onclick: () => (this.pending = this.run()) }, 'Run');
+    this.checkButton = h('button', { type: 'button', onclick: () => (this.pending = this.check()) }, 'Check');
     this.hintButton = h(
       'button',
       { type: 'button', 'aria-expanded': 'false', 'aria-controls': 'hint', onclick: () => this.toggleHint() },
@@ -340,7 +341,13 @@ class PeCodeExercise extends QuestionElement {
     if (!r.timedOut && !r.error && r.returns.length)
       parts.push(
         h('h4', {}, 'Your function on the first case'),
-        h('pre', {}, `${this.callText(first.args)}\n→ ${pyValue(r.returns[0])}`),
+        h('pre', { class: 'returned' }, `${this.callText(first.args)}\n→ ${r.reprs?.[0] ?? pyValue(r.returns[0])}`),
+      );
+    else if (r.error?.kind === 'exception' && r.error.case === 0)
+      parts.push(
+        h('h4', {}, 'Your function on the first case raised an error'),
+        h('pre', {}, this.callText(first.args)),
+        h('pre', { class: 'traceback' }, r.error.traceback),
       );
     this.report.replaceChildren(...parts);
   }
@@ -449,7 +456,7 @@ class PeCodeExercise extends QuestionElement {
         h('dt', {}, 'Expected'),
         h('dd', { class: 'expected' }, pyValue(c.expected, 8, float)),
         h('dt', {}, 'Returned'),
-        h('dd', { class: 'returned' }, pyValue(f.got)),
+        h('dd', { class: 'returned' }, r.reprs?.[f.index] ?? pyValue(f.got)),
         h('dt', {}, 'First difference'),
         h(
           'dd',
