@@ -28,6 +28,7 @@ export { root };
 // train-lab is kept short: one encoding, 50 steps
 const REQUIRED = {
   'pe-quiz': 'quiz="sinusoidal-fastest-pair"',
+  'pe-code-exercise': 'exercise="sinusoidal-code-row"',
   'pe-live-output': 'sample="seat-vectors"',
   'train-lab': 'steps="50" encodings="rope"',
 };

@@ -40,14 +40,17 @@ const TAKEN_AWAY = [
   'Request',
 ];
 
+const PYODIDE_DIR = '../pyodide/';
 let pyodide = null;
 let runPy = null;
 const started = performance.now();
 
 async function start() {
   post({ type: 'status', text: 'Downloading Python (Pyodide, about 14 MB; only the first time)…' });
-  const { loadPyodide } = await import('../pyodide/pyodide.mjs');
-  const indexURL = new URL('../pyodide/', import.meta.url).href;
+  // Pyodide is a prebuilt folder beside this file (web/pyodide/), not for a
+  // site's bundler to follow: its URL is made, not written literally
+  const indexURL = new URL(PYODIDE_DIR, import.meta.url).href;
+  const { loadPyodide } = await import(/* webpackIgnore: true */ /* @vite-ignore */ `${indexURL}pyodide.mjs`);
   const loading = loadPyodide({ indexURL, stdout: () => {}, stderr: () => {} });
   const tick = setInterval(
     () =>
