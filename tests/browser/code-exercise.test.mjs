@@ -357,3 +357,42 @@ test('the lesson page under the strict CSP (script-src self wasm-unsafe-eval, st
     strict.server.close();
   }
 });
+
+test('the one-file lesson (npm run export) says that running code needs the online lesson, and its score leaves the code exercises out', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const os = await import('node:os');
+  const path = await import('node:path');
+  const { pathToFileURL } = await import('node:url');
+  const { exportLesson } = await import('../../scripts/export.mjs');
+  const { questionIds, codeExercises } = await import('../../web/gen/lesson-data.js');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'posenc-code-export-'));
+  try {
+    const { out } = await exportLesson({ out: path.join(dir, 'lesson.html') });
+    const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
+    await page.goto(pathToFileURL(out).href);
+    const id = 'rope-code-vector';
+    await renderAllWidgets(page, [sel(id), 'pe-quiz-score']);
+    const el = page.locator(sel(id));
+    assert.match(
+      await shadow(el, '.offline'),
+      /^Running code needs the online lesson: this copy of the lesson is a single file/,
+    );
+    // the text box is there to read and write the code in
+    assert.match(
+      await el.evaluate((n) => n.shadowRoot.querySelector('textarea').value),
+      /^import math\n\n\ndef rope\(x, pos/,
+    );
+    await el.getByRole('button', { name: 'Check', exact: true }).click();
+    await el.evaluate((n) => n.pending);
+    assert.equal(await shadow(el, '.result'), '', 'a check that cannot run was scored');
+    const total = questionIds.length - Object.keys(codeExercises).length;
+    await page.waitForFunction(
+      (t) => new RegExp(`Score: 0 of ${t} points`).test(document.querySelector('pe-quiz-score').shadowRoot.textContent),
+      total,
+    );
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
