@@ -218,6 +218,18 @@ test('an endless loop is stopped within the limit and Python starts afresh; a sy
   await press(el, 'Run');
   assert.match(await shadow(el, '.report'), /→ 0$/);
   assert.ok(await page.evaluate((k) => localStorage.getItem(k) !== null, PROGRESS_KEY));
+  // the worked solution only on request; a check after it earns nothing
+  assert.equal(await el.evaluate((n) => n.shadowRoot.querySelector('.solution').hidden), true);
+  await el.getByRole('button', { name: 'Show solution', exact: true }).click();
+  assert.equal(
+    await el.evaluate((n) => n.shadowRoot.querySelector('[part~="solution-value"]').textContent),
+    composeCode(data, data.solution),
+  );
+  await press(el, 'Check');
+  assert.match(await shadow(el, '.result'), /^Revealed: right, but after Show solution, so it earns no credit\./);
+  const last = (await page.evaluate(() => window.answers)).at(-1);
+  assert.equal(last.revealed, true);
+  assert.equal(last.score, 0);
   assert.deepEqual(page.errors, []);
 });
 
