@@ -61,6 +61,9 @@ const WAIT_FOR = async (source, timeout = 15000) => {
 // checked (Python's cold start included), an endless loop run and stopped,
 // then the solution run again on the fresh worker. -> what the learner saw.
 export const CODE_EXERCISE_RUNS = async () => {
+  // embed.js puts the element in once its module has run (no WAIT_FOR: the page's CSP forbids its new Function)
+  const pause = () => new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 400 && !document.querySelector('pe-code-exercise[data-ready]'); i++) await pause();
   const n = document.querySelector('pe-code-exercise');
   const { codeExercises } = await import('/gen/lesson-data.js');
   const { composeCode } = await import('/lib/code-check.js');
@@ -554,7 +557,6 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     async () => {
       const page = await browser.newPage({ width: 900, height: 900 });
       await page.goto(`${strict.url}/embed.html?widget=pe-code-exercise&exercise=relative-bias-code-t5-bucket`);
-      await renderAll(page, 'pe-code-exercise');
       const r = await page.evaluate(CODE_EXERCISE_RUNS);
       assert.equal(r.editor, true, 'the editor did not load');
       assert.match(r.result, /^Correct\. 1 point\./);
