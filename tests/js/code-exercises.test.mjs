@@ -86,6 +86,13 @@ const WRONG = [
     'clockwise',
   ],
   [
+    'rope-vector',
+    'degrees',
+    ['phi = pos * base ** (-2 * i / d)', 'phi = math.radians(pos * base ** (-2 * i / d))'],
+    1,
+    'degrees',
+  ],
+  [
     'alibi-slopes',
     'the power-of-two rule for every count',
     ['if math.log2(n_heads).is_integer():', 'if True:'],

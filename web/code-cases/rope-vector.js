@@ -5,8 +5,8 @@
 // two, both layouts on the same vector; then vectors drawn from the seed.
 import { pick } from '../lib/random.js';
 
-const apply = (pe, x, pos, layout, base) =>
-  Array.from(pe.ropeApply(Float32Array.from(x), 1, x.length, { positions: [pos], base, convention: layout }));
+const apply = (pe, x, pos, layout, base, scaling = null) =>
+  Array.from(pe.ropeApply(Float32Array.from(x), 1, x.length, { positions: [pos], base, convention: layout, scaling }));
 
 // the second coordinate of every pair negated: F R(θ) F = R(−θ)
 function flipped(x, layout) {
@@ -23,6 +23,8 @@ function caseOf(pe, x, pos, layout, base = 10000) {
     slips: {
       'wrong-pairing': apply(pe, x, pos, other, base),
       clockwise: flipped(apply(pe, flipped(x, layout), pos, layout, base), layout),
+      // the angle taken as degrees (math.radians(phi)): every frequency divided by 180/π
+      degrees: apply(pe, x, pos, layout, base, { type: 'linear', factor: 180 / Math.PI }),
     },
   };
 }

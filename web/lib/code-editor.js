@@ -1,5 +1,5 @@
 // The Python editor of <pe-code-exercise>: CodeMirror 6 with line numbers,
-// Python highlighting, Tab / Shift-Tab to indent, undo and redo, and Escape
+// Python highlighting, lines that wrap, Tab / Shift-Tab to indent, undo and redo, and Escape
 // to leave it (focus goes to the widget's next control), so a keyboard user
 // is never trapped. Bundled by scripts/build-python.mjs into
 // web/gen/code-editor.js (one module, imported on the first code exercise
@@ -11,7 +11,8 @@
 import { EditorView, keymap, lineNumbers, highlightActiveLine, drawSelection } from '@codemirror/view';
 import { EditorState } from '@codemirror/state';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
-import { syntaxHighlighting, defaultHighlightStyle, indentUnit, bracketMatching } from '@codemirror/language';
+import { syntaxHighlighting, HighlightStyle, indentUnit, bracketMatching } from '@codemirror/language';
+import { tags as t } from '@lezer/highlight';
 import { python } from '@codemirror/lang-python';
 
 const theme = EditorView.theme({
@@ -24,10 +25,26 @@ const theme = EditorView.theme({
   },
   '&.cm-focused': { outline: '2px solid var(--pe-accent)', outlineOffset: '1px' },
   '.cm-content': { fontFamily: 'var(--pe-mono)', caretColor: 'var(--pe-fg)', minHeight: '8em' },
-  '.cm-scroller': { fontFamily: 'var(--pe-mono)', maxHeight: '28em', overflow: 'auto' },
+  // the editor grows with the code: no scrolling region of its own (a phone scrolls the page)
+  '.cm-scroller': { fontFamily: 'var(--pe-mono)' },
   '.cm-gutters': { background: 'var(--pe-panel)', color: 'var(--pe-muted)', border: 'none' },
   '.cm-activeLine, .cm-activeLineGutter': { background: 'color-mix(in srgb, var(--pe-accent) 8%, transparent)' },
 });
+
+// Python's colours from the page's own text colours (--pe-*), so they keep
+// their contrast in the light and the dark theme (CodeMirror's default
+// style is made for a light background only)
+const highlight = HighlightStyle.define([
+  {
+    tag: [t.keyword, t.controlKeyword, t.definitionKeyword, t.moduleKeyword, t.operatorKeyword],
+    color: 'var(--pe-accent)',
+    fontWeight: '600',
+  },
+  { tag: [t.string, t.docString, t.special(t.string)], color: 'var(--pe-good)' },
+  { tag: [t.number, t.bool, t.null], color: 'var(--pe-bad)' },
+  { tag: [t.comment, t.lineComment], color: 'var(--pe-muted)', fontStyle: 'italic' },
+  { tag: [t.function(t.definition(t.variableName)), t.definition(t.variableName)], fontWeight: '600' },
+]);
 
 /**
  * An editor in `parent` (inside the shadow root `root`) holding `doc`.
@@ -48,8 +65,10 @@ export function createEditor({ parent, root, doc, label, onEscape = () => {}, on
         bracketMatching(),
         indentUnit.of('    '),
         EditorState.tabSize.of(4),
+        // long lines wrap: nothing in the editor scrolls sideways, on a 375 px phone either
+        EditorView.lineWrapping,
         python(),
-        syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
+        syntaxHighlighting(highlight),
         keymap.of([
           { key: 'Escape', run: () => (onEscape(), true) },
           indentWithTab,

@@ -350,6 +350,8 @@ class PeCodeExercise extends QuestionElement {
         h('pre', { class: 'traceback' }, r.error.traceback),
       );
     this.report.replaceChildren(...parts);
+    // a printout wider than the box scrolls: it gets a tab stop (the base class's marking)
+    this._markScrollables();
   }
 
   // printed output, the time limit, the traceback
@@ -414,6 +416,8 @@ class PeCodeExercise extends QuestionElement {
       else parts.push(h('p', {}, `All ${this._cases.length} cases agree with the core.`));
     }
     this.report.replaceChildren(...parts);
+    // a printout wider than the box scrolls: it gets a tab stop (the base class's marking)
+    this._markScrollables();
     const scored = this.scoreCheck({ right: verdict.right, response: toPieces(code), save, wrong });
     if (!save) return;
     saveEntry(this.questionId, scored.entry);
