@@ -26,7 +26,8 @@ const theme = EditorView.theme({
   '&.cm-focused': { outline: '2px solid var(--pe-accent)', outlineOffset: '1px' },
   '.cm-content': { fontFamily: 'var(--pe-mono)', caretColor: 'var(--pe-fg)', minHeight: '8em' },
   // the editor grows with the code: no scrolling region of its own (a phone scrolls the page)
-  '.cm-scroller': { fontFamily: 'var(--pe-mono)' },
+  // (CodeMirror's scroller is overflow-x: auto: it takes the widgets' scroll cue, class scroll-cue)
+  '.cm-scroller': { fontFamily: 'var(--pe-mono)', '--pe-scroll-bg': 'var(--pe-panel)' },
   '.cm-gutters': { background: 'var(--pe-panel)', color: 'var(--pe-muted)', border: 'none' },
   '.cm-activeLine, .cm-activeLineGutter': { background: 'color-mix(in srgb, var(--pe-accent) 8%, transparent)' },
 });
@@ -86,6 +87,7 @@ export function createEditor({ parent, root, doc, label, onEscape = () => {}, on
       ],
     }),
   });
+  view.scrollDOM.classList.add('scroll-cue');
   return {
     view,
     getCode: () => view.state.doc.toString(),
