@@ -169,7 +169,11 @@ class PeCodeExercise extends QuestionElement {
 
   update(pe, p) {
     const data = codeExercises[p.exercise];
-    if (!data) throw new Error(`pe-code-exercise: there is no code exercise with id "${p.exercise}"`);
+    // a learner-facing error carries a kind (the base class shows those, issue 45b)
+    if (!data)
+      throw Object.assign(new Error(`pe-code-exercise: there is no code exercise with id "${p.exercise}"`), {
+        kind: 'unknown-question',
+      });
     if (this._cases && this._casesFor === p.exercise) return; // shown; its state lives in the DOM
     if (!this._generator || this._generatorFor !== data.cases) {
       this.titleBox.replaceChildren(trustedFragment(data.title));
