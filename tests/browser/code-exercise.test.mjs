@@ -362,6 +362,13 @@ test('the lesson page under the strict CSP (script-src self wasm-unsafe-eval, st
     await el.locator('.cm-editor').waitFor();
     await press(el, 'Run');
     assert.match(await shadow(el, '.report'), /rope\(x=\[0\.5, -1, 0\.25, 2\], pos=0/);
+    // an id the lesson does not have is named, inside the widget
+    await page.goto(`${strict.url}/embed.html?widget=pe-code-exercise&exercise=no-such-thing`);
+    await page.locator('pe-code-exercise[data-invalid]').waitFor({ state: 'attached' });
+    assert.match(
+      await shadow(page.locator('pe-code-exercise'), '.error'),
+      /there is no code exercise with id "no-such-thing"/,
+    );
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.problems, []);
     await page.context().close();
