@@ -242,6 +242,7 @@ class PeCodeExercise extends QuestionElement {
   // the text box at once, CodeMirror when it has loaded (the text carried over)
   showEditor(code) {
     const label = `Python code of ${this._data.signature.replace(/^def /, '').replace(/\(.*$/, '')}`;
+    this._editor?.view.destroy(); // the one of earlier cases (New cases draws again)
     this._editor = null;
     this.textarea = h('textarea', {
       'aria-label': label,
