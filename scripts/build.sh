@@ -31,6 +31,10 @@ echo "build: web/wasm/ holds $(ls web/wasm | tr '\n' ' ')"
 # The lesson page, from lessons/ (numbers in it are computed by the core just built).
 node scripts/build-lesson.mjs
 
+# What the code exercises load: Pyodide copied from npm to web/pyodide/, and
+# CodeMirror bundled to web/gen/code-editor.js (scripts/build-python.mjs).
+node scripts/build-python.mjs
+
 # What the npm package ships besides web/: custom-elements.json and
 # web/widgets.d.ts (from the widgets' static params), dist/posenc-widgets.js
 # and dist/anywidget.mjs (one file each, both core builds inlined).

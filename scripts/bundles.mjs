@@ -326,7 +326,7 @@ import '../web/widgets.js';
 // bundle in dist/. The bundles fetch nothing (both builds are inlined), so
 // import.meta.url is read once, where no such pattern can see it.
 export const NO_ASSET_URLS = {
-  define: { 'import.meta.url': '__posencModuleUrl' },
+  define: { ...ESBUILD_OPTIONS.define, 'import.meta.url': '__posencModuleUrl' },
   banner: { js: 'const __posencModuleUrl = import.meta.url;' },
 };
 

@@ -60,6 +60,9 @@ export const ESBUILD_OPTIONS = {
   logLevel: 'silent',
   external: ['node:fs/promises'],
   plugins: [NO_GLUE_IMPORTS],
+  // a one-file build carries no Python runtime: <pe-code-exercise> says
+  // running code needs the online lesson (web/lib/python-runner.js)
+  define: { POSENC_ONE_FILE: 'true' },
 };
 
 /**

@@ -72,7 +72,7 @@ export function containerPlugin(md, ctx) {
     for (const t of state.tokens) {
       if (t.type === 'container_aside_open') asideDepth += 1;
       else if (t.type === 'container_aside_close') asideDepth -= 1;
-      else if (t.type === 'fence' && asideDepth > 0 && ['quiz', 'exercise'].includes(t.info.trim())) {
+      else if (t.type === 'fence' && asideDepth > 0 && ['quiz', 'exercise', 'code-exercise'].includes(t.info.trim())) {
         const id = t.content.match(/^id:\s*(\S+)/m)?.[1] ?? '(no id)';
         const kind = t.info.trim();
         fail(

@@ -7,6 +7,9 @@
 //                          the core computes for the default parameters
 //   ```quiz / ```exercise  <pe-quiz> / <pe-exercise> (numbers drawn per learner
 //                          by web/exercises/<generator>.js)
+//   ```code-exercise       <pe-code-exercise>: Python the learner writes, from a
+//                          definition in <lesson>/code-exercises/<name>.yaml
+//                          (code-exercise.mjs), cases from web/code-cases/
 //   ::: aside / ::: note and [@key] citations (lesson-format.mjs)
 // plus heading anchors and the contents' subsections.
 import MarkdownIt from 'markdown-it';
@@ -16,6 +19,7 @@ import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import { pyLiteral } from '../web/lib/pyformat.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
+import { checkCodeExercise } from './code-exercise.mjs';
 import {
   BuildError,
   fail,
@@ -121,10 +125,13 @@ export function createRenderer({
   sampleModules = {},
   generatorModules = {},
   exerciseModules = {},
+  codeDefinitions = {},
+  caseModules = {},
   references = {},
 } = {}) {
   const quizzes = {};
   const exercises = {};
+  const codeExercises = {};
   const questionIds = []; // quizzes and exercises, in page order
   const samples = {};
   const usedSamples = new Set();
@@ -161,6 +168,7 @@ export function createRenderer({
     const info = token.info.trim();
     if (info === 'quiz') return renderQuiz(token.content, env);
     if (info === 'exercise') return renderExercise(token.content, env);
+    if (info === 'code-exercise') return renderCodeExercise(token.content, env);
     const m = info.match(/^python\s+sample=([a-z0-9-]+)$/);
     if (m) return renderSample(m[1], token.content, env);
     if (info.startsWith('python')) {
@@ -180,7 +188,7 @@ export function createRenderer({
     }
     if (!q?.id || !/^[a-z0-9-]+$/.test(q.id))
       fail(where, `${named} needs an id of lowercase letters, digits and dashes (got ${q?.id})`);
-    if (quizzes[q.id] || exercises[q.id]) fail(where, `question id ${q.id} is used twice`);
+    if (quizzes[q.id] || exercises[q.id] || codeExercises[q.id]) fail(where, `question id ${q.id} is used twice`);
     return q;
   }
 
@@ -240,6 +248,50 @@ export function createRenderer({
     questionIds.push(x.id);
     // the title in light DOM paints before any script runs
     return `<pe-exercise exercise="${x.id}"><p class="quiz-fallback"><strong>Exercise:</strong> ${exercises[x.id].title} (with numbers drawn for you by the compute core).</p></pe-exercise>\n`;
+  }
+
+  // ```code-exercise: { id, definition, title }; the definition is plain data
+  // (code-exercise.mjs checks it), its texts rendered here as the lesson's are
+  function renderCodeExercise(source, env) {
+    const x = questionYaml(source, 'code-exercise', 'a code exercise');
+    for (const k of Object.keys(x))
+      if (!['id', 'definition', 'title'].includes(k))
+        fail(where, `code exercise ${x.id}: unknown field ${k} (id, definition, title)`);
+    if (!x.title) fail(where, `code exercise ${x.id} needs a title (what it asks, in a few words)`);
+    const def = codeDefinitions[x.definition];
+    if (!def) fail(where, `code exercise ${x.id}: no definition code-exercises/${x.definition}.yaml`);
+    const problems = checkCodeExercise(def, caseModules);
+    if (problems.length) fail(`code-exercises/${x.definition}.yaml`, problems.join('; '));
+    if (def.section !== env.section)
+      fail(
+        where,
+        `code exercise ${x.id}: code-exercises/${x.definition}.yaml says it is written for section ${def.section}, but section ${env.section} uses it`,
+      );
+    const block = (text) => md.render(String(text));
+    codeExercises[x.id] = {
+      id: x.id,
+      section: env.section,
+      definition: x.definition,
+      title: inlineMd(x.title),
+      imports: def.imports ?? '',
+      signature: def.signature,
+      docstring: def.docstring,
+      starter: def.starter,
+      solution: def.solution,
+      cases: def.cases,
+      tolerance: def.tolerance,
+      html: {
+        prompt: block(def.prompt),
+        tensors: block(def.tensors),
+        tolerance: block(def.tolerance_why),
+        hint: block(def.hint),
+        notes: block(def.solution_notes),
+      },
+      slips: def.slips.map((s) => ({ id: s.id, html: inlineMd(s.message) })),
+    };
+    questionIds.push(x.id);
+    // the title in light DOM paints before any script runs
+    return `<pe-code-exercise exercise="${x.id}"><p class="quiz-fallback"><strong>Exercise:</strong> ${codeExercises[x.id].title} (write it in Python, checked against the compute core).</p></pe-code-exercise>\n`;
   }
 
   function renderSample(id, code, env) {
@@ -344,5 +396,5 @@ export function createRenderer({
     return { html: md.render(markdown, env), subsections: env.subsections };
   }
 
-  return { render, inlineMd, quizzes, exercises, questionIds, samples, usedSamples, cited };
+  return { render, inlineMd, quizzes, exercises, codeExercises, questionIds, samples, usedSamples, cited };
 }

@@ -7,7 +7,7 @@
 //                is one word
 //   aside words  the same count inside <details class="aside">
 //   quizzes      <pe-quiz> elements
-//   exercises    <pe-exercise> elements (typed answers)
+//   exercises    <pe-exercise> elements (typed answers) and <pe-code-exercise> (code)
 //   widgets      other custom elements (a tag with a dash), live samples apart
 //   samples      <pe-live-output> elements
 //
@@ -19,7 +19,7 @@ import { quizTextToHtml } from '../web/lib/quiz-text.js';
 
 const WORD = /[\p{L}\p{N}]+(?:['’.,-][\p{L}\p{N}]+)*/gu;
 const SKIPPED = new Set(['pre', 'script', 'style', 'template']);
-const NOT_WIDGETS = new Set(['pe-quiz', 'pe-exercise', 'pe-live-output', 'pe-quiz-score']);
+const NOT_WIDGETS = new Set(['pe-quiz', 'pe-exercise', 'pe-code-exercise', 'pe-live-output', 'pe-quiz-score']);
 
 const isAside = (node) =>
   node.tagName === 'details' && node.attrs.some((a) => a.name === 'class' && a.value.split(/\s+/).includes('aside'));
@@ -42,7 +42,7 @@ export function sectionStats(html) {
       return;
     }
     if (tag === 'pe-quiz') return void (stats.quizzes += 1);
-    if (tag === 'pe-exercise') return void (stats.exercises += 1);
+    if (tag === 'pe-exercise' || tag === 'pe-code-exercise') return void (stats.exercises += 1);
     if (tag === 'pe-live-output') return void (stats.samples += 1);
     if (tag?.includes('-') && !NOT_WIDGETS.has(tag)) stats.widgets += 1; // its fallback text still counts
     if (SKIPPED.has(tag)) return;

@@ -47,7 +47,8 @@ if [ ${#need[@]} -gt 0 ]; then
   "${sudo[@]}" apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
 fi
 
-# npm packages (none are needed by the lesson at run time; the benchmark and
+# npm packages (the build copies Pyodide and bundles CodeMirror from them for
+# the code exercises; nothing else is needed by the lesson at run time; the benchmark and
 # browser tests use some). Reinstalled whenever package-lock.json changes.
 if [ -f package-lock.json ] && ! cmp -s package-lock.json node_modules/.posenc-installed-lock; then
   echo "setup: installing npm packages (npm ci)"

@@ -308,7 +308,7 @@ for (const aside of document.querySelectorAll('details.aside')) {
 const tagsOnPage = [...new Set([...document.querySelectorAll('main :not(:defined)')].map((el) => el.localName))];
 if (deferred && location.search.length > 1) defineDeferredNow();
 Promise.all(tagsOnPage.map((t) => customElements.whenDefined(t))).then(() => {
-  const widgets = tagsOnPage.filter((t) => t !== 'pe-quiz' && t !== 'pe-exercise');
+  const widgets = tagsOnPage.filter((t) => !['pe-quiz', 'pe-exercise', 'pe-code-exercise'].includes(t));
   const shareable = widgets.length
     ? [...document.querySelectorAll(widgets.map((t) => `main ${t}`).join(', '))].filter(
         (el) => typeof el.stateParams === 'function',

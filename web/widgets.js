@@ -22,6 +22,7 @@ import './widgets/train-lab.js';
 import './widgets/t5-learned-bias.js';
 import './widgets/pe-quiz.js';
 import './widgets/pe-exercise.js';
+import './widgets/pe-code-exercise.js';
 import './widgets/pe-quiz-score.js';
 import './widgets/pe-live-output.js';
 

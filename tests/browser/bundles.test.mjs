@@ -64,6 +64,7 @@ const PAGE = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>
 ${TAGS.map((t) => `<${t}></${t}>`).join('\n')}
 <pe-quiz quiz="sinusoidal-fastest-pair"></pe-quiz>
 <pe-exercise exercise="sinusoidal-wavelength"></pe-exercise>
+<pe-code-exercise exercise="sinusoidal-code-row"></pe-code-exercise>
 <pe-live-output sample="seat-vectors"></pe-live-output>
 <rope-offset-check q="1.0,0.5" k="0.8,0.2" theta="0.5" m="1" n="3" shift="100"></rope-offset-check>
 </body></html>`;
@@ -181,7 +182,15 @@ after(async () => {
 
 test('the bundle holds every lesson tag but the ones it leaves out', () => {
   const all = [
-    ...new Set([...TAGS, 'pe-quiz', 'pe-exercise', 'pe-live-output', 'rope-offset-check', ...BUNDLE_EXCLUDED]),
+    ...new Set([
+      ...TAGS,
+      'pe-quiz',
+      'pe-exercise',
+      'pe-code-exercise',
+      'pe-live-output',
+      'rope-offset-check',
+      ...BUNDLE_EXCLUDED,
+    ]),
   ].sort();
   assert.deepEqual(all, [...new Set(lessonTags)].sort());
 });
@@ -189,8 +198,13 @@ test('the bundle holds every lesson tag but the ones it leaves out', () => {
 test('dist/posenc-widgets.js alone under the strict CSP: every tag renders, the exercise lines are exact, no other request', async () => {
   const page = await strictPage(browser);
   await page.goto(`${url}/`);
-  const tags = [...TAGS, 'pe-quiz', 'pe-exercise', 'pe-live-output', 'rope-offset-check'];
+  const tags = [...TAGS, 'pe-quiz', 'pe-exercise', 'pe-code-exercise', 'pe-live-output', 'rope-offset-check'];
   assert.equal(await renderAllWidgets(page, tags), tags.length);
+  // the bundle carries no Python: the code exercise says so, and asks for nothing
+  assert.match(
+    await page.locator('pe-code-exercise').evaluate((n) => n.shadowRoot.querySelector('.offline').textContent),
+    /^Running code needs the online lesson/,
+  );
   const texts = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
   for (const line of EXERCISE_LINES) assert.ok(texts.includes(line), `missing: ${line}`);
   assert.deepEqual(await learnerVisibleErrors(page, tags.join(',')), [], 'errors the learner would see');

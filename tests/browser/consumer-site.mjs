@@ -31,6 +31,7 @@ export { root };
 const REQUIRED = {
   'pe-quiz': 'quiz="sinusoidal-fastest-pair"',
   'pe-exercise': 'exercise="sinusoidal-wavelength"',
+  'pe-code-exercise': 'exercise="sinusoidal-code-row"',
   'pe-live-output': 'sample="seat-vectors"',
   'train-lab': 'steps="50" encodings="rope"',
 };

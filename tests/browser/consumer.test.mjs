@@ -22,8 +22,9 @@ import { installPackedPackage } from '../js/installed-package.mjs';
 import { SITES, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-// docs/embedding.md's recipe for posenc-course/widgets: the core's .wasm files in ../wasm/ from the bundle
-const COPY = { bundle: [], widgets: ['web/wasm'] };
+// docs/embedding.md's recipe for posenc-course/widgets: the core's .wasm files in ../wasm/ from the bundle,
+// and the code exercises' editor (gen/code-editor.js) in ../gen/
+const COPY = { bundle: [], widgets: ['web/wasm', 'web/gen'] };
 
 let installed;
 let server;
@@ -83,7 +84,7 @@ for (const [name, site] of Object.entries(SITES)) {
     else
       assert.deepEqual(
         [...new Set(other)].sort(),
-        ['/wasm/posenc-scalar.wasm', '/wasm/posenc-simd.wasm', '/wasm/posenc-train-simd.wasm'],
+        ['/gen/code-editor.js', '/wasm/posenc-scalar.wasm', '/wasm/posenc-simd.wasm', '/wasm/posenc-train-simd.wasm'],
         'the glue is in the bundle',
       );
     t.diagnostic(`esbuild ${name} page checked in ${seconds.toFixed(1)} s`);

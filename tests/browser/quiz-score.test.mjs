@@ -152,7 +152,7 @@ test('the lesson page counts every question of the lesson', async () => {
   const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(`${site.url}/index.html`);
   const { total } = await lessonFacts(page);
-  const onPage = await page.$$eval('pe-quiz[quiz], pe-exercise[exercise]', (n) => n.length);
+  const onPage = await page.$$eval('pe-quiz[quiz], pe-exercise[exercise], pe-code-exercise[exercise]', (n) => n.length);
   assert.equal(onPage, total, 'the lesson page does not hold every question');
   await renderAllWidgets(page, ['pe-quiz-score']);
   assert.deepEqual(await boards(page), [`Score: 0 of ${total} points (0 of ${total} questions answered)`]);

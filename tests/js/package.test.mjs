@@ -194,6 +194,12 @@ test('the tarball holds what a consumer needs and no tests, fixtures or build fo
     'web/embed.js',
     'web/embed.css',
     'web/exercises/find-the-bug.js',
+    // the code exercises: their cases, the Python worker, Pyodide and the editor
+    'web/code-cases/sinusoidal-row.js',
+    'web/workers/python-worker.js',
+    'web/pyodide/pyodide.asm.wasm',
+    'web/pyodide/python_stdlib.zip',
+    'web/gen/code-editor.js',
     'docs/embedding.md',
     'docs/api.md',
   ]) {

@@ -13,7 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, strFromU8 } from 'fflate';
 import { parseSections, questionIdsIn, selectedSections, sectionChoice } from '../../web/lib/sections.js';
-import { sections, questionIds, quizzes, exercises } from '../../web/gen/lesson-data.js';
+import { sections, questionIds, quizzes, exercises, codeExercises } from '../../web/gen/lesson-data.js';
 import { buildLesson } from '../../scripts/build-lesson.mjs';
 import { exportLesson } from '../../scripts/export.mjs';
 import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
@@ -23,7 +23,7 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-sections-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const known = sections.map((s) => s.id);
-const sectionOf = (id) => (quizzes[id] ?? exercises[id]).section;
+const sectionOf = (id) => (quizzes[id] ?? exercises[id] ?? codeExercises[id]).section;
 
 test('parseSections: page order, each once, commas or spaces; unknown or empty named with the sections there are', () => {
   assert.deepEqual(parseSections('long-context, rope,rope'), { ids: ['rope', 'long-context'], error: null });
@@ -48,7 +48,7 @@ test("questionIdsIn: the chosen sections' quizzes and exercises in page order; e
     chosen,
     questionIds.filter((id) => ['rope', 'long-context'].includes(sectionOf(id))),
   );
-  assert.equal(chosen.length, 13);
+  assert.equal(chosen.length, 15);
   assert.deepEqual(questionIdsIn([]), []);
   // every question is in exactly one section
   assert.deepEqual(sections.flatMap((s) => s.questionIds).sort(), [...questionIds].sort());
@@ -118,7 +118,12 @@ test("removing a section's file: its samples and generators are dropped with a n
       'web/samples/rope-vs-additive.js: dropped, its section rope is not in the lesson',
       'web/exercises/rope-rotated-pair.js: dropped, its section rope is not in the lesson',
       'web/exercises/rope-shifted-score.js: dropped, its section rope is not in the lesson',
+      'web/code-cases/rope-vector.js: dropped, its section rope is not in the lesson',
     ],
+  );
+  assert.deepEqual(
+    built.notes.filter((n) => n.startsWith('code-exercises/')),
+    ['code-exercises/rope-vector.yaml: dropped, its section rope is not in the lesson'],
   );
   assert.ok(!Object.values(built.quizzes).some((q) => q.section === 'rope'));
 

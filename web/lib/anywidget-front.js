@@ -34,7 +34,8 @@ const plain = (x) => JSON.parse(JSON.stringify(x ?? null));
 // the questions a widget shows: its own id, or what a score counts
 function questionsOf(node) {
   if (node.localName === 'pe-quiz') return [node.getAttribute('quiz') ?? ''];
-  if (node.localName === 'pe-exercise') return [node.getAttribute('exercise') ?? ''];
+  if (node.localName === 'pe-exercise' || node.localName === 'pe-code-exercise')
+    return [node.getAttribute('exercise') ?? ''];
   return Array.isArray(node.ids) ? node.ids : [];
 }
 

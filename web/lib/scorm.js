@@ -232,7 +232,13 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
         [`${p}.description`, (d.question ?? '').slice(0, 250)],
         [`${p}.timestamp`, new Date().toISOString().replace(/\.(\d\d)\d*Z$/, '.$1Z')],
         [`${p}.weighting`, '1'],
-        [`${p}.learner_response`, kind === 'choice' ? d.choices.join('[,]') : String(d.response ?? '').slice(0, 250)],
+        // 2004 keeps 4,000 characters of a long-fill-in (code), 250 of the rest
+        [
+          `${p}.learner_response`,
+          kind === 'choice'
+            ? d.choices.join('[,]')
+            : String(d.response ?? '').slice(0, kind === 'long-fill-in' ? 4000 : 250),
+        ],
         [`${p}.result`, result('incorrect')],
         [`${p}.latency`, formatSessionTime('2004', seconds)],
       );
@@ -241,7 +247,7 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
       // pattern is optional, so such an interaction goes without it
       const pattern = kind === 'choice' ? d.correctChoices.join('[,]') : String(d.correctPattern ?? '').slice(0, 250);
       const parts = pattern.split('[,]');
-      if (kind !== 'fill-in' || new Set(parts).size === parts.length)
+      if (kind !== 'long-fill-in' && (kind !== 'fill-in' || new Set(parts).size === parts.length))
         fields.push([`${p}.correct_responses.0.pattern`, pattern]);
     } else {
       // 1.2's interactions are a journal (write-only): one record per answer
@@ -255,7 +261,8 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
           : String(d.correctValue ?? d.correctPattern ?? '');
       fields.push(
         [`${p}.id`, again ? `${d.quizId}-attempt-${again}` : d.quizId],
-        [`${p}.type`, kind],
+        // 1.2 has no long-fill-in (code): a fill-in of its first 255 characters
+        [`${p}.type`, kind === 'long-fill-in' ? 'fill-in' : kind],
         [`${p}.time`, time],
         [`${p}.weighting`, '1'],
         [
@@ -264,8 +271,8 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
         ],
         [`${p}.result`, result('wrong')],
         [`${p}.latency`, formatSessionTime('1.2', seconds)],
-        [`${p}.correct_responses.0.pattern`, pattern.slice(0, 255)],
       );
+      if (kind !== 'long-fill-in') fields.push([`${p}.correct_responses.0.pattern`, pattern.slice(0, 255)]);
     }
     for (const [el, value] of fields) {
       if (!set(el, value) && failed()) {

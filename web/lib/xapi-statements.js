@@ -114,7 +114,7 @@ function envelope(statement, activities) {
 /**
  * The `answered` statement for one checked question, from the detail of a
  * `pe-quiz-answered` event: { quizId, kind ('choice' | 'numeric' |
- * 'fill-in'), question, correct, revealed, score (the credit this answer
+ * 'fill-in' | 'long-fill-in': code), question, correct, revealed, score (the credit this answer
  * earned), and for a quiz options, choices, correctChoices; for an exercise
  * response (the typed text, or the number) and correctPattern }; `section`
  * (optional) names the lesson section, else the lesson data says.
@@ -138,7 +138,8 @@ export function answeredStatement(d) {
     }));
     response = ids(d.choices ?? []);
   } else {
-    definition.correctResponsesPattern = [clip(String(d.correctPattern ?? ''), 1000)];
+    // code (long-fill-in) has no one right text: no pattern
+    if (d.correctPattern != null) definition.correctResponsesPattern = [clip(String(d.correctPattern), 1000)];
     response = clip(String(d.response ?? ''), 1000);
   }
   const section = typeof d.section === 'string' && d.section ? d.section : sectionOf(d.quizId);

@@ -30,7 +30,7 @@ import {
   claimPageOnlyNote,
 } from '../lib/progress.js';
 
-const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise]';
+const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise], pe-code-exercise[exercise]';
 const questionId = (el) => el.getAttribute(el.localName === 'pe-quiz' ? 'quiz' : 'exercise');
 // whether page changes can change what is counted: a question (or an element
 // holding one) came or went, or a question's id changed

@@ -103,6 +103,45 @@ const WAIT_FOR = async (source, timeout = 15000) => {
   return true;
 };
 
+// A code exercise (<pe-code-exercise>) in this page: its worked solution
+// checked (Python's cold start included), an endless loop run and stopped,
+// then the solution run again on the fresh worker. -> what the learner saw.
+export const CODE_EXERCISE_RUNS = async () => {
+  // embed.js puts the element in once its module has run (no WAIT_FOR: the page's CSP forbids its new Function)
+  const pause = () => new Promise((r) => setTimeout(r, 50));
+  for (let i = 0; i < 400 && !document.querySelector('pe-code-exercise[data-ready]'); i++) await pause();
+  const n = document.querySelector('pe-code-exercise');
+  const { codeExercises } = await import('/gen/lesson-data.js');
+  const { composeCode } = await import('/lib/code-check.js');
+  const x = codeExercises[n.getAttribute('exercise')];
+  for (let i = 0; i < 200 && !n.shadowRoot.querySelector('.cm-editor'); i++)
+    await new Promise((r) => setTimeout(r, 50));
+  const press = async (name) => {
+    const t0 = performance.now();
+    [...n.shadowRoot.querySelectorAll('button')].find((b) => b.textContent === name).click();
+    await n.pending;
+    return Math.round(performance.now() - t0);
+  };
+  const text = (sel) => n.shadowRoot.querySelector(sel).textContent;
+  n.setCode(composeCode(x, x.solution));
+  const cold = await press('Check');
+  const result = text('.result');
+  n.setCode('def t5_bucket(*args):\n    while True:\n        pass\n');
+  const stopped = await press('Run');
+  const loop = text('.report');
+  n.setCode(composeCode(x, x.solution));
+  const fresh = await press('Run');
+  return {
+    editor: !!n.shadowRoot.querySelector('.cm-editor'),
+    cold,
+    result,
+    stopped,
+    loop,
+    fresh,
+    after: text('.report'),
+  };
+};
+
 // Where the page is once it has settled (two frames, then until the
 // section `id`'s heading is on screen and, on a phone, the contents bar names
 // it, or 3 s): the scroll position, the heading's place, the bar's text (null
@@ -624,6 +663,26 @@ addEventListener('message', (e) => {
         await page.close();
         hostServer.close();
       }
+      assert.deepEqual(page.errors, []);
+    },
+  );
+
+  check(
+    `${engine}: a code exercise runs Python in its worker under the strict CSP: the solution passes, an endless loop is stopped`,
+    async () => {
+      const page = await browser.newPage({ width: 900, height: 900 });
+      await page.goto(`${strict.url}/embed.html?widget=pe-code-exercise&exercise=relative-bias-code-t5-bucket`);
+      const r = await page.evaluate(CODE_EXERCISE_RUNS);
+      assert.equal(r.editor, true, 'the editor did not load');
+      assert.match(r.result, /^Correct\. 1 point\./);
+      assert.match(r.loop, /Stopped: your code ran longer than 5 s/);
+      assert.ok(r.stopped < 5000 + 2000, `the loop was stopped after ${r.stopped} ms`);
+      assert.match(r.after, /→ 0$/);
+      console.log(
+        `# ${engine}: a code exercise's first Check (Python's cold start) ${r.cold} ms; an endless loop stopped after ${r.stopped} ms; the next run on a fresh worker ${r.fresh} ms`,
+      );
+      await page.close();
+      assert.deepEqual(page.violations, []);
       assert.deepEqual(page.errors, []);
     },
   );
