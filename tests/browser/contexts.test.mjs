@@ -53,7 +53,13 @@ const WIDGETS = tags
   .map((tag) => ({
     row: tag,
     tag,
-    attrs: tag === 'pe-live-output' ? { sample: 'rope-seats' } : {},
+    // (a code exercise renders here; its Python runs in code-exercise.test.mjs: the page, a sandboxed embed, the one-file copy)
+    attrs:
+      tag === 'pe-live-output'
+        ? { sample: 'rope-seats' }
+        : tag === 'pe-code-exercise'
+          ? { exercise: 'sinusoidal-code-row' }
+          : {},
   }));
 const LAB = { row: 'train-lab', tag: 'train-lab', attrs: { steps: '50', encodings: 'none,rope' } };
 const LRS = 'https://lrs.example/xapi/';

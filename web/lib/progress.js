@@ -347,8 +347,10 @@ export function resetProgress(ids) {
   if (ids === undefined) write(KEY, null);
   else writeAll(Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => !ids.includes(id))));
   const next = attempt() + 1;
-  write(ATTEMPT_KEY, String(next));
+  // the seed before the attempt: another tab redraws when it hears of the
+  // attempt (watchOtherTabs), and must read the new seed then
   write(SEED_KEY, String(newSeed() >>> 0));
+  write(ATTEMPT_KEY, String(next));
   const detail = { reset: true, attempt: next };
   if (ids !== undefined) detail.ids = [...ids];
   globalThis.dispatchEvent?.(new CustomEvent(EVENT, { detail }));
