@@ -334,7 +334,11 @@ async function bundle(widgets, tail, out) {
   const tags = widgets.map((w) => w.tag).filter((t) => !BUNDLE_EXCLUDED.includes(t));
   // the widgets are defined only where there is a DOM, so a server-side
   // renderer (Docusaurus, Next, Astro) may import the bundle and get the API
+  // the lesson's questions and samples are lent by id, as widgets.js lends
+  // them (web/lib/lesson-registry.js): inlined, evaluated on the first ask
   const entry = `${embeddedBuildsSource(['simd', 'scalar'])}
+    import { hasLesson, registerLessonLoader } from './lib/lesson-registry.js';
+    if (!hasLesson()) registerLessonLoader(() => import('./gen/lesson-data.js'));
     if (typeof HTMLElement === 'function' && typeof customElements === 'object') {
       await Promise.all([${tags.map((t) => `import('./widgets/${t}.js')`).join(', ')}]);
     }

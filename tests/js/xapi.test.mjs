@@ -9,6 +9,11 @@ import { createRequire } from 'node:module';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import * as xapi from '../../web/lib/xapi.js';
 import { resetProgress } from '../../web/lib/progress.js';
+import { registerLesson } from '../../web/lib/lesson-registry.js';
+import * as lessonData from '../../web/gen/lesson-data.js';
+
+// as the lesson page does: its questions' sections come from the registered lesson
+registerLesson(lessonData);
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;

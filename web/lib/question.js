@@ -14,7 +14,25 @@ import {
   earnedText,
   claimPageOnlyNote,
 } from './progress.js';
-import { lessonQuestionIds } from '../gen/lesson-data.js';
+import { lessonNow, hasLesson, loadLesson } from './lesson-registry.js';
+
+/**
+ * An error the page's author can fix (an unknown id, a malformed question),
+ * shown in the widget's box: it carries `kind`, as the core's errors do, so
+ * PeElement tells it from a bug.
+ */
+export function questionError(message) {
+  const error = new Error(message);
+  error.kind = 'Error';
+  return error;
+}
+
+// progress of questions the lesson has dropped (removed or renamed since they
+// were answered) would otherwise stay stored forever: forgotten once the
+// lesson is here (progress.js keeps the entries of authors' own questions)
+function forgetDroppedQuestions(lesson) {
+  if (lesson) forgetUnknownQuizzes(lesson.lessonQuestionIds);
+}
 
 /** The kicker, the button row, the result line and the box under it (.box). */
 export const questionStyles = css`
@@ -40,7 +58,7 @@ export const questionStyles = css`
 export class QuestionElement extends PeElement {
   connectedCallback() {
     // a page may hold questions without the score board: drop stale progress here too
-    forgetUnknownQuizzes(lessonQuestionIds);
+    forgetDroppedQuestions(lessonNow());
     super.connectedCallback();
     // a reset elsewhere on the page (the score board) starts this question
     // afresh, and so does a change to it in another tab of the same learner
@@ -97,6 +115,34 @@ export class QuestionElement extends PeElement {
     super.disconnectedCallback();
     this._unsubscribe?.();
     this._unsubscribe = null;
+  }
+
+  /**
+   * The registered lesson's entry for this question in `table` ('quizzes' or
+   * 'exercises'): the entry; undefined while the lesson loads (the element
+   * updates again once it is here); throws a questionError when no lesson is
+   * registered or it has no such question.
+   */
+  lessonEntry(table, noun) {
+    const id = this.questionId;
+    const tag = this.constructor.tag;
+    const lesson = lessonNow();
+    if (!lesson) {
+      if (!hasLesson())
+        throw questionError(
+          `${tag}: there is no ${noun} with id "${id}": this page registers no lesson, and the element holds no question of its own (docs/embedding.md, "Questions of your own")`,
+        );
+      loadLesson().then(
+        (loaded) => {
+          forgetDroppedQuestions(loaded);
+          this.schedule();
+        },
+        (error) => (this.errorBox.textContent = `The lesson's questions could not be loaded: ${error.message}`),
+      );
+      return undefined;
+    }
+    if (!Object.hasOwn(lesson[table], id)) throw questionError(`${tag}: there is no ${noun} with id "${id}"`);
+    return lesson[table][id];
   }
 
   get questionId() {

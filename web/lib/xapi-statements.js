@@ -38,7 +38,7 @@
 // and sends them. `config` is the one configuration both read (configureXapi
 // writes it, through xapi.js).
 import { tally, attempt } from './progress.js';
-import { quizzes, exercises } from '../gen/lesson-data.js';
+import { lessonNow } from './lesson-registry.js';
 import { UUID, isPlainObject } from './xapi-checks.js';
 
 /** The IRI base nobody configured: a placeholder, the same wherever the lesson runs. */
@@ -77,8 +77,9 @@ const verb = (name) => ({ id: VERBS[name], display: { [config.language]: name } 
 const round = (x) => Math.round(x * 10000) / 10000;
 const lessonActivity = () => ({ id: LESSON_IRI, objectType: 'Activity' });
 
-/** The section of the lesson that holds a quiz or an exercise, or null. */
+/** The section of the registered lesson that holds a quiz or an exercise, or null (an author's own question, or no lesson). */
 export function sectionOf(questionId) {
+  const { quizzes = {}, exercises = {} } = lessonNow() ?? {};
   const q = Object.hasOwn(quizzes, questionId)
     ? quizzes[questionId]
     : Object.hasOwn(exercises, questionId)

@@ -33,7 +33,7 @@
 import { define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
-import { exercises, exerciseGenerators } from '../gen/lesson-data.js';
+import { lessonNow } from '../lib/lesson-registry.js';
 import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
@@ -133,13 +133,13 @@ class PeExercise extends QuestionElement {
   }
 
   update(pe, p) {
-    const data = exercises[p.exercise];
-    if (!data) throw new Error(`pe-exercise: there is no exercise with id "${p.exercise}"`);
+    const data = this.lessonEntry('exercises', 'exercise');
+    if (!data) return false; // the lesson is loading
     if (this._draw && this._drawFor === p.exercise) return; // already shown; its state lives in the DOM
     if (!this._generator || this._generatorFor !== data.generator) {
       this.titleBox.replaceChildren(trustedFragment(data.title));
       this.prompt.textContent = 'Drawing your numbers…';
-      Promise.all([exerciseGenerators[data.generator](), loadAnswers()]).then(
+      Promise.all([lessonNow().exerciseGenerators[data.generator](), loadAnswers()]).then(
         ([m, answers]) => {
           this._generator = m.default ?? m;
           this._generatorFor = data.generator;

@@ -18,7 +18,7 @@
 // Questions the lesson does not know (a mistyped id, which shows its own
 // error) are not counted, and a question on the page twice counts once.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
-import { questionIds, lessonQuestionIds } from '../gen/lesson-data.js';
+import { lessonNow, hasLesson, loadLesson, onLesson } from '../lib/lesson-registry.js';
 import {
   loadProgress,
   onProgress,
@@ -45,9 +45,10 @@ const touchesQuestions = (records) =>
 
 /**
  * The ids `scope` names in `doc`, in page order, each once, only those the
- * lesson has; throws a readable Error for a scope that is not a selector.
+ * lesson has (`known`: the registered lesson's questions); throws a readable
+ * Error for a scope that is not a selector.
  */
-export function countedIds(scope, doc = document, known = questionIds) {
+export function countedIds(scope, doc = document, known = lessonNow()?.questionIds ?? []) {
   if (scope === 'lesson') return [...known];
   let nodes;
   if (scope === 'page') nodes = [...doc.querySelectorAll(QUESTIONS)];
@@ -100,7 +101,8 @@ class PeQuizScore extends PeElement {
 
   build(root) {
     // progress of quizzes the lesson has dropped would otherwise stay stored forever
-    forgetUnknownQuizzes(lessonQuestionIds);
+    const lesson = lessonNow();
+    if (lesson) forgetUnknownQuizzes(lesson.lessonQuestionIds);
     this.rule = h('p', { class: 'rule' }, CREDIT_RULE);
     this.text = h('span', { class: 'text', role: 'status', 'aria-live': 'polite' });
     this.meter = h('progress', { class: 'meter', max: '1', value: '0', 'aria-label': 'Points earned' });
@@ -112,6 +114,8 @@ class PeQuizScore extends PeElement {
     super.connectedCallback();
     // an answer, a reset, or a change in another tab of the same learner
     this._off ??= onProgress(() => this.schedule());
+    // the lesson's questions are known once it is registered or loaded
+    this._offLesson ??= onLesson(() => this.schedule());
     // questions added, removed or renamed later (a page that builds itself,
     // a notebook cell run again) change what is counted
     this._pageObserver ??= new MutationObserver((records) => touchesQuestions(records) && this.schedule());
@@ -127,6 +131,8 @@ class PeQuizScore extends PeElement {
     super.disconnectedCallback();
     this._off?.();
     this._off = null;
+    this._offLesson?.();
+    this._offLesson = null;
     this._pageObserver?.disconnect();
   }
 
@@ -146,6 +152,18 @@ class PeQuizScore extends PeElement {
   }
 
   update(_pe, p) {
+    // a lesson registered with a loader is loaded when it is counted: the
+    // whole lesson, or questions on the page that name it
+    if (!lessonNow() && hasLesson() && (p.scope === 'lesson' || document.querySelector(QUESTIONS))) {
+      loadLesson().then(
+        (lesson) => {
+          forgetUnknownQuizzes(lesson.lessonQuestionIds);
+          this.schedule();
+        },
+        (error) => (this.errorBox.textContent = `The lesson's questions could not be loaded: ${error.message}`),
+      );
+      return false;
+    }
     this.ids = countedIds(p.scope);
     const t = tally(this.ids, loadProgress());
     this.reset.disabled = t.total === 0;

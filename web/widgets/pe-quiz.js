@@ -26,7 +26,7 @@
 import { define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
-import { quizzes, quizGenerators } from '../gen/lesson-data.js';
+import { lessonNow } from '../lib/lesson-registry.js';
 import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
@@ -106,8 +106,8 @@ class PeQuiz extends QuestionElement {
   }
 
   update(pe, p) {
-    const data = quizzes[p.quiz];
-    if (!data) throw new Error(`pe-quiz: there is no quiz with id "${p.quiz}"`);
+    const data = this.lessonEntry('quizzes', 'quiz');
+    if (!data) return false; // the lesson is loading
     if (this._question && this._questionFor === p.quiz) return; // already shown; state lives in the DOM
     const saved = loadProgress()[p.quiz];
     if (data.generator) {
@@ -115,7 +115,7 @@ class PeQuiz extends QuestionElement {
       this._seed = seed;
       if (!this._generator || !this._pe) {
         // the generator module and the core arrive asynchronously; draw again when both have
-        Promise.all([quizGenerators[data.generator](), core()]).then(
+        Promise.all([lessonNow().quizGenerators[data.generator](), core()]).then(
           ([m, loaded]) => {
             this._generator = m.default ?? m;
             this._pe = loaded;
