@@ -20,6 +20,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { embeddedBuildsSource, ESBUILD_OPTIONS } from './export.mjs';
+import { CORE_FUNCTIONS } from '../web/lib/core-functions.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
@@ -177,6 +178,27 @@ export function withTagTable(doc, manifest) {
   const end = doc.indexOf(close);
   if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
   return `${doc.slice(0, start + open.length)}\n${makeTagTable(manifest)}\n${doc.slice(end)}`;
+}
+
+// docs/embedding.md's table of the functions an author's exercise may call,
+// from web/lib/core-functions.js, the one list of them
+export const FUNCTION_TABLE_MARKERS = [
+  '<!-- core-functions:start (web/lib/core-functions.js; tests/js/own-exercise.test.mjs holds this table to it) -->',
+  '<!-- core-functions:end -->',
+];
+export function makeFunctionTable(functions) {
+  const rows = Object.entries(functions).map(
+    ([name, f]) =>
+      `| \`${name}(${f.params.map((p, k) => (k >= f.params.length - (f.optional ?? 0) ? `${p}?` : p)).join(', ')})\` | ${f.about} |`,
+  );
+  return ['| function | the value |', '|---|---|', ...rows].join('\n');
+}
+export function withFunctionTable(doc, functions) {
+  const [open, close] = FUNCTION_TABLE_MARKERS;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
+  return `${doc.slice(0, start + open.length)}\n${makeFunctionTable(functions)}\n${doc.slice(end)}`;
 }
 
 const TS_TYPES = {
@@ -361,7 +383,7 @@ export async function buildAll() {
   writeFileSync(path.join(web, 'widgets.d.ts'), makeTypes(manifest, widgets));
   const tablePath = path.join(root, TAG_TABLE_FILE);
   const doc = readFileSync(tablePath, 'utf8');
-  const updated = withTagTable(doc, manifest);
+  const updated = withFunctionTable(withTagTable(doc, manifest), CORE_FUNCTIONS);
   if (updated !== doc) writeFileSync(tablePath, updated);
   const a = await bundle(
     widgets,

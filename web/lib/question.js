@@ -15,6 +15,8 @@ import {
   claimPageOnlyNote,
 } from './progress.js';
 import { lessonNow, hasLesson, loadLesson } from './lesson-registry.js';
+import { holdsOwnQuestion } from './page-questions.js';
+import { readOwnQuestion, fieldError } from './own-question.js';
 
 /**
  * An error the page's author can fix (an unknown id, a malformed question),
@@ -32,6 +34,20 @@ export function questionError(message) {
 // lesson is here (progress.js keeps the entries of authors' own questions)
 function forgetDroppedQuestions(lesson) {
   if (lesson) forgetUnknownQuizzes(lesson.lessonQuestionIds);
+}
+
+/**
+ * A node's text with each formula as its TeX between $ signs (the annotation
+ * its MathML carries), so a report names "the wavelength of pair $i$", not
+ * the flattened "pair i" of the MathML's text.
+ */
+export function texText(node) {
+  const copy = node.cloneNode(true);
+  for (const m of copy.querySelectorAll('.katex, math')) {
+    const tex = m.querySelector('annotation')?.textContent;
+    if (tex !== undefined) m.replaceWith(`$${tex}$`);
+  }
+  return copy.textContent.replace(/\s+/g, ' ').trim();
 }
 
 /** The kicker, the button row, the result line and the box under it (.box). */
@@ -73,10 +89,41 @@ export class QuestionElement extends PeElement {
     });
   }
 
-  /** Stores this question's entry (progress.js) and notes it as shown. */
+  /**
+   * Stores this question's entry (progress.js) and notes it as shown; an
+   * author's own question's entry is marked own, so a lesson that does not
+   * know its id never forgets it (progress.js, forgetUnknownQuizzes).
+   */
   save(entry) {
-    saveEntry(this.questionId, entry);
+    saveEntry(this.questionId, entry && this.holdsOwn ? { ...entry, own: true } : entry);
     this.shown();
+  }
+
+  /** Whether the element holds its author's own question (page-questions.js), not one of the lesson's by id. */
+  get holdsOwn() {
+    return holdsOwnQuestion(this);
+  }
+
+  /**
+   * This element's own question, read from its children (own-question.js)
+   * or given (`definition`: a lesson question written the same way), made by
+   * `compile`; whatever is wrong with it is thrown as a questionError that
+   * names the element and the field.
+   */
+  ownQuestion(compile, definition) {
+    const id = this.questionId;
+    const tag = this.constructor.tag;
+    try {
+      if (definition === undefined) {
+        if (lessonNow() && (Object.hasOwn(lessonNow().quizzes, id) || Object.hasOwn(lessonNow().exercises, id)))
+          throw fieldError('', `"${id}" is a question of the registered lesson; give your own question another id`);
+        definition = readOwnQuestion(this).definition;
+      }
+      return compile(definition);
+    } catch (error) {
+      if (error.field === undefined) throw error; // a bug, not the author's question
+      throw questionError(`${tag} "${id}": ${error.message}`);
+    }
   }
 
   /**

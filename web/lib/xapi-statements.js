@@ -199,14 +199,18 @@ export function attemptedStatement({ attempt: n }) {
  * Calls `send(statement)` for each answer, and once with `completed` when the
  * answer just given was the last question without one. `progress()` returns
  * the stored progress (after the answer has been saved); `questionIds` are the
- * lesson's quizzes and exercises.
+ * lesson's quizzes and exercises, or a function that says them at each
+ * answer (a page whose questions come and go).
  */
 export function statementTracker({ questionIds, progress, send, mastery = () => null }) {
-  let wasComplete = tally(questionIds, progress()).answered === questionIds.length;
+  const idsNow = typeof questionIds === 'function' ? questionIds : () => questionIds;
+  const first = idsNow();
+  let wasComplete = first.length > 0 && tally(first, progress()).answered === first.length;
   return (detail) => {
     send(answeredStatement(detail));
-    const t = tally(questionIds, progress());
-    const complete = questionIds.length > 0 && t.answered === questionIds.length;
+    const ids = idsNow();
+    const t = tally(ids, progress());
+    const complete = ids.length > 0 && t.answered === ids.length;
     if (complete && !wasComplete) send(completedStatement({ points: t.points, total: t.total, mastery: mastery() }));
     wasComplete = complete;
   };

@@ -6,6 +6,8 @@
 // The statements' names are exported from here too.
 import { loadProgress, onProgress } from './progress.js';
 import { questionIdsIn, selectedSections } from './sections.js';
+import { lessonNow, lessonShown } from './lesson-registry.js';
+import { QUESTION_SELECTOR, questionIdsOf } from './page-questions.js';
 import { createLrsQueue } from './lrs-queue.js';
 import {
   UUID,
@@ -233,9 +235,14 @@ export function trackAnswers(onAnswer) {
   if (!tracking && typeof document !== 'undefined') {
     tracking = true;
     const made = [];
-    // the questions of the sections this page shows (?sections=), so a page of some sections completes
+    // the lesson's questions where the page shows the lesson (of the sections
+    // it shows, ?sections=, so a page of some sections completes); on an
+    // author's page, the questions on it, as its score board counts them
     const track = statementTracker({
-      questionIds: questionIdsIn(selectedSections()),
+      questionIds: () =>
+        lessonShown()
+          ? questionIdsIn(selectedSections())
+          : questionIdsOf([...document.querySelectorAll(QUESTION_SELECTOR)], lessonNow()?.questionIds ?? []),
       progress: loadProgress,
       send: (s) => made.push(s),
     });

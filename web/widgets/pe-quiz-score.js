@@ -15,10 +15,13 @@
 //                   (scope="#week-2", scope="section.rope")
 // "Reset my answers" starts a new attempt (progress.js, resetProgress): the
 // questions draw new numbers, and an LMS or LRS hears of it.
-// Questions the lesson does not know (a mistyped id, which shows its own
-// error) are not counted, and a question on the page twice counts once.
+// Questions an author wrote inside the elements count wherever they stand
+// (web/lib/page-questions.js); a lesson id the lesson does not know (a
+// mistyped id, which shows its own error) is not counted, and a question on
+// the page twice counts once.
 import { PeElement, define, css, h } from '../lib/pe-element.js';
 import { lessonNow, hasLesson, loadLesson, onLesson } from '../lib/lesson-registry.js';
+import { QUESTION_SELECTOR, holdsOwnQuestion, questionIdsOf, questionsIn } from '../lib/page-questions.js';
 import {
   loadProgress,
   onProgress,
@@ -30,8 +33,7 @@ import {
   claimPageOnlyNote,
 } from '../lib/progress.js';
 
-const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise]';
-const questionId = (el) => el.getAttribute(el.localName === 'pe-quiz' ? 'quiz' : 'exercise');
+const QUESTIONS = QUESTION_SELECTOR;
 // whether page changes can change what is counted: a question (or an element
 // holding one) came or went, or a question's id changed
 const touchesQuestions = (records) =>
@@ -44,9 +46,10 @@ const touchesQuestions = (records) =>
   );
 
 /**
- * The ids `scope` names in `doc`, in page order, each once, only those the
- * lesson has (`known`: the registered lesson's questions); throws a readable
- * Error for a scope that is not a selector.
+ * The ids `scope` names in `doc`, in page order, each once: questions their
+ * authors wrote inside the elements, and those the lesson has (`known`: the
+ * registered lesson's questions); throws a readable Error for a scope that
+ * is not a selector.
  */
 export function countedIds(scope, doc = document, known = lessonNow()?.questionIds ?? []) {
   if (scope === 'lesson') return [...known];
@@ -57,13 +60,17 @@ export function countedIds(scope, doc = document, known = lessonNow()?.questionI
     try {
       containers = [...doc.querySelectorAll(scope)];
     } catch {
-      throw new Error(`scope must be page, lesson or a CSS selector; ${JSON.stringify(scope)} is not a valid selector`);
+      throw scopeError(
+        `scope must be page, lesson or a CSS selector; ${JSON.stringify(scope)} is not a valid selector`,
+      );
     }
-    nodes = containers.flatMap((c) => [...(c.matches(QUESTIONS) ? [c] : []), ...c.querySelectorAll(QUESTIONS)]);
+    nodes = questionsIn(containers);
   }
-  const lesson = new Set(known);
-  return [...new Set(nodes.map(questionId))].filter((id) => lesson.has(id));
+  return questionIdsOf(nodes, known);
 }
+
+// a scope the page's author got wrong is shown in the box (an error with a kind)
+const scopeError = (message) => Object.assign(new Error(message), { kind: 'Error' });
 
 class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
@@ -154,7 +161,11 @@ class PeQuizScore extends PeElement {
   update(_pe, p) {
     // a lesson registered with a loader is loaded when it is counted: the
     // whole lesson, or questions on the page that name it
-    if (!lessonNow() && hasLesson() && (p.scope === 'lesson' || document.querySelector(QUESTIONS))) {
+    if (
+      !lessonNow() &&
+      hasLesson() &&
+      (p.scope === 'lesson' || [...document.querySelectorAll(QUESTIONS)].some((el) => !holdsOwnQuestion(el)))
+    ) {
       loadLesson().then(
         (lesson) => {
           forgetUnknownQuizzes(lesson.lessonQuestionIds);

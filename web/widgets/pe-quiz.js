@@ -24,12 +24,13 @@
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
 import { define, css, h, core, trustedFragment, plainText } from '../lib/pe-element.js';
-import { QuestionElement, questionStyles } from '../lib/question.js';
+import { QuestionElement, questionStyles, texText } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
 import { lessonNow } from '../lib/lesson-registry.js';
 import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
+import { compileQuiz } from '../lib/own-quiz.js';
 
 // the words of a node, its formulas left out
 function textOutsideMath(node) {
@@ -106,9 +107,10 @@ class PeQuiz extends QuestionElement {
   }
 
   update(pe, p) {
-    const data = this.lessonEntry('quizzes', 'quiz');
-    if (!data) return false; // the lesson is loading
     if (this._question && this._questionFor === p.quiz) return; // already shown; state lives in the DOM
+    // the author's own question, written inside the element, or the lesson's by id
+    const data = this.holdsOwn ? this.ownQuestion(compileQuiz) : this.lessonEntry('quizzes', 'quiz');
+    if (!data) return false; // the lesson is loading
     const saved = loadProgress()[p.quiz];
     if (data.generator) {
       const seed = saved?.seed ?? newSeed();
@@ -133,6 +135,7 @@ class PeQuiz extends QuestionElement {
       // generated texts are Markdown with $TeX$, typeset here as MathML
       this._question = {
         generated: true,
+        title: data.title || null,
         multiple: !!q.multiple,
         question: quizTextToHtml(q.question),
         options: q.options.map((o) => ({
@@ -218,12 +221,14 @@ class PeQuiz extends QuestionElement {
     const label = this.labels[i];
     label.classList.add(kind);
     const text = yours ? `${MARKS[kind].slice(0, -2)} (your answer): ` : MARKS[kind];
-    // the mark is the label: feedback that starts with one of its own ("Right.") loses it
+    // the mark is the label: feedback that starts with one of its own ("Right.") loses it;
+    // an option without feedback (an author may leave it out) gets the mark alone
+    const feedback = this._question.options[i].feedback;
     label
       .querySelector('.feedback')
       .replaceChildren(
-        h('span', { class: 'mark' }, text),
-        trustedFragment(withoutLabel(this._question.options[i].feedback)),
+        h('span', { class: 'mark' }, feedback ? text : `${text.replace(/:\s*$/, '')}.`),
+        trustedFragment(feedback ? withoutLabel(feedback) : ''),
       );
   }
 
@@ -270,9 +275,18 @@ class PeQuiz extends QuestionElement {
         correctChoices: correctSet,
         multiple: q.multiple,
         question: plainText(this.legend),
+        title: this.titleText(),
         options: q.options.map((o, i) => this.optionText(i)),
       });
     }
+  }
+
+  // the question's short name for reports (xAPI): its title where it has one
+  // (an author's, a generated quiz's), else the question with its formulas as TeX
+  titleText() {
+    const title = this._question?.title;
+    if (title) return plainText(h('span', {}, trustedFragment(title)));
+    return texText(this.legend);
   }
 
   // an option's text as read, without the TeX annotations of its formulas
