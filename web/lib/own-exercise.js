@@ -35,7 +35,7 @@
 // solution would not match) is said at once, with its field, to the author.
 import { parseExpression, evaluateExpression } from './expression.js';
 import { FUNCTION_SIGNATURES, coreFunctions } from './core-functions.js';
-import { authorInline, authorBlocks, placeholdersOf, fillPlaceholders, shownNumber } from './author-text.js';
+import { authorInline, authorBlocks, placeholdersOf, choicesOf, fillPlaceholders, shownNumber } from './author-text.js';
 import { checkObject, textField, listField, rendered, fieldError, kindOf } from './own-question.js';
 import { judgePart, drawExercise } from './answers.js';
 import { seededRandom, deriveSeed } from './random.js';
@@ -145,6 +145,11 @@ function readCondition(text, path, names) {
       path,
       `${JSON.stringify(text)} compares nothing: write a condition such as "ratio >= 1.5" or "1 <= x < 10"`,
     );
+  if (pieces.some((piece, k) => k % 2 === 0 && !piece.trim()))
+    throw fieldError(
+      path,
+      `${JSON.stringify(text)} is not a condition: each comparison needs a side on its left and right`,
+    );
   const sides = pieces.filter((_, k) => k % 2 === 0).map((side) => expression(side.trim(), path, names));
   const ops = pieces.filter((_, k) => k % 2 === 1);
   return { text, sides, ops };
@@ -178,18 +183,23 @@ function readPart(p, path, names) {
   part.label = textField(p.label, at(path, 'label'), { required: false });
   part.slips = (p.slips === undefined ? [] : listField(p.slips, at(path, 'slips'), 0, 20)).map((s, k) => {
     const where = at(path, `slips[${k}]`);
-    checkObject(s, ['answer', 'message'], where);
+    checkObject(s, ['answer', 'message', 'when'], where);
     return {
       answer: expression(s.answer, `${where}.answer`, names),
       message: textField(s.message, `${where}.message`),
+      // a slip that only some numbers make (a key after the query, not before)
+      when: s.when === undefined ? null : readCondition(s.when, `${where}.when`, names),
     };
   });
   return part;
 }
 
-// every {{name}} in a text names a draw or a computed value
-function checkPlaceholders(text, path, names) {
+// every {{name}} in a text names a draw or a computed value, and every
+// {{condition ? a | b}} reads (its condition kept in `conditions`, by its text)
+function checkPlaceholders(text, path, names, conditions) {
   if (text === null) return;
+  for (const condition of choicesOf(text))
+    if (!conditions.has(condition)) conditions.set(condition, readCondition(condition, path, names));
   for (const name of placeholdersOf(text))
     if (!names.includes(name))
       throw fieldError(path, `{{${name}}} names no draw or computed value (there are ${names.join(', ') || 'none'})`);
@@ -229,21 +239,24 @@ function readDefinition(definition, samples) {
     const own = Object.fromEntries(single.map((f) => [f, d[f]]));
     parts = [readPart(own, '', names)];
   }
+  const conditions = new Map();
   const texts = {
     title: textField(d.title, 'title'),
     prompt: textField(d.prompt, 'prompt'),
     hint: textField(d.hint, 'hint', { required: false }),
     solution: textField(d.solution, 'solution'),
   };
-  checkPlaceholders(texts.prompt, 'prompt', names);
-  checkPlaceholders(texts.hint, 'hint', names);
-  checkPlaceholders(texts.solution, 'solution', names);
+  checkPlaceholders(texts.prompt, 'prompt', names, conditions);
+  checkPlaceholders(texts.hint, 'hint', names, conditions);
+  checkPlaceholders(texts.solution, 'solution', names, conditions);
   if (placeholdersOf(texts.title).length)
     throw fieldError('title', 'is the same for every learner: it shows no {{values}}');
   parts.forEach((p, k) => {
     const path = d.parts !== undefined ? `parts[${k}]` : '';
-    checkPlaceholders(p.label, `${path ? `${path}.` : ''}label`, names);
-    p.slips.forEach((s, j) => checkPlaceholders(s.message, `${path ? `${path}.` : ''}slips[${j}].message`, names));
+    checkPlaceholders(p.label, `${path ? `${path}.` : ''}label`, names, conditions);
+    p.slips.forEach((s, j) =>
+      checkPlaceholders(s.message, `${path ? `${path}.` : ''}slips[${j}].message`, names, conditions),
+    );
   });
   const asks = d.asks ?? 'number';
   if (!ASKS.includes(asks)) throw fieldError('asks', `must be one of ${ASKS.join(', ')}; got ${kindOf(d.asks)}`);
@@ -261,9 +274,9 @@ function readDefinition(definition, samples) {
       params: Object.entries(params).map(([k, v]) => ({ name: k, ...expression(v, `reveal.params.${k}`, names) })),
       caption: textField(d.reveal.caption, 'reveal.caption', { required: false }),
     };
-    checkPlaceholders(reveal.caption, 'reveal.caption', names);
+    checkPlaceholders(reveal.caption, 'reveal.caption', names, conditions);
   }
-  return { draws, lets, require, parts, texts, asks, reveal, single: d.parts === undefined };
+  return { draws, lets, require, parts, texts, asks, reveal, conditions, single: d.parts === undefined };
 }
 
 // ------------------------------------------------------------------ drawing
@@ -352,7 +365,8 @@ function makeGenerator(spec) {
           'require',
           `no draw of ${MAX_TRIES} met ${spec.require.map((c) => JSON.stringify(c.text)).join(' and ')}`,
         );
-      const fill = (text) => (text === null ? null : fillPlaceholders(text, values));
+      const holds = (condition) => meets(spec.conditions.get(condition), 'text', values, functions);
+      const fill = (text) => (text === null ? null : fillPlaceholders(text, values, holds));
       const parts = spec.parts.map((p, k) => {
         const path = spec.single ? '' : `parts[${k}].`;
         const value = evaluate(p.answer, `${path}answer`, values, functions);
@@ -368,10 +382,16 @@ function makeGenerator(spec) {
         return {
           label: fill(p.label) ?? undefined,
           answer,
-          slips: p.slips.map((s, j) => ({
-            value: evaluate(s.answer, `${path}slips[${j}].answer`, values, functions),
-            message: fill(s.message),
-          })),
+          slips: p.slips.flatMap((s, j) =>
+            !s.when || meets(s.when, `${path}slips[${j}].when`, values, functions)
+              ? [
+                  {
+                    value: evaluate(s.answer, `${path}slips[${j}].answer`, values, functions),
+                    message: fill(s.message),
+                  },
+                ]
+              : [],
+          ),
           solutionValue: solutionText(answer),
         };
       });
