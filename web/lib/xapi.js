@@ -19,7 +19,15 @@ import {
   checkBase,
   checkAgent,
 } from './xapi-checks.js';
-import { config, ACTIVITY_BASE, setBase, uuid, statementTracker, attemptedStatement } from './xapi-statements.js';
+import {
+  config,
+  ACTIVITY_BASE,
+  setBase,
+  uuid,
+  statementTracker,
+  attemptedStatement,
+  initializedStatement,
+} from './xapi-statements.js';
 
 export {
   DEFAULT_ACTIVITY_BASE,
@@ -30,7 +38,9 @@ export {
   LESSON_IRI,
   REVEALED_EXTENSION,
   ATTEMPT_EXTENSION,
+  DRAW_EXTENSION,
   attemptedStatement,
+  initializedStatement,
   quizIri,
   sectionIri,
   sectionOf,
@@ -54,6 +64,7 @@ let status = {
   endpoint: null,
 };
 let queue = null;
+let opened = false; // the initialized statement was queued
 
 // ------------------------------------------------------------ configuration
 
@@ -195,7 +206,14 @@ function apply(options, errors) {
       pending: 0,
       endpoint: null,
     });
-  if (queue) trackAnswers();
+  if (queue) {
+    trackAnswers();
+    // once a page view: the learner opened a page that reports to this LRS
+    if (!opened) {
+      opened = true;
+      queue.add(initializedStatement());
+    }
+  }
   return { ok: errors.length === 0, errors, sending: queue !== null };
 }
 

@@ -276,6 +276,9 @@ class PeQuiz extends QuestionElement {
         multiple: q.multiple,
         question: plainText(this.legend),
         title: this.titleText(),
+        // a generated quiz's options are this learner's numbers (xAPI keeps them out of the definition)
+        generated: q.generated,
+        seed: this._seed,
         options: q.options.map((o, i) => this.optionText(i)),
       });
     }
