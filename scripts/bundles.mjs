@@ -48,8 +48,16 @@ async function readClasses() {
     if (!saved.HTMLElement) delete globalThis.HTMLElement;
     if (!saved.customElements) delete globalThis.customElements;
   }
-  const { CSS_PROPERTIES } = await import(pathToFileURL(path.join(web, 'lib/theme.js')).href);
-  return { widgets: defined, cssProperties: CSS_PROPERTIES };
+  // the properties and their light defaults, from theme.js's one list
+  const { CSS_PROPERTIES, THEME_DEFAULTS, LAYOUT_PROPERTIES } = await import(
+    pathToFileURL(path.join(web, 'lib/theme.js')).href
+  );
+  return {
+    widgets: defined,
+    cssProperties: CSS_PROPERTIES,
+    defaults: THEME_DEFAULTS.light,
+    layoutProperties: LAYOUT_PROPERTIES,
+  };
 }
 
 const className = (tag) => tag.replace(/(^|-)([a-z])/g, (_, _d, c) => c.toUpperCase());
@@ -88,16 +96,7 @@ export function attributeDescription(spec) {
   return parts.join(': ');
 }
 
-// the light theme's values, declared in the base class's :host block
-function cssDefaults() {
-  const src = readFileSync(path.join(web, 'lib/theme.js'), 'utf8');
-  const host = src.slice(src.indexOf('const BASE_CSS'));
-  const block = host.slice(host.indexOf(':host {'), host.indexOf('}', host.indexOf(':host {')));
-  return Object.fromEntries([...block.matchAll(/(--pe-[a-z-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2].trim()]));
-}
-
-export function makeManifest({ widgets, cssProperties }) {
-  const defaults = cssDefaults();
+export function makeManifest({ widgets, cssProperties, defaults, layoutProperties }) {
   const modules = widgets.map(({ tag, cls }) => {
     const modulePath = `web/widgets/${tag}.js`;
     const events = { ...cls.baseEvents, ...cls.events };
@@ -123,11 +122,15 @@ export function makeManifest({ widgets, cssProperties }) {
             type: { text: 'CustomEvent' },
             description,
           })),
-          cssProperties: Object.entries(cssProperties).map(([name, description]) => ({
-            name,
-            description,
-            ...(defaults[name] ? { default: defaults[name] } : {}),
-          })),
+          cssProperties: [
+            ...Object.entries(cssProperties).map(([name, description]) => ({
+              name,
+              description,
+              ...(defaults[name] ? { default: defaults[name] } : {}),
+            })),
+            ...cls.cssProperties.map((name) => ({ name, ...layoutProperties[name] })),
+          ],
+          cssParts: Object.entries(cls.cssParts).map(([name, description]) => ({ name, description })),
         },
       ],
       exports: [

@@ -96,26 +96,49 @@ test("custom-elements.json says exactly what each widget's static params say", a
     const source = readFileSync(path.join(root, mod.path), 'utf8');
     for (const m of source.matchAll(/new CustomEvent\(\s*'([^']+)'/g))
       assert.ok(events.includes(m[1]), `${tag} dispatches ${m[1]}, which the manifest lists`);
-    // CSS custom properties: those the base class's :host declares
+    // CSS custom properties: every widget's (theme.js), then the widget's own
+    // (sticky bars): each one its CSS reads from the page, and no other
     assert.deepEqual(
       d.cssProperties.map((c) => c.name),
-      Object.keys(cssProperties),
+      [...Object.keys(cssProperties), ...cls.cssProperties],
       `${tag}: CSS properties`,
     );
+    const ownCss = source + readFileSync(path.join(root, 'web/lib/theme.js'), 'utf8');
+    const read = new Set([...cls.styles.matchAll(/var\((--pe-[a-z-]+)/g)].map((m) => m[1]));
+    if (/\$\{STICKY_TOP\}/.test(source)) read.add('--pe-sticky-top');
+    for (const name of read) {
+      const internal = new RegExp(`${name}:`).test(ownCss) && !Object.hasOwn(cssProperties, name);
+      assert.ok(
+        internal || d.cssProperties.some((c) => c.name === name),
+        `${tag} reads ${name} from the page, and custom-elements.json does not list it`,
+      );
+    }
+    // parts: each element it marks part="..." is listed
+    const parts = [...source.matchAll(/\bpart(?:=|: )["']([a-z-]+)["']/g)].map((m) => m[1]);
+    assert.deepEqual([...new Set(parts)].sort(), (d.cssParts ?? []).map((p) => p.name).sort(), `${tag}: CSS parts`);
   }
+  assert.ok(
+    decls.get('pe-exercise').declarations[0].cssParts.some((p) => p.name === 'solution-value'),
+    'pe-exercise: part solution-value',
+  );
+  for (const tag of ['rope-clock', 'rope-scaling-lab'])
+    assert.ok(
+      decls.get(tag).declarations[0].cssProperties.some((c) => c.name === '--pe-sticky-top' && c.default === '0px'),
+      `${tag}: --pe-sticky-top`,
+    );
   assert.ok(decls.get('pe-quiz').declarations[0].events.some((e) => e.name === 'pe-quiz-answered'));
   assert.ok(
     decls
       .get('pe-heatmap')
       .declarations[0].cssProperties.some((c) => c.name === '--pe-accent' && c.default === '#245fc9'),
   );
-  const block = hostCss.slice(hostCss.indexOf(':host {', hostCss.indexOf('const BASE_CSS')));
-  const declared = [...block.slice(0, block.indexOf('}')).matchAll(/(--pe-[a-z-]+):/g)].map((m) => m[1]);
+  const { THEME_DEFAULTS } = await import('../../web/lib/theme.js');
   assert.deepEqual(
     Object.keys(cssProperties).sort(),
-    declared.sort(),
-    'CSS_PROPERTIES lists exactly the :host declarations',
+    Object.keys(THEME_DEFAULTS.light).sort(),
+    'CSS_PROPERTIES lists exactly the properties with defaults',
   );
+  assert.match(hostCss, /declare\(THEME_DEFAULTS\.light\)/, "the base class's :host declares the defaults");
 });
 
 test("docs/embedding.md's tag table is the one the manifest makes (it cannot drift)", () => {

@@ -55,6 +55,9 @@ class PeExercise extends QuestionElement {
       "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",
   };
   static params = { exercise: idParam('must be an exercise id (lowercase letters, digits and dashes)') };
+  static cssParts = {
+    'solution-value': 'The answer as a learner would type it, shown under the worked solution (one per part).',
+  };
   static styles =
     questionStyles +
     css`

@@ -23,7 +23,7 @@
 // are web/lib/loss-chart.js, the results table web/lib/train-table.js, the
 // worker pool web/lib/train-workers.js.
 import { PeElement, define, css, h, dataTable } from '../lib/pe-element.js';
-import { parseColor, rgb } from '../lib/colormap.js';
+import { parseColor, rgb, themeValue } from '../lib/colormap.js';
 import {
   ENCODINGS,
   ENCODING_LABELS as LABELS,
@@ -515,7 +515,7 @@ class TrainLab extends PeElement {
   _chartFrame() {
     this._width = this.chartWrap.clientWidth;
     const style = getComputedStyle(this);
-    const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
+    const col = (name) => rgb(parseColor(themeValue(style, name)));
     return { width: this._width, col, running: !!this.run };
   }
 
