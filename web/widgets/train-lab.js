@@ -79,7 +79,8 @@ function spawnTrainWorker() {
 // is a plain asset to Vite, webpack and Rollup's assets plugin, which emitted
 // (or inlined) an unbuilt copy of the worker beside the built one.
 function workersFollowed() {
-  if (import.meta.url.endsWith('/widgets/train-lab.js')) return true;
+  // the path only: a dev server (Vite's) serves this module as train-lab.js?v=<hash>
+  if (new URL(import.meta.url).pathname.endsWith('/widgets/train-lab.js')) return true;
   const worker = workerUrl(spawnTrainWorker);
   return worker !== null && !new URL(worker, document.baseURI).pathname.endsWith('/workers/train-worker.js');
 }
