@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
 import { installPackedPackage, sinusoidalBothBuilds } from './installed-package.mjs';
+import { brokenLinks } from './markdown-links.mjs';
 import { widgetClasses, makeTagTable, withTagTable, TAG_TABLE_FILE } from '../../scripts/bundles.mjs';
 
 const require = createRequire(import.meta.url);
@@ -222,15 +223,18 @@ test('the tarball holds what a consumer needs and no tests, fixtures or build fo
   ]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  // of docs/, only the two pages a consumer of the package reads (what the
-  // shipped code and its messages point to): embedding and the API
-  const bad = files.filter(
-    (f) =>
-      /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(
-        f,
-      ) && !['docs/embedding.md', 'docs/api.md'].includes(f),
+  // docs/ goes whole (the README and the pages link each other), images included
+  const bad = files.filter((f) =>
+    /^(tests|build|cpp|lessons|scripts|node_modules|screenshots)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(
+      f,
+    ),
   );
   assert.deepEqual(bad, []);
+  // what the README and the docs link to is in the package too
+  const broken = files
+    .filter((f) => f.endsWith('.md'))
+    .flatMap((f) => brokenLinks(path.join(project, 'node_modules/posenc-course', f)).map((why) => `${f}: ${why}`));
+  assert.deepEqual(broken, [], 'a Markdown file of the package links to what the package does not hold');
   // every export target is in it
   for (const target of Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {
     assert.ok(files.includes(target.replace(/^\.\//, '')), `export target ${target}`);
@@ -325,6 +329,96 @@ function tsc(files) {
 test('TypeScript accepts a consumer of the tags, attributes, events and API', () => {
   writeFileSync(path.join(project, 'good.mts'), GOOD);
   const r = tsc(['good.mts']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+// JSX: every tag in a .tsx file, its attributes checked, and train-lab's events typed.
+// The project's JSX library supplies JSX.Element (here a one-line stand-in);
+// the package adds the tags to JSX.IntrinsicElements.
+const JSX_LIBRARY = 'declare global { namespace JSX { interface Element {} } }\nexport {};\n';
+const GOOD_TSX = `
+import 'posenc-course/widgets';
+import type { TrainLabElement } from 'posenc-course/widgets';
+export const page = (
+  <pe-quiz-score scope="#week-2" class="score" data-week="2">
+    <rope-clock d-model={16} sentence="the cat sat on the mat" first="cat" second="mat"></rope-clock>
+    <pe-quiz quiz="alibi-farthest-head" id="q1" aria-label="A question of my own"></pe-quiz>
+    <pe-exercise exercise="rope-angle-of-pair" key="e1"></pe-exercise>
+    <train-lab steps={200} encodings="rope,alibi"></train-lab>
+  </pe-quiz-score>
+);
+const lab: TrainLabElement = document.createElement('train-lab');
+lab.addEventListener('train-lab-progress', (e) => console.log((e.detail.steps / e.detail.total).toFixed(2)));
+lab.addEventListener('train-lab-done', (e) => console.log(e.detail.results[0].encoding, e.detail.results[0].acc1x?.toFixed(2)));
+`;
+const BAD_TSX = [
+  '<rope-clock d-model={[16]}></rope-clock>',
+  '<alibi-bias scale="log"></alibi-bias>',
+  '<rope-clock frequency="2"></rope-clock>',
+  "document.createElement('train-lab').addEventListener('train-lab-done', (e) => { const n: number = e.detail.results; });",
+];
+
+test('TypeScript: a TSX file with the tags passes (attributes checked, train-lab events typed); each misuse fails on its line', () => {
+  writeFileSync(path.join(project, 'jsx-library.d.ts'), JSX_LIBRARY);
+  writeFileSync(path.join(project, 'page.tsx'), GOOD_TSX);
+  const tsx = (files) => {
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, jsx: 'preserve' }, files }),
+    );
+    return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+  };
+  const r = tsx(['jsx-library.d.ts', 'page.tsx']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  BAD_TSX.forEach((line, i) => {
+    const file = `bad${i}.tsx`;
+    writeFileSync(
+      path.join(project, file),
+      `import 'posenc-course/widgets';\nexport const x = ${line.startsWith('<') ? line : `0;\n${line}`};\n`.replace(
+        /;\n;/,
+        ';',
+      ),
+    );
+    const bad = tsx(['jsx-library.d.ts', file]);
+    assert.notEqual(bad.status, 0, `tsc accepted: ${line}`);
+    assert.match(bad.stdout, new RegExp(`^${file.replace('.', '\\.')}\\(\\d+,`, 'm'), bad.stdout);
+  });
+});
+
+test('TypeScript with moduleResolution node (node10, which ignores "exports"): the subpaths still find their types', () => {
+  writeFileSync(
+    path.join(project, 'old.ts'),
+    "import type { RopeClockAttributes, PeQuizAnsweredDetail } from 'posenc-course/widgets';\nimport type { Posenc } from 'posenc-course/bundle';\nimport type {} from 'posenc-course/react';\nconst a: RopeClockAttributes = { 'd-model': 8 };\nconst d = {} as PeQuizAnsweredDetail;\nconst p = null as Posenc | null;\nconsole.log(a, d.quizId, p);\n",
+  );
+  writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        ...TSCONFIG.compilerOptions,
+        module: 'esnext',
+        moduleResolution: 'node',
+        ignoreDeprecations: '6.0',
+      },
+      files: ['old.ts'],
+    }),
+  );
+  let r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  if (/ignoreDeprecations/.test(r.stdout)) {
+    // a TypeScript before 6 knows no 6.0 deprecations to ignore
+    const config = JSON.parse(readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
+    delete config.compilerOptions.ignoreDeprecations;
+    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(config));
+    r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+  }
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
