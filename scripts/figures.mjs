@@ -64,7 +64,9 @@ export async function measureSizes() {
     sizes['size-lesson-rope'] = (await exportLesson({ out: path.join(tmp, 'rope.html'), sections: 'rope' })).bytes;
     for (const { version, bytes } of await exportScorm({ outDir: tmp }))
       sizes[version === '2004' ? 'size-scorm2004' : 'size-scorm12'] = bytes;
-    sizes['size-cmi5'] = (await exportCmi5({ outDir: tmp })).bytes;
+    sizes['size-cmi5'] = (
+      await exportCmi5({ outDir: tmp, activityBase: 'https://lms.example.org/courses/posenc' })
+    ).bytes;
     return sizes;
   } finally {
     rmSync(tmp, { recursive: true, force: true });
