@@ -13,6 +13,26 @@
 //     path in the zip
 //   courseStructure({ courseId, title, description, aus: [{ id, title, description, url }], mastery })
 import { schemaLocation } from './schemas.mjs';
+import { DEFAULT_ACTIVITY_BASE } from '../web/lib/xapi-statements.js';
+
+/**
+ * A cmi5 course's IRI base, which must be given: the course, each AU and
+ * each question are named under it, and the placeholder would be the same
+ * for every institution (two importing the course into one LRS would mix
+ * their learners' records). Returns it without a trailing slash; throws
+ * saying so (`command` names the command in the message).
+ */
+export function requireActivityBase(command, activityBase) {
+  if (activityBase == null || activityBase === '')
+    throw new Error(
+      `${command}: --activity-base is required: the course's IRI (your institution's, e.g. https://lms.example.org/courses/posenc), under which the course, each AU and each question are named; without it every package would use the placeholder ${DEFAULT_ACTIVITY_BASE}, and two courses imported into one LRS would mix their learners' records`,
+    );
+  if (!/^https?:\/\/[^\s?#]+$/.test(activityBase))
+    throw new Error(
+      `${command}: --activity-base must be an http(s) IRI without query or fragment, not ${activityBase}`,
+    );
+  return activityBase.replace(/\/+$/, '');
+}
 
 export const escapeXml = (s) =>
   String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);

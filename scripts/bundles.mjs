@@ -13,6 +13,9 @@
 //      dist/posenc-widgets.d.ts types it
 //   4. dist/anywidget.mjs: the same, exporting render({ model, el }) for
 //      anywidget and MyST's {anywidget} directive
+//   5. dist/posenc-lms.js: the same, starting first what an exported author's
+//      page asks for (web/lib/lms-page.js: SCORM, cmi5 or nothing), for
+//      `npx posenc-course export` (lms/export.mjs)
 // The train lab stays out of both bundles: it needs the trainer builds
 // (about 0.5 MB more) and a worker file next to it.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -25,6 +28,8 @@ import { CORE_FUNCTIONS } from '../web/lib/core-functions.js';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 export const BUNDLE_EXCLUDED = ['train-lab'];
+/** The bundle `posenc-course export` inlines into an author's page (lms/export.mjs). */
+export const LMS_BUNDLE = 'dist/posenc-lms.js';
 
 // pass 1: the widget classes, read in Node: define() only needs these globals
 // at import time (widgets touch the DOM when connected, never on import)
@@ -416,7 +421,7 @@ export const NO_ASSET_URLS = {
   banner: { js: 'const __posencModuleUrl = import.meta.url;' },
 };
 
-async function bundle(widgets, tail, out) {
+async function bundle(widgets, tail, out, head = '') {
   const tags = widgets.map((w) => w.tag).filter((t) => !BUNDLE_EXCLUDED.includes(t));
   // the widgets are defined only where there is a DOM, so a server-side
   // renderer (Docusaurus, Next, Astro) may import the bundle and get the API
@@ -425,6 +430,7 @@ async function bundle(widgets, tail, out) {
   const entry = `${embeddedBuildsSource(['simd', 'scalar'])}
     import { hasLesson, registerLessonLoader } from './lib/lesson-registry.js';
     if (!hasLesson()) registerLessonLoader(() => import('./gen/lesson-data.js'));
+    ${head}
     if (typeof HTMLElement === 'function' && typeof customElements === 'object') {
       await Promise.all([${tags.map((t) => `import('./widgets/${t}.js')`).join(', ')}]);
     }
@@ -457,7 +463,15 @@ export async function buildAll() {
   );
   writeFileSync(path.join(root, 'dist/posenc-widgets.d.ts'), BUNDLE_TYPES);
   const b = await bundle(widgets, ANYWIDGET_SOURCE, path.join(root, 'dist/anywidget.mjs'));
-  return [a, b];
+  // an author's page as one file or an LMS package (lms/export.mjs): the
+  // adapter its settings name starts before any widget is defined
+  const c = await bundle(
+    widgets,
+    '',
+    path.join(root, LMS_BUNDLE),
+    "const { startExportedPage } = await import('./lib/lms-page.js'); await startExportedPage();",
+  );
+  return [a, b, c];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -23,12 +23,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { zipFiles } from '../lms/zip.mjs';
-import { courseStructure } from '../lms/manifests.mjs';
+import { courseStructure, requireActivityBase } from '../lms/manifests.mjs';
 import { schemaFiles } from '../lms/schemas.mjs';
 import { exportLesson, parseOptions } from './export.mjs';
 import { lessonMeta } from './export-scorm.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
-import { DEFAULT_ACTIVITY_BASE } from '../web/lib/xapi.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AU_PAGE = 'lesson.html';
@@ -88,18 +87,7 @@ export async function exportCmi5({
     if (error) throw new Error(`export:cmi5: --sections: ${error}`);
     chosen = ids;
   }
-  // The course and AU ids are IRIs under the base: the placeholder would be the
-  // same for every institution, and two that import it into one LRS would mix
-  // their learners' records under one course
-  if (activityBase == null)
-    throw new Error(
-      `export:cmi5: --activity-base is required: the course's IRI (your institution's, e.g. https://lms.example.org/courses/posenc), under which the course, each AU and each question are named; without it every package would use the placeholder ${DEFAULT_ACTIVITY_BASE}, and two courses imported into one LRS would mix their learners' records`,
-    );
-  const base = activityBase.replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s?#]+$/.test(base))
-    throw new Error(
-      `export:cmi5: --activity-base must be an http(s) IRI without query or fragment, not ${activityBase}`,
-    );
+  const base = requireActivityBase('export:cmi5', activityBase);
   const aus = ausOf(all, { base, chosen });
   if (aus.length === 0) throw new Error('export:cmi5: no section with questions to make an AU of');
   const meta = lessonMeta();

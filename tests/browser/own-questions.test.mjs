@@ -7,22 +7,12 @@
 // registered; a question written wrong names its field in the widget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { useSite, strictPage, renderAllWidgets, root } from './harness.mjs';
+import { useSite, strictPage, renderAllWidgets } from './harness.mjs';
+import { ownExamples } from '../js/author-page.mjs';
 import { typeAnswer, exerciseState, quizState, waitUntil } from './questions.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 const site = useSite({ headers: { 'Content-Security-Policy': CSP } });
-
-/** docs/embedding.md's examples of questions of one's own, by name. */
-export function ownExamples() {
-  const doc = readFileSync(path.join(root, 'docs/embedding.md'), 'utf8');
-  const out = {};
-  for (const m of doc.matchAll(/<!-- own-example:start (\S+) -->\s*```html\n([\s\S]*?)```\s*<!-- own-example:end -->/g))
-    out[m[1]] = m[2];
-  return out;
-}
 
 // the development page with only the question widgets: no lesson is registered
 async function pageWith(markup) {

@@ -220,6 +220,14 @@ test('the tarball holds what a consumer needs and no tests, fixtures or build fo
     'web/exercises/find-the-bug.js',
     'docs/embedding.md',
     'docs/api.md',
+    // posenc-course export: the command, its modules, the schemas and the page bundle
+    'bin/posenc-course.mjs',
+    'lms/export.mjs',
+    'lms/zip.mjs',
+    'lms/schemas/scorm12/imscp_rootv1p1p2.xsd',
+    'lms/schemas/cmi5/CourseStructure.xsd',
+    'dist/posenc-lms.js',
+    'web/widgets-react.d.ts',
   ]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
@@ -235,6 +243,8 @@ test('the tarball holds what a consumer needs and no tests, fixtures or build fo
     .filter((f) => f.endsWith('.md'))
     .flatMap((f) => brokenLinks(path.join(project, 'node_modules/posenc-course', f)).map((why) => `${f}: ${why}`));
   assert.deepEqual(broken, [], 'a Markdown file of the package links to what the package does not hold');
+  assert.deepEqual(pkg.bin, { 'posenc-course': 'bin/posenc-course.mjs' });
+  assert.match(readFileSync(path.join(root, pkg.bin['posenc-course']), 'utf8'), /^#!\/usr\/bin\/env node\n/);
   // every export target is in it
   for (const target of Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {
     assert.ok(files.includes(target.replace(/^\.\//, '')), `export target ${target}`);
