@@ -352,7 +352,7 @@ export function makeTypes(manifest, widgets) {
     '}',
     '',
     'declare global {',
-    '  // JSX without React types (Preact, Solid, TypeScript\'s jsx: preserve) reads the global namespace',
+    "  // JSX without React types (Preact, Solid, TypeScript's jsx: preserve) reads the global namespace",
     '  namespace JSX {',
     '    interface IntrinsicElements extends PosencIntrinsicElements {}',
     '  }',
