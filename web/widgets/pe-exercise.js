@@ -1,5 +1,7 @@
 // <pe-exercise exercise="sinusoidal-wavelength">: one exercise of the lesson,
-// by id, in which the learner types the answer: a number, a whole number or a
+// by id, or one its author wrote inside the element (markup or JSON: an
+// exercise written as data, web/lib/own-exercise.js), in which the learner
+// types the answer: a number, a whole number or a
 // formula, with numbers drawn for this learner and the right answer computed
 // by the compute core (web/exercises/<generator>.js), never typed into the
 // lesson. Like STACK and WeBWorK:
@@ -49,7 +51,7 @@ class PeExercise extends QuestionElement {
   static tag = 'pe-exercise';
   static idAttribute = 'exercise';
   static description =
-    'One exercise of the lesson, by id: the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.';
+    "One exercise, the lesson's by id or one written inside the element (markup or JSON): the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.";
   static events = {
     'pe-quiz-answered':
       "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",

@@ -1,4 +1,6 @@
-// <pe-quiz quiz="sinusoidal-fastest-pair">: one question of the lesson, by id.
+// <pe-quiz quiz="sinusoidal-fastest-pair">: one question of the lesson, by id,
+// or one its author wrote inside the element (markup or a <script
+// type="application/json">: web/lib/own-question.js, own-quiz.js).
 //
 // Check / try again / show solution; per-option feedback that explains;
 // single or multiple answers; questions with a generator get fresh numbers
@@ -50,7 +52,7 @@ class PeQuiz extends QuestionElement {
   static tag = 'pe-quiz';
   static idAttribute = 'quiz';
   static description =
-    'One quiz question of the lesson, by id, with per-option feedback; progress kept in the browser.';
+    "One quiz question, the lesson's by id or one written inside the element (markup or JSON), with per-option feedback; progress kept in the browser.";
   static events = {
     'pe-quiz-answered':
       'A learner checked an answer; detail: { quizId, response, correct, score, attempts, revealed, choices, correctChoices, ... } (bubbles, composed).',
