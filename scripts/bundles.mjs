@@ -13,6 +13,9 @@
 //      dist/posenc-widgets.d.ts types it
 //   4. dist/anywidget.mjs: the same, exporting render({ model, el }) for
 //      anywidget and MyST's {anywidget} directive
+//   5. dist/posenc-lms.js: the same, starting first what an exported author's
+//      page asks for (web/lib/lms-page.js: SCORM, cmi5 or nothing), for
+//      `npx posenc-course export` (lms/export.mjs)
 // The train lab stays out of both bundles: it needs the trainer builds
 // (about 0.5 MB more) and a worker file next to it.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
@@ -20,10 +23,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { embeddedBuildsSource, ESBUILD_OPTIONS } from './export.mjs';
+import { CORE_FUNCTIONS } from '../web/lib/core-functions.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const web = path.join(root, 'web');
 export const BUNDLE_EXCLUDED = ['train-lab'];
+/** The bundle `posenc-course export` inlines into an author's page (lms/export.mjs). */
+export const LMS_BUNDLE = 'dist/posenc-lms.js';
 
 // pass 1: the widget classes, read in Node: define() only needs these globals
 // at import time (widgets touch the DOM when connected, never on import)
@@ -47,8 +53,16 @@ async function readClasses() {
     if (!saved.HTMLElement) delete globalThis.HTMLElement;
     if (!saved.customElements) delete globalThis.customElements;
   }
-  const { CSS_PROPERTIES } = await import(pathToFileURL(path.join(web, 'lib/theme.js')).href);
-  return { widgets: defined, cssProperties: CSS_PROPERTIES };
+  // the properties and their light defaults, from theme.js's one list
+  const { CSS_PROPERTIES, THEME_DEFAULTS, LAYOUT_PROPERTIES } = await import(
+    pathToFileURL(path.join(web, 'lib/theme.js')).href
+  );
+  return {
+    widgets: defined,
+    cssProperties: CSS_PROPERTIES,
+    defaults: THEME_DEFAULTS.light,
+    layoutProperties: LAYOUT_PROPERTIES,
+  };
 }
 
 const className = (tag) => tag.replace(/(^|-)([a-z])/g, (_, _d, c) => c.toUpperCase());
@@ -87,16 +101,7 @@ export function attributeDescription(spec) {
   return parts.join(': ');
 }
 
-// the light theme's values, declared in the base class's :host block
-function cssDefaults() {
-  const src = readFileSync(path.join(web, 'lib/theme.js'), 'utf8');
-  const host = src.slice(src.indexOf('const BASE_CSS'));
-  const block = host.slice(host.indexOf(':host {'), host.indexOf('}', host.indexOf(':host {')));
-  return Object.fromEntries([...block.matchAll(/(--pe-[a-z-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2].trim()]));
-}
-
-export function makeManifest({ widgets, cssProperties }) {
-  const defaults = cssDefaults();
+export function makeManifest({ widgets, cssProperties, defaults, layoutProperties }) {
   const modules = widgets.map(({ tag, cls }) => {
     const modulePath = `web/widgets/${tag}.js`;
     const events = { ...cls.baseEvents, ...cls.events };
@@ -122,11 +127,15 @@ export function makeManifest({ widgets, cssProperties }) {
             type: { text: 'CustomEvent' },
             description,
           })),
-          cssProperties: Object.entries(cssProperties).map(([name, description]) => ({
-            name,
-            description,
-            ...(defaults[name] ? { default: defaults[name] } : {}),
-          })),
+          cssProperties: [
+            ...Object.entries(cssProperties).map(([name, description]) => ({
+              name,
+              description,
+              ...(defaults[name] ? { default: defaults[name] } : {}),
+            })),
+            ...cls.cssProperties.map((name) => ({ name, ...layoutProperties[name] })),
+          ],
+          cssParts: Object.entries(cls.cssParts).map(([name, description]) => ({ name, description })),
         },
       ],
       exports: [
@@ -178,6 +187,75 @@ export function withTagTable(doc, manifest) {
   if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
   return `${doc.slice(0, start + open.length)}\n${makeTagTable(manifest)}\n${doc.slice(end)}`;
 }
+
+// docs/embedding.md's table of the functions an author's exercise may call,
+// from web/lib/core-functions.js, the one list of them
+export const FUNCTION_TABLE_MARKERS = [
+  '<!-- core-functions:start (web/lib/core-functions.js; tests/js/own-exercise.test.mjs holds this table to it) -->',
+  '<!-- core-functions:end -->',
+];
+export function makeFunctionTable(functions) {
+  const rows = Object.entries(functions).map(
+    ([name, f]) =>
+      `| \`${name}(${f.params.map((p, k) => (k >= f.params.length - (f.optional ?? 0) ? `${p}?` : p)).join(', ')})\` | ${f.about} |`,
+  );
+  return ['| function | the value |', '|---|---|', ...rows].join('\n');
+}
+export function withFunctionTable(doc, functions) {
+  const [open, close] = FUNCTION_TABLE_MARKERS;
+  const start = doc.indexOf(open);
+  const end = doc.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
+  return `${doc.slice(0, start + open.length)}\n${makeFunctionTable(functions)}\n${doc.slice(end)}`;
+}
+
+// JSX: the attributes a tag takes in a .tsx file, besides its own
+const JSX_TYPES = [
+  '/** What JSX accepts on any tag besides its own attributes. */',
+  'export type PosencJsxProps<A> = A & {',
+  '  children?: unknown;',
+  '  key?: string | number | bigint | null;',
+  '  ref?: unknown;',
+  '  id?: string;',
+  '  class?: string;',
+  '  className?: string;',
+  '  style?: unknown;',
+  '  slot?: string;',
+  '  hidden?: boolean;',
+  '  title?: string;',
+  '  lang?: string;',
+  '  tabIndex?: number;',
+  '  [data: `data-${string}`]: unknown;',
+  '  [aria: `aria-${string}`]: unknown;',
+  '};',
+  '',
+];
+
+// events a tag fires on itself only (they do not bubble), typed on its class
+const TRAIN_RESULT =
+  '{ encoding: string; acc1x: number | null; acc2x: number | null; acc4x: number | null; reason2x?: string; reason4x?: string; finalLoss: number; solved: { step: number; ms: number } | null; loss1x?: number | null; loss2x?: number | null; loss4x?: number | null; val?: number[] }';
+const ELEMENT_EVENTS = {
+  'train-lab': [
+    "  addEventListener(type: 'train-lab-progress', listener: (this: TrainLabElement, ev: CustomEvent<{ steps: number; total: number }>) => any, options?: boolean | AddEventListenerOptions): void;",
+    `  addEventListener(type: 'train-lab-done', listener: (this: TrainLabElement, ev: CustomEvent<{ results: ${TRAIN_RESULT}[] }>) => any, options?: boolean | AddEventListenerOptions): void;`,
+    '  addEventListener<K extends keyof PeElementEventMap>(type: K, listener: (this: PeElement, ev: PeElementEventMap[K]) => any, options?: boolean | AddEventListenerOptions): void;',
+    '  addEventListener(type: string, listener: EventListenerOrEventListenerObject, options?: boolean | AddEventListenerOptions): void;',
+  ],
+};
+
+// React 19's types keep JSX in the react module: posenc-course/react's types
+// put the tags there (a separate file, so a project without React's types
+// loses nothing)
+export const REACT_TYPES = `// Generated by scripts/bundles.mjs: the tags in React's JSX (React 19 types).
+//   import type {} from 'posenc-course/react';   (once, in any .ts or .tsx file)
+import type { PosencIntrinsicElements } from './widgets.js';
+
+declare module 'react' {
+  namespace JSX {
+    interface IntrinsicElements extends PosencIntrinsicElements {}
+  }
+}
+`;
 
 const TS_TYPES = {
   int: 'number | string',
@@ -253,6 +331,7 @@ export function makeTypes(manifest, widgets) {
       `/** <${d.tagName}>: ${d.description} */`,
       `export declare class ${d.name}Element extends PeElement {`,
       `  readonly localName: '${d.tagName}';`,
+      ...(ELEMENT_EVENTS[d.tagName] ?? []),
     );
     lines.push('}', '');
     map.push(`    '${d.tagName}': ${d.name}Element;`);
@@ -264,7 +343,19 @@ export function makeTypes(manifest, widgets) {
     ...manifest.modules.map((m) => `  '${m.declarations[0].tagName}': ${m.declarations[0].name}Attributes;`),
     '}',
     '',
+    ...JSX_TYPES,
+    '/** Each tag in JSX: its attributes and the common ones (for JSX.IntrinsicElements; React: posenc-course/react). */',
+    'export interface PosencIntrinsicElements {',
+    ...manifest.modules.map(
+      (m) => `  '${m.declarations[0].tagName}': PosencJsxProps<${m.declarations[0].name}Attributes>;`,
+    ),
+    '}',
+    '',
     'declare global {',
+    "  // JSX without React types (Preact, Solid, TypeScript's jsx: preserve) reads the global namespace",
+    '  namespace JSX {',
+    '    interface IntrinsicElements extends PosencIntrinsicElements {}',
+    '  }',
     '  interface HTMLElementTagNameMap {',
     ...map,
     '  }',
@@ -330,11 +421,16 @@ export const NO_ASSET_URLS = {
   banner: { js: 'const __posencModuleUrl = import.meta.url;' },
 };
 
-async function bundle(widgets, tail, out) {
+async function bundle(widgets, tail, out, head = '') {
   const tags = widgets.map((w) => w.tag).filter((t) => !BUNDLE_EXCLUDED.includes(t));
   // the widgets are defined only where there is a DOM, so a server-side
   // renderer (Docusaurus, Next, Astro) may import the bundle and get the API
+  // the lesson's questions and samples are lent by id, as widgets.js lends
+  // them (web/lib/lesson-registry.js): inlined, evaluated on the first ask
   const entry = `${embeddedBuildsSource(['simd', 'scalar'])}
+    import { hasLesson, registerLessonLoader } from './lib/lesson-registry.js';
+    if (!hasLesson()) registerLessonLoader(() => import('./gen/lesson-data.js'));
+    ${head}
     if (typeof HTMLElement === 'function' && typeof customElements === 'object') {
       await Promise.all([${tags.map((t) => `import('./widgets/${t}.js')`).join(', ')}]);
     }
@@ -355,9 +451,10 @@ export async function buildAll() {
   const manifest = makeManifest(classes);
   writeFileSync(path.join(root, 'custom-elements.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   writeFileSync(path.join(web, 'widgets.d.ts'), makeTypes(manifest, widgets));
+  writeFileSync(path.join(web, 'widgets-react.d.ts'), REACT_TYPES);
   const tablePath = path.join(root, TAG_TABLE_FILE);
   const doc = readFileSync(tablePath, 'utf8');
-  const updated = withTagTable(doc, manifest);
+  const updated = withFunctionTable(withTagTable(doc, manifest), CORE_FUNCTIONS);
   if (updated !== doc) writeFileSync(tablePath, updated);
   const a = await bundle(
     widgets,
@@ -366,7 +463,15 @@ export async function buildAll() {
   );
   writeFileSync(path.join(root, 'dist/posenc-widgets.d.ts'), BUNDLE_TYPES);
   const b = await bundle(widgets, ANYWIDGET_SOURCE, path.join(root, 'dist/anywidget.mjs'));
-  return [a, b];
+  // an author's page as one file or an LMS package (lms/export.mjs): the
+  // adapter its settings name starts before any widget is defined
+  const c = await bundle(
+    widgets,
+    '',
+    path.join(root, LMS_BUNDLE),
+    "const { startExportedPage } = await import('./lib/lms-page.js'); await startExportedPage();",
+  );
+  return [a, b, c];
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -3,7 +3,7 @@
 // lesson.html, the single-file lesson of `npm run export` with the cmi5 AU
 // adapter (web/lib/cmi5.js) run before the lesson's script.
 //
-//   node scripts/export-cmi5.mjs [--mastery 80] [--out dist] [--sections a,b] [--activity-base <IRI>]
+//   node scripts/export-cmi5.mjs --activity-base <IRI> [--mastery 80] [--out dist] [--sections a,b]
 //
 // One AU per section (every section of the lesson that has questions, or
 // those --sections names), each launching lesson.html?sections=<id>, so it
@@ -12,54 +12,22 @@
 // chooseSections), as export:scorm's does. The course id
 // is the xAPI activity base (configureXapi's; --activity-base sets it), each
 // AU's id its section's IRI (xapi.js sectionIri), the parent the AU's
-// answered statements name. The CourseStructure.xsd goes in the zip when
-// scripts/schemas.mjs has it.
+// answered statements name. CourseStructure.xsd (and the wrapper xmllint
+// takes) go in the zip (lms/schemas.mjs).
 //
 // moveOn is "Passed": the mastery score is what the author grades on, so an
 // AU is satisfied only when the learner reaches it; "CompletedOrPassed" would
 // let a learner who reached the end below mastery move on.
-const escapeXml = (s) =>
-  String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
-const langstring = (s, lang) => `<langstring lang="${lang}">${escapeXml(s)}</langstring>`;
-
-// aus: [{ id, title, description, url }]; mastery: percent 0..100
-export function courseStructure({ courseId, title, description, aus, mastery, lang = 'en-US' }) {
-  if (!Number.isFinite(mastery) || mastery < 0 || mastery > 100) {
-    throw new Error(`cmi5: --mastery must be a number from 0 to 100, not ${mastery}`);
-  }
-  if (!Array.isArray(aus) || aus.length === 0) throw new Error('cmi5: a course needs at least one AU');
-  // cmi5 masteryScore is a decimal from 0 to 1
-  const masteryScore = String(Math.round(mastery * 100) / 10000);
-  const au = (
-    a,
-  ) => `  <au id="${escapeXml(a.id)}" moveOn="Passed" masteryScore="${masteryScore}" launchMethod="AnyWindow">
-    <title>${langstring(a.title, lang)}</title>
-    <description>${langstring(a.description, lang)}</description>
-    <url>${escapeXml(a.url)}</url>
-  </au>
-`;
-  return `<?xml version="1.0" encoding="utf-8"?>
-<courseStructure xmlns="https://w3id.org/xapi/profiles/cmi5/v1/CourseStructure.xsd"
-                 xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-                 xsi:schemaLocation="${schemaLocation('cmi5')}">
-  <course id="${escapeXml(courseId)}">
-    <title>${langstring(title, lang)}</title>
-    <description>${langstring(description, lang)}</description>
-  </course>
-${aus.map(au).join('')}</courseStructure>
-`;
-}
-
-import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { zipSync, strToU8 } from 'fflate';
+import { zipFiles } from '../lms/zip.mjs';
+import { courseStructure, requireActivityBase } from '../lms/manifests.mjs';
+import { schemaFiles } from '../lms/schemas.mjs';
 import { exportLesson, parseOptions } from './export.mjs';
-import { schemaLocation } from './schemas.mjs';
 import { lessonMeta } from './export-scorm.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
-import { DEFAULT_ACTIVITY_BASE } from '../web/lib/xapi.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const AU_PAGE = 'lesson.html';
@@ -99,6 +67,8 @@ export function ausOf(sections, { base, chosen = null }) {
 }
 
 /** Writes dist/posenc-cmi5.zip; returns { file, bytes, entries: [{ name, bytes }], aus }. */
+export { courseStructure };
+
 export async function exportCmi5({
   outDir = path.join(root, 'dist'),
   mastery = 80,
@@ -117,29 +87,24 @@ export async function exportCmi5({
     if (error) throw new Error(`export:cmi5: --sections: ${error}`);
     chosen = ids;
   }
-  const base = (activityBase ?? DEFAULT_ACTIVITY_BASE).replace(/\/+$/, '');
-  if (!/^https?:\/\/[^\s?#]+$/.test(base))
-    throw new Error(
-      `export:cmi5: --activity-base must be an http(s) IRI without query or fragment, not ${activityBase}`,
-    );
+  const base = requireActivityBase('export:cmi5', activityBase);
   const aus = ausOf(all, { base, chosen });
   if (aus.length === 0) throw new Error('export:cmi5: no section with questions to make an AU of');
   const meta = lessonMeta();
   const xml = courseStructure({ courseId: base, title: meta.title, description: meta.description, aus, mastery });
   const files = {
-    'cmi5.xml': [strToU8(xml), { mtime: MTIME }],
-    [AU_PAGE]: [new Uint8Array(await auHtml({ mastery, activityBase, sections: chosen })), { mtime: MTIME }],
+    'cmi5.xml': xml,
+    [AU_PAGE]: await auHtml({ mastery, activityBase, sections: chosen }),
+    ...schemaFiles('cmi5'),
   };
-  const xsd = path.join(root, 'scripts/schemas/cmi5/CourseStructure.xsd');
-  if (existsSync(xsd)) files['CourseStructure.xsd'] = [new Uint8Array(readFileSync(xsd)), { mtime: MTIME }];
-  const zip = zipSync(files, { level: 9 });
+  const zip = zipFiles(files, { mtime: MTIME });
   mkdirSync(outDir, { recursive: true });
   const file = path.join(outDir, CMI5_ZIP);
   writeFileSync(file, zip);
   return {
     file,
     bytes: zip.length,
-    entries: Object.entries(files).map(([name, [b]]) => ({ name, bytes: b.length })),
+    entries: Object.entries(files).map(([name, b]) => ({ name, bytes: b.length })),
     aus,
   };
 }

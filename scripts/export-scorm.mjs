@@ -28,10 +28,11 @@ import { readFileSync, writeFileSync, mkdirSync, mkdtempSync, rmSync } from 'nod
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { zipSync, strToU8 } from 'fflate';
 import yaml from 'js-yaml';
 import { exportLesson, parseOptions } from './export.mjs';
-import { schemaFiles, schemaLocation } from './schemas.mjs';
+import { schemaFiles } from '../lms/schemas.mjs';
+import { manifest12 as lmsManifest12, manifest2004 as lmsManifest2004 } from '../lms/manifests.mjs';
+import { zipFiles } from '../lms/zip.mjs';
 import { parseSections } from '../web/lib/section-ids.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,125 +47,11 @@ export function lessonMeta(lessonDir = path.join(root, 'lessons', 'positional-en
   return { title: String(lesson.title ?? TITLE).trim(), description: String(lesson.description ?? '').trim() };
 }
 
-const escapeXml = (s) =>
-  String(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]);
-
-/**
- * The organization's items: one for the whole SCO (`title`), or one per
- * section of `bySection` ([{ id, title }]), each launching the SCO with
- * ?sections=<id>.
- */
-function itemsOf({ title = TITLE, bySection = null }) {
-  if (!bySection) return [{ identifier: 'posenc-item', title, parameters: null }];
-  return bySection.map((s) => ({ identifier: `posenc-item-${s.id}`, title: s.title, parameters: `?sections=${s.id}` }));
-}
-const parametersAttr = (item) => (item.parameters ? ` parameters="${escapeXml(item.parameters)}"` : '');
-
-export function manifest12({ mastery, meta = lessonMeta(), title = TITLE, bySection = null }) {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="posenc-course-scorm12" version="1.0"
-          xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
-          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
-          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-          xsi:schemaLocation="${schemaLocation('1.2')}">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>1.2</schemaversion>
-    <imsmd:lom xmlns:imsmd="http://www.imsglobal.org/xsd/imsmd_rootv1p2p1">
-      <imsmd:general>
-        <imsmd:title>
-          <imsmd:langstring xml:lang="en">${escapeXml(meta.title)}</imsmd:langstring>
-        </imsmd:title>
-        <imsmd:language>en</imsmd:language>
-        <imsmd:description>
-          <imsmd:langstring xml:lang="en">${escapeXml(meta.description)}</imsmd:langstring>
-        </imsmd:description>
-      </imsmd:general>
-    </imsmd:lom>
-  </metadata>
-  <organizations default="posenc-org">
-    <organization identifier="posenc-org">
-      <title>${escapeXml(title)}</title>
-${itemsOf({ title, bySection })
-  .map(
-    (
-      item,
-    ) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco" isvisible="true"${parametersAttr(item)}>
-        <title>${escapeXml(item.title)}</title>
-        <adlcp:masteryscore>${mastery}</adlcp:masteryscore>
-      </item>`,
-  )
-  .join('\n')}
-    </organization>
-  </organizations>
-  <resources>
-    <resource identifier="posenc-sco" type="webcontent" adlcp:scormtype="sco" href="${SCO}">
-      <file href="${SCO}"/>
-    </resource>
-  </resources>
-</manifest>
-`;
-}
-
-export function manifest2004({ mastery, meta = lessonMeta(), title = TITLE, bySection = null }) {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="posenc-course-scorm2004" version="1"
-          xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
-          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
-          xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
-          xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
-          xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
-          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-          xsi:schemaLocation="${schemaLocation('2004')}">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>2004 4th Edition</schemaversion>
-    <lom xmlns="http://ltsc.ieee.org/xsd/LOM">
-      <general>
-        <title>
-          <string language="en">${escapeXml(meta.title)}</string>
-        </title>
-        <language>en</language>
-        <description>
-          <string language="en">${escapeXml(meta.description)}</string>
-        </description>
-      </general>
-    </lom>
-  </metadata>
-  <organizations default="posenc-org">
-    <organization identifier="posenc-org">
-      <title>${escapeXml(title)}</title>
-${itemsOf({ title, bySection })
-  .map(
-    (item) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco"${parametersAttr(item)}>
-        <title>${escapeXml(item.title)}</title>
-        <adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="1.0"/>
-        <imsss:sequencing>
-          <imsss:objectives>
-            <imsss:primaryObjective objectiveID="posenc-quizzes" satisfiedByMeasure="true">
-              <imsss:minNormalizedMeasure>${(mastery / 100).toFixed(2)}</imsss:minNormalizedMeasure>
-            </imsss:primaryObjective>
-          </imsss:objectives>
-          <imsss:deliveryControls completionSetByContent="true" objectiveSetByContent="true"/>
-        </imsss:sequencing>
-      </item>`,
-  )
-  .join('\n')}${
-    // several SCOs: the learner picks any (choice) or goes on to the next (flow)
-    bySection
-      ? '\n      <imsss:sequencing>\n        <imsss:controlMode choice="true" flow="true"/>\n      </imsss:sequencing>'
-      : ''
-  }
-    </organization>
-  </organizations>
-  <resources>
-    <resource identifier="posenc-sco" type="webcontent" adlcp:scormType="sco" href="${SCO}">
-      <file href="${SCO}"/>
-    </resource>
-  </resources>
-</manifest>
-`;
-}
+// the manifests are lms/manifests.mjs's (shared with an author's page); the lesson's metadata by default
+export const manifest12 = ({ meta = lessonMeta(), title = TITLE, ...rest }) =>
+  lmsManifest12({ meta, title, sco: SCO, ...rest });
+export const manifest2004 = ({ meta = lessonMeta(), title = TITLE, ...rest }) =>
+  lmsManifest2004({ meta, title, sco: SCO, ...rest });
 
 const VERSIONS = {
   1.2: { file: 'posenc-scorm12.zip', manifest: manifest12 },
@@ -230,16 +117,14 @@ export async function exportScorm({
   for (const version of versions) {
     const { file, manifest } = VERSIONS[version];
     const html = await scoHtml({ version, mastery, sections: chosen && chosen.map((s) => s.id), activityBase });
-    const zip = zipSync(
+    const zip = zipFiles(
       {
-        'imsmanifest.xml': [strToU8(manifest({ mastery, title, bySection })), { mtime: MTIME }],
-        [SCO]: [new Uint8Array(html), { mtime: MTIME }],
+        'imsmanifest.xml': manifest({ mastery, title, bySection }),
+        [SCO]: html,
         // the control files the manifest's xsi:schemaLocation names, at the zip's root
-        ...Object.fromEntries(
-          Object.entries(schemaFiles(version)).map(([name, bytes]) => [name, [bytes, { mtime: MTIME }]]),
-        ),
+        ...schemaFiles(version),
       },
-      { level: 9 },
+      { mtime: MTIME },
     );
     const out = path.join(outDir, file.replace(/\.zip$/, `${suffix}.zip`));
     writeFileSync(out, zip);

@@ -150,8 +150,13 @@ export async function exportLesson({
   }
   const chosen = sections == null ? null : await buildLesson({ sections });
   // 1. the script: an entry that registers both builds, then runs the page
+  // the page shows the lesson: registered before the prelude (an LMS
+  // adapter) reads its questions and sections (web/lib/lesson-registry.js)
   const entry = `
     ${embeddedBuildsSource(variants)}
+    import * as lessonData from './gen/lesson-data.js';
+    import { registerLesson } from './lib/lesson-registry.js';
+    registerLesson(lessonData);
     ${await activityBasePrelude(activityBase)}
     ${prelude}
     await import('./lesson.js');

@@ -18,6 +18,7 @@ import yaml from 'js-yaml';
 import hljs from 'highlight.js/lib/core';
 import python from 'highlight.js/lib/languages/python';
 import { pyLiteral } from '../web/lib/pyformat.js';
+import { compileExercise } from '../web/lib/own-exercise.js';
 import { PLACEHOLDER, defaultsOf } from './lesson-samples.mjs';
 import { checkCodeExercise } from './code-exercise.mjs';
 import {
@@ -229,9 +230,12 @@ export function createRenderer({
     return `<pe-quiz quiz="${q.id}">${fallback}</pe-quiz>\n`;
   }
 
-  // ```exercise: { id, generator, title }; the widget draws the numbers
+  // ```exercise: { id, generator, title }, or { id, title, ... } with the
+  // rest an exercise written as data, as an author writes one
+  // (web/lib/own-exercise.js, docs/embedding.md); the widget draws the numbers
   function renderExercise(source, env) {
     const x = questionYaml(source, 'exercise', 'an exercise');
+    if (x.generator === undefined) return renderWrittenExercise(x, env);
     const gen = exerciseModules[x.generator];
     if (!gen || typeof gen.generate !== 'function')
       fail(where, `exercise ${x.id}: no generator web/exercises/${x.generator}.js exporting generate()`);
@@ -292,6 +296,24 @@ export function createRenderer({
     questionIds.push(x.id);
     // the title in light DOM paints before any script runs
     return `<pe-code-exercise exercise="${x.id}"><p class="quiz-fallback"><strong>Exercise:</strong> ${codeExercises[x.id].title} (write it in Python, checked against the compute core).</p></pe-code-exercise>\n`;
+  }
+
+  // an exercise written as data: checked (and drawn) now by the widget's own
+  // compiler, so a mistake fails the build naming the field; the definition
+  // goes into lesson-data.js, where <pe-exercise exercise="id"> finds it
+  function renderWrittenExercise(x, env) {
+    const { id, ...definition } = x;
+    if (!x.title) fail(where, `exercise ${id} needs a title (what it asks, in a few words)`);
+    if (!pe) fail(where, `exercise ${id}: an exercise written as data needs the core to be checked`);
+    try {
+      compileExercise(definition, { pe, samples: sampleModules });
+    } catch (error) {
+      if (error.field === undefined) throw error;
+      fail(where, `exercise ${id}: ${error.message}`);
+    }
+    exercises[id] = { id, section: env.section, title: inlineMd(x.title), definition };
+    questionIds.push(id);
+    return `<pe-exercise exercise="${id}"><p class="quiz-fallback"><strong>Exercise:</strong> ${exercises[id].title} (with numbers drawn for you by the compute core).</p></pe-exercise>\n`;
   }
 
   function renderSample(id, code, env) {

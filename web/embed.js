@@ -43,9 +43,15 @@
 // private) and are accepted from the parent window only. Nothing from the URL
 // or from a message becomes HTML: parameters are attribute text that each
 // widget checks, and errors are shown with textContent.
+import * as lessonData from './gen/lesson-data.js';
+import { registerLesson } from './lib/lesson-registry.js';
 import './widgets.js';
 import { bindUrlState } from './lib/url-state.js';
 import { configureFromLaunch, LAUNCH_PARAMS, trackAnswers } from './lib/xapi.js';
+
+// the embed shows the lesson's widgets: its questions and samples, and its
+// completion for posenc:completed (web/lib/lesson-registry.js)
+registerLesson(lessonData);
 
 const VERSION = 1;
 // 2: statement is valid xAPI (choice ids in result.response); choices; posenc:completed

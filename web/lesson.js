@@ -3,11 +3,17 @@
 // says which build of the core is running. The text is already on screen
 // when this runs; widgets fill in when the core arrives.
 import { deferred } from './lib/define-later.js';
+import * as lessonData from './gen/lesson-data.js';
+import { registerLesson } from './lib/lesson-registry.js';
 import './widgets.js';
 import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/pe-element.js';
 import { bindUrlState } from './lib/url-state.js';
 import { configureFromLaunch, STATUS_EVENT } from './lib/xapi.js';
 import { sectionChoice } from './lib/sections.js';
+
+// This page shows the lesson: its questions, sections and samples
+// (web/lib/lesson-registry.js), before anything reads them.
+registerLesson(lessonData);
 
 // A choice of sections (`?sections=rope,long-context`, lib/sections.js; an
 // LMS launches one SCO per section this way): the other sections and their

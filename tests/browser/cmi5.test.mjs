@@ -56,7 +56,7 @@ let tmp;
 before(async () => {
   tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-cmi5-test-'));
   const t0 = Date.now();
-  const { file } = await exportCmi5({ outDir: tmp });
+  const { file } = await exportCmi5({ outDir: tmp, activityBase: 'https://lms.example.org/courses/posenc' });
   const zip = unzipSync(new Uint8Array(readFileSync(file)));
   const cs = new XMLParser({ ignoreAttributes: false }).parse(strFromU8(zip['cmi5.xml'])).courseStructure;
   const au = cs.au.find((a) => a.url === 'lesson.html?sections=rope');

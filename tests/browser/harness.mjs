@@ -197,7 +197,8 @@ export async function shadowTexts(page, selector) {
 /**
  * One widget alone on the development page (/widgets/dev.html), rendered:
  * { page, el }. `options` are more of the browser context's (isMobile,
- * deviceScaleFactor, colorScheme, ...).
+ * deviceScaleFactor, colorScheme, ...). The page lends the lesson's
+ * questions and samples by id, as widgets.js does (web/lib/lesson-registry.js).
  */
 export async function openWidget(site, markup, viewport = { width: 1000, height: 900 }, options = {}) {
   const page = await newPage(site.browser, { viewport, ...options });
@@ -206,6 +207,8 @@ export async function openWidget(site, markup, viewport = { width: 1000, height:
   await page.evaluate(
     async ([m, t]) => {
       await import(`/widgets/${t}.js`);
+      const { hasLesson, registerLessonLoader } = await import('/lib/lesson-registry.js');
+      if (!hasLesson()) registerLessonLoader(() => import('/gen/lesson-data.js'));
       document.body.insertAdjacentHTML('beforeend', m);
     },
     [markup, tag],

@@ -28,6 +28,9 @@ async function authorPage(markup) {
   const facts = await lessonFacts(page);
   await page.evaluate(async (m) => {
     await Promise.all(['pe-quiz', 'pe-exercise', 'pe-quiz-score'].map((t) => import(`/widgets/${t}.js`)));
+    // the lesson's questions, lent by id as widgets.js does
+    const { registerLessonLoader } = await import('/lib/lesson-registry.js');
+    registerLessonLoader(() => import('/gen/lesson-data.js'));
     document.body.insertAdjacentHTML('beforeend', m);
   }, markup(facts));
   await renderAllWidgets(page, ['pe-quiz', 'pe-exercise', 'pe-quiz-score']);
@@ -171,6 +174,9 @@ test("two tabs of one learner: an answer in one moves the other's score board, a
   await second.goto(`${site.url}/widgets/dev.html`);
   await second.evaluate(async (m) => {
     await Promise.all(['pe-quiz', 'pe-exercise', 'pe-quiz-score'].map((t) => import(`/widgets/${t}.js`)));
+    // the lesson's questions, lent by id as widgets.js does
+    const { registerLessonLoader } = await import('/lib/lesson-registry.js');
+    registerLessonLoader(() => import('/gen/lesson-data.js'));
     document.body.insertAdjacentHTML('beforeend', m);
   }, markup(facts));
   await renderAllWidgets(second, ['pe-quiz', 'pe-exercise', 'pe-quiz-score']);

@@ -284,6 +284,8 @@ test('corrupted or foreign quiz progress in localStorage is discarded and the pa
   const open = async () => {
     await page.evaluate(async (id) => {
       await Promise.all([import('/widgets/pe-quiz.js'), import('/widgets/pe-quiz-score.js')]);
+      const { registerLessonLoader } = await import('/lib/lesson-registry.js');
+      registerLessonLoader(() => import('/gen/lesson-data.js'));
       document.body.insertAdjacentHTML('beforeend', `<pe-quiz quiz="${id}"></pe-quiz><pe-quiz-score></pe-quiz-score>`);
     }, quizId);
     await renderAllWidgets(page, ['pe-quiz', 'pe-quiz-score']);

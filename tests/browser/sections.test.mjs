@@ -16,11 +16,14 @@ import path from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { useSite, newPage } from './harness.mjs';
 import { exportScorm } from '../../scripts/export-scorm.mjs';
-import { sections, quizzes, codeExercises } from '../../web/gen/lesson-data.js';
+import * as lessonData from '../../web/gen/lesson-data.js';
 import { questionIdsIn } from '../../web/lib/sections.js';
+import { registerLesson } from '../../web/lib/lesson-registry.js';
 import { listenLocal } from '../../scripts/serve.mjs';
 
 const require = createRequire(import.meta.url);
+const { sections, quizzes, codeExercises } = lessonData;
+registerLesson(lessonData); // questionIdsIn reads the registered lesson, as on the page
 const site = useSite();
 const BASE_IRI = 'https://lms.example.org/courses/pe';
 

@@ -264,3 +264,43 @@ test('failures cost the record, never the page: no launch, a refused or unreacha
   r = await start(l);
   assert.equal(r.session.tally.answered, 0);
 });
+
+test('leaving once the progress is saved sends no state again, so a request cut off by the unload warns of nothing', async () => {
+  // progress.js says each change on the global object, as on a page
+  const events = new EventTarget();
+  const saved = ['addEventListener', 'removeEventListener', 'dispatchEvent'].map((k) => [k, globalThis[k]]);
+  for (const [k] of saved) globalThis[k] = events[k].bind(events);
+  try {
+    const l = lms();
+    l.session('leave');
+    const cut = [];
+    const fetch = (url, o = {}) => {
+      // what a browser does to a request still open as the page goes
+      if (o.keepalive && new URL(url).pathname === '/xapi/activities/state') {
+        cut.push(url);
+        return Promise.reject(new TypeError('Failed to fetch'));
+      }
+      return l.fetch(url, o);
+    };
+    const win = fakeWindow();
+    const logs = [];
+    const session = await startCmi5({
+      questionIds: IDS,
+      window: win,
+      fetch,
+      storage: new MemoryStorage(),
+      log: () => {},
+      warn: (m) => logs.push(m),
+    });
+    answer(win, IDS[0], true);
+    await new Promise((r) => setTimeout(r, 20));
+    await session.saved();
+    assert.equal(JSON.parse(l.states.get(PROGRESS_STATE)).passed, false, 'saved with the answer');
+    await settle(session, win);
+    assert.deepEqual(cut, [], 'no state sent as the page goes: the LMS has it');
+    assert.deepEqual(logs, []);
+    assert.deepEqual(verbs(l.posted).at(-1), 'terminated');
+  } finally {
+    for (const [k, v] of saved) globalThis[k] = v;
+  }
+});

@@ -46,14 +46,20 @@ const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
 test('export:cmi5: cmi5.xml (an AU per section with questions, launching lesson.html?sections=<id>), the AU page and the XSD; --sections and --activity-base', async () => {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-cmi5-node-'));
   try {
-    const whole = await exportCmi5({ outDir: tmp, mastery: 70 });
+    const wholeBase = 'https://lms.example.org/courses/posenc';
+    const whole = await exportCmi5({ outDir: tmp, mastery: 70, activityBase: wholeBase });
     assert.equal(whole.file, path.join(tmp, 'posenc-cmi5.zip'));
     const zip = unzipSync(new Uint8Array(readFileSync(whole.file)));
-    assert.deepEqual(Object.keys(zip).sort(), ['CourseStructure.xsd', 'cmi5.xml', 'lesson.html']);
+    assert.deepEqual(Object.keys(zip).sort(), [
+      'CourseStructure.xsd',
+      'cmi5.xml',
+      'lesson.html',
+      'posenc-validate.xsd',
+    ]);
     const xml = strFromU8(zip['cmi5.xml']);
     const cs = new XMLParser({ ignoreAttributes: false }).parse(xml).courseStructure;
     const withQuestions = sections.filter((s) => s.questionIds.length > 0);
-    assert.equal(cs.course['@_id'], DEFAULT_ACTIVITY_BASE);
+    assert.equal(cs.course['@_id'], wholeBase);
     const aus = [cs.au].flat();
     assert.deepEqual(
       aus.map((a) => a.url),
@@ -61,7 +67,7 @@ test('export:cmi5: cmi5.xml (an AU per section with questions, launching lesson.
     );
     assert.deepEqual(
       aus.map((a) => a['@_id']),
-      withQuestions.map((s) => `${DEFAULT_ACTIVITY_BASE}/section/${s.id}`),
+      withQuestions.map((s) => `${wholeBase}/section/${s.id}`),
     );
     for (const a of aus) {
       assert.equal(a['@_masteryScore'], '0.7');
@@ -105,6 +111,13 @@ test('export:cmi5: a bad --mastery, --sections or option is a clear error, on th
   );
   await assert.rejects(exportCmi5({ outDir: '/nonexistent', sections: 'rope,nope' }), /--sections: .*"nope"/);
   await assert.rejects(exportCmi5({ outDir: '/nonexistent', activityBase: 'not an iri' }), /--activity-base/);
+  // no base: refused, saying why (the placeholder would collide between institutions)
+  await assert.rejects(
+    exportCmi5({ outDir: '/nonexistent' }),
+    new RegExp(
+      `--activity-base is required: .*placeholder ${DEFAULT_ACTIVITY_BASE.replace(/[.]/g, '\\.')}, and two courses imported into one LRS would mix`,
+    ),
+  );
   const cli = (...args) =>
     spawnSync(process.execPath, ['scripts/export-cmi5.mjs', ...args], { cwd: root, encoding: 'utf8' });
   for (const [args, message] of [

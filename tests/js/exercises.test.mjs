@@ -12,16 +12,38 @@ import { loadPosenc } from '../../web/posenc.js';
 import { seededRandom, deriveSeed } from '../../web/lib/random.js';
 import { judgePart, readAnswer, interactionOf, drawExercise } from '../../web/lib/answers.js';
 import { blocksToHtml, quizTextToHtml } from '../../web/lib/quiz-text.js';
+import { authorBlocks, authorInline } from '../../web/lib/author-text.js';
+import { compileExercise } from '../../web/lib/own-exercise.js';
+import { exercises as lessonExercises } from '../../web/gen/lesson-data.js';
 
 const pe = await loadPosenc();
 const dir = new URL('../../web/exercises/', import.meta.url);
-const generators = Object.fromEntries(
-  await Promise.all(
-    readdirSync(dir)
-      .filter((f) => f.endsWith('.js'))
-      .map(async (f) => [f.slice(0, -3), (await import(new URL(f, dir))).default]),
-  ),
+// web/exercises/<generator>.js, and the lesson's exercises written as data
+// (as an author writes one: web/lib/own-exercise.js), under their ids
+const samplesDir = new URL('../../web/samples/', import.meta.url);
+const sampleIds = Object.fromEntries(
+  readdirSync(samplesDir)
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => [f.slice(0, -3), true]),
 );
+const generators = {
+  ...Object.fromEntries(
+    await Promise.all(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.js'))
+        .map(async (f) => [f.slice(0, -3), (await import(new URL(f, dir))).default]),
+    ),
+  ),
+  ...Object.fromEntries(
+    Object.values(lessonExercises)
+      .filter((x) => x.definition)
+      .map((x) => [x.id, compileExercise(x.definition, { pe, samples: sampleIds }).generator]),
+  ),
+};
+const generatorOf = (x) => generators[x.generator ?? x.id];
+// a generator's texts are quiz text; a written exercise's, an author's Markdown
+const blocksOf = (x) => (x.markdown ? authorBlocks : blocksToHtml);
+const inlineOf = (x) => (x.markdown ? authorInline : quizTextToHtml);
 const DRAWS = 60;
 
 // A slip's message names the slip; stating the answer would let the next
@@ -63,7 +85,7 @@ for (const [name, gen] of Object.entries(generators)) {
       assert.ok(x.prompt && x.hint && x.solution, `${name}: prompt, hint and solution`);
       assert.ok(Array.isArray(x.parts) && x.parts.length >= 1);
       for (const text of [x.prompt, x.hint, x.solution]) {
-        const html = blocksToHtml(text);
+        const html = blocksOf(x)(text);
         assert.doesNotMatch(
           html.replace(/<annotation[^>]*>[\s\S]*?<\/annotation>/g, ''),
           /\$|\\(frac|theta|text|lambda)\b/,
@@ -71,7 +93,7 @@ for (const [name, gen] of Object.entries(generators)) {
         );
       }
       x.parts.forEach((part, i) => {
-        quizTextToHtml(part.label ?? '');
+        inlineOf(x)(part.label ?? '');
         const random = () => seededRandom(deriveSeed(seed, `judge-${i}`));
         const right = judgePart(part, part.solutionValue, random());
         assert.equal(
@@ -88,7 +110,7 @@ for (const [name, gen] of Object.entries(generators)) {
             true,
             `${name} seed ${seed} part ${i}: the slip ${typed} is not recognised (${j.message})`,
           );
-          quizTextToHtml(slip.message);
+          inlineOf(x)(slip.message);
           assert.ok(
             !statesTheAnswer(slip.message, part.solutionValue),
             `${name} seed ${seed} part ${i}: the slip's message states the answer ${part.solutionValue}: ${slip.message}`,
@@ -159,14 +181,14 @@ test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3
   assert.ok(list.length >= 10, `${list.length} exercises`);
   assert.ok(sections.size >= 7, `exercises in ${sections.size} sections`);
   const kinds = {};
-  for (const x of list) kinds[generators[x.generator].asks] = (kinds[generators[x.generator].asks] ?? 0) + 1;
+  for (const x of list) kinds[generatorOf(x).asks] = (kinds[generatorOf(x).asks] ?? 0) + 1;
   assert.ok(kinds.formula >= 3, `${kinds.formula} formula exercises`);
   assert.ok(kinds.prediction >= 3, `${kinds.prediction} prediction exercises`);
   assert.ok(kinds.bug >= 1, 'no find-the-bug exercise');
   // a prediction is shown by a live sample once answered
-  for (const x of list.filter((e) => generators[e.generator].asks === 'prediction')) {
+  for (const x of list.filter((e) => generatorOf(e).asks === 'prediction')) {
     assert.ok(
-      drawExercise(generators[x.generator], pe, seededRandom(5)).reveal,
+      drawExercise(generatorOf(x), pe, seededRandom(5)).reveal,
       `${x.id}: a prediction with nothing to show it`,
     );
   }

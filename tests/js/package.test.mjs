@@ -18,6 +18,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
 import { installPackedPackage, sinusoidalBothBuilds } from './installed-package.mjs';
+import { brokenLinks } from './markdown-links.mjs';
 import { widgetClasses, makeTagTable, withTagTable, TAG_TABLE_FILE } from '../../scripts/bundles.mjs';
 
 const require = createRequire(import.meta.url);
@@ -96,26 +97,49 @@ test("custom-elements.json says exactly what each widget's static params say", a
     const source = readFileSync(path.join(root, mod.path), 'utf8');
     for (const m of source.matchAll(/new CustomEvent\(\s*'([^']+)'/g))
       assert.ok(events.includes(m[1]), `${tag} dispatches ${m[1]}, which the manifest lists`);
-    // CSS custom properties: those the base class's :host declares
+    // CSS custom properties: every widget's (theme.js), then the widget's own
+    // (sticky bars): each one its CSS reads from the page, and no other
     assert.deepEqual(
       d.cssProperties.map((c) => c.name),
-      Object.keys(cssProperties),
+      [...Object.keys(cssProperties), ...cls.cssProperties],
       `${tag}: CSS properties`,
     );
+    const ownCss = source + readFileSync(path.join(root, 'web/lib/theme.js'), 'utf8');
+    const read = new Set([...cls.styles.matchAll(/var\((--pe-[a-z-]+)/g)].map((m) => m[1]));
+    if (/\$\{STICKY_TOP\}/.test(source)) read.add('--pe-sticky-top');
+    for (const name of read) {
+      const internal = new RegExp(`${name}:`).test(ownCss) && !Object.hasOwn(cssProperties, name);
+      assert.ok(
+        internal || d.cssProperties.some((c) => c.name === name),
+        `${tag} reads ${name} from the page, and custom-elements.json does not list it`,
+      );
+    }
+    // parts: each element it marks part="..." is listed
+    const parts = [...source.matchAll(/\bpart(?:=|: )["']([a-z-]+)["']/g)].map((m) => m[1]);
+    assert.deepEqual([...new Set(parts)].sort(), (d.cssParts ?? []).map((p) => p.name).sort(), `${tag}: CSS parts`);
   }
+  assert.ok(
+    decls.get('pe-exercise').declarations[0].cssParts.some((p) => p.name === 'solution-value'),
+    'pe-exercise: part solution-value',
+  );
+  for (const tag of ['rope-clock', 'rope-scaling-lab'])
+    assert.ok(
+      decls.get(tag).declarations[0].cssProperties.some((c) => c.name === '--pe-sticky-top' && c.default === '0px'),
+      `${tag}: --pe-sticky-top`,
+    );
   assert.ok(decls.get('pe-quiz').declarations[0].events.some((e) => e.name === 'pe-quiz-answered'));
   assert.ok(
     decls
       .get('pe-heatmap')
       .declarations[0].cssProperties.some((c) => c.name === '--pe-accent' && c.default === '#245fc9'),
   );
-  const block = hostCss.slice(hostCss.indexOf(':host {', hostCss.indexOf('const BASE_CSS')));
-  const declared = [...block.slice(0, block.indexOf('}')).matchAll(/(--pe-[a-z-]+):/g)].map((m) => m[1]);
+  const { THEME_DEFAULTS } = await import('../../web/lib/theme.js');
   assert.deepEqual(
     Object.keys(cssProperties).sort(),
-    declared.sort(),
-    'CSS_PROPERTIES lists exactly the :host declarations',
+    Object.keys(THEME_DEFAULTS.light).sort(),
+    'CSS_PROPERTIES lists exactly the properties with defaults',
   );
+  assert.match(hostCss, /declare\(THEME_DEFAULTS\.light\)/, "the base class's :host declares the defaults");
 });
 
 test("docs/embedding.md's tag table is the one the manifest makes (it cannot drift)", () => {
@@ -202,18 +226,31 @@ test('the tarball holds what a consumer needs and no tests, fixtures or build fo
     'web/gen/code-editor.js',
     'docs/embedding.md',
     'docs/api.md',
+    // posenc-course export: the command, its modules, the schemas and the page bundle
+    'bin/posenc-course.mjs',
+    'lms/export.mjs',
+    'lms/zip.mjs',
+    'lms/schemas/scorm12/imscp_rootv1p1p2.xsd',
+    'lms/schemas/cmi5/CourseStructure.xsd',
+    'dist/posenc-lms.js',
+    'web/widgets-react.d.ts',
   ]) {
     assert.ok(files.includes(f), `${f} is in the tarball`);
   }
-  // of docs/, only the two pages a consumer of the package reads (what the
-  // shipped code and its messages point to): embedding and the API
-  const bad = files.filter(
-    (f) =>
-      /^(tests|build|cpp|lessons|scripts|node_modules|screenshots|docs)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(
-        f,
-      ) && !['docs/embedding.md', 'docs/api.md'].includes(f),
+  // docs/ goes whole (the README and the pages link each other), images included
+  const bad = files.filter((f) =>
+    /^(tests|build|cpp|lessons|scripts|node_modules|screenshots)\/|fixtures|\.test\.|^dist\/(lesson\.html|.*\.zip)$|dev\.html$/.test(
+      f,
+    ),
   );
   assert.deepEqual(bad, []);
+  // what the README and the docs link to is in the package too
+  const broken = files
+    .filter((f) => f.endsWith('.md'))
+    .flatMap((f) => brokenLinks(path.join(project, 'node_modules/posenc-course', f)).map((why) => `${f}: ${why}`));
+  assert.deepEqual(broken, [], 'a Markdown file of the package links to what the package does not hold');
+  assert.deepEqual(pkg.bin, { 'posenc-course': 'bin/posenc-course.mjs' });
+  assert.match(readFileSync(path.join(root, pkg.bin['posenc-course']), 'utf8'), /^#!\/usr\/bin\/env node\n/);
   // every export target is in it
   for (const target of Object.values(pkg.exports).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))) {
     assert.ok(files.includes(target.replace(/^\.\//, '')), `export target ${target}`);
@@ -308,6 +345,96 @@ function tsc(files) {
 test('TypeScript accepts a consumer of the tags, attributes, events and API', () => {
   writeFileSync(path.join(project, 'good.mts'), GOOD);
   const r = tsc(['good.mts']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+});
+
+// JSX: every tag in a .tsx file, its attributes checked, and train-lab's events typed.
+// The project's JSX library supplies JSX.Element (here a one-line stand-in);
+// the package adds the tags to JSX.IntrinsicElements.
+const JSX_LIBRARY = 'declare global { namespace JSX { interface Element {} } }\nexport {};\n';
+const GOOD_TSX = `
+import 'posenc-course/widgets';
+import type { TrainLabElement } from 'posenc-course/widgets';
+export const page = (
+  <pe-quiz-score scope="#week-2" class="score" data-week="2">
+    <rope-clock d-model={16} sentence="the cat sat on the mat" first="cat" second="mat"></rope-clock>
+    <pe-quiz quiz="alibi-farthest-head" id="q1" aria-label="A question of my own"></pe-quiz>
+    <pe-exercise exercise="rope-angle-of-pair" key="e1"></pe-exercise>
+    <train-lab steps={200} encodings="rope,alibi"></train-lab>
+  </pe-quiz-score>
+);
+const lab: TrainLabElement = document.createElement('train-lab');
+lab.addEventListener('train-lab-progress', (e) => console.log((e.detail.steps / e.detail.total).toFixed(2)));
+lab.addEventListener('train-lab-done', (e) => console.log(e.detail.results[0].encoding, e.detail.results[0].acc1x?.toFixed(2)));
+`;
+const BAD_TSX = [
+  '<rope-clock d-model={[16]}></rope-clock>',
+  '<alibi-bias scale="log"></alibi-bias>',
+  '<rope-clock frequency="2"></rope-clock>',
+  "document.createElement('train-lab').addEventListener('train-lab-done', (e) => { const n: number = e.detail.results; });",
+];
+
+test('TypeScript: a TSX file with the tags passes (attributes checked, train-lab events typed); each misuse fails on its line', () => {
+  writeFileSync(path.join(project, 'jsx-library.d.ts'), JSX_LIBRARY);
+  writeFileSync(path.join(project, 'page.tsx'), GOOD_TSX);
+  const tsx = (files) => {
+    writeFileSync(
+      path.join(project, 'tsconfig.json'),
+      JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, jsx: 'preserve' }, files }),
+    );
+    return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+  };
+  const r = tsx(['jsx-library.d.ts', 'page.tsx']);
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  BAD_TSX.forEach((line, i) => {
+    const file = `bad${i}.tsx`;
+    writeFileSync(
+      path.join(project, file),
+      `import 'posenc-course/widgets';\nexport const x = ${line.startsWith('<') ? line : `0;\n${line}`};\n`.replace(
+        /;\n;/,
+        ';',
+      ),
+    );
+    const bad = tsx(['jsx-library.d.ts', file]);
+    assert.notEqual(bad.status, 0, `tsc accepted: ${line}`);
+    assert.match(bad.stdout, new RegExp(`^${file.replace('.', '\\.')}\\(\\d+,`, 'm'), bad.stdout);
+  });
+});
+
+test('TypeScript with moduleResolution node (node10, which ignores "exports"): the subpaths still find their types', () => {
+  writeFileSync(
+    path.join(project, 'old.ts'),
+    "import type { RopeClockAttributes, PeQuizAnsweredDetail } from 'posenc-course/widgets';\nimport type { Posenc } from 'posenc-course/bundle';\nimport type {} from 'posenc-course/react';\nconst a: RopeClockAttributes = { 'd-model': 8 };\nconst d = {} as PeQuizAnsweredDetail;\nconst p = null as Posenc | null;\nconsole.log(a, d.quizId, p);\n",
+  );
+  writeFileSync(
+    path.join(project, 'tsconfig.json'),
+    JSON.stringify({
+      compilerOptions: {
+        ...TSCONFIG.compilerOptions,
+        module: 'esnext',
+        moduleResolution: 'node',
+        ignoreDeprecations: '6.0',
+      },
+      files: ['old.ts'],
+    }),
+  );
+  let r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+    cwd: project,
+    encoding: 'utf8',
+  });
+  if (/ignoreDeprecations/.test(r.stdout)) {
+    // a TypeScript before 6 knows no 6.0 deprecations to ignore
+    const config = JSON.parse(readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
+    delete config.compilerOptions.ignoreDeprecations;
+    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(config));
+    r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      encoding: 'utf8',
+    });
+  }
   assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 

@@ -20,7 +20,7 @@ import yaml from 'js-yaml';
 import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
 import { schemaFiles } from '../../scripts/schemas.mjs';
 import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
-import { answeredStatement, completedStatement, quizIri, LESSON_IRI } from '../../web/lib/xapi.js';
+import { answeredStatement, completedStatement, quizIri, LESSON_IRI, DRAW_EXTENSION } from '../../web/lib/xapi.js';
 import { formatSessionTime, startScorm } from '../../web/lib/scorm.js';
 import { Scorm2004API } from 'scorm-again/scorm2004';
 import { deriveSeed } from '../../web/lib/random.js';
@@ -421,7 +421,9 @@ test('xAPI: answered statements for single- and multi-answer quizzes, and the co
     assert.deepEqual(validateStatement({ actor: ACTOR, ...s }), [], JSON.stringify(s).slice(0, 400));
     assert.equal(s.object.definition.interactionType, d.kind);
     assert.equal(s.object.definition.choices, undefined);
-    assert.deepEqual(s.object.definition.correctResponsesPattern, [d.correctPattern]);
+    // the right answer is this learner's numbers': beside the result, not in the shared definition
+    assert.equal(s.object.definition.correctResponsesPattern, undefined);
+    assert.deepEqual(s.result.extensions[DRAW_EXTENSION].correctResponsesPattern, [d.correctPattern]);
     assert.equal(s.result.response, d.response);
     assert.equal(s.result.success, d.correct);
     assert.equal(s.result.score.scaled, d.score);

@@ -13,13 +13,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, strFromU8 } from 'fflate';
 import { parseSections, questionIdsIn, selectedSections, sectionChoice } from '../../web/lib/sections.js';
-import { sections, questionIds, quizzes, exercises, codeExercises } from '../../web/gen/lesson-data.js';
+import * as lessonData from '../../web/gen/lesson-data.js';
+import { registerLesson } from '../../web/lib/lesson-registry.js';
 import { buildLesson } from '../../scripts/build-lesson.mjs';
 import { exportLesson } from '../../scripts/export.mjs';
 import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
 import { xmllintValidate } from '../../scripts/schemas.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const { sections, questionIds, quizzes, exercises, codeExercises } = lessonData;
+// as the lesson page does: sections.js reads the registered lesson's sections
+registerLesson(lessonData);
 const tmp = mkdtempSync(path.join(os.tmpdir(), 'posenc-sections-'));
 after(() => rmSync(tmp, { recursive: true, force: true }));
 const known = sections.map((s) => s.id);

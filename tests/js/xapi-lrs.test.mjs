@@ -10,12 +10,18 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import { startLrs, LRS_AUTH } from './lrs.mjs';
-import { MemoryStorage } from './memory-storage.mjs';
+import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import { createLrsQueue, QUEUE_PREFIX, REJECTED_PREFIX } from '../../web/lib/lrs-queue.js';
-import { answeredStatement, completedStatement, configureXapi } from '../../web/lib/xapi.js';
-import { questionIds } from '../../web/gen/lesson-data.js';
+import { answeredStatement, completedStatement, configureXapi, xapiConfig } from '../../web/lib/xapi.js';
+import { questionIds, exercises as lessonExercises } from '../../web/gen/lesson-data.js';
+import { loadPosenc } from '../../web/posenc.js';
+import { compileExercise } from '../../web/lib/own-exercise.js';
+import { drawExercise, judgePart, interactionOf } from '../../web/lib/answers.js';
+import { seededRandom } from '../../web/lib/random.js';
 
 const require = createRequire(import.meta.url);
+const pe = await loadPosenc();
+const ACTIVITY_BASE_NOW = () => xapiConfig().activityBase;
 const validateStatement = require('@learninglocker/xapi-validation').default;
 
 const ACTOR = { name: 'Queue Test', mbox: 'mailto:queue-test@example.org' };
@@ -328,3 +334,83 @@ function assertStoredLoose(stored, sent) {
     assert.equal(s.context.registration, REGISTRATION);
   }
 }
+
+// what <pe-exercise> says of a checked answer (pe-quiz-answered), from an exercise as the widget draws it
+function exerciseDetail(id, generator, seed, learner) {
+  const x = drawExercise(generator, pe, seededRandom(seed));
+  const texts = x.parts.map((p) => p.solutionValue);
+  const judged = x.parts.map((p) => judgePart(p, p.solutionValue, seededRandom(1)));
+  const inter = interactionOf(x.parts, texts, judged);
+  return {
+    quizId: id,
+    kind: inter.kind,
+    response: inter.response,
+    correct: true,
+    revealed: false,
+    score: 1,
+    title: 'How much more the newest key weighs',
+    question: `${x.prompt} (${learner})`,
+    numbers: x.numbers,
+    seed,
+    correctPattern: inter.correctPattern,
+  };
+}
+
+test('an exercise is one activity for every learner: two learners with other numbers send one definition, their numbers beside the result; an LRS filters both by the activity', async () => {
+  const id = 'relative-bias-alibi-ratio';
+  const { generator } = compileExercise(lessonExercises[id].definition, { pe });
+  const storage = new MemoryStorage();
+  const queue = createLrsQueue({ endpoint: lrs.endpoint, auth: LRS_AUTH, storage, ...FAST });
+  open.push(queue);
+  const sent = [];
+  for (const [k, learner] of ['ann', 'bob'].entries()) {
+    configureXapi({ actor: { name: learner, mbox: `mailto:${learner}@example.org` } });
+    const s = answeredStatement(exerciseDetail(id, generator, 11 + k * 1000, learner));
+    sent.push(s);
+    queue.add(s);
+  }
+  configureXapi({ actor: ACTOR });
+  await until('both stored', () => queue.pending() === 0 && queue.state === 'idle');
+  const iri = sent[0].object.id;
+  const stored = await lrs.statements(`activity=${encodeURIComponent(iri)}`);
+  assert.deepEqual(
+    stored.map((s) => s.actor.mbox),
+    ['mailto:ann@example.org', 'mailto:bob@example.org'],
+  );
+  for (const s of stored) assert.deepEqual(validateStatement(s), []);
+  const [a, b] = stored;
+  assert.deepEqual(a.object.definition, b.object.definition, 'one definition for both learners');
+  assert.deepEqual(a.object.definition, {
+    name: { 'en-US': 'How much more the newest key weighs' },
+    type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
+    interactionType: 'numeric',
+  });
+  const draws = stored.map((s) => s.result.extensions[`${ACTIVITY_BASE_NOW()}/extensions/draw`]);
+  assert.notDeepEqual(draws[0].numbers, draws[1].numbers, 'other numbers for the other learner');
+  assert.deepEqual(Object.keys(draws[0].numbers), ['h', 'j', 'delta']);
+  assert.match(draws[0].correctResponsesPattern[0], /^[\d.]+\[:\][\d.]+$/);
+  queue.stop();
+});
+
+test('a page configured for an LRS says initialized once when it opens, whatever is configured after', async () => {
+  const before = (await lrs.statements('verb=http%3A%2F%2Fadlnet.gov%2Fexpapi%2Fverbs%2Finitialized')).length;
+  // the page's storage, where the queue keeps what it has not sent across a reconfiguration
+  withStorage(new MemoryStorage());
+  try {
+    assert.equal(configureXapi({ endpoint: lrs.endpoint, auth: LRS_AUTH }).sending, true);
+    assert.equal(configureXapi({ endpoint: lrs.endpoint, auth: LRS_AUTH, language: 'en-GB' }).sending, true);
+    await until('initialized stored', async () => {
+      const list = await lrs.statements('verb=http%3A%2F%2Fadlnet.gov%2Fexpapi%2Fverbs%2Finitialized');
+      return list.length > before;
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const list = await lrs.statements('verb=http%3A%2F%2Fadlnet.gov%2Fexpapi%2Fverbs%2Finitialized');
+    assert.equal(list.length, before + 1, 'once');
+    const s = list.at(-1);
+    assert.deepEqual(validateStatement(s), []);
+    assert.equal(s.object.id, ACTIVITY_BASE_NOW());
+    assert.equal(s.actor.mbox, ACTOR.mbox);
+  } finally {
+    configureXapi({ endpoint: null, language: 'en-US' });
+  }
+});

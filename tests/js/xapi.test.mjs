@@ -9,6 +9,11 @@ import { createRequire } from 'node:module';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import * as xapi from '../../web/lib/xapi.js';
 import { resetProgress } from '../../web/lib/progress.js';
+import { registerLesson } from '../../web/lib/lesson-registry.js';
+import * as lessonData from '../../web/gen/lesson-data.js';
+
+// as the lesson page does: its questions' sections come from the registered lesson
+registerLesson(lessonData);
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;
@@ -215,4 +220,25 @@ test('attempts: every answered statement says the attempt; "Reset my answers" ma
   assert.equal(started.object.id, xapi.LESSON_IRI);
   assert.equal(started.result.extensions[xapi.ATTEMPT_EXTENSION], 2);
   for (const s of [first, second, started]) assert.deepEqual(validateStatement(s), []);
+});
+
+test("a quiz's activity is named by its short title and is the same for every learner: a generated quiz's options (this learner's numbers) go beside the result", () => {
+  const written = xapi.answeredStatement({ ...quiz, title: 'Which pair turns fastest: $\\theta_0$?', seed: 5 });
+  assert.deepEqual(written.object.definition.name, { 'en-US': 'Which pair turns fastest: $\\theta_0$?' });
+  assert.deepEqual(written.object.definition.description, { 'en-US': 'What happens?' });
+  assert.deepEqual(written.object.definition.correctResponsesPattern, ['2']);
+  assert.equal(written.result.extensions[xapi.DRAW_EXTENSION], undefined, 'nothing drawn for a written quiz');
+  const generated = (options, correctChoices, seed) =>
+    xapi.answeredStatement({ ...quiz, title: 'The same offset', generated: true, options, correctChoices, seed });
+  const a = generated(['12.5', '3.1', '7'], [0], 17);
+  const b = generated(['2.25', '9.0', '4'], [2], 18);
+  assert.deepEqual(a.object.definition, b.object.definition, 'one definition for both learners');
+  assert.equal(a.object.definition.choices, undefined);
+  assert.deepEqual(a.result.extensions[xapi.DRAW_EXTENSION].correctResponsesPattern, ['0']);
+  assert.deepEqual(
+    b.result.extensions[xapi.DRAW_EXTENSION].choices.map((c) => c.description['en-US']),
+    ['2.25', '9.0', '4'],
+  );
+  assert.equal(b.result.extensions[xapi.DRAW_EXTENSION].seed, 18);
+  for (const s of [written, a, b]) assert.deepEqual(validateStatement(s), []);
 });

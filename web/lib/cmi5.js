@@ -309,6 +309,8 @@ export async function startCmi5({
       completed: sent.completed,
     });
   };
+  // what the LMS holds now: the last state document it accepted
+  let savedBody = null;
   const save = (keepalive = false) => {
     const body = ownState();
     const put = () =>
@@ -319,7 +321,7 @@ export async function startCmi5({
         keepalive,
         credentials: 'omit',
       })
-        .then((r) => !r.ok && warn(`cmi5: the progress was not saved (HTTP ${r.status})`))
+        .then((r) => (r.ok ? (savedBody = body) : warn(`cmi5: the progress was not saved (HTTP ${r.status})`)))
         .catch((e) => warn(`cmi5: the progress was not saved (${e.message})`));
     saving = keepalive ? put() : saving.then(put);
   };
@@ -367,7 +369,10 @@ export async function startCmi5({
     if (terminated) return;
     terminated = true;
     send(cmi5Statement('terminated', { result: { duration: duration() } }));
-    save(true);
+    // only what the LMS does not hold yet: a request sent as the page goes
+    // often fails ("Failed to fetch") and said so on every leave, though
+    // the progress had been saved with the last answer
+    if (ownState() !== savedBody) save(true);
     try {
       const pending = JSON.parse((storage ?? win.localStorage)?.getItem(QUEUE_PREFIX + launch.endpoint) ?? '[]');
       const body = JSON.stringify(pending);

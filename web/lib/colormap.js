@@ -1,6 +1,7 @@
 // Colour scales for the widgets' drawings. Diverging: negative values in the
 // negative colour, positive in the positive one, zero in the background, so
 // the same picture reads in light and dark themes.
+import { defaultName } from './theme.js';
 
 /** Parses '#rrggbb' (or 'rgb(r, g, b)') into [r, g, b]. */
 export function parseColor(text) {
@@ -57,11 +58,13 @@ const THEME = {
  * each [r, g, b]. A widget reads them through PeElement.theme(), which keeps
  * them between updates (reading computed style in an update forces a layout).
  */
+/** A custom property of computed style `css`: the page's value (inherited or set on the element), else the widget's default (theme.js). */
+export const themeValue = (css, name) => css.getPropertyValue(name).trim() || css.getPropertyValue(defaultName(name));
+
 export function themeColors(el) {
   const css = getComputedStyle(el);
-  return Object.fromEntries(
-    Object.entries(THEME).map(([key, name]) => [key, parseColor(cssColor(css.getPropertyValue(name)))]),
-  );
+  const value = (name) => themeValue(css, name);
+  return Object.fromEntries(Object.entries(THEME).map(([key, name]) => [key, parseColor(cssColor(value(name)))]));
 }
 
 // Any CSS colour a host page may set ('teal', 'hsl(...)', '#0a0') as the

@@ -20,20 +20,23 @@ const formatNumber = (v) =>
  * The value of a parsed formula where its variables take the values of
  * `scope` ({ name: number }): { ok: true, value } with value finite, or
  * { ok: false, message } saying what is undefined and where, as a sentence
- * ("Your answer divides by zero: (d - d) is 0 when d = 64.").
+ * ("Your answer divides by zero: (d - d) is 0 when d = 64."). `functions`
+ * ({ name: (...args) => number }) computes the calls of several arguments
+ * (the core's, web/lib/core-functions.js); one that throws makes the formula
+ * undefined, with its message.
  */
-export function evaluateExpression(expr, scope) {
+export function evaluateExpression(expr, scope, { functions = null, subject = 'Your answer' } = {}) {
   if (!expr?.ast) return { ok: false, message: 'There is no formula to evaluate.' };
   const values = scope !== null && typeof scope === 'object' ? scope : {};
   try {
-    return { ok: true, value: evaluate(expr.ast, values) };
+    return { ok: true, value: evaluate(expr.ast, values, functions) };
   } catch (e) {
-    if (e instanceof Undefined) return { ok: false, message: `Your answer ${e.message}.` };
+    if (e instanceof Undefined) return { ok: false, message: `${subject} ${e.message}.` };
     throw e;
   }
 }
 
-function evaluate(n, scope) {
+function evaluate(n, scope, functions) {
   // (d - d) is 0 when d = 64
   const quote = (m) => wrapIf(plainOf(m), m, ['sum', 'product', 'negate']);
   const when = (m) => {
@@ -46,7 +49,7 @@ function evaluate(n, scope) {
     if (m.type === 'number' || (m.type === 'negate' && m.arg.type === 'number')) throw new Undefined(what);
     throw new Undefined(`${what}: ${quote(m)} is ${formatNumber(v)}${when(m)}`);
   };
-  const value = (m) => evaluate(m, scope);
+  const value = (m) => evaluate(m, scope, functions);
   let v;
   switch (n.type) {
     case 'number':
@@ -85,6 +88,17 @@ function evaluate(n, scope) {
     }
     default: {
       // call
+      if (n.args) {
+        const args = n.args.map(value);
+        const fn = functions && Object.hasOwn(functions, n.name) ? functions[n.name] : null;
+        if (!fn) throw new Undefined(`calls ${n.name}, which is not available here`);
+        try {
+          v = fn(...args);
+        } catch (e) {
+          throw new Undefined(`has no value at ${n.name}(${args.map(formatNumber).join(', ')}): ${e.message}`);
+        }
+        break;
+      }
       const x = value(n.arg);
       if (n.name === 'ln' && x === 0) is(n.arg, x, 'takes ln of zero');
       if (n.name === 'ln' && x < 0) is(n.arg, x, 'takes ln of a negative number');

@@ -222,6 +222,7 @@ function parse(tokens, text) {
               : '…';
           fail(`${t.text} needs brackets around what it applies to: ${t.text}(${arg}) (${where(t)}).`, t);
         }
+        if (t.params) return node('call', { name: t.name, args: argumentList(t) }, t.start, tokens[pos - 1].end);
         const inner = bracketed();
         return node('call', { name: t.name, arg: inner }, t.start, tokens[pos - 1].end);
       }
@@ -241,6 +242,35 @@ function parse(tokens, text) {
     pos++;
     nesting--;
     return inner;
+  }
+
+  // a function of several arguments (the core's, in an author's expression): (a, b, ...)
+  function argumentList(f) {
+    const open = tokens[pos++];
+    nest(open);
+    const args = [];
+    const usage = `${f.text}(${f.params.join(', ')})`;
+    if (tokens[pos].type === ')') fail(`${usage} needs its arguments (${where(open)}).`, open);
+    for (;;) {
+      if (tokens[pos].type === ',' || tokens[pos].type === ')')
+        fail(`An argument of ${usage} is missing ${where(tokens[pos])}.`, tokens[pos]);
+      args.push(expression());
+      const t = tokens[pos];
+      if (t.type === ',') {
+        pos++;
+        continue;
+      }
+      if (t.type !== ')') unexpected(t);
+      break;
+    }
+    pos++;
+    nesting--;
+    const [min, max] = f.arity;
+    if (args.length < min || args.length > max) {
+      const takes = min === max ? `${max}` : `${min} to ${max}`;
+      fail(`${usage} takes ${takes} argument${max === 1 ? '' : 's'}; got ${args.length} (${where(f)}).`, f);
+    }
+    return args;
   }
 
   function missingOperand(t, prev) {
@@ -274,9 +304,12 @@ function parse(tokens, text) {
  *   text (set it as text, never as HTML: it quotes what was typed), start
  *   and end the part of `text` it is about (UTF-16 indices, as for
  *   setSelectionRange).
+ * `functions` ({ name: { params, optional? } }, web/lib/core-functions.js)
+ * adds functions of several arguments for an author's expression; a call is
+ * a node { type: 'call', name, args }.
  * Throws only for malformed `names` (the exercise's bug, not the learner's).
  */
-export function parseExpression(text, { names = {}, maxLength = 300 } = {}) {
+export function parseExpression(text, { names = {}, functions = null, maxLength = 300 } = {}) {
   if (typeof text !== 'string') return { ok: false, message: 'The answer is not text.', start: 0, end: 0 };
   if (!(maxLength >= 0)) maxLength = 300;
   if (text.length > maxLength)
@@ -286,7 +319,7 @@ export function parseExpression(text, { names = {}, maxLength = 300 } = {}) {
       start: maxLength,
       end: text.length,
     };
-  const lex = lexicon(names);
+  const lex = lexicon(names, functions);
   if (text.trim() === '') return { ok: false, message: 'The answer is empty.', start: 0, end: text.length };
   try {
     const ast = parse(tokenize(text, lex), text);
@@ -306,12 +339,14 @@ export function collect(n, into) {
 }
 
 const children = (n) =>
-  n.type === 'sum'
-    ? n.terms
-    : n.type === 'product'
-      ? n.factors
-      : n.type === 'power'
-        ? [n.base, n.exponent]
-        : n.arg
-          ? [n.arg]
-          : [];
+  n.args
+    ? n.args
+    : n.type === 'sum'
+      ? n.terms
+      : n.type === 'product'
+        ? n.factors
+        : n.type === 'power'
+          ? [n.base, n.exponent]
+          : n.arg
+            ? [n.arg]
+            : [];

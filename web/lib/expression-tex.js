@@ -19,7 +19,7 @@ export function plainOf(n) {
     case 'constant':
       return n.name;
     case 'call':
-      return `${n.name}(${plainOf(n.arg)})`;
+      return n.args ? `${n.name}(${n.args.map(plainOf).join(', ')})` : `${n.name}(${plainOf(n.arg)})`;
     case 'negate':
       return `-${wrapIf(plainOf(n.arg), n.arg, ['sum', 'negate', 'product'])}`;
     case 'power':
@@ -52,6 +52,7 @@ export function texOfNode(n, variables) {
     case 'constant':
       return CONSTANT_TEX[n.name];
     case 'call':
+      if (n.args) return `\\text{${n.name}}(${n.args.map(tex).join(', ')})`;
       if (n.name === 'sqrt') return `\\sqrt{${tex(n.arg)}}`;
       if (n.name === 'abs') return `|${tex(n.arg)}|`;
       return `\\${n.name}(${tex(n.arg)})`;

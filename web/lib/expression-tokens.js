@@ -93,10 +93,20 @@ export const characterAt = (text, index) => Array.from(text.slice(0, index)).len
  * The answer's names (variables and their aliases), the constants and the
  * functions, by the word that spells them. `names` is the exercise's, not the
  * learner's: a malformed one is a bug in the exercise and throws.
+ * `functions` ({ name: { params, optional? } }) adds functions of several
+ * arguments, separated by commas: the core's, for an author's expressions
+ * (web/lib/core-functions.js); a learner's answer never gets them.
  */
-export function lexicon(names) {
+export function lexicon(names, functions = null) {
   const words = new Map();
   for (const [word, name] of FUNCTIONS) words.set(word, { type: 'function', name });
+  for (const [word, spec] of Object.entries(functions ?? {})) {
+    if (!IS_WORD.test(word) || words.has(word))
+      throw new TypeError(`expression functions: "${word}" is not a new name`);
+    const params = spec.params;
+    const optional = spec.optional ?? 0;
+    words.set(word, { type: 'function', name: word, params, arity: [params.length - optional, params.length] });
+  }
   const variables = new Map();
   const add = (word, name) => {
     if (typeof word !== 'string' || !IS_WORD.test(word))
@@ -109,6 +119,7 @@ export function lexicon(names) {
   };
   for (const name of Object.keys(names ?? {})) {
     const spec = names[name] ?? {};
+    if (words.get(name)?.params) throw new TypeError(`expression names: "${name}" is a function`);
     add(name, name);
     for (const alias of Array.isArray(spec.aliases) ? spec.aliases : []) add(alias, name);
     const tex = typeof spec.tex === 'string' ? spec.tex : defaultTex(name);
@@ -124,7 +135,7 @@ export function lexicon(names) {
     words.set(word, { type: 'constant', name });
     if (word === name) listed.push(word);
   }
-  return { words, variables, listed };
+  return { words, variables, listed, commas: Object.keys(functions ?? {}).length > 0 };
 }
 
 // x → x, x0 → x_{0}, theta → \theta, dmodel → \mathrm{dmodel}
@@ -167,7 +178,9 @@ export function tokenize(text, lex) {
       i += m.length;
       const entry = lex.words.get(m);
       if (!entry) throw unknownName(m, text, start, i, lex);
-      tokens.push({ type: entry.type, name: entry.name, text: m, start, end: i, space });
+      const token = { type: entry.type, name: entry.name, text: m, start, end: i, space };
+      if (entry.params) Object.assign(token, { params: entry.params, arity: entry.arity });
+      tokens.push(token);
     } else if ((m = at(SUPERSCRIPT))) {
       i += m.length;
       const digits = Array.from(m.replace('⁻', ''), (c) => SUPERSCRIPT_DIGITS.indexOf(c)).join('');
@@ -176,7 +189,7 @@ export function tokenize(text, lex) {
       const op = text.startsWith('**', i) ? '**' : text[i];
       i += op.length;
       tokens.push({ type: 'operator', op: OPERATORS.get(op) ?? '^', text: op, start, end: i, space });
-    } else if (text[i] === '(' || text[i] === ')') {
+    } else if (text[i] === '(' || text[i] === ')' || (text[i] === ',' && lex.commas)) {
       i += 1;
       tokens.push({ type: text[start], text: text[start], start, end: i, space });
     } else {
@@ -213,7 +226,8 @@ function unknownName(word, text, start, end, lex) {
   const hint = suggestion(word, lex);
   const isCall = /^\s*\(/.test(text.slice(end));
   const names = lex.listed.length ? `Names you can use here: ${lex.listed.join(', ')}` : 'This answer uses no names';
-  const functions = isCall ? `. Functions you can use here: ${[...FUNCTIONS.keys()].join(', ')}` : '';
+  const known = [...lex.words].filter(([, e]) => e.type === 'function').map(([w]) => w);
+  const functions = isCall ? `. Functions you can use here: ${known.join(', ')}` : '';
   return new Failure(
     `Unknown name "${shorten(word)}".${hint ? ` Did you mean ${hint}?` : ''} ${names}${functions}`,
     start,

@@ -49,7 +49,7 @@ export {
   tabStopIfScrolls,
 } from './dom.js';
 export { offPageCanvas, canvasContext } from './canvas.js';
-export { css, CSS_PROPERTIES, sheet } from './theme.js';
+export { css, CSS_PROPERTIES, STICKY_TOP, sheet } from './theme.js';
 export { inputError } from '../core/check.js';
 export { bindEntryBox } from './controls.js';
 export { configureCore, core, define, deferDefinitions, defineDeferredNow } from './scheduling.js';
@@ -69,6 +69,10 @@ export class PeElement extends HTMLElement {
   static description = '';
   /** { 'event-name': 'what it means and its detail' }: events this widget fires besides the base class's. */
   static events = {};
+  /** Custom properties of theme.js's LAYOUT_PROPERTIES this widget reads, besides every widget's CSS_PROPERTIES. */
+  static cssProperties = [];
+  /** { 'part-name': 'what it is' }: elements a host page may style with ::part(). */
+  static cssParts = {};
   /** Events every widget fires (the base class dispatches them). */
   static baseEvents = {
     'pe-update': 'The widget finished an update; detail: { ms } (the time it took).',

@@ -34,6 +34,8 @@ export const creditAfter = (misses) => Math.max(0, round4(1 - misses * CREDIT_ST
 //   seed           written quizzes: the seed of the displayed option order; generated
 //                  quizzes and exercises: of the question's numbers (and order)
 //   view           what the question showed last: the checked answer or the solution
+//   own            the question is its author's own (written inside the element, not the
+//                  lesson's): forgetUnknownQuizzes keeps it whatever lesson is registered
 // Entries written before credit existed ({ correct, solutionShown, attempts, response }, where
 // correct meant "credit earned") are read as credit 1 or 0 with no misses.
 export function validEntry(e) {
@@ -52,7 +54,8 @@ export function validEntry(e) {
     (e.credit === undefined || (typeof e.credit === 'number' && e.credit >= 0 && e.credit <= 1)) &&
     (e.misses === undefined || (Number.isInteger(e.misses) && e.misses >= 0)) &&
     (e.seed === undefined || isSeed(e.seed)) &&
-    (e.view === undefined || e.view === 'check' || e.view === 'solution')
+    (e.view === undefined || e.view === 'check' || e.view === 'solution') &&
+    (e.own === undefined || e.own === true)
   );
 }
 
@@ -276,8 +279,9 @@ const writeAll = (all) => write(KEY, Object.keys(all).length ? JSON.stringify(al
 /**
  * Removes stored entries of quizzes the lesson no longer has (removed or
  * renamed since they were answered), and invalid ones, from storage; the
- * widgets call it with the lesson's quiz ids when they load. An empty list
- * removes nothing. Never throws.
+ * widgets call it with the lesson's quiz ids when they load. An author's own
+ * questions' entries (own: true) stay: the lesson cannot know their ids. An
+ * empty list removes nothing. Never throws.
  */
 export function forgetUnknownQuizzes(knownIds) {
   const known = new Set(knownIds);
@@ -289,7 +293,7 @@ export function forgetUnknownQuizzes(knownIds) {
     return; // a host's store that throws: nothing to clean
   }
   if (before === null || before === undefined) return;
-  const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id]) => known.has(id)));
+  const kept = Object.fromEntries(Object.entries(loadProgress()).filter(([id, e]) => known.has(id) || e.own));
   if (JSON.stringify(kept) !== before) writeAll(kept);
 }
 

@@ -2,7 +2,7 @@
 // web/lib/progress.js (1 at the first check, a third less per miss, nothing
 // after "Show solution"), cleared when the score board resets it, with one
 // result line after each check and the `pe-quiz-answered` event.
-import { PeElement, css, h } from './pe-element.js';
+import { PeElement, css, h, inputError } from './pe-element.js';
 import {
   loadProgress,
   saveEntry,
@@ -14,7 +14,37 @@ import {
   earnedText,
   claimPageOnlyNote,
 } from './progress.js';
-import { lessonQuestionIds } from '../gen/lesson-data.js';
+import { lessonNow, hasLesson, loadLesson } from './lesson-registry.js';
+import { holdsOwnQuestion } from './page-questions.js';
+import { readOwnQuestion, fieldError } from './own-question.js';
+
+/**
+ * An error the page's author can fix (an unknown id, a malformed question),
+ * shown in the widget's box: it carries `kind`, as the core's errors do, so
+ * PeElement tells it from a bug.
+ */
+export const questionError = (message) => inputError(message);
+
+// progress of questions the lesson has dropped (removed or renamed since they
+// were answered) would otherwise stay stored forever: forgotten once the
+// lesson is here (progress.js keeps the entries of authors' own questions)
+function forgetDroppedQuestions(lesson) {
+  if (lesson) forgetUnknownQuizzes(lesson.lessonQuestionIds);
+}
+
+/**
+ * A node's text with each formula as its TeX between $ signs (the annotation
+ * its MathML carries), so a report names "the wavelength of pair $i$", not
+ * the flattened "pair i" of the MathML's text.
+ */
+export function texText(node) {
+  const copy = node.cloneNode(true);
+  for (const m of copy.querySelectorAll('.katex, math')) {
+    const tex = m.querySelector('annotation')?.textContent;
+    if (tex !== undefined) m.replaceWith(`$${tex}$`);
+  }
+  return copy.textContent.replace(/\s+/g, ' ').trim();
+}
 
 /** The kicker, the button row, the result line and the box under it (.box). */
 export const questionStyles = css`
@@ -40,7 +70,7 @@ export const questionStyles = css`
 export class QuestionElement extends PeElement {
   connectedCallback() {
     // a page may hold questions without the score board: drop stale progress here too
-    forgetUnknownQuizzes(lessonQuestionIds);
+    forgetDroppedQuestions(lessonNow());
     super.connectedCallback();
     // a reset elsewhere on the page (the score board) starts this question
     // afresh, and so does a change to it in another tab of the same learner
@@ -55,10 +85,41 @@ export class QuestionElement extends PeElement {
     });
   }
 
-  /** Stores this question's entry (progress.js) and notes it as shown. */
+  /**
+   * Stores this question's entry (progress.js) and notes it as shown; an
+   * author's own question's entry is marked own, so a lesson that does not
+   * know its id never forgets it (progress.js, forgetUnknownQuizzes).
+   */
   save(entry) {
-    saveEntry(this.questionId, entry);
+    saveEntry(this.questionId, entry && this.holdsOwn ? { ...entry, own: true } : entry);
     this.shown();
+  }
+
+  /** Whether the element holds its author's own question (page-questions.js), not one of the lesson's by id. */
+  get holdsOwn() {
+    return holdsOwnQuestion(this);
+  }
+
+  /**
+   * This element's own question, read from its children (own-question.js)
+   * or given (`definition`: a lesson question written the same way), made by
+   * `compile`; whatever is wrong with it is thrown as a questionError that
+   * names the element and the field.
+   */
+  ownQuestion(compile, definition) {
+    const id = this.questionId;
+    const tag = this.constructor.tag;
+    try {
+      if (definition === undefined) {
+        if (lessonNow() && (Object.hasOwn(lessonNow().quizzes, id) || Object.hasOwn(lessonNow().exercises, id)))
+          throw fieldError('', `"${id}" is a question of the registered lesson; give your own question another id`);
+        definition = readOwnQuestion(this).definition;
+      }
+      return compile(definition);
+    } catch (error) {
+      if (error.field === undefined) throw error; // a bug, not the author's question
+      throw questionError(`${tag} "${id}": ${error.message}`);
+    }
   }
 
   /**
@@ -97,6 +158,34 @@ export class QuestionElement extends PeElement {
     super.disconnectedCallback();
     this._unsubscribe?.();
     this._unsubscribe = null;
+  }
+
+  /**
+   * The registered lesson's entry for this question in `table` ('quizzes' or
+   * 'exercises'): the entry; undefined while the lesson loads (the element
+   * updates again once it is here); throws a questionError when no lesson is
+   * registered or it has no such question.
+   */
+  lessonEntry(table, noun) {
+    const id = this.questionId;
+    const tag = this.constructor.tag;
+    const lesson = lessonNow();
+    if (!lesson) {
+      if (!hasLesson())
+        throw questionError(
+          `${tag}: there is no ${noun} with id "${id}": this page registers no lesson, and the element holds no question of its own (docs/embedding.md, "Questions of your own")`,
+        );
+      loadLesson().then(
+        (loaded) => {
+          forgetDroppedQuestions(loaded);
+          this.schedule();
+        },
+        (error) => (this.errorBox.textContent = `The lesson's questions could not be loaded: ${error.message}`),
+      );
+      return undefined;
+    }
+    if (!Object.hasOwn(lesson[table], id)) throw questionError(`${tag}: there is no ${noun} with id "${id}"`);
+    return lesson[table][id];
   }
 
   get questionId() {

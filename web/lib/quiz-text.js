@@ -263,9 +263,10 @@ export function withoutLabel(feedback) {
  * HTML for a longer generated text (an exercise's prompt, hint or worked
  * solution): blocks separated by a blank line, each a paragraph, or a list
  * when every line of it starts with "- " (or "1. " for a numbered one); the
- * text of each is quizTextToHtml's.
+ * text of each is quizTextToHtml's, or `inline`'s (an author's Markdown,
+ * web/lib/author-text.js).
  */
-export function blocksToHtml(text) {
+export function blocksToHtml(text, inline = quizTextToHtml) {
   return String(text)
     .split(/\n\s*\n/)
     .map((block) => block.trim())
@@ -273,10 +274,10 @@ export function blocksToHtml(text) {
     .map((block) => {
       const lines = block.split('\n').map((l) => l.trim());
       if (lines.every((l) => l.startsWith('- ')))
-        return `<ul>${lines.map((l) => `<li>${quizTextToHtml(l.slice(2))}</li>`).join('')}</ul>`;
+        return `<ul>${lines.map((l) => `<li>${inline(l.slice(2))}</li>`).join('')}</ul>`;
       if (lines.every((l) => /^\d+\. /.test(l)))
-        return `<ol>${lines.map((l) => `<li>${quizTextToHtml(l.replace(/^\d+\. /, ''))}</li>`).join('')}</ol>`;
-      return `<p>${quizTextToHtml(lines.join(' '))}</p>`;
+        return `<ol>${lines.map((l) => `<li>${inline(l.replace(/^\d+\. /, ''))}</li>`).join('')}</ol>`;
+      return `<p>${inline(lines.join(' '))}</p>`;
     })
     .join('');
 }

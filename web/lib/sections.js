@@ -4,16 +4,18 @@
 // (quizzes and exercises) a score counts.
 //
 // Section ids are those of the section files' front matter, in page order
-// (lesson-data.js `sections`, written by scripts/build-lesson.mjs). A lesson
-// built with --sections knows only its own sections, so a page asking for
-// one it was built without is told which it has.
-import { sections as lessonSections } from '../gen/lesson-data.js';
+// (lesson-data.js `sections`, written by scripts/build-lesson.mjs), of the
+// lesson the page registered (web/lib/lesson-registry.js; none: no
+// sections). A lesson built with --sections knows only its own sections, so a
+// page asking for one it was built without is told which it has.
+import { lessonNow } from './lesson-registry.js';
 import { parseSections as parseIds, questionIdsIn as questionsOf } from './section-ids.js';
 
-const ids = (sections) => sections.map((s) => s.id);
+const lessonSections = () => lessonNow()?.sections ?? [];
+const ids = (sections = lessonSections()) => sections.map((s) => s.id);
 
 /** parseSections of lib/section-ids.js, against this lesson's sections by default. */
-export function parseSections(text, known = ids(lessonSections)) {
+export function parseSections(text, known = ids()) {
   return parseIds(text, known);
 }
 
@@ -21,7 +23,7 @@ export function parseSections(text, known = ids(lessonSections)) {
  * The question ids (quizzes and exercises) of the given sections, in page
  * order; every question of the lesson when `sectionIds` is null.
  */
-export function questionIdsIn(sectionIds, sections = lessonSections) {
+export function questionIdsIn(sectionIds, sections = lessonSections()) {
   return questionsOf(sectionIds, sections);
 }
 
@@ -29,13 +31,13 @@ export function questionIdsIn(sectionIds, sections = lessonSections) {
  * The `sections` parameter of a query string: { ids, error }, ids null (and
  * error null) when there is none, so the whole lesson shows.
  */
-export function sectionChoice(search = globalThis.location?.search ?? '', known = ids(lessonSections)) {
+export function sectionChoice(search = globalThis.location?.search ?? '', known = ids()) {
   const params = new URLSearchParams(search);
   if (!params.has('sections')) return { ids: null, error: null };
   return parseSections(params.get('sections'), known);
 }
 
 /** The sections `?sections=a,b` chooses, in page order, or null (none chosen, or a bad choice: the whole lesson). */
-export function selectedSections(search = globalThis.location?.search ?? '', known = ids(lessonSections)) {
+export function selectedSections(search = globalThis.location?.search ?? '', known = ids()) {
   return sectionChoice(search, known).ids;
 }

@@ -9,7 +9,8 @@
 //                 answers"; progress.js, attempt()); absent for the first
 //   flags         one base-36 digit: 1 the current numbers were answered
 //                 right, 2 their solution was shown, 4 the question last
-//                 showed the solution (else the check)
+//                 showed the solution (else the check), 8 the question is an
+//                 author's own (progress.js, own)
 //   attempts      base 36
 //   misses        base 36 (wrong checks and solutions shown before a right answer)
 //   credit        the credit earned, in thirds: one digit 0 to 3
@@ -58,7 +59,11 @@ export function encodeProgress(progress, learnerSeed, { limit = 4096, attempt = 
     for (const [id, raw] of Object.entries(progress)) {
       if (!ID.test(id) || !validEntry(raw)) continue;
       const e = normalEntry(raw);
-      const flags = (e.correct ? 1 : 0) | (e.solutionShown ? 2 : 0) | (level < 2 && e.view === 'solution' ? 4 : 0);
+      const flags =
+        (e.correct ? 1 : 0) |
+        (e.solutionShown ? 2 : 0) |
+        (level < 2 && e.view === 'solution' ? 4 : 0) |
+        (e.own ? 8 : 0);
       const attempts = Math.min(e.attempts, 36 ** 4 - 1).toString(36);
       const misses = Math.min(e.misses, 36 ** 2 - 1).toString(36);
       const thirds = Math.round(e.credit * 3);
@@ -82,7 +87,7 @@ function decodeResponse(text) {
   return [...new Set([...text].map((c) => parseInt(c, 16)))];
 }
 
-const V2 = /^([a-z0-9-]{1,80})\.([0-7])([0-9a-z]{1,4})\.([0-9a-z]{1,2})\.([0-3])\.([^.~]*)(?:\.([0-9a-z]{1,7}))?$/;
+const V2 = /^([a-z0-9-]{1,80})\.([0-9a-f])([0-9a-z]{1,4})\.([0-9a-z]{1,2})\.([0-3])\.([^.~]*)(?:\.([0-9a-z]{1,7}))?$/;
 const V1 = /^([a-z0-9-]{1,80})\.([0-7])([0-9a-z]{1,4})\.([0-9a-f]{0,16})(?:\.([0-9a-z]{1,7}))?$/;
 
 /**
@@ -124,6 +129,7 @@ export function decodeProgress(text, { knownIds = null } = {}) {
         response: picks,
         view: flags & 4 ? 'solution' : 'check',
       };
+      if (flags & 8) entry.own = true;
     } else {
       // pe1: flag 1 meant "credit earned" (a right answer before any solution)
       const m = V1.exec(part);

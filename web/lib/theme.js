@@ -6,9 +6,10 @@
 export const css = (strings, ...values) => String.raw({ raw: strings }, ...values);
 
 /**
- * The custom properties a host page may set to theme every widget
+ * The custom properties a host page may set to theme every widget, on the
+ * page (`:root { --pe-accent: teal }`) or on one element
  * (`rope-clock { --pe-accent: teal }`); defaults are the light theme's, dark
- * ones apply under prefers-color-scheme: dark. BASE_CSS declares exactly these.
+ * ones apply under prefers-color-scheme: dark (THEME_DEFAULTS).
  */
 export const CSS_PROPERTIES = {
   '--pe-fg': 'Text colour.',
@@ -25,25 +26,79 @@ export const CSS_PROPERTIES = {
   '--pe-mono': 'Monospace font family of code and numbers.',
 };
 
+/**
+ * Custom properties only some widgets read (each lists its own in `static
+ * cssProperties`; custom-elements.json names them on those tags).
+ */
+export const LAYOUT_PROPERTIES = {
+  '--pe-sticky-top': {
+    default: '0px',
+    description:
+      "Height of a bar the host page keeps at the top of the screen: the widget's sticky controls stop that far below the top.",
+  },
+};
+/** What a widget's CSS writes for the sticky bar's height, its default included. */
+export const STICKY_TOP = `var(--pe-sticky-top, ${LAYOUT_PROPERTIES['--pe-sticky-top'].default})`;
+
+/** Each property's default, light and dark: the one place they are written. */
+export const THEME_DEFAULTS = {
+  light: {
+    '--pe-fg': '#1d232b',
+    '--pe-bg': '#ffffff',
+    '--pe-muted': '#5b6573',
+    '--pe-border': '#d5dae1',
+    '--pe-panel': '#f5f7fa',
+    '--pe-accent': '#245fc9',
+    '--pe-pos': '#c2372c',
+    '--pe-neg': '#245fc9',
+    '--pe-good': '#1e7a3c',
+    '--pe-bad': '#b3261e',
+    '--pe-zero': '#ffffff',
+    '--pe-mono': 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+  },
+  dark: {
+    '--pe-fg': '#e3e7ec',
+    '--pe-bg': '#161a20',
+    '--pe-muted': '#9aa4b1',
+    '--pe-border': '#353c47',
+    '--pe-panel': '#1f252d',
+    '--pe-accent': '#7aa7ff',
+    '--pe-pos': '#ff8a7a',
+    '--pe-neg': '#7aa7ff',
+    '--pe-good': '#6fd08c',
+    '--pe-bad': '#ff8a80',
+    '--pe-zero': '#161a20',
+  },
+};
+
+// A widget's :host must not declare the public properties: a declaration on
+// the element beats what it inherits, so a page's `:root { --pe-accent: teal }`
+// did nothing. Each default is declared under its own name (--pe-default-accent)
+// and every var(--pe-accent) of the widgets' styles reads
+// var(--pe-accent, var(--pe-default-accent)) (themed(), in sheet()): the
+// page's value, inherited or set on the element, else the scheme's default.
+export const defaultName = (name) => name.replace(/^--pe-/, '--pe-default-');
+const declare = (values) =>
+  Object.entries(values)
+    .map(([name, value]) => `${defaultName(name)}: ${value};`)
+    .join(' ');
+const THEMED = new RegExp(`var\\((${Object.keys(THEME_DEFAULTS.light).join('|')})\\)`, 'g');
+/** CSS text with each var(--pe-x) of a themed property given its default as the fallback. */
+export const themed = (cssText) => cssText.replace(THEMED, (_, name) => `var(${name}, var(${defaultName(name)}))`);
+
 // Shared look of every widget. Colours are custom properties so a host page
-// may theme a widget (`pe-heatmap { --pe-accent: teal }`) without reaching in.
+// may theme the widgets (`:root { --pe-accent: teal }`, or one:
+// `pe-heatmap { --pe-accent: teal }`) without reaching in.
 export const BASE_CSS = css`
   :host {
-    --pe-fg: #1d232b; --pe-bg: #ffffff; --pe-muted: #5b6573; --pe-border: #d5dae1;
-    --pe-panel: #f5f7fa; --pe-accent: #245fc9; --pe-pos: #c2372c; --pe-neg: #245fc9;
-    --pe-good: #1e7a3c; --pe-bad: #b3261e; --pe-zero: #ffffff;
-    --pe-mono: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace;
+    ${declare(THEME_DEFAULTS.light)}
     display: block; box-sizing: border-box; color: var(--pe-fg); background: var(--pe-bg);
     font: 15px/1.5 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
     border: 1px solid var(--pe-border); border-radius: 10px; padding: 14px; margin: 1.2em 0;
     max-width: 100%; overflow-wrap: anywhere;
   }
   @media (prefers-color-scheme: dark) {
-    :host {
-      --pe-fg: #e3e7ec; --pe-bg: #161a20; --pe-muted: #9aa4b1; --pe-border: #353c47;
-      --pe-panel: #1f252d; --pe-accent: #7aa7ff; --pe-pos: #ff8a7a; --pe-neg: #7aa7ff;
-      --pe-good: #6fd08c; --pe-bad: #ff8a80; --pe-zero: #161a20;
-    }
+    :host { ${declare(THEME_DEFAULTS.dark)} }
   }
   :host([hidden]) { display: none; }
   *, *::before, *::after { box-sizing: border-box; }
@@ -133,12 +188,12 @@ export const BASE_CSS = css`
 `;
 
 const sheetCache = new Map();
-/** A constructable stylesheet for `cssText`, made once per text. */
+/** A constructable stylesheet for `cssText` (themed), made once per text. */
 export function sheet(cssText) {
   let s = sheetCache.get(cssText);
   if (!s) {
     s = new CSSStyleSheet();
-    s.replaceSync(cssText);
+    s.replaceSync(themed(cssText));
     sheetCache.set(cssText, s);
   }
   return s;

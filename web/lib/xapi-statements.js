@@ -4,18 +4,29 @@
 //
 //   answered   verb http://adlnet.gov/expapi/verbs/answered; object an Activity
 //              with a stable IRI per question and a cmi.interaction definition
-//              (name, interactionType "choice" for a quiz, "numeric" for an
+//              that is the same for every learner, so an LRS aggregates one
+//              activity: name (the question's short title: an exercise's or
+//              an author's title, else the question with its formulas as
+//              $TeX$), interactionType "choice" for a quiz, "numeric" for an
 //              exercise with one number to type, "fill-in" for a formula or
-//              several parts; correctResponsesPattern; a quiz's choices with
-//              ids); result with the response (choice ids joined with "[,]",
-//              the number, or the typed text), success (the answer is right
-//              and the solution was not shown) and score (the credit this
-//              answer earned: 1 at the first try, a third less per earlier
-//              miss, 0 when wrong or after "Show solution"); context parent
-//              the question's section, grouping the lesson
+//              several parts; for a written quiz its description (the
+//              question), choices with ids and correctResponsesPattern. What
+//              was drawn for this learner (an exercise's numbers, its prompt
+//              and right answer; a generated quiz's options) goes into
+//              result.extensions under <base>/extensions/draw, never into the
+//              definition. result with the response (choice ids joined with
+//              "[,]", the number, or the typed text), success (the answer is
+//              right and the solution was not shown) and score (the credit
+//              this answer earned: 1 at the first try, a third less per
+//              earlier miss, 0 when wrong or after "Show solution"); context
+//              parent the question's section, grouping the lesson
 //   completed  verb http://adlnet.gov/expapi/verbs/completed; object the lesson;
 //              result with the total score (the sum of credit), once every
 //              question has an answer
+//   initialized  verb http://adlnet.gov/expapi/verbs/initialized; object the
+//              lesson; sent once when a page (or an embed) configured for an
+//              LRS opens, so an LRS sees a learner who opened it and answered
+//              nothing
 //   attempted  verb http://adlnet.gov/expapi/verbs/attempted (as the SCORM
 //              profile of xAPI starts an attempt); object the lesson; sent
 //              when the learner presses "Reset my answers", which starts a
@@ -38,7 +49,7 @@
 // and sends them. `config` is the one configuration both read (configureXapi
 // writes it, through xapi.js).
 import { tally, attempt } from './progress.js';
-import { quizzes, exercises } from '../gen/lesson-data.js';
+import { lessonNow } from './lesson-registry.js';
 import { UUID, isPlainObject } from './xapi-checks.js';
 
 /** The IRI base nobody configured: a placeholder, the same wherever the lesson runs. */
@@ -53,6 +64,7 @@ export let ACTIVITY_BASE = DEFAULT_ACTIVITY_BASE;
 export let LESSON_IRI = ACTIVITY_BASE;
 export let REVEALED_EXTENSION = `${ACTIVITY_BASE}/extensions/revealed`;
 export let ATTEMPT_EXTENSION = `${ACTIVITY_BASE}/extensions/attempt`;
+export let DRAW_EXTENSION = `${ACTIVITY_BASE}/extensions/draw`;
 export const quizIri = (quizId) => `${ACTIVITY_BASE}/quiz/${encodeURIComponent(quizId)}`;
 export const sectionIri = (sectionId) => `${ACTIVITY_BASE}/section/${encodeURIComponent(sectionId)}`;
 
@@ -72,13 +84,15 @@ const VERBS = {
   answered: 'http://adlnet.gov/expapi/verbs/answered',
   completed: 'http://adlnet.gov/expapi/verbs/completed',
   attempted: 'http://adlnet.gov/expapi/verbs/attempted',
+  initialized: 'http://adlnet.gov/expapi/verbs/initialized',
 };
 const verb = (name) => ({ id: VERBS[name], display: { [config.language]: name } });
 const round = (x) => Math.round(x * 10000) / 10000;
 const lessonActivity = () => ({ id: LESSON_IRI, objectType: 'Activity' });
 
-/** The section of the lesson that holds a quiz or an exercise, or null. */
+/** The section of the registered lesson that holds a quiz or an exercise, or null (an author's own question, or no lesson). */
 export function sectionOf(questionId) {
+  const { quizzes = {}, exercises = {} } = lessonNow() ?? {};
   const q = Object.hasOwn(quizzes, questionId)
     ? quizzes[questionId]
     : Object.hasOwn(exercises, questionId)
@@ -125,23 +139,37 @@ export function answeredStatement(d) {
   const kind = d.kind ?? 'choice';
   const credit = d.correct === true && d.revealed !== true ? Math.max(0, Math.min(1, Number(d.score) || 0)) : 0;
   const definition = {
-    name: { [lang]: clip(d.question || d.quizId, 1000) },
+    name: { [lang]: clip(d.title || d.question || d.quizId, 1000) },
     type: 'http://adlnet.gov/expapi/activities/cmi.interaction',
     interactionType: kind,
   };
+  // what this learner was shown that another learner is not: never in the definition
+  const draw = {};
   let response;
   if (kind === 'choice') {
-    definition.correctResponsesPattern = [ids(d.correctChoices ?? [])];
-    definition.choices = (d.options ?? []).map((text, i) => ({
+    const pattern = [ids(d.correctChoices ?? [])];
+    const choices = (d.options ?? []).map((text, i) => ({
       id: String(i),
       description: { [lang]: clip(text, 1000) },
     }));
+    if (d.generated === true)
+      Object.assign(draw, { question: clip(d.question ?? '', 1000), choices, correctResponsesPattern: pattern });
+    else {
+      if (d.question && d.title && d.title !== d.question) definition.description = { [lang]: clip(d.question, 1000) };
+      definition.correctResponsesPattern = pattern;
+      definition.choices = choices;
+    }
     response = ids(d.choices ?? []);
   } else {
+    Object.assign(draw, { question: clip(d.question ?? '', 1000) });
     // code (long-fill-in) has no one right text: no pattern
-    if (d.correctPattern != null) definition.correctResponsesPattern = [clip(String(d.correctPattern), 1000)];
+    if (d.correctPattern != null) draw.correctResponsesPattern = [clip(String(d.correctPattern), 1000)];
+    if (isPlainObject(d.numbers)) draw.numbers = d.numbers;
     response = clip(String(d.response ?? ''), 1000);
   }
+  if (Number.isInteger(d.seed)) draw.seed = d.seed;
+  const extensions = { [REVEALED_EXTENSION]: d.revealed === true, [ATTEMPT_EXTENSION]: attempt() };
+  if (Object.keys(draw).length && (kind !== 'choice' || d.generated === true)) extensions[DRAW_EXTENSION] = draw;
   const section = typeof d.section === 'string' && d.section ? d.section : sectionOf(d.quizId);
   return envelope(
     {
@@ -152,7 +180,7 @@ export function answeredStatement(d) {
         success: d.correct === true && d.revealed !== true,
         completion: true,
         score: { raw: round(credit), min: 0, max: 1, scaled: round(credit) },
-        extensions: { [REVEALED_EXTENSION]: d.revealed === true, [ATTEMPT_EXTENSION]: attempt() },
+        extensions,
       },
     },
     contextActivities(section),
@@ -183,6 +211,11 @@ export function completedStatement({ points, total, mastery = null, section = nu
   return envelope({ verb: verb('completed'), object, result }, section ? { parent: [lessonActivity()] } : null);
 }
 
+/** The `initialized` statement: a learner opened a page configured for an LRS (the lesson is its object). */
+export function initializedStatement() {
+  return envelope({ verb: verb('initialized'), object: lessonActivity() });
+}
+
 /**
  * The `attempted` statement of "Reset my answers": the lesson, and the
  * attempt it starts (progress.js's reset event: { attempt, ids? }).
@@ -199,14 +232,18 @@ export function attemptedStatement({ attempt: n }) {
  * Calls `send(statement)` for each answer, and once with `completed` when the
  * answer just given was the last question without one. `progress()` returns
  * the stored progress (after the answer has been saved); `questionIds` are the
- * lesson's quizzes and exercises.
+ * lesson's quizzes and exercises, or a function that says them at each
+ * answer (a page whose questions come and go).
  */
 export function statementTracker({ questionIds, progress, send, mastery = () => null }) {
-  let wasComplete = tally(questionIds, progress()).answered === questionIds.length;
+  const idsNow = typeof questionIds === 'function' ? questionIds : () => questionIds;
+  const first = idsNow();
+  let wasComplete = first.length > 0 && tally(first, progress()).answered === first.length;
   return (detail) => {
     send(answeredStatement(detail));
-    const t = tally(questionIds, progress());
-    const complete = questionIds.length > 0 && t.answered === questionIds.length;
+    const ids = idsNow();
+    const t = tally(ids, progress());
+    const complete = ids.length > 0 && t.answered === ids.length;
     if (complete && !wasComplete) send(completedStatement({ points: t.points, total: t.total, mastery: mastery() }));
     wasComplete = complete;
   };
@@ -218,6 +255,7 @@ export function setBase(base) {
   LESSON_IRI = base;
   REVEALED_EXTENSION = `${base}/extensions/revealed`;
   ATTEMPT_EXTENSION = `${base}/extensions/attempt`;
+  DRAW_EXTENSION = `${base}/extensions/draw`;
 }
 
 // ------------------------------------------------------------ the learner

@@ -6,6 +6,8 @@
 // The statements' names are exported from here too.
 import { loadProgress, onProgress } from './progress.js';
 import { questionIdsIn, selectedSections } from './sections.js';
+import { lessonNow, lessonShown } from './lesson-registry.js';
+import { QUESTION_SELECTOR, questionIdsOf } from './page-questions.js';
 import { createLrsQueue } from './lrs-queue.js';
 import {
   UUID,
@@ -17,7 +19,15 @@ import {
   checkBase,
   checkAgent,
 } from './xapi-checks.js';
-import { config, ACTIVITY_BASE, setBase, uuid, statementTracker, attemptedStatement } from './xapi-statements.js';
+import {
+  config,
+  ACTIVITY_BASE,
+  setBase,
+  uuid,
+  statementTracker,
+  attemptedStatement,
+  initializedStatement,
+} from './xapi-statements.js';
 
 export {
   DEFAULT_ACTIVITY_BASE,
@@ -28,7 +38,9 @@ export {
   LESSON_IRI,
   REVEALED_EXTENSION,
   ATTEMPT_EXTENSION,
+  DRAW_EXTENSION,
   attemptedStatement,
+  initializedStatement,
   quizIri,
   sectionIri,
   sectionOf,
@@ -52,6 +64,7 @@ let status = {
   endpoint: null,
 };
 let queue = null;
+let opened = false; // the initialized statement was queued
 
 // ------------------------------------------------------------ configuration
 
@@ -193,7 +206,14 @@ function apply(options, errors) {
       pending: 0,
       endpoint: null,
     });
-  if (queue) trackAnswers();
+  if (queue) {
+    trackAnswers();
+    // once a page view: the learner opened a page that reports to this LRS
+    if (!opened) {
+      opened = true;
+      queue.add(initializedStatement());
+    }
+  }
   return { ok: errors.length === 0, errors, sending: queue !== null };
 }
 
@@ -233,9 +253,14 @@ export function trackAnswers(onAnswer) {
   if (!tracking && typeof document !== 'undefined') {
     tracking = true;
     const made = [];
-    // the questions of the sections this page shows (?sections=), so a page of some sections completes
+    // the lesson's questions where the page shows the lesson (of the sections
+    // it shows, ?sections=, so a page of some sections completes); on an
+    // author's page, the questions on it, as its score board counts them
     const track = statementTracker({
-      questionIds: questionIdsIn(selectedSections()),
+      questionIds: () =>
+        lessonShown()
+          ? questionIdsIn(selectedSections())
+          : questionIdsOf([...document.querySelectorAll(QUESTION_SELECTOR)], lessonNow()?.questionIds ?? []),
       progress: loadProgress,
       send: (s) => made.push(s),
     });

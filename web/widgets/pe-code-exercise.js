@@ -25,10 +25,10 @@
 //
 // What the learner types is only ever text: the editor's, a text node, or
 // the worker's input. The page judges; the worker only runs.
-import { define, css, h, setText, trustedFragment, plainText } from '../lib/pe-element.js';
+import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
 import { QuestionElement, questionStyles } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
-import { codeExercises, codeCaseGenerators } from '../gen/lesson-data.js';
+import { lessonNow, hasLesson, loadLesson } from '../lib/lesson-registry.js';
 import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { judgeCases, parameterNames, pyValue, pathText, composeCode } from '../lib/code-check.js';
@@ -168,17 +168,26 @@ class PeCodeExercise extends QuestionElement {
   }
 
   update(pe, p) {
-    const data = codeExercises[p.exercise];
-    // a learner-facing error carries a kind (the base class shows those, issue 45b)
-    if (!data)
-      throw Object.assign(new Error(`pe-code-exercise: there is no code exercise with id "${p.exercise}"`), {
-        kind: 'unknown-question',
-      });
+    // the code exercises are the registered lesson's (lesson-registry.js)
+    const lesson = lessonNow();
+    if (!lesson) {
+      if (!hasLesson())
+        throw inputError(
+          `pe-code-exercise: there is no code exercise with id "${p.exercise}": this page registers no lesson`,
+        );
+      loadLesson().then(
+        () => this.schedule(),
+        (error) => (this.errorBox.textContent = `The lesson's exercises could not be loaded: ${error.message}`),
+      );
+      return false;
+    }
+    const data = Object.hasOwn(lesson.codeExercises, p.exercise) ? lesson.codeExercises[p.exercise] : null;
+    if (!data) throw inputError(`pe-code-exercise: there is no code exercise with id "${p.exercise}"`);
     if (this._cases && this._casesFor === p.exercise) return; // shown; its state lives in the DOM
     if (!this._generator || this._generatorFor !== data.cases) {
       this.titleBox.replaceChildren(trustedFragment(data.title));
       this.prompt.textContent = 'Drawing your cases…';
-      codeCaseGenerators[data.cases]().then(
+      lesson.codeCaseGenerators[data.cases]().then(
         (m) => {
           this._generator = m.default ?? m;
           this._generatorFor = data.cases;

@@ -1,5 +1,7 @@
 // <pe-exercise exercise="sinusoidal-wavelength">: one exercise of the lesson,
-// by id, in which the learner types the answer: a number, a whole number or a
+// by id, or one its author wrote inside the element (markup or JSON: an
+// exercise written as data, web/lib/own-exercise.js), in which the learner
+// types the answer: a number, a whole number or a
 // formula, with numbers drawn for this learner and the right answer computed
 // by the compute core (web/exercises/<generator>.js), never typed into the
 // lesson. Like STACK and WeBWorK:
@@ -31,26 +33,33 @@
 // HTML comes only from quizTextToHtml/blocksToHtml (trustedFragment); what the
 // learner types only ever becomes text nodes or parsed, escaped TeX.
 import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
-import { QuestionElement, questionStyles } from '../lib/question.js';
+import { QuestionElement, questionStyles, texText } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
-import { exercises, exerciseGenerators } from '../gen/lesson-data.js';
+import { lessonNow } from '../lib/lesson-registry.js';
 import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
 import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
+import { authorInline, authorBlocks } from '../lib/author-text.js';
 // the answer reader (and the expression parser under it) load with the first exercise on screen
 let answersModule = null;
 const loadAnswers = () => (answersModule ??= import('../lib/answers.js'));
+// and what reads an exercise written as data (an author's own, or a lesson's written so)
+let ownModule = null;
+const loadOwn = () => (ownModule ??= import('../lib/own-exercise.js'));
 
 class PeExercise extends QuestionElement {
   static tag = 'pe-exercise';
   static idAttribute = 'exercise';
   static description =
-    'One exercise of the lesson, by id: the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.';
+    "One exercise, the lesson's by id or one written inside the element (markup or JSON): the learner types a number or a formula, with numbers drawn per learner and the answer computed by the core.";
   static events = {
     'pe-quiz-answered':
       "A learner checked an answer; detail: { quizId, kind ('numeric' | 'fill-in'), response, texts, correct, score, credit, attempts, revealed, latencyMs, ... } (bubbles, composed).",
   };
   static params = { exercise: idParam('must be an exercise id (lowercase letters, digits and dashes)') };
+  static cssParts = {
+    'solution-value': 'The answer as a learner would type it, shown under the worked solution (one per part).',
+  };
   static styles =
     questionStyles +
     css`
@@ -133,24 +142,39 @@ class PeExercise extends QuestionElement {
   }
 
   update(pe, p) {
-    const data = exercises[p.exercise];
-    if (!data) throw inputError(`pe-exercise: there is no exercise with id "${p.exercise}"`);
     if (this._draw && this._drawFor === p.exercise) return; // already shown; its state lives in the DOM
-    if (!this._generator || this._generatorFor !== data.generator) {
-      this.titleBox.replaceChildren(trustedFragment(data.title));
-      this.prompt.textContent = 'Drawing your numbers…';
-      Promise.all([exerciseGenerators[data.generator](), loadAnswers()]).then(
-        ([m, answers]) => {
-          this._generator = m.default ?? m;
-          this._generatorFor = data.generator;
-          this.answers = answers;
-          this.schedule();
-        },
-        (error) => {
-          this.errorBox.textContent = `This exercise could not be loaded: ${error.message}`;
-        },
-      );
-      return false;
+    // the author's own exercise, written inside the element, or the lesson's by id
+    // (a generator of web/exercises/, or a definition written as an author writes one)
+    const own = this.holdsOwn;
+    const data = own ? { own } : this.lessonEntry('exercises', 'exercise');
+    if (!data) return false; // the lesson is loading
+    const declarative = own || data.definition !== undefined;
+    const key = declarative ? `own:${p.exercise}` : data.generator;
+    if (!this._generator || this._generatorFor !== key) {
+      if (!declarative || !this.answers || !this._own) {
+        if (data.title) this.titleBox.replaceChildren(trustedFragment(data.title));
+        this.prompt.textContent = 'Drawing your numbers…';
+        Promise.all([loadAnswers(), declarative ? loadOwn() : lessonNow().exerciseGenerators[data.generator]()]).then(
+          ([answers, m]) => {
+            this.answers = answers;
+            if (declarative) this._own = m;
+            else [this._generator, this._generatorFor, this._title] = [m.default ?? m, key, data.title];
+            this.schedule();
+          },
+          (error) => {
+            this.errorBox.textContent = `This exercise could not be loaded: ${error.message}`;
+          },
+        );
+        return false;
+      }
+      if (declarative) {
+        // checked and drawn once here: a mistake in it is named in the box
+        const compiled = this.ownQuestion(
+          (definition) => this._own.compileExercise(definition, { pe, samples: lessonNow()?.samples ?? null }),
+          own ? undefined : data.definition,
+        );
+        [this._generator, this._generatorFor, this._title] = [compiled.generator, key, compiled.title];
+      }
     }
     const saved = loadProgress()[p.exercise];
     // the learner's own numbers: from their seed until they ask for new ones
@@ -160,7 +184,7 @@ class PeExercise extends QuestionElement {
     this._draw = this.answers.drawExercise(this._generator, pe, seededRandom(seed));
     this._drawFor = p.exercise;
     this._shownAt = performance.now();
-    this.render(data, saved);
+    this.render(saved);
   }
 
   // the random points at which formulas are compared: the same for the same numbers
@@ -168,10 +192,19 @@ class PeExercise extends QuestionElement {
     return seededRandom(deriveSeed(this._seed, 'judge'));
   }
 
-  render(data, saved) {
+  // an exercise written as data (an author's) has Markdown texts (author-text.js); a generator's, quiz text
+  inlineHtml(text) {
+    return this._draw?.markdown ? authorInline(text) : quizTextToHtml(text);
+  }
+
+  blocksHtml(text) {
+    return this._draw?.markdown ? authorBlocks(text) : blocksToHtml(text);
+  }
+
+  render(saved) {
     const x = this._draw;
-    this.titleBox.replaceChildren(trustedFragment(data.title));
-    this.prompt.replaceChildren(trustedFragment(blocksToHtml(x.prompt)));
+    this.titleBox.replaceChildren(trustedFragment(this._title));
+    this.prompt.replaceChildren(trustedFragment(this.blocksHtml(x.prompt)));
     if (x.code) {
       this.code.hidden = false;
       this.code.setAttribute('aria-label', 'Code, with line numbers');
@@ -190,7 +223,9 @@ class PeExercise extends QuestionElement {
     this.partsBox.replaceChildren(...this.parts.map((p) => p.box));
     this.hint.hidden = true;
     this.hintButton.setAttribute('aria-expanded', 'false');
-    this.hint.replaceChildren(h('h4', {}, 'Hint'), trustedFragment(blocksToHtml(x.hint)));
+    // an author's exercise may come without a hint
+    this.hintButton.hidden = !x.hint;
+    this.hint.replaceChildren(h('h4', {}, 'Hint'), trustedFragment(x.hint ? this.blocksHtml(x.hint) : ''));
     this.solution.hidden = true;
     this.solution.replaceChildren();
     this.reveal.replaceChildren();
@@ -229,7 +264,7 @@ class PeExercise extends QuestionElement {
     const label = h(
       'label',
       { for: id },
-      trustedFragment(quizTextToHtml(part.label ?? (count > 1 ? `Part ${i + 1}` : 'Your answer'))),
+      trustedFragment(this.inlineHtml(part.label ?? (count > 1 ? `Part ${i + 1}` : 'Your answer'))),
     );
     const unit = part.answer.unit ? h('span', { class: 'unit' }, part.answer.unit) : null;
     const rule = h(
@@ -311,6 +346,10 @@ class PeExercise extends QuestionElement {
       texts: texts.map((t) => t.slice(0, 300)),
       correct: right,
       question: plainText(this.prompt),
+      // the same for every learner (xAPI's activity name); the numbers this learner drew go apart
+      title: texText(this.titleBox),
+      numbers: x.numbers ?? null,
+      seed: this._seed,
       correctPattern: interaction.correctPattern,
       correctValue: interaction.correctValue,
     });
@@ -323,7 +362,7 @@ class PeExercise extends QuestionElement {
     p.box.classList.toggle('right', j.right);
     p.box.classList.toggle('wrong', !j.right);
     // a slip's message is the exercise's own text (with $TeX$); the parser's is plain text
-    if (j.slip) p.feedback.replaceChildren(trustedFragment(quizTextToHtml(j.message)));
+    if (j.slip) p.feedback.replaceChildren(trustedFragment(this.inlineHtml(j.message)));
     else setText(p.feedback, j.right ? (this.parts.length > 1 ? 'Right.' : '') : j.message || 'Not this.');
   }
 
@@ -341,14 +380,18 @@ class PeExercise extends QuestionElement {
         'p',
         {},
         trustedFragment(
-          quizTextToHtml(
+          this.inlineHtml(
             `${x.parts.length > 1 ? `${(part.label ?? `Part ${i + 1}`).replace(/\s*[=:]\s*$/, '')}: ` : 'Answer: '}`,
           ),
         ),
         h('code', { part: 'solution-value', 'data-part': String(i) }, part.solutionValue),
       ),
     );
-    this.solution.replaceChildren(h('h4', {}, 'Worked solution'), trustedFragment(blocksToHtml(x.solution)), ...values);
+    this.solution.replaceChildren(
+      h('h4', {}, 'Worked solution'),
+      trustedFragment(this.blocksHtml(x.solution)),
+      ...values,
+    );
     this.solution.hidden = false;
     this._solutionShown = true;
     this.showReveal();

@@ -2,16 +2,17 @@
 // it, exactly what that code prints, computed by the wasm core from the
 // parameters the learner sets.
 //
-// The code and its parameters come from the lesson (lessons/, built into
-// web/gen/lesson-data.js); the function that computes the printout is the
-// sample's runner, web/samples/<id>.js. Initial parameter values may be given
+// The code and its parameters come from the lesson the page registered
+// (web/lib/lesson-registry.js; lessons/, built into web/gen/lesson-data.js);
+// the function that computes the printout is the sample's runner,
+// web/samples/<id>.js. Initial parameter values may be given
 // as attributes named like the parameters (`<pe-live-output sample="rope-seats"
 // theta="0.7">`). The tests hold every runner against what real PyTorch
 // prints for the same code.
 // the code's HTML is the build's (highlighted by it): trustedFragment
 import { PeElement, define, css, h, bindEntryBox, trustedFragment, inputError } from '../lib/pe-element.js';
 import { idParam, parseParam } from '../lib/params.js';
-import { samples, sampleRunners } from '../gen/lesson-data.js';
+import { lessonNow, hasLesson, loadLesson } from '../lib/lesson-registry.js';
 import { pyLiteral } from '../lib/pyformat.js';
 
 // A sample parameter's spec (from the lesson) as params.js reads it: a typed
@@ -31,6 +32,8 @@ function paramSpec(spec) {
   }
   return r;
 }
+// an unknown sample is the page's mistake, shown in the box (an error with a kind)
+
 const parseValue = (name, spec, raw) => parseParam(name, paramSpec(spec), String(raw));
 
 // A parameter value as URL text: vectors as "1,0.5", the rest as String().
@@ -98,19 +101,30 @@ class PeLiveOutput extends PeElement {
 
   // The sample's highlighted code (with its default values), once per sample.
   showCode(id) {
-    const data = samples[id];
+    const data = lessonNow()?.samples[id];
     if (!data || this.codeFor === id) return;
     this.codeFor = id;
     this.codeBox.replaceChildren(trustedFragment(`<code>${data.codeHtml}</code>`));
   }
 
   update(pe, p) {
-    if (!samples[p.sample]) throw inputError(`pe-live-output: there is no sample with id "${p.sample}"`);
+    const lesson = lessonNow();
+    if (!lesson) {
+      if (!hasLesson())
+        throw inputError(`pe-live-output: there is no sample with id "${p.sample}": this page registers no lesson`);
+      loadLesson().then(
+        () => this.schedule(),
+        (error) => (this.errorBox.textContent = `The lesson's samples could not be loaded: ${error.message}`),
+      );
+      return false;
+    }
+    if (!Object.hasOwn(lesson.samples, p.sample))
+      throw inputError(`pe-live-output: there is no sample with id "${p.sample}"`);
     if (this.shownSample !== p.sample) {
       this.shownSample = p.sample;
       this.runner = null;
       this.showCode(p.sample);
-      sampleRunners[p.sample]().then((m) => {
+      lesson.sampleRunners[p.sample]().then((m) => {
         this.runner = m.default;
         this.values = this.initialValues(this.runner.params ?? {});
         this.buildControls(this.runner.params ?? {});

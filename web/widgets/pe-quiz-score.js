@@ -15,10 +15,13 @@
 //                   (scope="#week-2", scope="section.rope")
 // "Reset my answers" starts a new attempt (progress.js, resetProgress): the
 // questions draw new numbers, and an LMS or LRS hears of it.
-// Questions the lesson does not know (a mistyped id, which shows its own
-// error) are not counted, and a question on the page twice counts once.
+// Questions an author wrote inside the elements count wherever they stand
+// (web/lib/page-questions.js); a lesson id the lesson does not know (a
+// mistyped id, which shows its own error) is not counted, and a question on
+// the page twice counts once.
 import { PeElement, define, css, h, inputError } from '../lib/pe-element.js';
-import { questionIds, lessonQuestionIds } from '../gen/lesson-data.js';
+import { lessonNow, hasLesson, loadLesson, onLesson } from '../lib/lesson-registry.js';
+import { QUESTION_SELECTOR, holdsOwnQuestion, questionIdsOf, questionsIn } from '../lib/page-questions.js';
 import {
   loadProgress,
   onProgress,
@@ -30,8 +33,7 @@ import {
   claimPageOnlyNote,
 } from '../lib/progress.js';
 
-const QUESTIONS = 'pe-quiz[quiz], pe-exercise[exercise], pe-code-exercise[exercise]';
-const questionId = (el) => el.getAttribute(el.localName === 'pe-quiz' ? 'quiz' : 'exercise');
+const QUESTIONS = QUESTION_SELECTOR;
 // whether page changes can change what is counted: a question (or an element
 // holding one) came or went, or a question's id changed
 const touchesQuestions = (records) =>
@@ -44,10 +46,12 @@ const touchesQuestions = (records) =>
   );
 
 /**
- * The ids `scope` names in `doc`, in page order, each once, only those the
- * lesson has; throws a readable Error for a scope that is not a selector.
+ * The ids `scope` names in `doc`, in page order, each once: questions their
+ * authors wrote inside the elements, and those the lesson has (`known`: the
+ * registered lesson's questions); throws a readable Error for a scope that
+ * is not a selector.
  */
-export function countedIds(scope, doc = document, known = questionIds) {
+export function countedIds(scope, doc = document, known = lessonNow()?.questionIds ?? []) {
   if (scope === 'lesson') return [...known];
   let nodes;
   if (scope === 'page') nodes = [...doc.querySelectorAll(QUESTIONS)];
@@ -60,11 +64,12 @@ export function countedIds(scope, doc = document, known = questionIds) {
         `scope must be page, lesson or a CSS selector; ${JSON.stringify(scope)} is not a valid selector`,
       );
     }
-    nodes = containers.flatMap((c) => [...(c.matches(QUESTIONS) ? [c] : []), ...c.querySelectorAll(QUESTIONS)]);
+    nodes = questionsIn(containers);
   }
-  const lesson = new Set(known);
-  return [...new Set(nodes.map(questionId))].filter((id) => lesson.has(id));
+  return questionIdsOf(nodes, known);
 }
+
+// a scope the page's author got wrong is shown in the box (an error with a kind)
 
 class PeQuizScore extends PeElement {
   static tag = 'pe-quiz-score';
@@ -102,7 +107,8 @@ class PeQuizScore extends PeElement {
 
   build(root) {
     // progress of quizzes the lesson has dropped would otherwise stay stored forever
-    forgetUnknownQuizzes(lessonQuestionIds);
+    const lesson = lessonNow();
+    if (lesson) forgetUnknownQuizzes(lesson.lessonQuestionIds);
     this.rule = h('p', { class: 'rule' }, CREDIT_RULE);
     this.text = h('span', { class: 'text', role: 'status', 'aria-live': 'polite' });
     this.meter = h('progress', { class: 'meter', max: '1', value: '0', 'aria-label': 'Points earned' });
@@ -114,6 +120,8 @@ class PeQuizScore extends PeElement {
     super.connectedCallback();
     // an answer, a reset, or a change in another tab of the same learner
     this._off ??= onProgress(() => this.schedule());
+    // the lesson's questions are known once it is registered or loaded
+    this._offLesson ??= onLesson(() => this.schedule());
     // questions added, removed or renamed later (a page that builds itself,
     // a notebook cell run again) change what is counted
     this._pageObserver ??= new MutationObserver((records) => touchesQuestions(records) && this.schedule());
@@ -129,6 +137,8 @@ class PeQuizScore extends PeElement {
     super.disconnectedCallback();
     this._off?.();
     this._off = null;
+    this._offLesson?.();
+    this._offLesson = null;
     this._pageObserver?.disconnect();
   }
 
@@ -148,6 +158,22 @@ class PeQuizScore extends PeElement {
   }
 
   update(_pe, p) {
+    // a lesson registered with a loader is loaded when it is counted: the
+    // whole lesson, or questions on the page that name it
+    if (
+      !lessonNow() &&
+      hasLesson() &&
+      (p.scope === 'lesson' || [...document.querySelectorAll(QUESTIONS)].some((el) => !holdsOwnQuestion(el)))
+    ) {
+      loadLesson().then(
+        (lesson) => {
+          forgetUnknownQuizzes(lesson.lessonQuestionIds);
+          this.schedule();
+        },
+        (error) => (this.errorBox.textContent = `The lesson's questions could not be loaded: ${error.message}`),
+      );
+      return false;
+    }
     this.ids = countedIds(p.scope);
     const t = tally(this.ids, loadProgress());
     this.reset.disabled = t.total === 0;

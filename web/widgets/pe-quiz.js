@@ -1,4 +1,6 @@
-// <pe-quiz quiz="sinusoidal-fastest-pair">: one question of the lesson, by id.
+// <pe-quiz quiz="sinusoidal-fastest-pair">: one question of the lesson, by id,
+// or one its author wrote inside the element (markup or a <script
+// type="application/json">: web/lib/own-question.js, own-quiz.js).
 //
 // Check / try again / show solution; per-option feedback that explains;
 // single or multiple answers; questions with a generator get fresh numbers
@@ -24,12 +26,13 @@
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
 import { define, css, h, core, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
-import { QuestionElement, questionStyles } from '../lib/question.js';
+import { QuestionElement, questionStyles, texText } from '../lib/question.js';
 import { idParam } from '../lib/params.js';
-import { quizzes, quizGenerators } from '../gen/lesson-data.js';
+import { lessonNow } from '../lib/lesson-registry.js';
 import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
 import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
 import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
+import { compileQuiz } from '../lib/own-quiz.js';
 
 // the words of a node, its formulas left out
 function textOutsideMath(node) {
@@ -49,7 +52,7 @@ class PeQuiz extends QuestionElement {
   static tag = 'pe-quiz';
   static idAttribute = 'quiz';
   static description =
-    'One quiz question of the lesson, by id, with per-option feedback; progress kept in the browser.';
+    "One quiz question, the lesson's by id or one written inside the element (markup or JSON), with per-option feedback; progress kept in the browser.";
   static events = {
     'pe-quiz-answered':
       'A learner checked an answer; detail: { quizId, response, correct, score, attempts, revealed, choices, correctChoices, ... } (bubbles, composed).',
@@ -106,16 +109,17 @@ class PeQuiz extends QuestionElement {
   }
 
   update(pe, p) {
-    const data = quizzes[p.quiz];
-    if (!data) throw inputError(`pe-quiz: there is no quiz with id "${p.quiz}"`);
     if (this._question && this._questionFor === p.quiz) return; // already shown; state lives in the DOM
+    // the author's own question, written inside the element, or the lesson's by id
+    const data = this.holdsOwn ? this.ownQuestion(compileQuiz) : this.lessonEntry('quizzes', 'quiz');
+    if (!data) return false; // the lesson is loading
     const saved = loadProgress()[p.quiz];
     if (data.generator) {
       const seed = saved?.seed ?? newSeed();
       this._seed = seed;
       if (!this._generator || !this._pe) {
         // the generator module and the core arrive asynchronously; draw again when both have
-        Promise.all([quizGenerators[data.generator](), core()]).then(
+        Promise.all([lessonNow().quizGenerators[data.generator](), core()]).then(
           ([m, loaded]) => {
             this._generator = m.default ?? m;
             this._pe = loaded;
@@ -133,6 +137,7 @@ class PeQuiz extends QuestionElement {
       // generated texts are Markdown with $TeX$, typeset here as MathML
       this._question = {
         generated: true,
+        title: data.title || null,
         multiple: !!q.multiple,
         question: quizTextToHtml(q.question),
         options: q.options.map((o) => ({
@@ -218,12 +223,14 @@ class PeQuiz extends QuestionElement {
     const label = this.labels[i];
     label.classList.add(kind);
     const text = yours ? `${MARKS[kind].slice(0, -2)} (your answer): ` : MARKS[kind];
-    // the mark is the label: feedback that starts with one of its own ("Right.") loses it
+    // the mark is the label: feedback that starts with one of its own ("Right.") loses it;
+    // an option without feedback (an author may leave it out) gets the mark alone
+    const feedback = this._question.options[i].feedback;
     label
       .querySelector('.feedback')
       .replaceChildren(
-        h('span', { class: 'mark' }, text),
-        trustedFragment(withoutLabel(this._question.options[i].feedback)),
+        h('span', { class: 'mark' }, feedback ? text : `${text.replace(/:\s*$/, '')}.`),
+        trustedFragment(feedback ? withoutLabel(feedback) : ''),
       );
   }
 
@@ -270,9 +277,21 @@ class PeQuiz extends QuestionElement {
         correctChoices: correctSet,
         multiple: q.multiple,
         question: plainText(this.legend),
+        title: this.titleText(),
+        // a generated quiz's options are this learner's numbers (xAPI keeps them out of the definition)
+        generated: q.generated,
+        seed: this._seed,
         options: q.options.map((o, i) => this.optionText(i)),
       });
     }
+  }
+
+  // the question's short name for reports (xAPI): its title where it has one
+  // (an author's, a generated quiz's), else the question with its formulas as TeX
+  titleText() {
+    const title = this._question?.title;
+    if (title) return plainText(h('span', {}, trustedFragment(title)));
+    return texText(this.legend);
   }
 
   // an option's text as read, without the TeX annotations of its formulas

@@ -6,7 +6,7 @@
 // and the key's pair (lesson, "Who comes before whom"): each pair adds
 // cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
 // the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
-import { PeElement, define, css, h, patchSpecs, setAttr, setText, inputError } from '../lib/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText, inputError, STICKY_TOP } from '../lib/pe-element.js';
 import { fixed, exponential } from '../lib/pyformat.js';
 
 const TAU = 2 * Math.PI;
@@ -36,6 +36,7 @@ const at = (v) => Math.round(v * 100) / 100;
 
 class RopeClock extends PeElement {
   static tag = 'rope-clock';
+  static cssProperties = ['--pe-sticky-top'];
   static description = 'RoPE as clocks: one dial per frequency pair, a hand per word turned to p·θ_i.';
   static params = {
     sentence: {
@@ -85,7 +86,7 @@ class RopeClock extends PeElement {
        dials make a row, and d_model 64 makes 16 rows): sticky inside .stage,
        so they leave with the last dial. A host page with a bar of its own
        at the top of the screen says how tall it is in --pe-sticky-top. */
-    .tune { position: sticky; top: var(--pe-sticky-top, 0px); z-index: 1; background: var(--pe-bg);
+    .tune { position: sticky; top: ${STICKY_TOP}; z-index: 1; background: var(--pe-bg);
       border-bottom: 1px solid var(--pe-border); padding: 6px 0 2px; }
     .tune .controls, .tune .swap-row { margin: 0 0 6px; }
     .dials { display: grid; grid-template-columns: repeat(auto-fill, minmax(136px, 1fr)); gap: 8px; margin: 8px 0; }

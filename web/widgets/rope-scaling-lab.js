@@ -10,7 +10,7 @@
 // screen): it sticks to the bottom of the screen while the plot is read, to
 // the top while the table is. A host page whose own bar covers the top of
 // the screen sets --pe-sticky-top to that bar's height.
-import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
+import { PeElement, define, css, h, setAttr, setText, patchSpecs, STICKY_TOP } from '../lib/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/pyformat.js';
 import { bindPairCursor } from '../lib/grid-cursor.js';
 import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
@@ -41,6 +41,7 @@ const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 class RopeScalingLab extends PeElement {
   static tag = 'rope-scaling-lab';
+  static cssProperties = ['--pe-sticky-top'];
   static description = 'Wavelength per RoPE pair under linear, dynamic NTK, YaRN and Llama 3 scaling, side by side.';
   static params = {
     dim: { type: 'int', default: 128, min: 4, max: 512, even: true, label: 'head dim' },
@@ -83,7 +84,7 @@ class RopeScalingLab extends PeElement {
     .note, .dynamic-note, .rounding { font-size: .88em; color: var(--pe-muted); }
     .rounding:empty { display: none; }
     .factor-bar {
-      position: sticky; top: var(--pe-sticky-top, 0px); bottom: 0; z-index: 1;
+      position: sticky; top: ${STICKY_TOP}; bottom: 0; z-index: 1;
       margin: 8px 0; padding: 6px 10px; background: var(--pe-panel); border: 1px solid var(--pe-border); border-radius: 8px;
     }
     /* the widget's main control: a longer slider, finer steps */

@@ -23,7 +23,7 @@
 // are web/lib/loss-chart.js, the results table web/lib/train-table.js, the
 // worker pool web/lib/train-workers.js.
 import { PeElement, define, css, h, dataTable } from '../lib/pe-element.js';
-import { parseColor, rgb } from '../lib/colormap.js';
+import { parseColor, rgb, themeValue } from '../lib/colormap.js';
 import {
   ENCODINGS,
   ENCODING_LABELS as LABELS,
@@ -79,7 +79,8 @@ function spawnTrainWorker() {
 // is a plain asset to Vite, webpack and Rollup's assets plugin, which emitted
 // (or inlined) an unbuilt copy of the worker beside the built one.
 function workersFollowed() {
-  if (import.meta.url.endsWith('/widgets/train-lab.js')) return true;
+  // the path only: a dev server (Vite's) serves this module as train-lab.js?v=<hash>
+  if (new URL(import.meta.url).pathname.endsWith('/widgets/train-lab.js')) return true;
   const worker = workerUrl(spawnTrainWorker);
   return worker !== null && !new URL(worker, document.baseURI).pathname.endsWith('/workers/train-worker.js');
 }
@@ -524,7 +525,7 @@ class TrainLab extends PeElement {
   _chartFrame() {
     this._width = this.chartWrap.clientWidth;
     const style = getComputedStyle(this);
-    const col = (name) => rgb(parseColor(style.getPropertyValue(name)));
+    const col = (name) => rgb(parseColor(themeValue(style, name)));
     return { width: this._width, col, running: !!this.run };
   }
 
