@@ -143,6 +143,9 @@ test('the Vite site: the author page renders, grades by the credit rule, takes t
     stored = await lrs.statements();
   }
   const mine = stored.filter((s) => s.actor.mbox === ACTOR.mbox);
+  console.log(
+    `# Learning Locker stored: ${mine.map((s) => `${s.verb.id.split('/').pop()} ${s.object.id}${s.result?.score ? ` ${s.result.score.raw}/${s.result.score.max}` : ''}`).join('; ')}`,
+  );
   assert.deepEqual(
     mine.map((s) => s.verb.id.split('/').pop()),
     ['initialized', 'answered', 'answered', 'answered', 'completed'],
