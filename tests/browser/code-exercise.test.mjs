@@ -117,7 +117,11 @@ test('six code exercises where their topics are taught; a wrong solution fails a
     assert.match(await shadow(el, '.slip'), slip, id);
     await setCode(page, id, composeCode(data[id], data[id].solution));
     await press(el, 'Check');
-    assert.match(await shadow(el, '.result'), /^Correct\. ⅔ point: ⅓ off for each earlier wrong check or shown solution\./, id);
+    assert.match(
+      await shadow(el, '.result'),
+      /^Correct\. ⅔ point: ⅓ off for each earlier wrong check or shown solution\./,
+      id,
+    );
     assert.match(await shadow(el, '.report'), /All \d+ cases agree with the core/, id);
   }
   const answers = await page.evaluate(() => window.answers);

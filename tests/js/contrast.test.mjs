@@ -1,23 +1,23 @@
 // Contrast of the text the widgets draw on canvases, in both themes (issue
 // 46): axe reads the page's text, not a canvas's, so the colours are checked
-// here, from the theme's own defaults (web/lib/theme.js's BASE_CSS, light and
-// dark). Numbers written on heatmap cells use colormap.js's inkFor, which must
+// here, from the theme's own defaults (web/lib/theme.js's THEME_DEFAULTS, light
+// and dark). Numbers written on heatmap cells use colormap.js's inkFor, which must
 // give WCAG AA's 4.5:1 on every colour of the scale they are drawn on; labels
 // in the theme's text and muted colours must reach it on the background.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE_CSS } from '../../web/lib/theme.js';
+import { THEME_DEFAULTS } from '../../web/lib/theme.js';
 import { parseColor, sequential, inkFor, contrastRatio } from '../../web/lib/colormap.js';
 
-// the custom properties of the light :host block and of the dark media query's
+// the theme's defaults, light and dark (theme.js's THEME_DEFAULTS, the one place they are written)
 function themes() {
-  const dark = BASE_CSS.indexOf('@media (prefers-color-scheme: dark)');
-  const read = (text) =>
-    Object.fromEntries([...text.matchAll(/--pe-([a-z]+):\s*(#[0-9a-f]{6})/gi)].map((m) => [m[1], parseColor(m[2])]));
-  return {
-    light: read(BASE_CSS.slice(0, dark)),
-    dark: read(BASE_CSS.slice(dark, BASE_CSS.indexOf('}', BASE_CSS.indexOf('}', dark) + 1))),
-  };
+  const read = (values) =>
+    Object.fromEntries(
+      Object.entries(values)
+        .filter(([, v]) => /^#[0-9a-f]{6}$/i.test(v))
+        .map(([name, v]) => [name.replace(/^--pe-/, ''), parseColor(v)]),
+    );
+  return { light: read(THEME_DEFAULTS.light), dark: read(THEME_DEFAULTS.dark) };
 }
 
 test('the theme defaults are read (both themes have text, background, zero and accent colours)', () => {

@@ -76,6 +76,9 @@ class PeCodeExercise extends QuestionElement {
       "A learner checked their code; detail: { quizId, kind ('long-fill-in'), response (the code), texts, correct, score, credit, attempts, revealed, latencyMs, failingCase, ... } (bubbles, composed).",
   };
   static params = { exercise: idParam('must be a code exercise id (lowercase letters, digits and dashes)') };
+  static cssParts = {
+    'solution-value': 'The worked solution as code, shown on request.',
+  };
   static styles =
     questionStyles +
     css`
