@@ -212,6 +212,11 @@ const board = (page) =>
     .locator('pe-quiz-score')
     .first()
     .evaluate((n) => n.shadowRoot.querySelector('.text').textContent);
+// the board updates in the frame after an answer: wait for it, then say what it says
+async function boardSays(page, re, message) {
+  await until(`the board to say ${re}`, async () => re.test(await board(page))).catch(() => {});
+  assert.match(await board(page), re, message);
+}
 const bySession = (all, id) => all.filter((s) => s.context?.extensions?.[SESSION_EXT] === id);
 const verbs = (list) => list.map((s) => s.verb.id.split('/').pop());
 
@@ -232,7 +237,7 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
   const fixed = ['rope-what-rotates', 'rope-direction', 'rope-checkpoint-pairing'];
   for (const id of fixed) await answerQuiz(page, id, true);
   await until('passed', async () => verbs(await lrs.statements()).includes('passed'));
-  assert.match(await board(page), /^Score: 3 of 6 points/);
+  await boardSays(page, /^Score: 3 of 6 points/);
   await until(
     'the progress saved',
     () => lms.ownState()?.passed === true && /rope-checkpoint-pairing/.test(lms.ownState().progress),
@@ -246,7 +251,7 @@ test('an AU launched twice in one registration: initialized, answered, passed, t
     verbs(bySession(await lrs.statements(), 'session-two')).includes('initialized'),
   );
   await quiz(page, 'rope-what-rotates');
-  assert.match(await board(page), /^Score: 3 of 6 points/, "resumed with the first session's answers");
+  await boardSays(page, /^Score: 3 of 6 points/, "resumed with the first session's answers");
   await answerQuiz(page, 'rope-same-offset', false);
   await answerExerciseWrong(page, 'rope-rotated-pair');
   await answerExerciseWrong(page, 'rope-shifted-score');
@@ -326,12 +331,12 @@ test('bad launches (a fetch URL used twice, no endpoint): the lesson works, the 
     warnings.some((w) => /fetch URL gave no token \(1 this fetch URL has already been used/.test(w)),
   );
   await answerQuiz(page, 'rope-direction', true);
-  assert.match(await board(page), /^Score: 1 of 6 points/, 'the page works, afresh (no LMS record)');
+  await boardSays(page, /^Score: 1 of 6 points/, 'the page works, afresh (no LMS record)');
 
   // without the LMS, progress is the browser's (as in the plain lesson): the answer above stays
   await page.goto(lms.newLaunch({ sessionId: 'session-four', omit: ['endpoint'] }));
   await answerQuiz(page, 'rope-what-rotates', true);
-  assert.match(await board(page), /^Score: 2 of 6 points/);
+  await boardSays(page, /^Score: 2 of 6 points/);
   assert.ok(
     warnings.some((w) => /cmi5: the launch URL lacks endpoint; the lesson works on/.test(w)),
     warnings.join('\n'),
