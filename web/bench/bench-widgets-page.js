@@ -2,7 +2,12 @@
 // <body data-state> is "done" (or "error") and window.widgetBenchResults
 // holds [{ tag, median, p95, max, n }].
 import { configureCore, core } from '../lib/pe-element.js';
+import { registerLesson } from '../lib/lesson-registry.js';
+import * as lessonData from '../gen/lesson-data.js';
 import { widgetCases, runWidgetBench } from './widgets.js';
+
+// the quiz and the live output benchmarked are the lesson's, by id, as on the lesson page
+registerLesson(lessonData);
 
 const params = new URLSearchParams(location.search);
 const simd = params.get('simd') !== '0';
