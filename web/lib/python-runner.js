@@ -12,6 +12,7 @@
 // server allows it; a strict CSP must then allow worker-src blob:): see
 // docs/embedding.md, "Python in the page".
 
+import { workerUrl } from './worker-url.js';
 /** How long one run (the learner's code and all its cases) may take. */
 export const RUN_LIMIT_MS = 5000;
 /** How long Python may take to start (downloading ~14 MB on a slow line included). */
@@ -54,7 +55,7 @@ function startWorker(spawn) {
     // an opaque origin (a sandboxed frame): a classic blob worker that imports
     // the worker's module by its URL (a module blob worker fails there, with
     // no message, in Chromium 156; a classic one's import() works)
-    const url = urlOf(spawn);
+    const url = workerUrl(spawn);
     if (!url) throw runError('python-unavailable', 'This page cannot start the Python worker.');
     const blob = new Blob(
       [
@@ -65,23 +66,6 @@ function startWorker(spawn) {
     w = new Worker(URL.createObjectURL(blob));
   }
   return w;
-}
-
-// The URL spawn() would start, read without starting a worker.
-function urlOf(spawn) {
-  const RealWorker = globalThis.Worker;
-  let url = null;
-  globalThis.Worker = function StandIn(u) {
-    url = String(u);
-  };
-  try {
-    spawn();
-  } catch {
-    url = null;
-  } finally {
-    globalThis.Worker = RealWorker;
-  }
-  return url;
 }
 
 /** Ends the worker (a run that passed its limit, a broken Python): the next run starts afresh. */

@@ -3,28 +3,7 @@
 // once it says it can train. The widget passes `spawn`, its own
 // new Worker(new URL(...), ...) call: that literal must stay in the widget's
 // file, where bundlers see it and build the worker (see train-lab.js).
-
-/**
- * The URL spawn() would start, read without starting a worker (the global
- * Worker stands in for one synchronous call); null where there is no Worker
- * or spawn() throws.
- */
-export function workerUrl(spawn) {
-  const RealWorker = globalThis.Worker;
-  if (typeof RealWorker !== 'function') return null;
-  let url = null;
-  globalThis.Worker = function StandIn(u) {
-    url = String(u);
-  };
-  try {
-    spawn();
-  } catch {
-    url = null;
-  } finally {
-    globalThis.Worker = RealWorker;
-  }
-  return url;
-}
+export { workerUrl } from './worker-url.js';
 
 /**
  * Starts a worker for each of run.parts (pushed to run.workers); resolves
