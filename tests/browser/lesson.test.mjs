@@ -88,8 +88,27 @@ test('text, code and default outputs show before the wasm arrives, and written q
   await page.waitForFunction(() => !!customElements.get('pe-live-output'));
   const sample = page.locator('pe-live-output[sample="seat-vectors"]');
   await sample.scrollIntoViewIfNeeded();
-  const shown = await sample.evaluate((n) => n.shadowRoot.textContent);
-  assert.ok(shown.includes('position 1: [0.841 0.54  0.01  1.   ]'), 'default output missing before the core');
+  // the element renders after its first update (a task, not at definition), so wait for it; the
+  // core is held until release() below, so an output that needs the core never comes and this times out
+  const shown = await sample
+    .evaluate(
+      (n) =>
+        new Promise((resolve, reject) => {
+          const until = Date.now() + 10000;
+          const poll = () => {
+            const text = n.shadowRoot?.textContent ?? '';
+            if (text.includes('position 1: [0.841 0.54  0.01  1.   ]')) resolve(text);
+            else if (Date.now() > until) reject(new Error(`shown: ${text.slice(0, 300)}`));
+            else setTimeout(poll, 50);
+          };
+          poll();
+        }),
+    )
+    .catch((e) => e.message);
+  assert.ok(
+    shown.includes('position 1: [0.841 0.54  0.01  1.   ]'),
+    `default output missing before the core (${shown})`,
+  );
   assert.ok(shown.includes('import'), 'code missing before the core');
   // a written quiz is interactive without the core
   const quiz = page.locator('pe-quiz[quiz="why-position-shuffle-outputs"]');
