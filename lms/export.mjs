@@ -52,8 +52,8 @@ async function checkQuestions(questions, file) {
   const own = questions.filter((q) => q.json !== null);
   if (!own.length) return;
   const [{ compileQuiz }, { compileExercise }, { loadPosenc }] = await Promise.all([
-    import('../web/lib/own-quiz.js'),
-    import('../web/lib/own-exercise.js'),
+    import('../web/lib/questions/own-quiz.js'),
+    import('../web/lib/questions/own-exercise.js'),
     import('../web/posenc.js'),
   ]);
   const pe = own.some((q) => q.tag === 'pe-exercise') ? await loadPosenc() : null;

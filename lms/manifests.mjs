@@ -1,5 +1,5 @@
 // The XML an LMS reads from a package, for the lesson's exports
-// (scripts/export-scorm.mjs, export-cmi5.mjs) and an author's page
+// (scripts/export/export-scorm.mjs, export-cmi5.mjs) and an author's page
 // (lms/export.mjs, the `posenc-course export` command): SCORM 1.2's and 2004
 // 4th edition's imsmanifest.xml, with the title and description as inline LOM
 // metadata (IMS MD 1.2.1 in 1.2, IEEE LOM in 2004), and cmi5's cmi5.xml.
@@ -13,7 +13,7 @@
 //     path in the zip
 //   courseStructure({ courseId, title, description, aus: [{ id, title, description, url }], mastery })
 import { schemaLocation } from './schemas.mjs';
-import { DEFAULT_ACTIVITY_BASE } from '../web/lib/xapi-statements.js';
+import { DEFAULT_ACTIVITY_BASE } from '../web/lib/reporting/xapi-statements.js';
 
 /**
  * A cmi5 course's IRI base, which must be given: the course, each AU and

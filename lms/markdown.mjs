@@ -1,7 +1,7 @@
 // A page written in Markdown, for `posenc-course export <page.md>`
 // (lms/page.mjs), read without a Markdown library (the npm package has no
 // dependency). The Markdown of an author's question texts
-// (web/lib/author-text.js) plus what a page needs:
+// (web/lib/questions/author-text.js) plus what a page needs:
 //
 //   # Heading ... ###### Heading       (the first # heading is the title)
 //   paragraphs, "- " and "1. " lists, > quotes
@@ -12,10 +12,10 @@
 //   a block passed through as written, up to the line that closes that tag
 //   (so a question of one's own, markup or JSON, may span blank lines)
 //
-// Formulas are the TeX subset web/lib/quiz-text.js sets as MathML; one it
+// Formulas are the TeX subset web/lib/questions/quiz-text.js sets as MathML; one it
 // does not know throws, naming the line.
-import { authorInline } from '../web/lib/author-text.js';
-import { escapeHtml, texToMathML } from '../web/lib/quiz-text.js';
+import { authorInline } from '../web/lib/questions/author-text.js';
+import { escapeHtml, texToMathML } from '../web/lib/questions/quiz-text.js';
 
 const slug = (text) =>
   text

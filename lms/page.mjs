@@ -4,7 +4,7 @@
 // its local stylesheets inlined as <style>, its local images and icon as
 // data: URLs, and one module script: the package's prebuilt
 // dist/posenc-lms.js (every widget but <train-lab>, both builds of the core
-// inlined, and the LMS adapter its settings name, web/lib/lms-page.js). It
+// inlined, and the LMS adapter its settings name, web/lib/reporting/lms-page.js). It
 // works opened from disk, in an LMS, with no server and no network.
 //
 // The page's own scripts cannot come along (they import the package by its
@@ -70,7 +70,7 @@ export function questionsOf(html) {
 
 /**
  * The page as one file: { html, title, description, dropped, notes }.
- * `settings` goes into the page for web/lib/lms-page.js; `script` is
+ * `settings` goes into the page for web/lib/reporting/lms-page.js; `script` is
  * dist/posenc-lms.js's text.
  */
 export function selfContainedPage(file, { settings, script }) {

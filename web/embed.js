@@ -23,7 +23,7 @@
 //                                   or after the solution was shown:
 //                                   revealed); credit: the question's best so
 //                                   far; statement: the xAPI statement, shaped
-//                                   like H5P's (web/lib/xapi.js), whose success
+//                                   like H5P's (web/lib/reporting/xapi.js), whose success
 //                                   and score are the credit; complete (id,
 //                                   timestamp, actor: the launch's learner or
 //                                   an anonymous account, registration,
@@ -44,13 +44,13 @@
 // or from a message becomes HTML: parameters are attribute text that each
 // widget checks, and errors are shown with textContent.
 import * as lessonData from './gen/lesson-data.js';
-import { registerLesson } from './lib/lesson-registry.js';
+import { registerLesson } from './lib/lesson/lesson-registry.js';
 import './widgets.js';
-import { bindUrlState } from './lib/url-state.js';
-import { configureFromLaunch, LAUNCH_PARAMS, trackAnswers } from './lib/xapi.js';
+import { bindUrlState } from './lib/base/url-state.js';
+import { configureFromLaunch, LAUNCH_PARAMS, trackAnswers } from './lib/reporting/xapi.js';
 
 // the embed shows the lesson's widgets: its questions and samples, and its
-// completion for posenc:completed (web/lib/lesson-registry.js)
+// completion for posenc:completed (web/lib/lesson/lesson-registry.js)
 registerLesson(lessonData);
 
 const VERSION = 1;

@@ -2,23 +2,23 @@
 // course authors embed), marks the table of contents' current section, and
 // says which build of the core is running. The text is already on screen
 // when this runs; widgets fill in when the core arrives.
-import { deferred } from './lib/define-later.js';
+import { deferred } from './lib/base/define-later.js';
 import * as lessonData from './gen/lesson-data.js';
-import { registerLesson } from './lib/lesson-registry.js';
+import { registerLesson } from './lib/lesson/lesson-registry.js';
 import './widgets.js';
-import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/pe-element.js';
-import { bindUrlState } from './lib/url-state.js';
-import { configureFromLaunch, STATUS_EVENT } from './lib/xapi.js';
-import { sectionChoice } from './lib/sections.js';
+import { core, defineDeferredNow, scrollsSideways, tabStopIfScrolls } from './lib/base/pe-element.js';
+import { bindUrlState } from './lib/base/url-state.js';
+import { configureFromLaunch, STATUS_EVENT } from './lib/reporting/xapi.js';
+import { sectionChoice } from './lib/lesson/sections.js';
 
 // This page shows the lesson: its questions, sections and samples
-// (web/lib/lesson-registry.js), before anything reads them.
+// (web/lib/lesson/lesson-registry.js), before anything reads them.
 registerLesson(lessonData);
 
-// A choice of sections (`?sections=rope,long-context`, lib/sections.js; an
+// A choice of sections (`?sections=rope,long-context`, lib/lesson/sections.js; an
 // LMS launches one SCO per section this way): the other sections and their
 // contents entries leave the page before any widget is defined (definitions
-// wait for later tasks, lib/define-later.js), so nothing of theirs computes
+// wait for later tasks, lib/base/define-later.js), so nothing of theirs computes
 // and the score, which counts the questions on the page, counts only these.
 // A bad choice is said above the lesson, which then shows whole.
 function chooseSections() {
@@ -303,7 +303,7 @@ for (const aside of document.querySelectorAll('details.aside')) {
 // with the first heatmap at d_model 128, and moving a control updates the
 // address, so a view can be shared as a link. Quizzes and exercises keep
 // their progress in localStorage instead.
-// The widgets are defined one tag per task (lib/define-later.js): bind once
+// The widgets are defined one tag per task (lib/base/define-later.js): bind once
 // every tag on the page is. A link with widget state in it is applied at
 // once, as the page loads (all tags defined now), so nothing shows the
 // default state first.

@@ -55,7 +55,7 @@ const CONVENTIONS = ['half', 'interleaved'];
 
 /**
  * The builds of the core: wasm/posenc-<variant>.{js,wasm}. The one list of
- * them: CMakeLists.txt and scripts/build.sh read it from here, and
+ * them: CMakeLists.txt and scripts/build/build.sh read it from here, and
  * core/load.js names each one's files.
  */
 export const BUILD_VARIANTS = Object.freeze(['simd', 'scalar', 'train-simd', 'train-scalar']);

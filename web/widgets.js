@@ -8,9 +8,9 @@
 // Each widget file defines one element, tag = file name; the compute core is
 // loaded relative to this script, on first use. The lesson's questions and
 // samples (<pe-quiz quiz="rope-what-rotates">) are lent by id, loaded the
-// first time a page asks for one (web/lib/lesson-registry.js); a page that
+// first time a page asks for one (web/lib/lesson/lesson-registry.js); a page that
 // shows the lesson itself registers it (web/lesson.js, web/embed.js).
-import { hasLesson, registerLessonLoader } from './lib/lesson-registry.js';
+import { hasLesson, registerLessonLoader } from './lib/lesson/lesson-registry.js';
 import './widgets/pe-heatmap.js';
 import './widgets/pe-wave-barcode.js';
 import './widgets/pe-binary-counter.js';
@@ -34,4 +34,4 @@ if (!hasLesson()) registerLessonLoader(() => import('./gen/lesson-data.js'));
 
 // Where the quizzes' and exercises' xAPI statements go (an LRS, the activity
 // IRIs, the learner): docs/embedding.md, "Sending to an LRS".
-export { configureXapi, xapiConfig } from './lib/xapi.js';
+export { configureXapi, xapiConfig } from './lib/reporting/xapi.js';

@@ -31,8 +31,8 @@ import {
   assertShowsSomething,
   learnerVisibleErrors,
 } from './harness.mjs';
-import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
-import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
+import { BUNDLE_EXCLUDED } from '../../scripts/build/bundles.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
 import { build } from 'esbuild';
 import { quizzes } from '../../web/gen/lesson-data.js';

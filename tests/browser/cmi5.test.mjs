@@ -1,4 +1,4 @@
-// The cmi5 package (scripts/export-cmi5.mjs) launched as an LMS launches it,
+// The cmi5 package (scripts/export/export-cmi5.mjs) launched as an LMS launches it,
 // against a real LRS (Learning Locker's statements service, tests/js/lrs.mjs).
 //
 // The harness plays the LMS: it serves the exported lesson.html (read from
@@ -32,8 +32,8 @@ import { unzipSync, strFromU8 } from 'fflate';
 import { XMLParser } from 'fast-xml-parser';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { startLrs, LRS_AUTH } from '../js/lrs.mjs';
-import { exportCmi5 } from '../../scripts/export-cmi5.mjs';
-import { listenLocal } from '../../scripts/serve.mjs';
+import { exportCmi5 } from '../../scripts/export/export-cmi5.mjs';
+import { listenLocal } from '../../scripts/run/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const validateStatement = require('@learninglocker/xapi-validation').default;

@@ -14,7 +14,7 @@ import { useSite, newPage, startServer, strictPage, renderAllWidgets, assertNoSi
 
 const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
-const LIMIT_MS = 5000; // RUN_LIMIT_MS of web/lib/python-runner.js
+const LIMIT_MS = 5000; // RUN_LIMIT_MS of web/lib/python/python-runner.js
 const site = useSite();
 let lesson; // the lesson page whose worker the tests share
 
@@ -84,7 +84,7 @@ test('six code exercises where their topics are taught; a wrong solution fails a
   });
   await renderAllWidgets(page, ['pe-code-exercise', 'pe-quiz-score']);
   const data = await page.evaluate(async () => (await import('/gen/lesson-data.js')).codeExercises);
-  const { composeCode } = await import('../../web/lib/code-check.js');
+  const { composeCode } = await import('../../web/lib/python/code-check.js');
 
   // Run first (the cold start), then again (warm): Run is not an attempt
   const first = 'sinusoidal-code-row';
@@ -95,7 +95,7 @@ test('six code exercises where their topics are taught; a wrong solution fails a
     await shadow(el, '.report'),
     /sinusoidal_row\(pos=0, d_model=4, base=10000\)\n→ \[0\.0, 1\.0, 0\.0, 1\.0\]/,
   );
-  const stats = await page.evaluate(async () => (await import('/lib/python-runner.js')).runnerStats);
+  const stats = await page.evaluate(async () => (await import('/lib/python/python-runner.js')).runnerStats);
   console.log(
     `# Run -> first result: cold ${cold} ms (Python started in ${Math.round(stats.startMs)} ms), warm ${warm} ms; the worker's wasm heap ${(stats.memoryBytes / 2 ** 20).toFixed(0)} MiB`,
   );
@@ -157,7 +157,7 @@ test('an endless loop is stopped within the limit and Python starts afresh; a sy
   const id = 'relative-bias-code-t5-bucket';
   await renderAllWidgets(page, [sel(id)]);
   const data = await page.evaluate(async (x) => (await import('/gen/lesson-data.js')).codeExercises[x], id);
-  const { composeCode } = await import('../../web/lib/code-check.js');
+  const { composeCode } = await import('../../web/lib/python/code-check.js');
   let el = await setCode(page, id, composeCode(data, data.solution));
   await press(el, 'Run'); // Python is up
 
@@ -169,11 +169,14 @@ test('an endless loop is stopped within the limit and Python starts afresh; a sy
   const stopped = await press(el, 'Run');
   assert.match(await shadow(el, '.report'), /Stopped: your code ran longer than 5 s/);
   assert.ok(stopped >= LIMIT_MS && stopped < LIMIT_MS + 2000, `stopped after ${stopped} ms`);
-  const starts = await page.evaluate(async () => (await import('/lib/python-runner.js')).runnerStats.starts);
+  const starts = await page.evaluate(async () => (await import('/lib/python/python-runner.js')).runnerStats.starts);
   await setCode(page, id, composeCode(data, data.solution));
   const restart = await press(el, 'Run');
   assert.match(await shadow(el, '.report'), /→ 0$/);
-  assert.equal(await page.evaluate(async () => (await import('/lib/python-runner.js')).runnerStats.starts), starts + 1);
+  assert.equal(
+    await page.evaluate(async () => (await import('/lib/python/python-runner.js')).runnerStats.starts),
+    starts + 1,
+  );
   console.log(
     `# an endless loop: stopped ${stopped} ms after Run (limit ${LIMIT_MS} ms); the next run, on a fresh worker: ${restart} ms`,
   );
@@ -330,7 +333,7 @@ test('embedded in a sandboxed cross-origin iframe (sandbox="allow-scripts") unde
     const frame = page.frames().find((f) => f.url().startsWith(course.url));
     const pageBytes = [...bytes.values()].reduce((a, b) => a + b, 0);
     const data = await frame.evaluate(async (x) => (await import('/gen/lesson-data.js')).codeExercises[x], id);
-    const { composeCode } = await import('../../web/lib/code-check.js');
+    const { composeCode } = await import('../../web/lib/python/code-check.js');
     await el.evaluate((n, c) => n.setCode(c), composeCode(data, data.solution));
     await press(el, 'Check');
     assert.match(await shadow(el, '.result'), /^Correct\. 1 point\./);
@@ -386,7 +389,7 @@ test('the one-file lesson (npm run export) says that running code needs the onli
   const os = await import('node:os');
   const path = await import('node:path');
   const { pathToFileURL } = await import('node:url');
-  const { exportLesson } = await import('../../scripts/export.mjs');
+  const { exportLesson } = await import('../../scripts/export/export.mjs');
   const { questionIds, codeExercises } = await import('../../web/gen/lesson-data.js');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'posenc-code-export-'));
   try {

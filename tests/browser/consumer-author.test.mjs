@@ -27,7 +27,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
-import { freePort, listenLocal } from '../../scripts/serve.mjs';
+import { freePort, listenLocal } from '../../scripts/run/serve.mjs';
 import { siteProject, startCommandServer, stopCommandServer, timed } from './consumer-site.mjs';
 import { typeAnswer, exerciseState, quizState, waitUntil } from './questions.mjs';
 import { runtimes, hostPage, launchData } from './scorm-host.mjs';

@@ -2,7 +2,7 @@
 // package by Vite, webpack 5, Rollup or esbuild) share:
 // - siteProject(): the bundler's project under build/bundler-sites/<name>/
 //   (git-ignored), its packages those of tests/browser/consumer-sites/<name>/'s
-//   committed lock (installed by scripts/setup.sh, once per lock), the freshly
+//   committed lock (installed by scripts/setup/setup.sh, once per lock), the freshly
 //   packed tarball installed over the previous copy on each run, offline;
 // - the two sites every bundler builds: a page importing
 //   `posenc-course/widgets` (every tag, train-lab included) and one importing
@@ -18,11 +18,11 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strictPage, renderAllWidgets, assertShowsSomething, learnerVisibleErrors, root } from './harness.mjs';
-import { BUNDLE_EXCLUDED } from '../../scripts/bundles.mjs';
+import { BUNDLE_EXCLUDED } from '../../scripts/build/bundles.mjs';
 import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
-import { installSite } from '../../scripts/consumer-sites.mjs';
+import { installSite } from '../../scripts/setup/consumer-sites.mjs';
 
 export { root };
 
@@ -62,7 +62,7 @@ ${tags.map((t) => `<${t} ${REQUIRED[t] ?? ''}></${t}>`).join('\n')}
 /**
  * build/bundler-sites/<name>/, a course author's project: its bundler as
  * tests/browser/consumer-sites/<name>/package-lock.json pins it (installed by
- * scripts/setup.sh, or here if its lock changed since: scripts/consumer-sites.mjs),
+ * scripts/setup/setup.sh, or here if its lock changed since: scripts/setup/consumer-sites.mjs),
  * and this checkout packed and installed over the previous copy, offline.
  * Returns { project, npm(args), cold } (`cold`: the bundler was installed by
  * this call).

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from './harness.mjs';
-import { freePort } from '../../scripts/serve.mjs';
+import { freePort } from '../../scripts/run/serve.mjs';
 import {
   SITES,
   bundlerProject,

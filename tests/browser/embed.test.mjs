@@ -8,8 +8,8 @@ import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs'
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
-import { exportLesson } from '../../scripts/export.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
+import { exportLesson } from '../../scripts/export/export.mjs';
 import { root, startServer, launch, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 

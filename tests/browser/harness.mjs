@@ -5,8 +5,8 @@ import { mkdirSync } from 'node:fs';
 import { before, after } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
-import { launchChromium } from '../../scripts/chromium.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
+import { launchChromium } from '../../scripts/run/chromium.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = path.join(root, 'screenshots');
@@ -198,7 +198,7 @@ export async function shadowTexts(page, selector) {
  * One widget alone on the development page (/widgets/dev.html), rendered:
  * { page, el }. `options` are more of the browser context's (isMobile,
  * deviceScaleFactor, colorScheme, ...). The page lends the lesson's
- * questions and samples by id, as widgets.js does (web/lib/lesson-registry.js).
+ * questions and samples by id, as widgets.js does (web/lib/lesson/lesson-registry.js).
  */
 export async function openWidget(site, markup, viewport = { width: 1000, height: 900 }, options = {}) {
   const page = await newPage(site.browser, { viewport, ...options });
@@ -207,7 +207,7 @@ export async function openWidget(site, markup, viewport = { width: 1000, height:
   await page.evaluate(
     async ([m, t]) => {
       await import(`/widgets/${t}.js`);
-      const { hasLesson, registerLessonLoader } = await import('/lib/lesson-registry.js');
+      const { hasLesson, registerLessonLoader } = await import('/lib/lesson/lesson-registry.js');
       if (!hasLesson()) registerLessonLoader(() => import('/gen/lesson-data.js'));
       document.body.insertAdjacentHTML('beforeend', m);
     },

@@ -270,7 +270,7 @@ test('axe-core finds no violation of WCAG 2.2 AA or best practice: every aside o
   await page.evaluate(openWidgetDetails);
   await settle(page);
   const notDrawn = await page.evaluate(async () => {
-    const label = (await import('/lib/pe-element.js')).NOT_DRAWN_LABEL;
+    const label = (await import('/lib/base/pe-element.js')).NOT_DRAWN_LABEL;
     const left = [];
     const visit = (root) => {
       for (const e of root.querySelectorAll('*')) {

@@ -17,7 +17,7 @@ import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { typeAnswer, exerciseState, quizState, waitUntil } from './questions.mjs';
 import { runtimes, hostPage, launchData } from './scorm-host.mjs';
-import { listenLocal } from '../../scripts/serve.mjs';
+import { listenLocal } from '../../scripts/run/serve.mjs';
 import { exportPage } from '../../lms/export.mjs';
 import { writeAuthorPage } from '../js/author-page.mjs';
 

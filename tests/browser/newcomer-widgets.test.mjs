@@ -230,7 +230,7 @@ test('alibi-bias, dark theme: every head but the gentlest two shows its penalty;
       return { far: px(Math.floor(c.width / 16), Math.floor((15 * c.height) / 16)), zero: px(1, 1) };
     }),
   );
-  const { contrastRatio } = await import('../../web/lib/colormap.js');
+  const { contrastRatio } = await import('../../web/lib/drawing/colormap.js');
   const ratios = corners.map(({ far, zero }) => contrastRatio(far, zero));
   for (let hh = 0; hh < 6; hh++)
     assert.ok(ratios[hh] >= 1.15, `head ${hh + 1}: ${ratios[hh].toFixed(2)}:1 against bias 0`);

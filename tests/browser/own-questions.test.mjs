@@ -40,7 +40,7 @@ test('the three examples of docs/embedding.md, on a page with no lesson under a 
   );
   await renderAllWidgets(page, ['pe-quiz', 'pe-exercise', 'pe-quiz-score']);
   assert.equal(
-    await page.evaluate(async () => (await import('/lib/lesson-registry.js')).hasLesson()),
+    await page.evaluate(async () => (await import('/lib/lesson/lesson-registry.js')).hasLesson()),
     false,
     'the page registers no lesson',
   );
@@ -112,7 +112,7 @@ test('the three examples of docs/embedding.md, on a page with no lesson under a 
   });
   assert.equal(await board(), 'Score: 2⅓ of 3 points (3 of 3 questions answered)');
   // kept as the author's own: a lesson that does not know the ids never forgets them
-  const stored = await page.evaluate(async () => (await import('/lib/progress.js')).loadProgress());
+  const stored = await page.evaluate(async () => (await import('/lib/reporting/progress.js')).loadProgress());
   assert.deepEqual(
     Object.entries(stored).map(([id, e]) => [id, e.own, e.credit]),
     [

@@ -29,7 +29,7 @@ async function authorPage(markup) {
   await page.evaluate(async (m) => {
     await Promise.all(['pe-quiz', 'pe-exercise', 'pe-quiz-score'].map((t) => import(`/widgets/${t}.js`)));
     // the lesson's questions, lent by id as widgets.js does
-    const { registerLessonLoader } = await import('/lib/lesson-registry.js');
+    const { registerLessonLoader } = await import('/lib/lesson/lesson-registry.js');
     registerLessonLoader(() => import('/gen/lesson-data.js'));
     document.body.insertAdjacentHTML('beforeend', m);
   }, markup(facts));
@@ -175,7 +175,7 @@ test("two tabs of one learner: an answer in one moves the other's score board, a
   await second.evaluate(async (m) => {
     await Promise.all(['pe-quiz', 'pe-exercise', 'pe-quiz-score'].map((t) => import(`/widgets/${t}.js`)));
     // the lesson's questions, lent by id as widgets.js does
-    const { registerLessonLoader } = await import('/lib/lesson-registry.js');
+    const { registerLessonLoader } = await import('/lib/lesson/lesson-registry.js');
     registerLessonLoader(() => import('/gen/lesson-data.js'));
     document.body.insertAdjacentHTML('beforeend', m);
   }, markup(facts));

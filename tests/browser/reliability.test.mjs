@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createStaticServer, listenLocal } from '../../scripts/serve.mjs';
+import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
 import { startServer, launch, newPage, renderAllWidgets } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
@@ -284,14 +284,14 @@ test('corrupted or foreign quiz progress in localStorage is discarded and the pa
   const open = async () => {
     await page.evaluate(async (id) => {
       await Promise.all([import('/widgets/pe-quiz.js'), import('/widgets/pe-quiz-score.js')]);
-      const { registerLessonLoader } = await import('/lib/lesson-registry.js');
+      const { registerLessonLoader } = await import('/lib/lesson/lesson-registry.js');
       registerLessonLoader(() => import('/gen/lesson-data.js'));
       document.body.insertAdjacentHTML('beforeend', `<pe-quiz quiz="${id}"></pe-quiz><pe-quiz-score></pe-quiz-score>`);
     }, quizId);
     await renderAllWidgets(page, ['pe-quiz', 'pe-quiz-score']);
   };
   await page.goto(`${site.url}/widgets/dev.html`);
-  const key = await page.evaluate(async () => (await import('/lib/progress.js')).progressKey);
+  const key = await page.evaluate(async () => (await import('/lib/reporting/progress.js')).progressKey);
   const options = await page.evaluate(
     async (id) => (await import('/gen/lesson-data.js')).quizzes[id].options.length,
     quizId,
@@ -341,7 +341,7 @@ test('corrupted or foreign quiz progress in localStorage is discarded and the pa
 test('progress of quizzes the lesson no longer has is removed on load and not counted', async () => {
   const page = await newPage(browser, { viewport: { width: 1280, height: 900 } });
   await page.goto(`${site.url}/index.html`);
-  const key = await page.evaluate(async () => (await import('./lib/progress.js')).progressKey);
+  const key = await page.evaluate(async () => (await import('./lib/reporting/progress.js')).progressKey);
   const { quizId, total } = await page.evaluate(async () => {
     const { quizzes, questionIds } = await import('./gen/lesson-data.js');
     return { quizId: Object.keys(quizzes).find((id) => !quizzes[id].generator), total: questionIds.length };

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage, screenshotPath } from './harness.mjs';
-import { ROPE_PRESETS } from '../../web/lib/rope-presets.js';
+import { ROPE_PRESETS } from '../../web/lib/rope/rope-presets.js';
 
 const site = useSite();
 

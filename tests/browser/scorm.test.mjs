@@ -22,8 +22,8 @@ import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { launch, newPage } from './harness.mjs';
 import { exerciseState, typeAnswer, quizState, answerWithKeyboard, wrongPick, waitUntil } from './questions.mjs';
-import { exportScorm } from '../../scripts/export-scorm.mjs';
-import { listenLocal } from '../../scripts/serve.mjs';
+import { exportScorm } from '../../scripts/export/export-scorm.mjs';
+import { listenLocal } from '../../scripts/run/serve.mjs';
 import { runtimes, hostPage, launchData } from './scorm-host.mjs';
 
 const require = createRequire(import.meta.url);

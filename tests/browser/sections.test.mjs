@@ -15,11 +15,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { useSite, newPage } from './harness.mjs';
-import { exportScorm } from '../../scripts/export-scorm.mjs';
+import { exportScorm } from '../../scripts/export/export-scorm.mjs';
 import * as lessonData from '../../web/gen/lesson-data.js';
-import { questionIdsIn } from '../../web/lib/sections.js';
-import { registerLesson } from '../../web/lib/lesson-registry.js';
-import { listenLocal } from '../../scripts/serve.mjs';
+import { questionIdsIn } from '../../web/lib/lesson/sections.js';
+import { registerLesson } from '../../web/lib/lesson/lesson-registry.js';
+import { listenLocal } from '../../scripts/run/serve.mjs';
 
 const require = createRequire(import.meta.url);
 const { sections, quizzes, codeExercises } = lessonData;

@@ -177,7 +177,7 @@ test('in an embed under a strict CSP the lab trains in workers, and shows exactl
 
 test('task text: trains a language model on the lesson text, retraces the recorded seed, and explains a missing corpus', async () => {
   const { default: LM } = await import('../../web/data/lm-results.js');
-  const { TEXT } = await import('../../web/lib/train-session.js');
+  const { TEXT } = await import('../../web/lib/training/train-session.js');
   const seed = LM.seeds[0];
   const page = await labPage(
     `<train-lab task="text" steps="${TEXT.evalEvery}" lr="${TEXT.lr}" train-len="${TEXT.trainLen}" seed="${seed}" encodings="rope"></train-lab>`,

@@ -1,4 +1,4 @@
-// What a widget does with an error its update() throws (web/lib/pe-element.js):
+// What a widget does with an error its update() throws (web/lib/base/pe-element.js):
 // an error about a value given (it carries `kind`: the core's, the API's
 // checks', inputError()'s) is the learner's to read, in the widget's error
 // box, and nothing more; any other error (a TypeError in widget code) is a
@@ -13,7 +13,7 @@ const site = useSite();
 
 // Defines <test-update-error kind="bug|input|core">: its update() fails in that way.
 function defineWidgets() {
-  return import('/lib/pe-element.js').then(({ PeElement, define, inputError, h }) => {
+  return import('/lib/base/pe-element.js').then(({ PeElement, define, inputError, h }) => {
     class TestUpdateError extends PeElement {
       static tag = 'test-update-error';
       static params = { fail: { type: 'enum', options: ['bug', 'input', 'core', 'none'], default: 'none' } };

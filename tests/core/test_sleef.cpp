@@ -4,7 +4,7 @@
 // arguments, hashed by tests/fixtures/make_sincos.py).
 // The tables were taken from libsleef 3.5.1 (Sleef_finz_powf1_u10purecfma)
 // and from torch itself; natively a larger sweep runs against libsleef
-// itself (Debian's libsleef3, which scripts/setup.sh installs). In wasm the
+// itself (Debian's libsleef3, which scripts/setup/setup.sh installs). In wasm the
 // fused multiply-adds are emulated, so the tables are what shows the
 // emulation rounds like the hardware.
 #include <catch2/catch.hpp>
@@ -400,10 +400,10 @@ TEST_CASE("sleef_powf special cases follow SLEEF", "[sleef]") {
 #if POSENC_HAVE_DLOPEN
 TEST_CASE("sleef_powf against libsleef: RoPE sweep and random pairs (native)", "[sleef]") {
     // A missing library fails the test: a sweep that silently skipped is
-    // how it once never ran in CI. scripts/setup.sh installs it.
+    // how it once never ran in CI. scripts/setup/setup.sh installs it.
     void* lib = dlopen("libsleef.so.3", RTLD_NOW | RTLD_LOCAL);
     const char* why = lib ? "" : dlerror();
-    INFO("libsleef.so.3 not found (" << why << "): install Debian's libsleef3 (scripts/setup.sh does)");
+    INFO("libsleef.so.3 not found (" << why << "): install Debian's libsleef3 (scripts/setup/setup.sh does)");
     REQUIRE(lib != nullptr);
     using PowFn = float (*)(float, float);
     const auto ref = reinterpret_cast<PowFn>(dlsym(lib, "Sleef_finz_powf1_u10purecfma"));

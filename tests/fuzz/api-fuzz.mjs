@@ -4,7 +4,7 @@
 // non-integers, sizes past the caps, wrong array lengths and types, freed
 // HeapArrays, HeapArrays of the other build, unknown option keys and enum
 // strings, getters that throw, ...). Used by tests/js/fuzz.test.mjs (a
-// short run in `npm test`) and scripts/fuzz.mjs (`npm run fuzz`, as long
+// short run in `npm test`) and scripts/test/fuzz.mjs (`npm run fuzz`, as long
 // as you like).
 //
 // The contract checked on every call:
@@ -16,7 +16,7 @@
 //     was not left broken;
 //   - memory: see `memoryBound` below; tests/js/fuzz.test.mjs checks it.
 import { HeapArray } from '../../web/posenc.js';
-import { seededRandom } from '../../web/lib/random.js';
+import { seededRandom } from '../../web/lib/questions/random.js';
 
 // ------------------------------------------------------------- randomness
 

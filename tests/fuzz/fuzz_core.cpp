@@ -1,6 +1,6 @@
 // libFuzzer target over the core's public entry points, built with
 // AddressSanitizer and UndefinedBehaviorSanitizer (build/fuzz; see
-// scripts/fuzz.mjs). Each input picks one entry point and its arguments:
+// scripts/test/fuzz.mjs). Each input picks one entry point and its arguments:
 // sizes (mostly small, sometimes an edge: 0, -1, a cap, one past it, the
 // int64 extremes), numbers (plausible, or NaN, ±inf, huge, tiny, negative),
 // positions, RoPE scaling settings, attention options, array contents with

@@ -1,4 +1,4 @@
-// web/lib/cmi5.js's rules, in Node with a stand-in LMS (a fetch that plays
+// web/lib/reporting/cmi5.js's rules, in Node with a stand-in LMS (a fetch that plays
 // the fetch URL, the State API and the statements resource) and a window
 // whose document hears answers as the lesson's widgets send them: which of
 // passed, failed and completed go, when, and how often (cmi5 9.3); the
@@ -8,8 +8,8 @@
 // the exported page against the real LRS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startCmi5, SESSION_EXTENSION, MASTERY_EXTENSION, PROGRESS_STATE } from '../../web/lib/cmi5.js';
-import { saveEntry, loadProgress, afterCheck } from '../../web/lib/progress.js';
+import { startCmi5, SESSION_EXTENSION, MASTERY_EXTENSION, PROGRESS_STATE } from '../../web/lib/reporting/cmi5.js';
+import { saveEntry, loadProgress, afterCheck } from '../../web/lib/reporting/progress.js';
 import { sections, codeExercises } from '../../web/gen/lesson-data.js';
 import { MemoryStorage } from './memory-storage.mjs';
 

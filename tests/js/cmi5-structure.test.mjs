@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { XMLParser } from 'fast-xml-parser';
-import { courseStructure } from '../../scripts/export-cmi5.mjs';
+import { courseStructure } from '../../scripts/export/export-cmi5.mjs';
 
 const base = {
   courseId: 'https://x.example/c',
@@ -34,11 +34,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, strFromU8 } from 'fflate';
-import { exportCmi5 } from '../../scripts/export-cmi5.mjs';
-import { xmllintValidate } from '../../scripts/schemas.mjs';
+import { exportCmi5 } from '../../scripts/export/export-cmi5.mjs';
+import { xmllintValidate } from '../../scripts/export/schemas.mjs';
 import { sections } from '../../web/gen/lesson-data.js';
-import { DEFAULT_ACTIVITY_BASE } from '../../web/lib/xapi.js';
-import { cmi5Launch, checkLaunchData, withTemplate, SESSION_EXTENSION } from '../../web/lib/cmi5.js';
+import { DEFAULT_ACTIVITY_BASE } from '../../web/lib/reporting/xapi.js';
+import { cmi5Launch, checkLaunchData, withTemplate, SESSION_EXTENSION } from '../../web/lib/reporting/cmi5.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
@@ -119,7 +119,7 @@ test('export:cmi5: a bad --mastery, --sections or option is a clear error, on th
     ),
   );
   const cli = (...args) =>
-    spawnSync(process.execPath, ['scripts/export-cmi5.mjs', ...args], { cwd: root, encoding: 'utf8' });
+    spawnSync(process.execPath, ['scripts/export/export-cmi5.mjs', ...args], { cwd: root, encoding: 'utf8' });
   for (const [args, message] of [
     [['--mastery', 'eighty'], /--mastery must be a number from 0 to 100, not NaN/],
     [['--mastery'], /--mastery needs a value/],

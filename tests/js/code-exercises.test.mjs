@@ -1,6 +1,6 @@
 // The code exercises (<pe-code-exercise>, issue 48) in Node, with the real
 // Pyodide from npm and the very driver the page's worker runs
-// (web/lib/python-driver.js): each worked solution passes every case on
+// (web/lib/python/python-driver.js): each worked solution passes every case on
 // many seeds; the starter does not; two or more typical wrong solutions per
 // exercise fail at the case where they first go wrong, with the slip they
 // make named; the driver reports syntax errors, exceptions (the traceback
@@ -12,11 +12,11 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadPosenc } from '../../web/posenc.js';
-import { seededRandom } from '../../web/lib/random.js';
-import { DRIVER } from '../../web/lib/python-driver.js';
-import { composeCode, judgeCases, firstDifference, parameterNames } from '../../web/lib/code-check.js';
-import { readCodeExercises, checkCodeExercise } from '../../scripts/code-exercise.mjs';
-import { createRenderer } from '../../scripts/build-lesson.mjs';
+import { seededRandom } from '../../web/lib/questions/random.js';
+import { DRIVER } from '../../web/lib/python/python-driver.js';
+import { composeCode, judgeCases, firstDifference, parameterNames } from '../../web/lib/python/code-check.js';
+import { readCodeExercises, checkCodeExercise } from '../../scripts/lesson/code-exercise.mjs';
+import { createRenderer } from '../../scripts/build/build-lesson.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const definitions = readCodeExercises(path.join(root, 'lessons/positional-encoding/code-exercises'));
@@ -295,7 +295,7 @@ test('the build refuses a bad definition, an unknown field and a code exercise i
 });
 
 test('a checked code answer as xAPI: long-fill-in, the code as the response, no pattern; valid', async () => {
-  const { answeredStatement } = await import('../../web/lib/xapi-statements.js');
+  const { answeredStatement } = await import('../../web/lib/reporting/xapi-statements.js');
   const validateStatement = createRequire(import.meta.url)('@learninglocker/xapi-validation').default;
   const def = definitions['t5-bucket'];
   const code = composeCode(def, def.solution);
@@ -317,9 +317,9 @@ test('a checked code answer as xAPI: long-fill-in, the code as the response, no 
 });
 
 test('SCORM suspend_data with every question answered and the six solutions as code responses (measured)', async () => {
-  const { encodeProgress, decodeProgress } = await import('../../web/lib/suspend-data.js');
+  const { encodeProgress, decodeProgress } = await import('../../web/lib/reporting/suspend-data.js');
   const { questionIds, codeExercises } = await import('../../web/gen/lesson-data.js');
-  const { afterCheck } = await import('../../web/lib/progress.js');
+  const { afterCheck } = await import('../../web/lib/reporting/progress.js');
   const pieces = (code) => code.match(/[\s\S]{1,300}/g);
   const progress = {};
   for (const id of questionIds) {

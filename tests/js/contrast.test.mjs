@@ -1,13 +1,13 @@
 // Contrast of the text the widgets draw on canvases, in both themes (issue
 // 46): axe reads the page's text, not a canvas's, so the colours are checked
-// here, from the theme's own defaults (web/lib/theme.js's THEME_DEFAULTS, light
+// here, from the theme's own defaults (web/lib/drawing/theme.js's THEME_DEFAULTS, light
 // and dark). Numbers written on heatmap cells use colormap.js's inkFor, which must
 // give WCAG AA's 4.5:1 on every colour of the scale they are drawn on; labels
 // in the theme's text and muted colours must reach it on the background.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { THEME_DEFAULTS } from '../../web/lib/theme.js';
-import { parseColor, sequential, inkFor, contrastRatio } from '../../web/lib/colormap.js';
+import { THEME_DEFAULTS } from '../../web/lib/drawing/theme.js';
+import { parseColor, sequential, inkFor, contrastRatio } from '../../web/lib/drawing/colormap.js';
 
 // the theme's defaults, light and dark (theme.js's THEME_DEFAULTS, the one place they are written)
 function themes() {

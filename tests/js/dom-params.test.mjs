@@ -1,16 +1,16 @@
-// web/lib/params.js (the one reader of a parameter's text: attributes,
-// typed boxes, URLs, a live sample's parameters) and web/lib/dom.js's
+// web/lib/base/params.js (the one reader of a parameter's text: attributes,
+// typed boxes, URLs, a live sample's parameters) and web/lib/base/dom.js's
 // patchSpecs (the one way a widget redraws markup), in Node: patchSpecs
 // against linkedom's DOM, checking that kept nodes are the same objects.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseHTML } from 'linkedom';
-import { parseParam, formatParam } from '../../web/lib/params.js';
+import { parseParam, formatParam } from '../../web/lib/base/params.js';
 
 const { document, Node } = parseHTML('<!doctype html><html><body></body></html>');
 globalThis.document = document;
 globalThis.Node = Node;
-const { h, patchSpecs, setText } = await import('../../web/lib/dom.js');
+const { h, patchSpecs, setText } = await import('../../web/lib/base/dom.js');
 
 test('parseParam: numbers by type, range, evenness and grid; the error names what it must be and what it got', () => {
   const dModel = { type: 'int', default: 8, min: 2, max: 128, even: true };

@@ -9,17 +9,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { loadPosenc } from '../../web/posenc.js';
-import { seededRandom, deriveSeed } from '../../web/lib/random.js';
-import { judgePart, readAnswer, interactionOf, drawExercise } from '../../web/lib/answers.js';
-import { blocksToHtml, quizTextToHtml } from '../../web/lib/quiz-text.js';
-import { authorBlocks, authorInline } from '../../web/lib/author-text.js';
-import { compileExercise } from '../../web/lib/own-exercise.js';
+import { seededRandom, deriveSeed } from '../../web/lib/questions/random.js';
+import { judgePart, readAnswer, interactionOf, drawExercise } from '../../web/lib/questions/answers.js';
+import { blocksToHtml, quizTextToHtml } from '../../web/lib/questions/quiz-text.js';
+import { authorBlocks, authorInline } from '../../web/lib/questions/author-text.js';
+import { compileExercise } from '../../web/lib/questions/own-exercise.js';
 import { exercises as lessonExercises } from '../../web/gen/lesson-data.js';
 
 const pe = await loadPosenc();
 const dir = new URL('../../web/exercises/', import.meta.url);
 // web/exercises/<generator>.js, and the lesson's exercises written as data
-// (as an author writes one: web/lib/own-exercise.js), under their ids
+// (as an author writes one: web/lib/questions/own-exercise.js), under their ids
 const samplesDir = new URL('../../web/samples/', import.meta.url);
 const sampleIds = Object.fromEntries(
   readdirSync(samplesDir)
@@ -174,7 +174,7 @@ test('two learners see different numbers in most exercises; one learner the same
 });
 
 test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3 for a prediction a live sample then shows, 1 for a bug', async () => {
-  const { buildLesson } = await import('../../scripts/build-lesson.mjs');
+  const { buildLesson } = await import('../../scripts/build/build-lesson.mjs');
   const { exercises } = await buildLesson();
   const list = Object.values(exercises);
   const sections = new Set(list.map((x) => x.section));

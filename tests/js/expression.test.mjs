@@ -1,14 +1,14 @@
-// Typed formulas (web/lib/expression.js): equivalent forms of the course's
+// Typed formulas (web/lib/questions/expression.js): equivalent forms of the course's
 // formulas are accepted and near misses are not; every kind of bad input
 // gets a plain message, never a throw or a hang; nothing typed reaches the
 // TeX, and every TeX the reader writes renders through quizTextToHtml.
 // Then a seeded fuzz loop over hostile strings and random token runs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { parseExpression, evaluateExpression, sameFunction, texOf } from '../../web/lib/expression.js';
+import { parseExpression, evaluateExpression, sameFunction, texOf } from '../../web/lib/questions/expression.js';
 import katex from 'katex';
-import { quizTextToHtml } from '../../web/lib/quiz-text.js';
-import { seededRandom } from '../../web/lib/random.js';
+import { quizTextToHtml } from '../../web/lib/questions/quiz-text.js';
+import { seededRandom } from '../../web/lib/questions/random.js';
 
 const NAMES = {
   s: { tex: 's' },

@@ -2,7 +2,7 @@
 // (quizzes, exercises, questions, words, the quiz-tell counts) marked in
 // README.md, docs/embedding.md and lessons/README.md equals what the built
 // lesson has, and every size lies within SIZE_TOLERANCE of the file an export
-// writes now (scripts/figures.mjs; `node scripts/figures.mjs --sizes`
+// writes now (scripts/build/figures.mjs; `node scripts/build/figures.mjs --sizes`
 // rewrites them).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import {
   checkSize,
   sizeText,
   FIGURE_FILES,
-} from '../../scripts/figures.mjs';
+} from '../../scripts/build/figures.mjs';
 
 const quoted = quotedFigures();
 
@@ -23,7 +23,7 @@ test('every count the docs quote is the lesson’s', async () => {
     .filter((f) => !f.name.startsWith('size-'))
     .filter((f) => counts[f.name] !== f.text)
     .map((f) => `${f.file}: ${f.name} is ${f.text}, the lesson has ${counts[f.name] ?? '(no such figure)'}`);
-  assert.deepEqual(wrong, [], 'run node scripts/figures.mjs');
+  assert.deepEqual(wrong, [], 'run node scripts/build/figures.mjs');
   // each file quotes some, and the figures the issue found drifting are among them
   for (const file of FIGURE_FILES)
     assert.ok(
@@ -45,5 +45,8 @@ test('every size the docs quote is within the tolerance of what the exports writ
   }
   assert.equal(sizeText(700 * 1024), '700 KiB');
   assert.equal(sizeText(2_000_000), '2.0 MB');
-  assert.throws(() => checkSize('size-scorm12', sizes['size-scorm12'] * 2), /run node scripts\/figures\.mjs --sizes/);
+  assert.throws(
+    () => checkSize('size-scorm12', sizes['size-scorm12'] * 2),
+    /run node scripts\/build\/figures\.mjs --sizes/,
+  );
 });

@@ -34,7 +34,7 @@ test('the C++ is as clang-format 14 writes it', { skip }, () => {
   const files = tracked('cpp/*.cpp', 'cpp/*.h', 'tests/*.cpp', 'tests/*.h');
   assert.ok(files.length > 40, `${files.length} C++ files`);
   const r = spawnSync('clang-format-14', ['--dry-run', '--Werror', ...files], { cwd: root, encoding: 'utf8' });
-  assert.equal(r.error, undefined, 'clang-format-14 is installed by scripts/setup.sh');
+  assert.equal(r.error, undefined, 'clang-format-14 is installed by scripts/setup/setup.sh');
   const named = [...new Set([...r.stderr.matchAll(/^([^:\s]+):\d+:\d+: (?:error|warning)/gm)].map((m) => m[1]))];
   assert.deepEqual(named, [], `not formatted (clang-format-14 -i <file>): ${named.join(', ')}`);
   assert.equal(r.status, 0, r.stderr.slice(0, 2000));

@@ -1,12 +1,12 @@
 // The lesson's budget (issue 12, "The lesson, second edition"): at most 9,000
 // words on the main path (asides, quizzes, code and the References part are
-// not counted; scripts/lesson-stats.mjs says how words are counted), at most
+// not counted; scripts/lesson/lesson-stats.mjs says how words are counted), at most
 // 36 quizzes, every section with at least one quiz, and every section but
 // the closing review with at least one widget or live sample. `npm run lesson:stats` prints the counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLesson } from '../../scripts/build-lesson.mjs';
-import { lessonStats, formatStats } from '../../scripts/lesson-stats.mjs';
+import { buildLesson } from '../../scripts/build/build-lesson.mjs';
+import { lessonStats, formatStats } from '../../scripts/lesson/lesson-stats.mjs';
 
 const MAX_MAIN_WORDS = 9000;
 const MAX_QUIZZES = 36;

@@ -4,9 +4,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { createRenderer } from '../../scripts/build-lesson.mjs';
-import { BuildError, parseReferences, checkCitations, renderReferences } from '../../scripts/lesson-format.mjs';
-import { sectionStats } from '../../scripts/lesson-stats.mjs';
+import { createRenderer } from '../../scripts/build/build-lesson.mjs';
+import { BuildError, parseReferences, checkCitations, renderReferences } from '../../scripts/lesson/lesson-format.mjs';
+import { sectionStats } from '../../scripts/lesson/lesson-stats.mjs';
 
 const FILE = 'lessons/positional-encoding/99-snippet.md';
 const references = {

@@ -1,6 +1,6 @@
 // The lesson is registered by the page, not imported by the library (issue
 // 47, item 1): nothing under web/lib or web/widgets imports a generated file;
-// web/lib/lesson-registry.js takes the lesson as data (the page shows it) or
+// web/lib/lesson/lesson-registry.js takes the lesson as data (the page shows it) or
 // as a loader (its questions are lent by id, loaded on the first ask), checks
 // what it is given and names the wrong field; the entry points register it.
 import { test } from 'node:test';
@@ -18,7 +18,7 @@ import {
   lessonShown,
   loadLesson,
   onLesson,
-} from '../../web/lib/lesson-registry.js';
+} from '../../web/lib/lesson/lesson-registry.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // every module specifier a file imports, statically or dynamically (comments left out)
@@ -33,7 +33,7 @@ const specifiers = (text) =>
 test('web/lib and web/widgets import nothing generated (web/gen/); the entry points register the lesson', () => {
   const offenders = [];
   for (const dir of ['web/lib', 'web/widgets']) {
-    for (const f of readdirSync(path.join(root, dir)).filter((n) => n.endsWith('.js'))) {
+    for (const f of readdirSync(path.join(root, dir), { recursive: true }).filter((n) => n.endsWith('.js'))) {
       for (const s of specifiers(readFileSync(path.join(root, dir, f), 'utf8')))
         if (/(^|\/)gen\//.test(s)) offenders.push(`${dir}/${f} imports ${s}`);
     }

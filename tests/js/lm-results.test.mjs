@@ -1,11 +1,11 @@
 // The recorded language-modelling comparison (web/data/lm-results.js, from
-// scripts/record-lm-results.mjs) and the T5 tables (web/data/t5-learned.js,
-// from scripts/record-train-results.mjs): at least three seeds for each of the
+// scripts/record/record-lm-results.mjs) and the T5 tables (web/data/t5-learned.js,
+// from scripts/record/record-train-results.mjs): at least three seeds for each of the
 // six encodings, summaries that agree with the runs, the corpus they were
 // trained on, the settings <train-lab task="text"> starts with, and a re-run
 // of one seed's first checkpoint that lands on the recorded value (what the
 // lesson promises a learner who re-runs it). The n-gram baselines
-// (web/data/lm-baselines.js, from scripts/record-lm-baselines.mjs): the same
+// (web/data/lm-baselines.js, from scripts/record/record-lm-baselines.mjs): the same
 // corpus, the trainer's own split, and each order no worse than the one below.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import LM from '../../web/data/lm-results.js';
 import BASELINES from '../../web/data/lm-baselines.js';
 import T5 from '../../web/data/t5-learned.js';
 import CORPUS from '../../web/data/corpus.js';
-import { TEXT, MODEL, TrainSession } from '../../web/lib/train-session.js';
+import { TEXT, MODEL, TrainSession } from '../../web/lib/training/train-session.js';
 import { loadPosenc, TRAIN_ENCODINGS } from '../../web/posenc.js';
 
 const root = new URL('../../', import.meta.url);
@@ -70,7 +70,7 @@ describe('the recorded language-modelling comparison', () => {
     assert.equal(
       LM.corpus.sha256,
       createHash('sha256').update(CORPUS).digest('hex'),
-      'the corpus changed since the runs were recorded: run scripts/record-lm-results.mjs again',
+      'the corpus changed since the runs were recorded: run scripts/record/record-lm-results.mjs again',
     );
     const { batch, vocab, trainLen, steps, lr, evalEvery, evalSamples } = LM.config;
     assert.deepEqual(
@@ -119,7 +119,11 @@ describe('the recorded language-modelling comparison', () => {
 describe('the n-gram baselines of the language-modelling comparison', () => {
   it('are on the corpus and split the runs used, each order below the one before', async () => {
     const sha256 = createHash('sha256').update(CORPUS).digest('hex');
-    assert.equal(BASELINES.corpus.sha256, sha256, 'the corpus changed: run scripts/record-lm-baselines.mjs again');
+    assert.equal(
+      BASELINES.corpus.sha256,
+      sha256,
+      'the corpus changed: run scripts/record/record-lm-baselines.mjs again',
+    );
     assert.equal(BASELINES.corpus.sha256, LM.corpus.sha256);
     assert.equal(BASELINES.trainLen, LM.config.trainLen);
     const pe = await loadPosenc({ simd: true, trainer: true });

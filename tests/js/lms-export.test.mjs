@@ -111,7 +111,7 @@ for (const [kind, version, manifestFile] of [
       assert.match(xml, version === '1.2' ? /<adlcp:masteryscore>70</ : /<imsss:minNormalizedMeasure>0\.70</);
       assert.match(xml, /<title>Positions, my way<\/title>/);
     }
-    if (!hasXmllint) return t.skip('xmllint is not installed (scripts/setup.sh installs libxml2-utils)');
+    if (!hasXmllint) return t.skip('xmllint is not installed (scripts/setup/setup.sh installs libxml2-utils)');
     const ok = spawnSync('xmllint', ['--noout', '--nonet', '--schema', 'posenc-validate.xsd', manifestFile], {
       cwd: into,
       encoding: 'utf8',

@@ -13,10 +13,10 @@
 // Stopping the process forgets what it stored (it is in memory), so a test
 // that restarts it reads back what it needs before the stop.
 import { spawn } from 'node:child_process';
-import { freePort } from '../../scripts/serve.mjs';
+import { freePort } from '../../scripts/run/serve.mjs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { killTree } from '../../scripts/kill-tree.mjs';
+import { killTree } from '../../scripts/run/kill-tree.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SERVICE = path.join(root, 'node_modules/xapi-statements/dist/index.js');

@@ -2,17 +2,17 @@
 // munder, munderover, mroot) must have exactly as many as the element takes:
 // Firefox reports any other count ("Invalid markup: Incorrect number of
 // children for <msub/> tag") and draws the formula wrong. The lesson build
-// refuses such a formula (scripts/build-lesson.mjs, mathmlProblems); this
+// refuses such a formula (scripts/build/build-lesson.mjs, mathmlProblems); this
 // holds the checker to known cases, the built page and the written quizzes
-// to it, and the quiz generators' MathML (web/lib/quiz-text.js) over seeds.
+// to it, and the quiz generators' MathML (web/lib/questions/quiz-text.js) over seeds.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import katex from 'katex';
-import { mathmlProblems } from '../../scripts/lesson-format.mjs';
-import { quizTextToHtml, texToMathML } from '../../web/lib/quiz-text.js';
+import { mathmlProblems } from '../../scripts/lesson/lesson-format.mjs';
+import { quizTextToHtml, texToMathML } from '../../web/lib/questions/quiz-text.js';
 import { loadPosenc } from '../../web/posenc.js';
-import { seededRandom } from '../../web/lib/random.js';
+import { seededRandom } from '../../web/lib/questions/random.js';
 
 const M = (inner) => `<math xmlns="http://www.w3.org/1998/Math/MathML">${inner}</math>`;
 

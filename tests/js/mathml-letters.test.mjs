@@ -1,10 +1,10 @@
 // Blackboard and other styled letters in the lesson's MathML: Chromium
 // ignores mathvariant (except "normal"), so the build writes ℝ, 𝐱, ℒ as
-// Unicode characters instead (scripts/lesson-format.mjs, mathvariantLetters).
+// Unicode characters instead (scripts/lesson/lesson-format.mjs, mathvariantLetters).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createRenderer } from '../../scripts/build-lesson.mjs';
-import { mathvariantLetters, styledLetter } from '../../scripts/lesson-format.mjs';
+import { createRenderer } from '../../scripts/build/build-lesson.mjs';
+import { mathvariantLetters, styledLetter } from '../../scripts/lesson/lesson-format.mjs';
 
 test('\\mathbb{R} renders as ℝ with no mathvariant left, the TeX kept in the annotation', () => {
   const { render } = createRenderer();
@@ -42,7 +42,7 @@ test('mathvariant="normal" and letters with no styled form are left as KaTeX wro
 });
 
 test('the whole lesson page carries no mathvariant but "normal"', async () => {
-  const { buildLesson } = await import('../../scripts/build-lesson.mjs');
+  const { buildLesson } = await import('../../scripts/build/build-lesson.mjs');
   const { page } = await buildLesson();
   const variants = new Set([...page.matchAll(/<m(?:i|n)\b[^>]*mathvariant="([a-z-]+)"/g)].map((m) => m[1]));
   variants.delete('normal');

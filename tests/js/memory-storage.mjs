@@ -1,4 +1,4 @@
-// A localStorage stand-in for the node tests of web/lib/progress.js and its
+// A localStorage stand-in for the node tests of web/lib/reporting/progress.js and its
 // users: withStorage(s) installs it as globalThis.localStorage for one test,
 // and the afterEach it registers takes it away again.
 import { afterEach } from 'node:test';

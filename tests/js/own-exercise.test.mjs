@@ -3,7 +3,7 @@
 // from markup and from JSON give the same definition; an exercise compiled
 // from a definition draws per learner, its solution's value judged right and
 // its slips caught over many draws, its answer the core's; every kind of
-// mistake names its field; the core's functions (web/lib/core-functions.js)
+// mistake names its field; the core's functions (web/lib/questions/core-functions.js)
 // give the core's numbers and their table in docs/embedding.md is that list;
 // progress keeps the own mark through an LMS's suspend_data.
 import { test } from 'node:test';
@@ -11,14 +11,14 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { parseHTML } from 'linkedom';
 import { loadPosenc } from '../../web/posenc.js';
-import { compileExercise, TRIALS } from '../../web/lib/own-exercise.js';
-import { compileQuiz } from '../../web/lib/own-quiz.js';
-import { readOwnQuestion } from '../../web/lib/own-question.js';
-import { CORE_FUNCTIONS, coreFunctions } from '../../web/lib/core-functions.js';
-import { drawExercise, judgePart, readAnswer } from '../../web/lib/answers.js';
-import { seededRandom, deriveSeed } from '../../web/lib/random.js';
-import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
-import { makeFunctionTable, FUNCTION_TABLE_MARKERS } from '../../scripts/bundles.mjs';
+import { compileExercise, TRIALS } from '../../web/lib/questions/own-exercise.js';
+import { compileQuiz } from '../../web/lib/questions/own-quiz.js';
+import { readOwnQuestion } from '../../web/lib/questions/own-question.js';
+import { CORE_FUNCTIONS, coreFunctions } from '../../web/lib/questions/core-functions.js';
+import { drawExercise, judgePart, readAnswer } from '../../web/lib/questions/answers.js';
+import { seededRandom, deriveSeed } from '../../web/lib/questions/random.js';
+import { encodeProgress, decodeProgress } from '../../web/lib/reporting/suspend-data.js';
+import { makeFunctionTable, FUNCTION_TABLE_MARKERS } from '../../scripts/build/bundles.mjs';
 
 const pe = await loadPosenc();
 const doc = readFileSync(new URL('../../docs/embedding.md', import.meta.url), 'utf8');
@@ -224,7 +224,7 @@ test("the core's functions give the core's numbers, refuse what the API refuses,
   assert.throws(() => f.alibi_slope(1, 0), /alibiSlopes/);
   const [open, close] = FUNCTION_TABLE_MARKERS;
   const table = doc.slice(doc.indexOf(open) + open.length, doc.indexOf(close)).trim();
-  assert.equal(table, makeFunctionTable(CORE_FUNCTIONS), 'run node scripts/bundles.mjs');
+  assert.equal(table, makeFunctionTable(CORE_FUNCTIONS), 'run node scripts/build/bundles.mjs');
   for (const name of Object.keys(CORE_FUNCTIONS)) assert.match(table, new RegExp(`\\| \`${name}\\(`));
 });
 

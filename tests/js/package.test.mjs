@@ -19,7 +19,7 @@ import Ajv from 'ajv';
 import { loadCase } from './fixture.mjs';
 import { installPackedPackage, sinusoidalBothBuilds } from './installed-package.mjs';
 import { brokenLinks } from './markdown-links.mjs';
-import { widgetClasses, makeTagTable, withTagTable, TAG_TABLE_FILE } from '../../scripts/bundles.mjs';
+import { widgetClasses, makeTagTable, withTagTable, TAG_TABLE_FILE } from '../../scripts/build/bundles.mjs';
 
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -44,7 +44,7 @@ test("custom-elements.json says exactly what each widget's static params say", a
   );
   const decls = new Map(manifest.modules.map((m) => [m.declarations[0].tagName, m]));
   assert.equal(decls.size, widgets.length);
-  const hostCss = readFileSync(path.join(root, 'web/lib/theme.js'), 'utf8');
+  const hostCss = readFileSync(path.join(root, 'web/lib/drawing/theme.js'), 'utf8');
   for (const { tag, cls } of widgets) {
     const mod = decls.get(tag);
     assert.ok(mod, `${tag} is in the manifest`);
@@ -104,7 +104,7 @@ test("custom-elements.json says exactly what each widget's static params say", a
       [...Object.keys(cssProperties), ...cls.cssProperties],
       `${tag}: CSS properties`,
     );
-    const ownCss = source + readFileSync(path.join(root, 'web/lib/theme.js'), 'utf8');
+    const ownCss = source + readFileSync(path.join(root, 'web/lib/drawing/theme.js'), 'utf8');
     const read = new Set([...cls.styles.matchAll(/var\((--pe-[a-z-]+)/g)].map((m) => m[1]));
     if (/\$\{STICKY_TOP\}/.test(source)) read.add('--pe-sticky-top');
     for (const name of read) {
@@ -133,7 +133,7 @@ test("custom-elements.json says exactly what each widget's static params say", a
       .get('pe-heatmap')
       .declarations[0].cssProperties.some((c) => c.name === '--pe-accent' && c.default === '#245fc9'),
   );
-  const { THEME_DEFAULTS } = await import('../../web/lib/theme.js');
+  const { THEME_DEFAULTS } = await import('../../web/lib/drawing/theme.js');
   assert.deepEqual(
     Object.keys(cssProperties).sort(),
     Object.keys(THEME_DEFAULTS.light).sort(),
@@ -145,7 +145,11 @@ test("custom-elements.json says exactly what each widget's static params say", a
 test("docs/embedding.md's tag table is the one the manifest makes (it cannot drift)", () => {
   assert.equal(TAG_TABLE_FILE, 'docs/embedding.md');
   const doc = readFileSync(path.join(root, TAG_TABLE_FILE), 'utf8');
-  assert.equal(withTagTable(doc, manifest), doc, `${TAG_TABLE_FILE} is out of date: run node scripts/bundles.mjs`);
+  assert.equal(
+    withTagTable(doc, manifest),
+    doc,
+    `${TAG_TABLE_FILE} is out of date: run node scripts/build/bundles.mjs`,
+  );
   const table = makeTagTable(manifest);
   for (const m of manifest.modules) {
     const d = m.declarations[0];

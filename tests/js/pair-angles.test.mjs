@@ -1,9 +1,9 @@
-// <rope-config-lab>'s per-pair arithmetic (web/lib/pair-angles.js): the
+// <rope-config-lab>'s per-pair arithmetic (web/lib/rope/pair-angles.js): the
 // verdict "meets angles never seen in training" at its edges, and a change of
 // the target alone recomputing only the target's columns.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TWO_PI, pairColumns, rowAt } from '../../web/lib/pair-angles.js';
+import { TWO_PI, pairColumns, rowAt } from '../../web/lib/rope/pair-angles.js';
 
 // three pairs: fast (turns many times in training), slow, slower; the
 // scaling slows the last two ×4

@@ -1,4 +1,4 @@
-// Quiz progress in storage (web/lib/progress.js), with an in-memory
+// Quiz progress in storage (web/lib/reporting/progress.js), with an in-memory
 // localStorage: entries of quizzes the lesson no longer has are removed,
 // current ones kept, and nothing throws on storage that is broken or absent.
 // (tests/browser/reliability.test.mjs covers the same in Chromium.)
@@ -26,7 +26,7 @@ import {
   CREDIT_RULE,
   pointsPhrase,
   earnedText,
-} from '../../web/lib/progress.js';
+} from '../../web/lib/reporting/progress.js';
 
 const entry = (correct) => ({
   correct,

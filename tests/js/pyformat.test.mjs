@@ -1,4 +1,4 @@
-// web/lib/pyformat.js against what real numpy 1.24 and PyTorch 1.13 print
+// web/lib/printing/pyformat.js against what real numpy 1.24 and PyTorch 1.13 print
 // (tests/fixtures/pyformat.json, written by make_pyformat.py).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,7 +13,7 @@ import {
   numpyScalar,
   pyList,
   torchSize,
-} from '../../web/lib/pyformat.js';
+} from '../../web/lib/printing/pyformat.js';
 
 const cases = JSON.parse(readFileSync(new URL('../fixtures/pyformat.json', import.meta.url), 'utf8'));
 const decode = (v) => (typeof v === 'string' ? Number(v.replace('inf', 'Infinity').replace('nan', 'NaN')) : v);

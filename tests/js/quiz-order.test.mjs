@@ -1,12 +1,12 @@
-// The order quiz options are shown in (web/lib/random.js deriveSeed and
-// seededOrder, web/lib/progress.js learnerSeed): one seed per learner, kept in
+// The order quiz options are shown in (web/lib/questions/random.js deriveSeed and
+// seededOrder, web/lib/reporting/progress.js learnerSeed): one seed per learner, kept in
 // storage; from it each quiz gets its own order, the same on every load, and
 // over many learners every option is first about equally often. Stored
 // responses are authored indices, so older entries stay valid.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
-import { deriveSeed, seededOrder } from '../../web/lib/random.js';
+import { deriveSeed, seededOrder } from '../../web/lib/questions/random.js';
 import {
   learnerSeed,
   learnerSeedKey,
@@ -14,7 +14,7 @@ import {
   progressKey,
   resetProgress,
   attempt,
-} from '../../web/lib/progress.js';
+} from '../../web/lib/reporting/progress.js';
 
 test('seededOrder is a permutation, the same for the same seed', () => {
   for (const n of [1, 2, 3, 4, 5, 7]) {

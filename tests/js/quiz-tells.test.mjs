@@ -1,6 +1,6 @@
 // Quizzes with no tell (issue 33): a quiz must be passed by reading the
 // lesson, not by picking the option that looks right. From the options as
-// the page shows them (scripts/lesson-stats.mjs says how each feature is
+// the page shows them (scripts/lesson/lesson-stats.mjs says how each feature is
 // measured):
 //   - the right option is the longest in at most a third of the written
 //     single-answer quizzes (by chance, with four options, a quarter), and
@@ -12,8 +12,8 @@
 // `npm run lesson:stats` prints the table these come from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLesson, createRenderer } from '../../scripts/build-lesson.mjs';
-import { optionFeatures, optionTells, formatQuizTells } from '../../scripts/lesson-stats.mjs';
+import { buildLesson, createRenderer } from '../../scripts/build/build-lesson.mjs';
+import { optionFeatures, optionTells, formatQuizTells } from '../../scripts/lesson/lesson-stats.mjs';
 
 const { tells } = await buildLesson();
 const report = `\n${formatQuizTells(tells)}`;

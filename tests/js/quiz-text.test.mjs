@@ -1,4 +1,4 @@
-// Generated quiz text (web/lib/quiz-text.js): the small TeX subset becomes
+// Generated quiz text (web/lib/questions/quiz-text.js): the small TeX subset becomes
 // MathML with the same characters KaTeX would set, every other character is
 // escaped, no style attribute is ever written (strict CSP), numbers never
 // print as "-0.000", and the feedback label is not printed twice. Then every
@@ -16,9 +16,9 @@ import {
   texVector,
   withoutLabel,
   escapeHtml,
-} from '../../web/lib/quiz-text.js';
+} from '../../web/lib/questions/quiz-text.js';
 import { loadPosenc } from '../../web/posenc.js';
-import { seededRandom } from '../../web/lib/random.js';
+import { seededRandom } from '../../web/lib/questions/random.js';
 
 // the characters a reader sees: the text of the formula, without the TeX annotation and tags
 const shown = (html) =>

@@ -1,13 +1,13 @@
 // <rope-config-lab>'s two halves outside the browser: the config.json reader
-// (web/lib/rope-config.js) against well-formed, old-style, partial and
-// hostile configs, and every preset (web/lib/rope-presets.js) read by it and
+// (web/lib/rope/rope-config.js) against well-formed, old-style, partial and
+// hostile configs, and every preset (web/lib/rope/rope-presets.js) read by it and
 // computed by the core in both builds, against PyTorch fixtures made with
 // Hugging Face's formulas (tests/fixtures/make_fixtures.py, rope_preset_*).
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadPosenc } from '../../web/posenc.js';
-import { parseRopeConfig, MAX_CONFIG_CHARS } from '../../web/lib/rope-config.js';
-import { ROPE_PRESETS, ropePreset } from '../../web/lib/rope-presets.js';
+import { parseRopeConfig, MAX_CONFIG_CHARS } from '../../web/lib/rope/rope-config.js';
+import { ROPE_PRESETS, ropePreset } from '../../web/lib/rope/rope-presets.js';
 import { allCases, maxAbsDiff } from './fixture.mjs';
 
 const num = (c, k) => Number(c.params[k]);

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { loadPosenc } from '../../web/posenc.js';
-import { collectSamples } from '../../scripts/lesson-samples.mjs';
+import { collectSamples } from '../../scripts/lesson/lesson-samples.mjs';
 
 const golden = JSON.parse(readFileSync(new URL('../fixtures/samples.json', import.meta.url), 'utf8'));
 const goldenRandom = JSON.parse(readFileSync(new URL('../fixtures/samples_random.json', import.meta.url), 'utf8'));

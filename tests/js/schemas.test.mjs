@@ -6,9 +6,9 @@
 // of each kind must fail, so a validator that accepts everything cannot pass.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
-import { courseStructure } from '../../scripts/export-cmi5.mjs';
-import { schemaFiles, schemaLocation, validationSchema, xmllintValidate } from '../../scripts/schemas.mjs';
+import { manifest12, manifest2004 } from '../../scripts/export/export-scorm.mjs';
+import { courseStructure } from '../../scripts/export/export-cmi5.mjs';
+import { schemaFiles, schemaLocation, validationSchema, xmllintValidate } from '../../scripts/export/schemas.mjs';
 
 // a title that needs escaping, so the escaping is validated too
 const meta = { title: 'Positional encoding <live> & "computed"', description: "RoPE, ALiBi & T5's buckets" };
@@ -65,7 +65,7 @@ const broken = {
 };
 
 const XSI = 'http://www.w3.org/2001/XMLSchema-instance';
-// no skip without xmllint: npm test runs scripts/setup.sh, which installs it,
+// no skip without xmllint: npm test runs scripts/setup/setup.sh, which installs it,
 // and xmllintValidate says so when it is missing
 
 for (const kind of ['1.2', '2004', 'cmi5']) {

@@ -17,13 +17,19 @@ import path from 'node:path';
 import { unzipSync, strFromU8 } from 'fflate';
 import { XMLParser } from 'fast-xml-parser';
 import yaml from 'js-yaml';
-import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
-import { schemaFiles } from '../../scripts/schemas.mjs';
-import { encodeProgress, decodeProgress } from '../../web/lib/suspend-data.js';
-import { answeredStatement, completedStatement, quizIri, LESSON_IRI, DRAW_EXTENSION } from '../../web/lib/xapi.js';
-import { formatSessionTime, startScorm } from '../../web/lib/scorm.js';
+import { exportScorm, manifest12, manifest2004 } from '../../scripts/export/export-scorm.mjs';
+import { schemaFiles } from '../../scripts/export/schemas.mjs';
+import { encodeProgress, decodeProgress } from '../../web/lib/reporting/suspend-data.js';
+import {
+  answeredStatement,
+  completedStatement,
+  quizIri,
+  LESSON_IRI,
+  DRAW_EXTENSION,
+} from '../../web/lib/reporting/xapi.js';
+import { formatSessionTime, startScorm } from '../../web/lib/reporting/scorm.js';
 import { Scorm2004API } from 'scorm-again/scorm2004';
-import { deriveSeed } from '../../web/lib/random.js';
+import { deriveSeed } from '../../web/lib/questions/random.js';
 import { quizzes, exercises, codeExercises, questionIds } from '../../web/gen/lesson-data.js';
 
 const require = createRequire(import.meta.url);

@@ -1,5 +1,5 @@
-// Choosing sections (issue 34, item 4): web/lib/sections.js reads a choice
-// the one way the page, the exports and cmi5 share; scripts/build-lesson.mjs
+// Choosing sections (issue 34, item 4): web/lib/lesson/sections.js reads a choice
+// the one way the page, the exports and cmi5 share; scripts/build/build-lesson.mjs
 // builds a lesson of some sections (only their questions, samples and
 // generators), and a lesson whose section file was removed still builds,
 // dropping that section's samples and generators with a note; export.mjs
@@ -12,13 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, strFromU8 } from 'fflate';
-import { parseSections, questionIdsIn, selectedSections, sectionChoice } from '../../web/lib/sections.js';
+import { parseSections, questionIdsIn, selectedSections, sectionChoice } from '../../web/lib/lesson/sections.js';
 import * as lessonData from '../../web/gen/lesson-data.js';
-import { registerLesson } from '../../web/lib/lesson-registry.js';
-import { buildLesson } from '../../scripts/build-lesson.mjs';
-import { exportLesson } from '../../scripts/export.mjs';
-import { exportScorm, manifest12, manifest2004 } from '../../scripts/export-scorm.mjs';
-import { xmllintValidate } from '../../scripts/schemas.mjs';
+import { registerLesson } from '../../web/lib/lesson/lesson-registry.js';
+import { buildLesson } from '../../scripts/build/build-lesson.mjs';
+import { exportLesson } from '../../scripts/export/export.mjs';
+import { exportScorm, manifest12, manifest2004 } from '../../scripts/export/export-scorm.mjs';
+import { xmllintValidate } from '../../scripts/export/schemas.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const { sections, questionIds, quizzes, exercises, codeExercises } = lessonData;

@@ -1,4 +1,4 @@
-// `npm start`'s server (scripts/serve.mjs) when its port is taken: with PORT
+// `npm start`'s server (scripts/run/serve.mjs) when its port is taken: with PORT
 // set it says so in one plain line and exits 1 (no stack trace); without
 // PORT it takes the next free port after 8080 and prints the address it
 // really serves, which answers.
@@ -9,7 +9,7 @@ import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 
-const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/serve.mjs');
+const script = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../scripts/run/serve.mjs');
 
 // A listening socket on `port` (0: any free one), or null if that port is already taken.
 function occupy(port) {

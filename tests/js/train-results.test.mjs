@@ -1,5 +1,5 @@
 // The training lab's recorded results (lessons/positional-encoding/train-results.json,
-// written by scripts/record-train-results.mjs) rest on several seeds (issue 35):
+// written by scripts/record/record-train-results.mjs) rest on several seeds (issue 35):
 // the seeds are listed, every cell holds one run per listed seed (at least 3),
 // and the mean, min and max the lesson quotes agree with those runs, so the
 // lesson cannot quietly go back to one seed or to summaries of other runs.
@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { TRAIN_ENCODINGS } from '../../web/posenc.js';
-import { seedSummary } from '../../scripts/seed-runs.mjs';
+import { seedSummary } from '../../scripts/record/seed-runs.mjs';
 
 const MIN_SEEDS = 3;
 const TASKS = ['reverse', 'sort', 'shift', 'copy'];
@@ -52,7 +52,7 @@ test('every cell holds one run per listed seed, in order', () => {
   }
 });
 
-// The rule record-train-results.mjs follows (scripts/seed-runs.mjs): mean,
+// The rule record-train-results.mjs follows (scripts/record/seed-runs.mjs): mean,
 // min and max of the seeds' values; where some seed has null (a learned table
 // past its rows, or 99% never reached), mean and max are null and min is the
 // lowest non-null value.

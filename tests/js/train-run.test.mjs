@@ -1,8 +1,8 @@
-// web/lib/train-run.js: the state machine of one <train-lab> run, every
+// web/lib/training/train-run.js: the state machine of one <train-lab> run, every
 // transition and every refusal (the browser tests drive the widget itself).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { TrainRun, RUN_STATES } from '../../web/lib/train-run.js';
+import { TrainRun, RUN_STATES } from '../../web/lib/training/train-run.js';
 
 const runAt = (state) => Object.assign(new TrainRun({ encodings: ['rope'] }, []), { state });
 const EXPECTED = {

@@ -3,7 +3,7 @@
 // returning an Error value: the handle it made is deleted, and the memory
 // init had already taken comes back. Init never throws through the public
 // API today, so the real trainer build is registered here (registerEmbeddedBuild,
-// as scripts/export.mjs does) with its init made to throw after doing its
+// as scripts/export/export.mjs does) with its init made to throw after doing its
 // real work; a file of its own, since that registration holds for the process.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

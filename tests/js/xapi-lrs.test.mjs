@@ -1,4 +1,4 @@
-// The statement queue (web/lib/lrs-queue.js) against a real LRS: Learning
+// The statement queue (web/lib/reporting/lrs-queue.js) against a real LRS: Learning
 // Locker's statements service (tests/js/lrs.mjs), in memory. A small proxy in
 // front of it plays the bad days (5xx, 429, an answer that comes after the
 // queue gave up on it, an LRS that answers a repeat with 409); the LRS itself is stopped and started again (it
@@ -11,13 +11,13 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import { startLrs, LRS_AUTH } from './lrs.mjs';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
-import { createLrsQueue, QUEUE_PREFIX, REJECTED_PREFIX } from '../../web/lib/lrs-queue.js';
-import { answeredStatement, completedStatement, configureXapi, xapiConfig } from '../../web/lib/xapi.js';
+import { createLrsQueue, QUEUE_PREFIX, REJECTED_PREFIX } from '../../web/lib/reporting/lrs-queue.js';
+import { answeredStatement, completedStatement, configureXapi, xapiConfig } from '../../web/lib/reporting/xapi.js';
 import { questionIds, exercises as lessonExercises } from '../../web/gen/lesson-data.js';
 import { loadPosenc } from '../../web/posenc.js';
-import { compileExercise } from '../../web/lib/own-exercise.js';
-import { drawExercise, judgePart, interactionOf } from '../../web/lib/answers.js';
-import { seededRandom } from '../../web/lib/random.js';
+import { compileExercise } from '../../web/lib/questions/own-exercise.js';
+import { drawExercise, judgePart, interactionOf } from '../../web/lib/questions/answers.js';
+import { seededRandom } from '../../web/lib/questions/random.js';
 
 const require = createRequire(import.meta.url);
 const pe = await loadPosenc();

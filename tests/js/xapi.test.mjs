@@ -1,4 +1,4 @@
-// xAPI configuration and statements (web/lib/xapi.js), in Node: every
+// xAPI configuration and statements (web/lib/reporting/xapi.js), in Node: every
 // statement complete and valid (@learninglocker/xapi-validation) as made;
 // the activity IRIs follow the configured base; the launch parameters are
 // read as Rustici's TinCan launch gives them; bad configuration is named and
@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
-import * as xapi from '../../web/lib/xapi.js';
-import { resetProgress } from '../../web/lib/progress.js';
-import { registerLesson } from '../../web/lib/lesson-registry.js';
+import * as xapi from '../../web/lib/reporting/xapi.js';
+import { resetProgress } from '../../web/lib/reporting/progress.js';
+import { registerLesson } from '../../web/lib/lesson/lesson-registry.js';
 import * as lessonData from '../../web/gen/lesson-data.js';
 
 // as the lesson page does: its questions' sections come from the registered lesson

@@ -1,6 +1,6 @@
-// The benchmark page: runs web/bench/cases.js in this tab, as scripts/bench.mjs
+// The benchmark page: runs web/bench/cases.js in this tab, as scripts/bench/bench.mjs
 // does in Node, and shows the table. TensorFlow.js comes from node_modules,
-// served under /vendor/ by scripts/serve.mjs; without it, tfjs-wasm is left out.
+// served under /vendor/ by scripts/run/serve.mjs; without it, tfjs-wasm is left out.
 //
 // ?quick=1 ticks "Quick"; ?auto=1 runs on load (for headless runs). When a run
 // ends, <body data-state> is "done" (or "error") and window.benchResults holds
@@ -41,7 +41,10 @@ async function loadTfjs() {
       about: `tfjs ${tf.version_core} wasm (${simd ? 'SIMD' : 'no SIMD'}, ${tf.wasm.getThreadsCount()} thread)`,
     };
   } catch (err) {
-    return { tf: null, about: `tfjs not available (${err.message}; run npm ci and serve with node scripts/serve.mjs)` };
+    return {
+      tf: null,
+      about: `tfjs not available (${err.message}; run npm ci and serve with node scripts/run/serve.mjs)`,
+    };
   }
 }
 

@@ -1,8 +1,8 @@
 // The widget benchmark page (web/bench/bench-widgets.html). When a run ends,
 // <body data-state> is "done" (or "error") and window.widgetBenchResults
 // holds [{ tag, median, p95, max, n }].
-import { configureCore, core } from '../lib/pe-element.js';
-import { registerLesson } from '../lib/lesson-registry.js';
+import { configureCore, core } from '../lib/base/pe-element.js';
+import { registerLesson } from '../lib/lesson/lesson-registry.js';
 import * as lessonData from '../gen/lesson-data.js';
 import { widgetCases, runWidgetBench } from './widgets.js';
 

@@ -1,4 +1,4 @@
-// The benchmark's cases, shared by the Node runner (scripts/bench.mjs) and the
+// The benchmark's cases, shared by the Node runner (scripts/bench/bench.mjs) and the
 // page (web/bench/bench.html). Adding a case is adding one entry to `cases`.
 //
 // A case is

@@ -2,12 +2,12 @@
 // every round times each implementation once, round-robin, starting with a
 // different one each round, so a burst of machine noise hits all of them
 // alike. Reports the median per implementation. Shared by the Node runner
-// (scripts/bench.mjs) and the page (web/bench/bench-page.js).
+// (scripts/bench/bench.mjs) and the page (web/bench/bench-page.js).
 //
 // Nothing here asserts a time: a benchmark is not a test.
 
 import { IMPLEMENTATIONS } from './cases.js';
-import { seededRandom } from '../lib/random.js';
+import { seededRandom } from '../lib/questions/random.js';
 
 // Full runs: each timed sample lasts at least MIN_SAMPLE_MS (fast calls are
 // repeated inside it), and a case gets as many rounds as fit in its budget,

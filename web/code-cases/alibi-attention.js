@@ -4,7 +4,7 @@
 // 1/√d as F.scaled_dot_product_attention). Edge cases: a sequence of one
 // (only itself to attend to), a head size that is odd, a slope of 0 (plain
 // causal attention); then sizes, vectors and slopes drawn from the seed.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 const matrix = (random, n, d) =>
   Array.from({ length: n }, () => Array.from({ length: d }, () => Math.round((random() * 2 - 1) * 100) / 100));

@@ -3,7 +3,7 @@
 // float32). Edge cases: one head, powers of two, and the head counts that
 // are not (3, 5, 6, 12), where the rule takes every other slope of the
 // next power of two; then counts drawn from the seed.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 function caseOf(pe, n) {
   const expected = Array.from(pe.alibiSlopes(n));

@@ -6,7 +6,7 @@
 // size that is not a power of two; then sizes and factors drawn from the
 // seed. A draw with a wavelength within 1e-4 of a band edge is skipped: there
 // float32 and float64 may fall on different sides.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 const SPEC = (factor, low, high, original) => ({
   type: 'llama3',

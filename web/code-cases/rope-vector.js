@@ -3,7 +3,7 @@
 // Meta) layout, as the core computes it in float32 (pe.ropeApply). Edge
 // cases: position 0 (nothing turns), one pair, sizes that are not powers of
 // two, both layouts on the same vector; then vectors drawn from the seed.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 const apply = (pe, x, pos, layout, base, scaling = null) =>
   Array.from(pe.ropeApply(Float32Array.from(x), 1, x.length, { positions: [pos], base, convention: layout, scaling }));

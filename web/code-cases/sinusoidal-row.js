@@ -3,7 +3,7 @@
 // float32 (pe.sinusoidalRows: the bits PyTorch prints). Edge cases first:
 // position 0, the smallest table, sizes that are not powers of two, another
 // base; then positions and sizes drawn from the learner's seed.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 const row = (pe, pos, d, base) => Array.from(pe.sinusoidalRows(pos + 1, d, pos, 1, { base }));
 

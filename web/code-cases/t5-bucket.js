@@ -4,7 +4,7 @@
 // Edge cases: offset 0, one either side, the last exact offset and the
 // first logarithmic one, past max_distance, the causal (unidirectional)
 // form; then offsets and sizes drawn from the seed.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 export function bucketOf(pe, rel, bidirectional, numBuckets, maxDistance) {
   const opts = { bidirectional, numBuckets, maxDistance };

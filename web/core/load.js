@@ -63,7 +63,7 @@ function describe(v) {
 /**
  * Makes a build available without fetching it: `factory` is the Emscripten
  * module factory (the default export of wasm/posenc-<variant>.js) and
- * `wasmBinary` its .wasm bytes. Used by scripts/export.mjs.
+ * `wasmBinary` its .wasm bytes. Used by scripts/export/export.mjs.
  */
 export function registerEmbeddedBuild(variant, factory, wasmBinary) {
   if (!Object.hasOwn(BUILDS, variant)) {

@@ -3,7 +3,7 @@
 // tokens a query at position m sees, gives 1/(m + 1): a position signal with
 // no encoding. The numbers come from the core's attention (causal, all
 // scores equal).
-import { quizNumber } from '../lib/quiz-text.js';
+import { quizNumber } from '../lib/questions/quiz-text.js';
 
 // output coordinate of the query at position `m` (one head, width 1, q = k = 0, v = [1, 0, 0, ...])
 function averagedStart(pe, m) {

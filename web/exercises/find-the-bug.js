@@ -6,7 +6,7 @@
 //   slice   a (max_len, 1, d) table written for sequence-first input, sliced
 //           by x.size(0) on batch-first input (the fix: seq_len rows)
 // Once answered, the sample that shows the bug's effect runs live.
-import { pick } from '../lib/random.js';
+import { pick } from '../lib/questions/random.js';
 
 function cacheBug(random) {
   const past = 3 + Math.floor(random() * 6); // the review-kv-cache-offset sample shows 1..8

@@ -2,7 +2,7 @@
 // generation one token at a time: which generated token is the first the
 // position lookup refuses? The core's learnedLookup decides which position
 // has no row; the learned-overflow sample prints it once answered.
-import { grouped } from '../lib/pyformat.js';
+import { grouped } from '../lib/printing/pyformat.js';
 
 export function generate(pe, random) {
   const rows = 64 * (2 + Math.floor(random() * 31)); // 128 .. 2048 rows

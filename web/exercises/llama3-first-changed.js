@@ -3,8 +3,8 @@
 // sample's llama3 column. Decided by the core's scaled frequencies
 // (ropeInvFreq, llama3). (The first pair it divides by the full factor, past
 // L, is where rope-unturned-pairs counts from: this one asks the other edge.)
-import { pick } from '../lib/random.js';
-import { grouped } from '../lib/pyformat.js';
+import { pick } from '../lib/questions/random.js';
+import { grouped } from '../lib/printing/pyformat.js';
 
 export function generate(pe, random) {
   for (;;) {

@@ -3,8 +3,8 @@
 // slowdown with numbers. The slowdown is the core's: ropeInvFreq with the
 // plain base over ropeInvFreq with HF's NTK base (dynamic NTK at the length
 // where its factor is s, as the long-context-rope-scaling sample does).
-import { pick } from '../lib/random.js';
-import { quizNumber } from '../lib/quiz-text.js';
+import { pick } from '../lib/questions/random.js';
+import { quizNumber } from '../lib/questions/quiz-text.js';
 
 const NAMES = { base: { tex: '\\text{base}' }, s: { tex: 's' }, d: { tex: 'd' } };
 const DOMAINS = {

@@ -1,8 +1,8 @@
 // 04-rope.md: RoPE's turn of one pair, as formulas and as numbers. The
 // numbers are the core's ropeApply on one pair at position m, with θ set
 // exactly through linear scaling (web/samples/rope-seats.js).
-import { pick } from '../lib/random.js';
-import { quizNumber, texVector } from '../lib/quiz-text.js';
+import { pick } from '../lib/questions/random.js';
+import { quizNumber, texVector } from '../lib/questions/quiz-text.js';
 import { EXACT_THETAS, randomVector } from '../samples/rope-seats.js';
 
 const NAMES = {

@@ -2,7 +2,7 @@
 // the RoPE score after both positions move, and after they swap. Every score
 // is the core's (rotatedScore: ropeApply, then the float32 sum torch makes);
 // the rope-seats sample prints the first two once answered.
-import { quizNumber, texVector } from '../lib/quiz-text.js';
+import { quizNumber, texVector } from '../lib/questions/quiz-text.js';
 import { randomQueryKey, rotatedScore } from '../samples/rope-seats.js';
 
 export function generate(pe, random) {

@@ -1,8 +1,8 @@
 // 08-long-context.md: how many of a RoPE head's pairs never complete a turn
 // within the training length, so that longer offsets take them to angles
 // training never showed. Counted over the core's frequencies (ropeInvFreq).
-import { pick } from '../lib/random.js';
-import { grouped } from '../lib/pyformat.js';
+import { pick } from '../lib/questions/random.js';
+import { grouped } from '../lib/printing/pyformat.js';
 
 export function generate(pe, random) {
   const dim = pick(random, [32, 64, 128]);

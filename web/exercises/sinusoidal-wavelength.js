@@ -1,9 +1,9 @@
 // 02-sinusoidal.md: the wavelength of pair i, as a formula and as a number.
 // The number is 2π over the frequency the core computes in float32
 // (sinusoidalFrequencies, the tutorial's exp(2i · −ln(base)/d)).
-import { pick } from '../lib/random.js';
-import { quizNumber, texNumber } from '../lib/quiz-text.js';
-import { grouped } from '../lib/pyformat.js';
+import { pick } from '../lib/questions/random.js';
+import { quizNumber, texNumber } from '../lib/questions/quiz-text.js';
+import { grouped } from '../lib/printing/pyformat.js';
 
 const NAMES = { i: { tex: 'i' }, d: { tex: 'd' }, base: { tex: '\\text{base}' } };
 const DOMAINS = {

@@ -2,9 +2,9 @@
 // ever shows offsets −(N − 1) to N − 1; what share of the (query, key) pairs
 // of a test input sit at an offset that no training input had? Counting
 // only, no encoding: (N' − N)(N' − N + 1) of the N'² pairs.
-import { pick } from '../lib/random.js';
-import { quizNumber } from '../lib/quiz-text.js';
-import { LAB_OPTIONS } from '../lib/train-session.js';
+import { pick } from '../lib/questions/random.js';
+import { quizNumber } from '../lib/questions/quiz-text.js';
+import { LAB_OPTIONS } from '../lib/training/train-session.js';
 
 export function generate(pe, random) {
   const trained = pick(random, [8, 12, 16, 20, 24, 32]);

@@ -1,5 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/07-ablation.md, computed with the core.
-import { exponential } from '../lib/pyformat.js';
+import { exponential } from '../lib/printing/pyformat.js';
 
 // 4e-04 -> '4 \\times 10^{-4}' (KaTeX, inside $...$ in the prose)
 const tex = (x) => {

@@ -1,6 +1,6 @@
 // Numbers of the language-modelling comparison quoted in
 // lessons/positional-encoding/07-extrapolation.md ("A small language
-// model"). Recorded by `node scripts/record-lm-results.mjs` into
+// model"). Recorded by `node scripts/record/record-lm-results.mjs` into
 // web/data/lm-results.js (the same data <train-lab task="text"> draws behind
 // a live run); tests/js/lm-results.test.mjs checks its seeds and its corpus.
 //
@@ -14,7 +14,7 @@
 //   lm-seeds, lm-seed-count, lm-steps, lm-len, lm-2x-len, lm-4x-len, lm-batch, lm-chars, lm-val-chars,
 //   lm-eval-every, lm-eval-samples, lm-chance (ln 64), lm-lr
 //   lm-base-<uniform|1gram|2gram|3gram|4gram>-<1x|2x|4x>  the baselines (web/data/lm-baselines.js, from
-//                                  scripts/record-lm-baselines.mjs) on windows of 1, 2, 4 x lm-len, "2.602"
+//                                  scripts/record/record-lm-baselines.mjs) on windows of 1, 2, 4 x lm-len, "2.602"
 //   lm-lowest-two                  the two encodings with the lowest final 1x loss in every seed ("T5 bias and RoPE");
 //                                  throws if no two are lowest in every seed
 //   lm-gap-<encoding>              paired by seed: its final 1x loss minus the lower of those two in the same seed,
@@ -25,12 +25,12 @@
 //                                  the share the 2-gram baseline already has, in %
 import LM from '../data/lm-results.js';
 import BASELINES from '../data/lm-baselines.js';
-import { ENCODING_LABELS } from '../lib/train-session.js';
+import { ENCODING_LABELS } from '../lib/training/train-session.js';
 
 const { results, config, seeds, corpus } = LM;
 if (BASELINES.corpus.sha256 !== corpus.sha256)
   throw new Error(
-    'lm-baselines.js and lm-results.js were recorded on different corpora: run scripts/record-lm-baselines.mjs',
+    'lm-baselines.js and lm-results.js were recorded on different corpora: run scripts/record/record-lm-baselines.mjs',
   );
 const LABELS = ENCODING_LABELS;
 const ENCODINGS = Object.keys(results);

@@ -1,6 +1,6 @@
 // Numbers quoted in lessons/positional-encoding/06-long-context.md, computed
 // with the core (RoPE frequencies under HF modeling_rope_utils scalings).
-import { fixed, grouped } from '../lib/pyformat.js';
+import { fixed, grouped } from '../lib/printing/pyformat.js';
 
 const wavelengths = (inv) => Array.from(inv, (f) => (2 * Math.PI) / f);
 const count = (arr, pred) => arr.filter(pred).length;

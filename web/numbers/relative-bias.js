@@ -1,5 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/05-relative-bias.md, computed by the core.
-import { fixed } from '../lib/pyformat.js';
+import { fixed } from '../lib/printing/pyformat.js';
 
 // T5 bucket of the relative position rel = key - query (defaults 32 buckets,
 // max_distance 128): a one-row map holds rel >= 0, a one-column map rel <= 0.

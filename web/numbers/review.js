@@ -1,5 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/08-review.md, computed with the core.
-import { fixed, grouped } from '../lib/pyformat.js';
+import { fixed, grouped } from '../lib/printing/pyformat.js';
 
 export default {
   // wavelength 2*pi / frequency of the last sinusoidal pair, d_model 512

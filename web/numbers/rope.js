@@ -1,5 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/04-rope.md, computed by the core.
-import { fixed } from '../lib/pyformat.js';
+import { fixed } from '../lib/printing/pyformat.js';
 import { linearFactorFor, rotatedScore } from '../samples/rope-seats.js';
 
 const wavelength = (inv) => (2 * Math.PI) / inv;

@@ -1,5 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/02-sinusoidal.md.
-import { fixed } from '../lib/pyformat.js';
+import { fixed } from '../lib/printing/pyformat.js';
 
 const wavelengths = (pe, d) => Array.from(pe.sinusoidalFrequencies(d), (w) => (2 * Math.PI) / w);
 

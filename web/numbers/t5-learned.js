@@ -1,6 +1,6 @@
 // Numbers of the T5 figure in lessons/positional-encoding/07-extrapolation.md:
 // what the lab's T5 models learned per bucket (web/data/t5-learned.js, from
-// scripts/record-train-results.mjs), with the core's buckets (t5Buckets).
+// scripts/record/record-train-results.mjs), with the core's buckets (t5Buckets).
 //
 //   t5-<task>-unreached-max   the largest |bias| in any bucket that only 2x or 4x inputs reach,
 //                             over every seed and head (training never moved them from ±0.1)

@@ -2,7 +2,7 @@
 // Training 24 models per seed takes minutes, too long for every build of the
 // page, so they come from a recorded run of the same core and builds as
 // <train-lab>, once per seed: lessons/positional-encoding/train-results.json,
-// written by `node scripts/record-train-results.mjs`. Accuracies are quoted
+// written by `node scripts/record/record-train-results.mjs`. Accuracies are quoted
 // over the seeds (tests/js/train-results.test.mjs checks there are at least 3).
 //
 //   train-<task>-<encoding>-<1x|2x|4x>         token accuracy in %, the mean with the range over the seeds,

@@ -1,5 +1,5 @@
 // Numbers quoted in lessons/positional-encoding/01-why-position.md.
-import { fixed } from '../lib/pyformat.js';
+import { fixed } from '../lib/printing/pyformat.js';
 
 // Euclidean distance between rows a and b of a (rows, d) table.
 const rowDistance = (table, d, a, b) => {

@@ -1,11 +1,11 @@
 // lessons/positional-encoding/08-long-context.md: what Llama 3 scaling (HF
 // rope_type "llama3") does to one RoPE pair, decided by the core's scaled
-// frequencies. Texts are Markdown with $TeX$ (web/lib/quiz-text.js), in the
+// frequencies. Texts are Markdown with $TeX$ (web/lib/questions/quiz-text.js), in the
 // lesson's notation: pair i, frequency θ_i, wavelength λ_i, d_rot (the scaling
 // acts on the rotated part of a head), trained length L, factor s.
-import { pick } from '../lib/random.js';
-import { texNumber, quizNumber } from '../lib/quiz-text.js';
-import { grouped } from '../lib/pyformat.js';
+import { pick } from '../lib/questions/random.js';
+import { texNumber, quizNumber } from '../lib/questions/quiz-text.js';
+import { grouped } from '../lib/printing/pyformat.js';
 
 // a whole number of positions, grouped: inside $…$ (n0) and in prose (g)
 const n0 = (x) => texNumber(x, 0);

@@ -1,10 +1,10 @@
 // Generated quiz: which placement of a query and a key keeps the RoPE score.
 // Every score comes from the core (ropeApply via the rope-seats helpers).
-// Texts are Markdown with $TeX$ (web/lib/quiz-text.js), in the lesson's
+// Texts are Markdown with $TeX$ (web/lib/questions/quiz-text.js), in the lesson's
 // notation: q at position m, k at position n, offset n − m.
 import { randomQueryKey, rotatedScore } from '../samples/rope-seats.js';
-import { shuffle } from '../lib/random.js';
-import { quizNumber, texVector } from '../lib/quiz-text.js';
+import { shuffle } from '../lib/questions/random.js';
+import { quizNumber, texVector } from '../lib/questions/quiz-text.js';
 
 export function generate(pe, random) {
   for (;;) {

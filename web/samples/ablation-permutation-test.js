@@ -2,8 +2,8 @@
 // one attention head's weights and outputs merely permute, for a correct
 // sinusoidal encoding and for four ways of losing it. Encoding and attention
 // come from the core; the rest is indexing.
-import { fixed } from '../lib/pyformat.js';
-import { choice, int } from '../lib/sample-params.js';
+import { fixed } from '../lib/printing/pyformat.js';
+import { choice, int } from '../lib/printing/sample-params.js';
 
 const f32 = Math.fround;
 const WORDS = ['the', 'cat', 'sat', 'on', 'the', 'mat'];

@@ -1,8 +1,8 @@
 // A learned position table (nn.Embedding) asked for more positions than it
 // has rows (lessons/positional-encoding/03-learned.md). The lookup, and its
 // "index out of range in self" error, come from the core.
-import { torchSize } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { torchSize } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 export default {
   section: 'learned',

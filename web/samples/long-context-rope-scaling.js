@@ -1,8 +1,8 @@
 // Stretch of every RoPE wavelength under the context-extension scalings,
 // as lessons/positional-encoding/06-long-context.md prints it with PyTorch
 // (Hugging Face modeling_rope_utils semantics, all frequencies from the core).
-import { exponential, fixed } from '../lib/pyformat.js';
-import { float, int } from '../lib/sample-params.js';
+import { exponential, fixed } from '../lib/printing/pyformat.js';
+import { float, int } from '../lib/printing/sample-params.js';
 
 const f32 = Math.fround;
 

@@ -1,8 +1,8 @@
 // Memory of the attention score matrix, of the KV cache, and the attention
 // FLOPs per layer at growing lengths (06-long-context.md). Only shape
 // arithmetic: exact integers in doubles, as in Python.
-import { fixed } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { fixed } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 export default {
   section: 'long-context',

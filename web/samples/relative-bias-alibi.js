@@ -1,8 +1,8 @@
 // ALiBi slopes for n heads and the causal bias of the first and last head, as
 // printed by the relative-bias-alibi sample of
 // lessons/positional-encoding/05-relative-bias.md.
-import { torchStr } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { torchStr } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 export default {
   section: 'relative-bias',

@@ -1,8 +1,8 @@
 // T5 relative-position buckets (HF _relative_position_bucket) for a list of
 // distances, both directions, and for a query x key grid, as printed by the
 // relative-bias-t5 sample of lessons/positional-encoding/05-relative-bias.md.
-import { torchStr } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { torchStr } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 const DISTANCES = [-200, -100, -50, -20, -8, -7, -1, 0, 1, 7, 8, 20, 50, 100, 200];
 

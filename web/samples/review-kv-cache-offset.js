@@ -1,8 +1,8 @@
 // 08-review.md: a new token's RoPE position during cached generation, offset
 // by the cache length or (the bug) restarted at 0, against a full pass.
 // Rotations (ropeApply) and attention weights (attention) come from the core.
-import { fixed, pyList } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { fixed, pyList } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 const py = (b) => (b ? 'True' : 'False');
 // torch.allclose(a, b, rtol=1e-5, atol=atol)

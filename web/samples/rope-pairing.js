@@ -2,8 +2,8 @@
 // one onto the other, and the score a model gets when its weights are loaded
 // under the wrong pairing. As printed by the rope-pairing sample of
 // lessons/positional-encoding/04-rope.md.
-import { fixed, torchStr } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { fixed, torchStr } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 const f32 = Math.fround;
 

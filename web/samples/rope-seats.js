@@ -1,9 +1,9 @@
 // Two 2-number vectors rotated by RoPE at seats m, n and again at m + shift,
 // n + shift: the score depends only on the offset. As printed by the
 // rope-seats sample of lessons/positional-encoding/04-rope.md.
-import { fixed } from '../lib/pyformat.js';
-import { pick } from '../lib/random.js';
-import { float, int, vector } from '../lib/sample-params.js';
+import { fixed } from '../lib/printing/pyformat.js';
+import { pick } from '../lib/questions/random.js';
+import { float, int, vector } from '../lib/printing/sample-params.js';
 
 const f32 = Math.fround;
 

@@ -5,7 +5,7 @@
 // numbers. Each position's cos and sin come from the core's RoPE of one pair
 // (ropeApply, with θ set exactly by linear scaling, as in rope-seats): the
 // same 0-d tensor sin/cos the Python takes, bit for bit.
-import { fixed } from '../lib/pyformat.js';
+import { fixed } from '../lib/printing/pyformat.js';
 import { linearFactorFor, rotatedScore, shiftedPairParams } from './rope-seats.js';
 
 const f32 = Math.fround;

@@ -1,7 +1,7 @@
 // Rows of the sinusoidal table, rounded as np.round(pe[pos].numpy(), 3)
 // prints them (lessons/positional-encoding/02-sinusoidal.md).
-import { npRound, numpyStr } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { npRound, numpyStr } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 export default {
   section: 'sinusoidal',

@@ -1,7 +1,7 @@
 // Frequency (theta_i) and wavelength of a selection of sinusoidal pairs
 // (lessons/positional-encoding/02-sinusoidal.md), frequencies from the core.
-import { fixed } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { fixed } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 export default {
   section: 'sinusoidal',

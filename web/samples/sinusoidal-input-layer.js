@@ -1,8 +1,8 @@
 // The Transformer's input layer with the sinusoidal table as a buffer
 // (lessons/positional-encoding/02-sinusoidal.md): shapes, the first rows of
 // the table (from the core) and what PyTorch reports about the module.
-import { torchSize, torchStr } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { torchSize, torchStr } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 const VOCAB = 1000;
 

@@ -5,8 +5,8 @@
 // Ranges: every (d_model, m, delta) in them was checked against PyTorch; wider
 // ones hit 4-decimal rounding ties where the core's sin/cos differ from
 // torch's in the last bit.
-import { torchStr } from '../lib/pyformat.js';
-import { int } from '../lib/sample-params.js';
+import { torchStr } from '../lib/printing/pyformat.js';
+import { int } from '../lib/printing/sample-params.js';
 
 const f32 = Math.fround;
 const ROWS = 200; // rows in the Python code

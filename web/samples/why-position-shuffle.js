@@ -1,8 +1,8 @@
 // Self-attention on "the dog bit the man" and a shuffle of it, with and
 // without sinusoidal positions (lessons/positional-encoding/01-why-position.md).
 // Attention and the position table come from the core.
-import { torchStr } from '../lib/pyformat.js';
-import { choice } from '../lib/sample-params.js';
+import { torchStr } from '../lib/printing/pyformat.js';
+import { choice } from '../lib/printing/sample-params.js';
 
 const EMB = {
   the: [0.2, 0.1, -0.3, 0.4],

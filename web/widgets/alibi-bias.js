@@ -12,11 +12,11 @@ import {
   offPageCanvas,
   setAttr,
   setText,
-} from '../lib/pe-element.js';
-import { rgb, inkOn } from '../lib/colormap.js';
-import { matrixAxes, frameCell } from '../lib/canvas.js';
-import { bindCellCursor } from '../lib/grid-cursor.js';
-import { fixed, numpyScalar } from '../lib/pyformat.js';
+} from '../lib/base/pe-element.js';
+import { rgb, inkOn } from '../lib/drawing/colormap.js';
+import { matrixAxes, frameCell } from '../lib/drawing/canvas.js';
+import { bindCellCursor } from '../lib/drawing/grid-cursor.js';
+import { fixed, numpyScalar } from '../lib/printing/pyformat.js';
 
 const MINI = 76; // small-multiple size, CSS px
 

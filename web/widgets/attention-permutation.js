@@ -6,8 +6,8 @@
 // attention is permutation-equivariant); with an encoding they are not.
 // The attention itself, the encodings and the biases all come from the core;
 // the toy model, the shuffles and the pairing of seats are
-// web/lib/permutation-experiment.js, what it all means in words
-// web/lib/permutation-text.js. This file shows them.
+// web/lib/permutation/permutation-experiment.js, what it all means in words
+// web/lib/permutation/permutation-text.js. This file shows them.
 import {
   PeElement,
   define,
@@ -18,10 +18,10 @@ import {
   sameValues,
   setText,
   patchSpecs,
-} from '../lib/pe-element.js';
-import { rgb, sequential, inkFor } from '../lib/colormap.js';
-import { sentenceParam } from '../lib/params.js';
-import { fixed } from '../lib/pyformat.js';
+} from '../lib/base/pe-element.js';
+import { rgb, sequential, inkFor } from '../lib/drawing/colormap.js';
+import { sentenceParam } from '../lib/base/params.js';
+import { fixed } from '../lib/printing/pyformat.js';
 import {
   ENCODINGS,
   ENCODING_LABELS,
@@ -32,8 +32,8 @@ import {
   swapOrder,
   parseOrder,
   attentionRuns,
-} from '../lib/permutation-experiment.js';
-import { headline, describeOrder, copiesNote, formatDiff } from '../lib/permutation-text.js';
+} from '../lib/permutation/permutation-experiment.js';
+import { headline, describeOrder, copiesNote, formatDiff } from '../lib/permutation/permutation-text.js';
 
 // the two inks inkFor chooses between (the same arrays it returns)
 const BLACK_INK = inkFor([255, 255, 255]);

@@ -4,11 +4,11 @@
 // it works; one more and PyTorch's nn.Embedding stops with
 // "IndexError: index out of range in self". The error is the lesson, so it is
 // shown, not thrown: the core's message says which position first fails.
-import { PeElement, define, css, h, patchSpecs, setAttr, setText } from '../lib/pe-element.js';
-import { HeapBuffer } from '../lib/heap-buffer.js';
-import { seededRandom } from '../lib/random.js';
-import { rgb } from '../lib/colormap.js';
-import { torchSize, torchStr } from '../lib/pyformat.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText } from '../lib/base/pe-element.js';
+import { HeapBuffer } from '../lib/base/heap-buffer.js';
+import { seededRandom } from '../lib/questions/random.js';
+import { rgb } from '../lib/drawing/colormap.js';
+import { torchSize, torchStr } from '../lib/printing/pyformat.js';
 
 const PREVIEW_ROWS = 3;
 const PREVIEW_COLS = 6;

@@ -6,9 +6,9 @@
 // π/θ_i positions, the first pairs fast, the later ones ever slower. The
 // table and the frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); the bits are counting.
-import { PeElement, define, css, h, canvasContext, setText } from '../lib/pe-element.js';
-import { diverging, sequential, rgb } from '../lib/colormap.js';
-import { fixed } from '../lib/pyformat.js';
+import { PeElement, define, css, h, canvasContext, setText } from '../lib/base/pe-element.js';
+import { diverging, sequential, rgb } from '../lib/drawing/colormap.js';
+import { fixed } from '../lib/printing/pyformat.js';
 
 const LABEL_W = 30; // the row labels (positions)
 const HEAD_H = 30; // the two block titles and the column numbers

@@ -7,35 +7,35 @@
 //   in web/gen/lesson-data.js's codeExercises): a signature, a docstring,
 //   starter code, the name of its case generator (web/code-cases/), a
 //   tolerance and why, known slips, a hint and a worked solution;
-// - Python is Pyodide in a worker (web/lib/python-runner.js,
+// - Python is Pyodide in a worker (web/lib/python/python-runner.js,
 //   web/workers/python-worker.js), loaded only when Run or Check is first
 //   pressed, with a progress line; a run past RUN_LIMIT_MS is stopped by
 //   ending the worker, and the next run starts a fresh one;
 // - the editor is CodeMirror 6 (web/gen/code-editor.js, built from
-//   web/lib/code-editor.js), loaded when the exercise first comes on
+//   web/lib/python/code-editor.js), loaded when the exercise first comes on
 //   screen; until then, or if it cannot load, a plain text box;
 // - Check shows the first failing case (its arguments, the expected and the
 //   returned value, where they first differ), print() output, the
 //   traceback trimmed to the learner's code, or the slip a known mistake
 //   gives; Run runs the code and the function on the first case only;
-// - credit as every question (web/lib/progress.js): a failed Check is a
+// - credit as every question (web/lib/reporting/progress.js): a failed Check is a
 //   miss, Run is not an attempt, an answer after Show solution earns
 //   nothing; `pe-quiz-answered` with kind 'long-fill-in' and the code as
 //   the response (SCORM, xAPI, cmi5, <pe-quiz-score>).
 //
 // What the learner types is only ever text: the editor's, a text node, or
 // the worker's input. The page judges; the worker only runs.
-import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
-import { QuestionElement, questionStyles } from '../lib/question.js';
-import { idParam } from '../lib/params.js';
-import { lessonNow, hasLesson, loadLesson } from '../lib/lesson-registry.js';
-import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
-import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
-import { judgeCases, parameterNames, pyValue, pathText, composeCode } from '../lib/code-check.js';
-import { runPython, pythonUnavailable, RUN_LIMIT_MS, MAX_OUTPUT } from '../lib/python-runner.js';
+import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/base/pe-element.js';
+import { QuestionElement, questionStyles } from '../lib/questions/question.js';
+import { idParam } from '../lib/base/params.js';
+import { lessonNow, hasLesson, loadLesson } from '../lib/lesson/lesson-registry.js';
+import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/reporting/progress.js';
+import { seededRandom, newSeed, deriveSeed } from '../lib/questions/random.js';
+import { judgeCases, parameterNames, pyValue, pathText, composeCode } from '../lib/python/code-check.js';
+import { runPython, pythonUnavailable, RUN_LIMIT_MS, MAX_OUTPUT } from '../lib/python/python-runner.js';
 
 // One-file builds (the export, dist/posenc-widgets.js) define POSENC_ONE_FILE
-// (scripts/export.mjs's ESBUILD_OPTIONS) and carry no Python runtime and no
+// (scripts/export/export.mjs's ESBUILD_OPTIONS) and carry no Python runtime and no
 // editor file: there the widget says that running code needs the online
 // lesson, and these URLs, which would point nowhere, are left out.
 /* global POSENC_ONE_FILE */

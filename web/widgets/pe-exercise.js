@@ -1,6 +1,6 @@
 // <pe-exercise exercise="sinusoidal-wavelength">: one exercise of the lesson,
 // by id, or one its author wrote inside the element (markup or JSON: an
-// exercise written as data, web/lib/own-exercise.js), in which the learner
+// exercise written as data, web/lib/questions/own-exercise.js), in which the learner
 // types the answer: a number, a whole number or a
 // formula, with numbers drawn for this learner and the right answer computed
 // by the compute core (web/exercises/<generator>.js), never typed into the
@@ -9,15 +9,15 @@
 // - fresh numbers per learner: the first draw comes from the learner's seed
 //   (stable across reloads, different for another learner); "New numbers"
 //   draws again (practice: credit already earned stays);
-// - a formula is parsed without eval (web/lib/expression.js), shown typeset
+// - a formula is parsed without eval (web/lib/questions/expression.js), shown typeset
 //   as it was read while it is typed, and judged by evaluating it and the
-//   reference at random points (web/lib/answers.js), so every equivalent
+//   reference at random points (web/lib/questions/answers.js), so every equivalent
 //   form counts; a typo gets a message saying which, and runs nothing;
 // - a wrong answer that matches a known slip (degrees for radians, one
 //   position off, i for 2i, a missing 2π) is named, and a hint is offered;
 //   "Show solution" gives the worked solution and the answer as a learner
 //   would type it (part="solution-value"); an answer after it earns nothing;
-// - scored like a quiz (web/lib/progress.js: 1 at the first check, a third
+// - scored like a quiz (web/lib/reporting/progress.js: 1 at the first check, a third
 //   less per miss), kept in the learner's progress and counted by
 //   <pe-quiz-score>, SCORM and xAPI (event `pe-quiz-answered`, kind
 //   'numeric' or 'fill-in');
@@ -32,20 +32,20 @@
 // revealed, latencyMs, question (plain text), correctPattern, correctValue }.
 // HTML comes only from quizTextToHtml/blocksToHtml (trustedFragment); what the
 // learner types only ever becomes text nodes or parsed, escaped TeX.
-import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
-import { QuestionElement, questionStyles, texText } from '../lib/question.js';
-import { idParam } from '../lib/params.js';
-import { lessonNow } from '../lib/lesson-registry.js';
-import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
-import { seededRandom, newSeed, deriveSeed } from '../lib/random.js';
-import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/quiz-text.js';
-import { authorInline, authorBlocks } from '../lib/author-text.js';
+import { define, css, h, setText, trustedFragment, plainText, inputError } from '../lib/base/pe-element.js';
+import { QuestionElement, questionStyles, texText } from '../lib/questions/question.js';
+import { idParam } from '../lib/base/params.js';
+import { lessonNow } from '../lib/lesson/lesson-registry.js';
+import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/reporting/progress.js';
+import { seededRandom, newSeed, deriveSeed } from '../lib/questions/random.js';
+import { quizTextToHtml, blocksToHtml, texToMathML } from '../lib/questions/quiz-text.js';
+import { authorInline, authorBlocks } from '../lib/questions/author-text.js';
 // the answer reader (and the expression parser under it) load with the first exercise on screen
 let answersModule = null;
-const loadAnswers = () => (answersModule ??= import('../lib/answers.js'));
+const loadAnswers = () => (answersModule ??= import('../lib/questions/answers.js'));
 // and what reads an exercise written as data (an author's own, or a lesson's written so)
 let ownModule = null;
-const loadOwn = () => (ownModule ??= import('../lib/own-exercise.js'));
+const loadOwn = () => (ownModule ??= import('../lib/questions/own-exercise.js'));
 
 class PeExercise extends QuestionElement {
   static tag = 'pe-exercise';

@@ -5,11 +5,11 @@
 // Every value and frequency comes from the core (pe.sinusoidalRows,
 // pe.sinusoidalFrequencies), and so does the picture, the table's box means
 // (pe.sinusoidalPicture); this file only colours and labels them.
-import { PeElement, define, css, h, canvasContext } from '../lib/pe-element.js';
-import { sideLabel } from '../lib/canvas.js';
-import { diverging, rgb } from '../lib/colormap.js';
-import { fixed } from '../lib/pyformat.js';
-import { HeapBuffer } from '../lib/heap-buffer.js';
+import { PeElement, define, css, h, canvasContext } from '../lib/base/pe-element.js';
+import { sideLabel } from '../lib/drawing/canvas.js';
+import { diverging, rgb } from '../lib/drawing/colormap.js';
+import { fixed } from '../lib/printing/pyformat.js';
+import { HeapBuffer } from '../lib/base/heap-buffer.js';
 
 const LUT_SIZE = 512; // colour steps across -1..+1: finer than the eye can tell apart
 const AXIS_LEFT = 44; // px for the position labels

@@ -3,17 +3,17 @@
 // parameters the learner sets.
 //
 // The code and its parameters come from the lesson the page registered
-// (web/lib/lesson-registry.js; lessons/, built into web/gen/lesson-data.js);
+// (web/lib/lesson/lesson-registry.js; lessons/, built into web/gen/lesson-data.js);
 // the function that computes the printout is the sample's runner,
 // web/samples/<id>.js. Initial parameter values may be given
 // as attributes named like the parameters (`<pe-live-output sample="rope-seats"
 // theta="0.7">`). The tests hold every runner against what real PyTorch
 // prints for the same code.
 // the code's HTML is the build's (highlighted by it): trustedFragment
-import { PeElement, define, css, h, bindEntryBox, trustedFragment, inputError } from '../lib/pe-element.js';
-import { idParam, parseParam } from '../lib/params.js';
-import { lessonNow, hasLesson, loadLesson } from '../lib/lesson-registry.js';
-import { pyLiteral } from '../lib/pyformat.js';
+import { PeElement, define, css, h, bindEntryBox, trustedFragment, inputError } from '../lib/base/pe-element.js';
+import { idParam, parseParam } from '../lib/base/params.js';
+import { lessonNow, hasLesson, loadLesson } from '../lib/lesson/lesson-registry.js';
+import { pyLiteral } from '../lib/printing/pyformat.js';
 
 // A sample parameter's spec (from the lesson) as params.js reads it: a typed
 // value must lie on the grid min + k·step the slider's values do (the

@@ -16,12 +16,12 @@
 // "Reset my answers" starts a new attempt (progress.js, resetProgress): the
 // questions draw new numbers, and an LMS or LRS hears of it.
 // Questions an author wrote inside the elements count wherever they stand
-// (web/lib/page-questions.js); a lesson id the lesson does not know (a
+// (web/lib/questions/page-questions.js); a lesson id the lesson does not know (a
 // mistyped id, which shows its own error) is not counted, and a question on
 // the page twice counts once.
-import { PeElement, define, css, h, inputError } from '../lib/pe-element.js';
-import { lessonNow, hasLesson, loadLesson, onLesson } from '../lib/lesson-registry.js';
-import { QUESTION_SELECTOR, holdsOwnQuestion, questionIdsOf, questionsIn } from '../lib/page-questions.js';
+import { PeElement, define, css, h, inputError } from '../lib/base/pe-element.js';
+import { lessonNow, hasLesson, loadLesson, onLesson } from '../lib/lesson/lesson-registry.js';
+import { QUESTION_SELECTOR, holdsOwnQuestion, questionIdsOf, questionsIn } from '../lib/questions/page-questions.js';
 import {
   loadProgress,
   onProgress,
@@ -31,7 +31,7 @@ import {
   formatPoints,
   CREDIT_RULE,
   claimPageOnlyNote,
-} from '../lib/progress.js';
+} from '../lib/reporting/progress.js';
 
 const QUESTIONS = QUESTION_SELECTOR;
 // whether page changes can change what is counted: a question (or an element

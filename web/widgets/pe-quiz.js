@@ -1,11 +1,11 @@
 // <pe-quiz quiz="sinusoidal-fastest-pair">: one question of the lesson, by id,
 // or one its author wrote inside the element (markup or a <script
-// type="application/json">: web/lib/own-question.js, own-quiz.js).
+// type="application/json">: web/lib/questions/own-question.js, own-quiz.js).
 //
 // Check / try again / show solution; per-option feedback that explains;
 // single or multiple answers; questions with a generator get fresh numbers
 // from the compute core ("New question"). Progress is kept by
-// web/lib/progress.js (in the browser, with an LMS, or for the page view where
+// web/lib/reporting/progress.js (in the browser, with an LMS, or for the page view where
 // the frame may not store it). Everything works with the keyboard alone
 // (native radio/checkbox groups and buttons; Enter on an option checks), and
 // the result is announced by screen readers (a polite live region).
@@ -13,7 +13,7 @@
 // Options are shown in an order of their own for each learner and quiz
 // (seeded, kept with the progress, the same after a reload), so the place of
 // the right answer tells nothing. Stored responses are indices in the
-// authored order. Credit falls with each miss (web/lib/progress.js: 1 at the
+// authored order. Credit falls with each miss (web/lib/reporting/progress.js: 1 at the
 // first check, a third less for each wrong check or shown solution before);
 // a right answer given after "Show solution" earns no credit: it is recorded
 // as revealed. "New question" keeps the credit earned.
@@ -25,14 +25,14 @@
 // shown), latencyMs (since the question or the last try was shown), choices
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
-import { define, css, h, core, trustedFragment, plainText, inputError } from '../lib/pe-element.js';
-import { QuestionElement, questionStyles, texText } from '../lib/question.js';
-import { idParam } from '../lib/params.js';
-import { lessonNow } from '../lib/lesson-registry.js';
-import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/progress.js';
-import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/random.js';
-import { quizTextToHtml, withoutLabel } from '../lib/quiz-text.js';
-import { compileQuiz } from '../lib/own-quiz.js';
+import { define, css, h, core, trustedFragment, plainText, inputError } from '../lib/base/pe-element.js';
+import { QuestionElement, questionStyles, texText } from '../lib/questions/question.js';
+import { idParam } from '../lib/base/params.js';
+import { lessonNow } from '../lib/lesson/lesson-registry.js';
+import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/reporting/progress.js';
+import { seededRandom, newSeed, deriveSeed, seededOrder } from '../lib/questions/random.js';
+import { quizTextToHtml, withoutLabel } from '../lib/questions/quiz-text.js';
+import { compileQuiz } from '../lib/questions/own-quiz.js';
 
 // the words of a node, its formulas left out
 function textOutsideMath(node) {
@@ -272,7 +272,7 @@ class PeQuiz extends QuestionElement {
         kind: 'choice',
         response: chosen.map((i) => this.optionText(i)),
         correct,
-        // for xAPI statements and LMS interactions (web/lib/xapi.js): authored indices and plain texts
+        // for xAPI statements and LMS interactions (web/lib/reporting/xapi.js): authored indices and plain texts
         choices: chosen,
         correctChoices: correctSet,
         multiple: q.multiple,

@@ -9,10 +9,10 @@
 // pair, drawn once as "slow", and the widget says so.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
-import { PeElement, define, css, h, offPageCanvas, sameValues, setAttr, setText } from '../lib/pe-element.js';
-import { diverging, rgb } from '../lib/colormap.js';
-import { sentenceParam } from '../lib/params.js';
-import { fixed } from '../lib/pyformat.js';
+import { PeElement, define, css, h, offPageCanvas, sameValues, setAttr, setText } from '../lib/base/pe-element.js';
+import { diverging, rgb } from '../lib/drawing/colormap.js';
+import { sentenceParam } from '../lib/base/params.js';
+import { fixed } from '../lib/printing/pyformat.js';
 
 const MAX_WORDS = 12;
 const STRIP_LEN = MAX_WORDS; // the mini waves span positions 0..11 on every card

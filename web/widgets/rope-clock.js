@@ -6,8 +6,18 @@
 // and the key's pair (lesson, "Who comes before whom"): each pair adds
 // cos(φ − Δθ_i), so the flip matters unless φ is 0 or π. The scores come from
 // the core: unit pairs q = (cos φ, sin φ), k = (1, 0), rotated by pe.ropeApply.
-import { PeElement, define, css, h, patchSpecs, setAttr, setText, inputError, STICKY_TOP } from '../lib/pe-element.js';
-import { fixed, exponential } from '../lib/pyformat.js';
+import {
+  PeElement,
+  define,
+  css,
+  h,
+  patchSpecs,
+  setAttr,
+  setText,
+  inputError,
+  STICKY_TOP,
+} from '../lib/base/pe-element.js';
+import { fixed, exponential } from '../lib/printing/pyformat.js';
 
 const TAU = 2 * Math.PI;
 const DIAL = 144; // dial drawing size (CSS px): two dials side by side on a 375 px phone

@@ -1,5 +1,5 @@
 // <rope-config-lab>: a model's own RoPE, from its Hugging Face config.json
-// (pasted, or one of the published presets in lib/rope-presets.js). For every
+// (pasted, or one of the published presets in lib/rope/rope-presets.js). For every
 // rotated pair: the wavelength 2π/θᵢ before and after the config's scaling,
 // the original and the claimed context, and the largest angle the pair turns
 // through in training (offsets up to the training length − 1) against the
@@ -9,15 +9,15 @@
 // config's original length L with the unscaled frequencies (a control sets
 // another length, as for a model its maker trained on longer sequences).
 // Frequencies and the attention factor come from the core (ropeInvFreq,
-// ropeAttentionFactor); lib/rope-config.js only reads the file.
-import { PeElement, define, css, h, patchSpecs, setAttr, inputError } from '../lib/pe-element.js';
-import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
-import { fixed, exponential, grouped } from '../lib/pyformat.js';
-import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope-config.js';
-import { ROPE_PRESETS, ropePreset } from '../lib/rope-presets.js';
-import { bindPairCursor } from '../lib/grid-cursor.js';
-import { TWO_PI, pairColumns, rowAt } from '../lib/pair-angles.js';
-import { count, marked, summaryLines } from '../lib/rope-config-summary.js';
+// ropeAttentionFactor); lib/rope/rope-config.js only reads the file.
+import { PeElement, define, css, h, patchSpecs, setAttr, inputError } from '../lib/base/pe-element.js';
+import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/drawing/chart.js';
+import { fixed, exponential, grouped } from '../lib/printing/pyformat.js';
+import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope/rope-config.js';
+import { ROPE_PRESETS, ropePreset } from '../lib/rope/rope-presets.js';
+import { bindPairCursor } from '../lib/drawing/grid-cursor.js';
+import { TWO_PI, pairColumns, rowAt } from '../lib/rope/pair-angles.js';
+import { count, marked, summaryLines } from '../lib/rope/rope-config-summary.js';
 
 const PLOT_H = 250;
 const PAD = { l: 54, r: 14, t: 12, b: 36 };

@@ -8,13 +8,13 @@
 // The lesson's exercise calls positions "seats": its two printed lines keep
 // that word (the RoPE box prints exactly what its print(...) does); the rest
 // of the widget says "position". The plot's marks are drawn by
-// web/lib/rope-offset-plot.js; this file computes the scores and handles the
+// web/lib/rope/rope-offset-plot.js; this file computes the scores and handles the
 // cursor.
-import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/pe-element.js';
-import { fixed, numpyScalar } from '../lib/pyformat.js';
+import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/base/pe-element.js';
+import { fixed, numpyScalar } from '../lib/printing/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
-import { plotLegend } from '../lib/chart.js';
-import { PLOT_H, PAD, SERIES, offsetPlot } from '../lib/rope-offset-plot.js';
+import { plotLegend } from '../lib/drawing/chart.js';
+import { PLOT_H, PAD, SERIES, offsetPlot } from '../lib/rope/rope-offset-plot.js';
 
 // float32 dot product of two 2-vectors, as torch.dot on float32 tensors.
 const dot2 = (a0, a1, b0, b1) => Math.fround(Math.fround(a0 * b0) + Math.fround(a1 * b1));

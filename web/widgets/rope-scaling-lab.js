@@ -10,11 +10,11 @@
 // screen): it sticks to the bottom of the screen while the plot is read, to
 // the top while the table is. A host page whose own bar covers the top of
 // the screen sets --pe-sticky-top to that bar's height.
-import { PeElement, define, css, h, setAttr, setText, patchSpecs, STICKY_TOP } from '../lib/pe-element.js';
-import { fixed, exponential, grouped } from '../lib/pyformat.js';
-import { bindPairCursor } from '../lib/grid-cursor.js';
-import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/chart.js';
-import { pairChanged, onlyRounding } from '../lib/rope-config.js';
+import { PeElement, define, css, h, setAttr, setText, patchSpecs, STICKY_TOP } from '../lib/base/pe-element.js';
+import { fixed, exponential, grouped } from '../lib/printing/pyformat.js';
+import { bindPairCursor } from '../lib/drawing/grid-cursor.js';
+import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/drawing/chart.js';
+import { pairChanged, onlyRounding } from '../lib/rope/rope-config.js';
 
 const PLOT_H = 300;
 const PAD = { l: 50, r: 14, t: 14, b: 38 };

@@ -20,10 +20,10 @@ import {
   sameValues,
   setAttr,
   setText,
-} from '../lib/pe-element.js';
-import { rgb, inkOn } from '../lib/colormap.js';
-import { matrixAxes, frameCell, sideLabel } from '../lib/canvas.js';
-import { bindCellCursor, bindAxisCursor } from '../lib/grid-cursor.js';
+} from '../lib/base/pe-element.js';
+import { rgb, inkOn } from '../lib/drawing/colormap.js';
+import { matrixAxes, frameCell, sideLabel } from '../lib/drawing/canvas.js';
+import { bindCellCursor, bindAxisCursor } from '../lib/drawing/grid-cursor.js';
 
 const STRIP_H = 150;
 const PAD = { l: 34, r: 10, t: 16, b: 40 };

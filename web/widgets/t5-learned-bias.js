@@ -8,13 +8,13 @@
 // The figure: one column per bucket that 4L reaches, ordered by offset (keys
 // before the query on the left), with each head's learned bias as a dot,
 // shaded by the length at which the bucket is first reached; beside it T5's
-// token accuracy at 1x, 2x and 4x. Recorded by scripts/record-train-results.mjs
+// token accuracy at 1x, 2x and 4x. Recorded by scripts/record/record-train-results.mjs
 // (web/data/t5-learned.js); which offsets land in which bucket comes from the
 // core (t5Buckets).
-import { PeElement, define, css, h, patchSpecs } from '../lib/pe-element.js';
-import { fixed } from '../lib/pyformat.js';
+import { PeElement, define, css, h, patchSpecs } from '../lib/base/pe-element.js';
+import { fixed } from '../lib/printing/pyformat.js';
 import T5 from '../data/t5-learned.js';
-import { niceTicks } from '../lib/chart.js';
+import { niceTicks } from '../lib/drawing/chart.js';
 
 const TASKS = Object.keys(T5.tasks);
 const MULTIPLES = [1, 2, 4];

@@ -8,7 +8,7 @@
 // learner presses Start. It runs in a small pool of module workers that load
 // the trainer build of the core (web/workers/train-worker.js); where no worker
 // can run (a file:// page, a widgets.js from another origin, a CSP without
-// worker-src) the same loop (web/lib/train-session.js) runs on the page in
+// worker-src) the same loop (web/lib/training/train-session.js) runs on the page in
 // short slices. The widget itself does not need the main core (needsCore
 // false): all its numbers come from the trainer.
 //
@@ -20,10 +20,10 @@
 //
 // This file holds the element: its controls and a run's course (start, the
 // workers or the page, pause, progress, finish). The chart and its legend
-// are web/lib/loss-chart.js, the results table web/lib/train-table.js, the
-// worker pool web/lib/train-workers.js.
-import { PeElement, define, css, h, dataTable } from '../lib/pe-element.js';
-import { parseColor, rgb, themeValue } from '../lib/colormap.js';
+// are web/lib/training/loss-chart.js, the results table web/lib/training/train-table.js, the
+// worker pool web/lib/training/train-workers.js.
+import { PeElement, define, css, h, dataTable } from '../lib/base/pe-element.js';
+import { parseColor, rgb, themeValue } from '../lib/drawing/colormap.js';
 import {
   ENCODINGS,
   ENCODING_LABELS as LABELS,
@@ -33,12 +33,12 @@ import {
   MULTIPLES,
   LAB_OPTIONS,
   SessionLoop,
-} from '../lib/train-session.js';
-import { loadCorpus, recordedFor, baselinesFor } from '../lib/text-task.js';
-import { lossLegend, digitsLoss, textLoss } from '../lib/loss-chart.js';
-import { accuracyTable, textLossTable } from '../lib/train-table.js';
-import { startWorkers, workerUrl } from '../lib/train-workers.js';
-import { TrainRun } from '../lib/train-run.js';
+} from '../lib/training/train-session.js';
+import { loadCorpus, recordedFor, baselinesFor } from '../lib/training/text-task.js';
+import { lossLegend, digitsLoss, textLoss } from '../lib/training/loss-chart.js';
+import { accuracyTable, textLossTable } from '../lib/training/train-table.js';
+import { startWorkers, workerUrl } from '../lib/training/train-workers.js';
+import { TrainRun } from '../lib/training/train-run.js';
 
 const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
 const ENC_PATTERN = new RegExp(`^\\s*(?:${ENCODINGS.join('|')})(?:\\s*,\\s*(?:${ENCODINGS.join('|')}))*\\s*$`);

@@ -1,6 +1,6 @@
 // <pe-code-exercise>'s module worker: Python (Pyodide, from web/pyodide/,
-// copied there from the npm package by scripts/build-python.mjs) running a
-// learner's code off the page's thread. The page (web/lib/python-runner.js)
+// copied there from the npm package by scripts/build/build-python.mjs) running a
+// learner's code off the page's thread. The page (web/lib/python/python-runner.js)
 // starts it on the first Run and ends it (terminate) when a run passes its
 // time limit; the next run starts a fresh one.
 //
@@ -18,7 +18,7 @@
 // clear ImportError. docs/embedding.md ("Python in the page") says the same.
 // The page judges: this worker only runs the code and returns plain values
 // (numbers, lists), which the page compares with the core's.
-import { DRIVER } from '../lib/python-driver.js';
+import { DRIVER } from '../lib/python/python-driver.js';
 
 const post = (message) => self.postMessage(message);
 

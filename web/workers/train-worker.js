@@ -1,5 +1,5 @@
 // <train-lab>'s module worker: loads the trainer build of the core and runs
-// its share of the encodings (web/lib/train-session.js) off the page's thread.
+// its share of the encodings (web/lib/training/train-session.js) off the page's thread.
 //
 // In:  { type: 'start', config } | { type: 'pause' } | { type: 'resume' } | { type: 'reset' }
 // Out: { type: 'ready', simd } once the core is loaded (the page falls back to
@@ -8,7 +8,7 @@
 // Messages are checked here like any input: a bad one is answered with an
 // error and changes nothing.
 import { loadPosenc } from '../posenc.js';
-import { SessionLoop, checkConfig } from '../lib/train-session.js';
+import { SessionLoop, checkConfig } from '../lib/training/train-session.js';
 
 const post = (message) => self.postMessage(message);
 // 50 ms of work between yields: a pause waits at most that long (plus one step)

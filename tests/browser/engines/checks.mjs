@@ -9,11 +9,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { exportLesson } from '../../../scripts/export.mjs';
-import { createStaticServer, listenLocal } from '../../../scripts/serve.mjs';
+import { exportLesson } from '../../../scripts/export/export.mjs';
+import { createStaticServer, listenLocal } from '../../../scripts/run/serve.mjs';
 import { screenshotPath, assertNoSidewaysScroll } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
-import { killTree, descendants } from '../../../scripts/kill-tree.mjs';
+import { killTree, descendants } from '../../../scripts/run/kill-tree.mjs';
 import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
 
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -112,7 +112,7 @@ export const CODE_EXERCISE_RUNS = async () => {
   for (let i = 0; i < 400 && !document.querySelector('pe-code-exercise[data-ready]'); i++) await pause();
   const n = document.querySelector('pe-code-exercise');
   const { codeExercises } = await import('/gen/lesson-data.js');
-  const { composeCode } = await import('/lib/code-check.js');
+  const { composeCode } = await import('/lib/python/code-check.js');
   const x = codeExercises[n.getAttribute('exercise')];
   for (let i = 0; i < 200 && !n.shadowRoot.querySelector('.cm-editor'); i++)
     await new Promise((r) => setTimeout(r, 50));

@@ -4,7 +4,7 @@
 //   firefox  /usr/bin/firefox-esr, puppeteer-core over WebDriver BiDi (headless)
 //   webkit   WebKitGTK's MiniBrowser through /usr/bin/WebKitWebDriver and
 //            selenium-webdriver (W3C WebDriver classic); it needs a display,
-//            so scripts/test.mjs runs the WebKit tests under xvfb-run
+//            so scripts/test/test.mjs runs the WebKit tests under xvfb-run
 // (toolchain notes: ../shared/reference/toolchain-notes.md).
 //
 // Errors. Firefox reports console errors and uncaught exceptions over BiDi,
@@ -19,8 +19,8 @@ import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { createStaticServer, freePort, listenLocal } from '../../../scripts/serve.mjs';
-import { killTree } from '../../../scripts/kill-tree.mjs';
+import { createStaticServer, freePort, listenLocal } from '../../../scripts/run/serve.mjs';
+import { killTree } from '../../../scripts/run/kill-tree.mjs';
 
 export const FIREFOX_PATH = process.env.FIREFOX ?? '/usr/bin/firefox-esr';
 export const WEBKIT_DRIVER = process.env.WEBKIT_DRIVER ?? '/usr/bin/WebKitWebDriver';
@@ -97,7 +97,7 @@ const READ_PROBE = () => {
  * check that stops getting answers can say where it stood.
  */
 export const activity = { step: '' };
-/** Printed by a check (or an engine's start) that hung and ran again; scripts/test.mjs counts it. */
+/** Printed by a check (or an engine's start) that hung and ran again; scripts/test/test.mjs counts it. */
 export const RETRIED_MARK = 'RETRIED AFTER A HANG:';
 const step = (engine, what) => (activity.step = `${engine}: ${what}`.slice(0, 200));
 const fnName = (fn) => fn.name || fn.toString().slice(0, 60).replace(/\s+/g, ' ');

@@ -1,0 +1,236 @@
+// `npm test`: builds everything and runs every suite, then prints one
+// summary line. Stages:
+//   1. build: the four wasm modules (BUILD_VARIANTS) + Catch2 suites (native and wasm)
+//   2. Catch2, native (g++): SIMD kernels with their scalar twins, and the
+//      scalar-only build; then the same under ASan + UBSan; then a short
+//      seeded libFuzzer run over the core (also ASan + UBSan)
+//   3. Catch2, wasm under Node: SIMD build and scalar build
+//   4. JS API tests (node --test) against both wasm builds (with a short run
+//      of the API fuzzer), the printing helpers and every live sample
+//      against recorded PyTorch output
+//   5. browser tests, one stage per engine (POSENC_BROWSERS, default
+//      chromium,firefox,webkit): in Chromium every file of tests/browser/
+//      (the lesson page, its widgets, axe, embedding, reliability, the
+//      train lab); in Firefox ESR and WebKitGTK the checks of
+//      tests/browser/engines/ (the lesson, embeds, file://, and in WebKit the
+//      scalar build chosen by an engine without WebAssembly SIMD)
+import { spawn } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { killTree } from '../run/kill-tree.mjs';
+import { RETRIED_MARK } from '../../tests/browser/engines/drivers.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const results = [];
+
+// A stage runs as its own process group. Its output is shown as it comes
+// (or, for a stage with a `show` filter, once it has passed: only the lines
+// kept; all of it if it failed). A stage still running after `minutes` is
+// ended with everything it started, and fails: a browser that stops
+// answering must not take CI's whole time (WebKit did once, in CI). A
+// browser stage (`again`) that timed out runs once more from the start, and
+// the summary says so; a second timeout fails it, and so does a check that
+// failed in the first run before the timeout. Checks that hung and passed
+// when run again (RETRIED_MARK) are counted in the summary too.
+async function run(name, cmd, args, { cwd = root, parse, show = null, minutes = 30, again = false } = {}) {
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const started = Date.now();
+  let r = await runOnce(name, cmd, args, { cwd, show, minutes });
+  let note = '';
+  let failedBefore = [];
+  if (r.timedOut && again) {
+    // node --test's top-level failures, not counting todo checks
+    failedBefore = r.stdout.split('\n').filter((l) => /^not ok \d+ /.test(l) && !/# TODO/.test(l));
+    console.log(`\n=== ${name}: running it once more after the timeout`);
+    r = await runOnce(name, cmd, args, { cwd, show, minutes });
+    note = `, run a second time after the first timed out at ${minutes} min${failedBefore.length ? ` (having failed first: ${failedBefore.join('; ')})` : ''}`;
+  }
+  const retried = r.stdout.split('\n').filter((l) => l.includes(RETRIED_MARK)).length;
+  if (retried) note += `, ${retried} check${retried > 1 ? 's' : ''} run again after a hang (see ${RETRIED_MARK})`;
+  const counts = parse ? parse(`${r.stdout}\n${r.stderr}`) : null;
+  const ok = r.code === 0 && !r.timedOut && !failedBefore.length;
+  results.push({ name, ok, counts, note, seconds: (Date.now() - started) / 1000 });
+  if (!ok)
+    console.log(`=== ${name} FAILED (${r.timedOut ? `timed out after ${minutes} min` : `exit ${r.code ?? r.signal}`})`);
+  return ok;
+}
+
+async function runOnce(name, cmd, args, { cwd, show, minutes }) {
+  const child = spawn(cmd, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // in a group of its own the stage does not get Ctrl+C from the terminal: pass it on
+  const stop = (sig) => (killTree(child.pid, { group: true }), process.exit(sig === 'SIGINT' ? 130 : 143));
+  process.once('SIGINT', stop).once('SIGTERM', stop);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d) => {
+    stdout += d;
+    if (!show) process.stdout.write(d);
+  });
+  child.stderr.setEncoding('utf8').on('data', (d) => {
+    stderr += d;
+    process.stderr.write(d);
+  });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    console.log(`\n=== ${name}: still running after ${minutes} min; ending it and everything it started`);
+    killTree(child.pid, { group: true });
+  }, minutes * 60_000);
+  const [code, signal] = await new Promise((resolve) => {
+    child.once('error', (e) => ((stderr += `${e.message}\n`), resolve([null, 'spawn failed'])));
+    child.once('close', (c, s) => resolve([c, s]));
+    // the output pipes close when every process holding them has gone; one
+    // that escaped the kill must not hold the run: 10 s after the exit, go on
+    child.once('exit', (c, s) => setTimeout(() => resolve([c, s]), 10_000).unref());
+  });
+  clearTimeout(timer);
+  process.off('SIGINT', stop).off('SIGTERM', stop);
+  if (show) process.stdout.write(`${code === 0 ? stdout.split('\n').filter(show).join('\n') : stdout}\n`);
+  return { code, signal, timedOut, stdout, stderr };
+}
+
+// ctest counts test files; Catch2's own lines (ctest -V) give the cases and
+// assertions inside them.
+function ctestCounts(out) {
+  const m = out.match(/(\d+)% tests passed, (\d+) tests failed out of (\d+)/);
+  if (!m) return null;
+  let cases = 0;
+  let assertions = 0;
+  for (const c of out.matchAll(/All tests passed \((\d+) assertions? in (\d+) test cases?\)/g)) {
+    assertions += Number(c[1]);
+    cases += Number(c[2]);
+  }
+  return {
+    passed: Number(m[3]) - Number(m[2]),
+    failed: Number(m[2]),
+    detail: `${cases} Catch2 test cases, ${assertions} assertions`,
+  };
+}
+// the test files of a folder (tests/js, tests/browser), relative to the root
+const testFiles = (dir) =>
+  readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith('.test.mjs'))
+    .map((f) => path.join(dir, f));
+
+const ctestSummaryLines = (line) => /Test +#|tests passed|Total Test time|All tests passed/.test(line);
+
+function nodeTestCounts(out) {
+  const pass = out.match(/^# pass (\d+)/m);
+  const fail = out.match(/^# fail (\d+)/m);
+  // todo: checks that run but are known open problems (not counted as failures)
+  const todo = Number(out.match(/^# todo (\d+)/m)?.[1] ?? 0);
+  return pass
+    ? {
+        passed: Number(pass[1]),
+        failed: Number(fail?.[1] ?? 0),
+        ...(todo ? { detail: `${todo} known open problems run as todo` } : {}),
+      }
+    : null;
+}
+
+const built = await run('build', 'bash', ['scripts/build/build.sh', '--tests']);
+if (built) {
+  await run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], {
+    cwd: path.join(root, 'build/native'),
+    parse: ctestCounts,
+    show: ctestSummaryLines,
+  });
+  await run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
+    cwd: path.join(root, 'build/sanitize'),
+    parse: ctestCounts,
+    show: ctestSummaryLines,
+  });
+  await run(
+    'libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)',
+    process.execPath,
+    ['scripts/test/fuzz.mjs', '--native-only', '--runs', '40000'],
+    {
+      parse: (out) => {
+        const ok = /fuzz: no findings/.test(out);
+        const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
+        return {
+          passed: ok ? 1 : 0,
+          failed: ok ? 0 : 1,
+          detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants`,
+        };
+      },
+    },
+  );
+  await run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
+    cwd: path.join(root, 'build/wasm'),
+    parse: ctestCounts,
+    show: ctestSummaryLines,
+  });
+  const jsTests = testFiles('tests/js');
+  await run(
+    'JS API, printing and live samples vs PyTorch (node --test, both builds)',
+    process.execPath,
+    ['--test', ...jsTests],
+    { parse: nodeTestCounts },
+  );
+  if (process.env.POSENC_BROWSER_TESTS !== '0') {
+    const engines = browsersToTest();
+    if (engines.includes('chromium')) {
+      const browserTests = testFiles('tests/browser');
+      await run(
+        'Browser tests in Chromium (playwright-core)',
+        process.execPath,
+        ['--test', '--test-concurrency=1', ...browserTests],
+        { parse: nodeTestCounts, minutes: 20, again: true },
+      );
+    }
+    if (engines.includes('firefox')) {
+      await run(
+        'Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)',
+        process.execPath,
+        ['--test', 'tests/browser/engines/firefox.test.mjs'],
+        { parse: nodeTestCounts, minutes: 15, again: true },
+      );
+    }
+    if (engines.includes('webkit')) {
+      // WebKitGTK needs a display: a virtual one unless there is one already
+      const [cmd, args] = process.env.DISPLAY ? [process.execPath, []] : ['xvfb-run', ['-a', process.execPath]];
+      await run(
+        'Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)',
+        cmd,
+        [...args, '--test', 'tests/browser/engines/webkit.test.mjs'],
+        { parse: nodeTestCounts, minutes: 15, again: true },
+      );
+    }
+  }
+}
+
+// POSENC_BROWSERS=chromium (or firefox, webkit, a comma list) runs those engines only
+function browsersToTest() {
+  const all = ['chromium', 'firefox', 'webkit'];
+  const asked = (process.env.POSENC_BROWSERS ?? all.join(','))
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+  const unknown = asked.filter((e) => !all.includes(e));
+  if (unknown.length) {
+    console.log(`POSENC_BROWSERS: unknown engine ${unknown.join(', ')} (choose from ${all.join(', ')})`);
+    results.push({ name: 'POSENC_BROWSERS', ok: false, counts: null, seconds: 0 });
+  }
+  return asked;
+}
+
+let passed = 0;
+let failed = 0;
+console.log('\n=== summary');
+for (const r of results) {
+  const c = r.counts
+    ? `${r.counts.passed} passed, ${r.counts.failed} failed${r.counts.detail ? ` (${r.counts.detail})` : ''}`
+    : r.ok
+      ? 'ok'
+      : 'FAILED';
+  console.log(`${r.ok ? 'ok  ' : 'FAIL'} ${r.name}: ${c} (${r.seconds.toFixed(1)} s${r.note ?? ''})`);
+  if (r.counts) {
+    passed += r.counts.passed;
+    failed += r.counts.failed;
+  }
+  if (!r.ok && !(r.counts && r.counts.failed)) failed += 1;
+}
+console.log(`total: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 && results.every((r) => r.ok) ? 0 : 1);

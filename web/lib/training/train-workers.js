@@ -1,0 +1,57 @@
+// <train-lab>'s pool of training workers (web/workers/train-worker.js): one
+// worker per part of a run, each started with its share of the encodings
+// once it says it can train. The widget passes `spawn`, its own
+// new Worker(new URL(...), ...) call: that literal must stay in the widget's
+// file, where bundlers see it and build the worker (see train-lab.js).
+export { workerUrl } from '../base/worker-url.js';
+
+/**
+ * Starts a worker for each of run.parts (pushed to run.workers); resolves
+ * true once every worker has loaded the trainer and got its share, false if
+ * any cannot (none within `timeoutMs`, spawn() throws, an error or a first
+ * message other than 'ready'). After 'ready', part k's messages go to
+ * onMessage(k, msg), and a worker's error as an 'error' message.
+ */
+export function startWorkers(run, spawn, onMessage, timeoutMs) {
+  return new Promise((resolve) => {
+    let ready = 0;
+    let settled = false;
+    const settle = (ok) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve(ok);
+    };
+    const timer = setTimeout(() => settle(false), timeoutMs);
+    for (const [k, part] of run.parts.entries()) {
+      let worker;
+      try {
+        worker = spawn();
+      } catch {
+        settle(false); // file:// page, a widgets.js from another origin, no Worker at all
+        return;
+      }
+      run.workers.push(worker);
+      let isReady = false;
+      worker.addEventListener('error', (event) => {
+        event.preventDefault?.();
+        if (!isReady) settle(false);
+        else onMessage(k, { type: 'error', message: 'the training worker stopped' });
+      });
+      worker.addEventListener('message', (event) => {
+        const msg = event.data;
+        if (!isReady) {
+          // the first message says whether this worker can train at all
+          if (msg?.type !== 'ready') return settle(false);
+          isReady = true;
+          run.simd = msg.simd;
+          worker.postMessage({ type: 'start', config: { ...run.config, encodings: part.encodings } });
+          if (run.paused) worker.postMessage({ type: 'pause' });
+          if (++ready === run.parts.length) settle(true);
+          return;
+        }
+        onMessage(k, msg);
+      });
+    }
+  });
+}
