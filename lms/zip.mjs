@@ -36,30 +36,28 @@ export function zipFiles(files, { mtime = new Date('2025-01-01T00:00:00Z') } = {
     const crc = crc32(data) >>> 0;
     const method = stored ? 0 : 8;
     const flags = 0x0800; // names are UTF-8
+    // the fields the local header (from byte 6) and the central record (from
+    // byte 8) share, in the same order
+    const shared = (header, at) => {
+      header.writeUInt16LE(flags, at);
+      header.writeUInt16LE(method, at + 2);
+      header.writeUInt16LE(time, at + 4);
+      header.writeUInt16LE(day, at + 6);
+      header.writeUInt32LE(crc, at + 8);
+      header.writeUInt32LE(body.length, at + 12);
+      header.writeUInt32LE(data.length, at + 16);
+      header.writeUInt16LE(fileName.length, at + 20);
+    };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4); // version needed: 2.0 (deflate)
-    local.writeUInt16LE(flags, 6);
-    local.writeUInt16LE(method, 8);
-    local.writeUInt16LE(time, 10);
-    local.writeUInt16LE(day, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(data.length, 22);
-    local.writeUInt16LE(fileName.length, 26);
-    local.writeUInt16LE(0, 28);
+    shared(local, 6);
+    // extra field length (28): 0
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4); // made by: 2.0, MS-DOS attributes
     central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(flags, 8);
-    central.writeUInt16LE(method, 10);
-    central.writeUInt16LE(time, 12);
-    central.writeUInt16LE(day, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(data.length, 24);
-    central.writeUInt16LE(fileName.length, 28);
+    shared(central, 8);
     // extra, comment, disk, internal and external attributes: 0
     central.writeUInt32LE(offset, 42);
     locals.push(local, fileName, body);

@@ -38,18 +38,8 @@
 // Every failure (no launch, a refused fetch URL, the LRS down, a bad State
 // document) costs the LMS record, never the page: the lesson runs on with
 // its progress in memory, and the console says why.
-import {
-  useStorage,
-  memoryStorage,
-  loadProgress,
-  onProgress,
-  progressKey,
-  learnerSeedKey,
-  attemptKey,
-  attempt,
-  tally,
-} from './progress.js';
-import { encodeProgress, decodeProgress } from './suspend-data.js';
+import { loadProgress, onProgress, tally } from './progress.js';
+import { useHostProgress } from './host-progress.js';
 import { answeredStatement, attemptedStatement, configureXapi, checkAgent, uuid } from './xapi.js';
 import { createLrsQueue, XAPI_VERSION, QUEUE_PREFIX } from './lrs-queue.js';
 import { formatSessionTime } from './scorm.js';
@@ -251,14 +241,11 @@ export async function startCmi5({
   const started = Date.now();
 
   // 3. progress from the own state document, kept in memory (like SCORM's suspend_data)
-  const restored = decodeProgress(isObject(own) && typeof own.progress === 'string' ? own.progress : '', {
+  const host = useHostProgress(isObject(own) && typeof own.progress === 'string' ? own.progress : '', {
     knownIds: questionIds,
+    limit: 64000,
   });
   const sent = { passed: own?.passed === true, completed: own?.completed === true, failed: false };
-  const memory = new Map([[progressKey, JSON.stringify(restored.progress)]]);
-  if (restored.learnerSeed !== null) memory.set(learnerSeedKey, String(restored.learnerSeed));
-  if (restored.attempt > 1) memory.set(attemptKey, String(restored.attempt));
-  useStorage(memoryStorage(memory));
 
   // the answered statements' actor and registration; sending is this file's
   configureXapi({ actor: launch.actor, registration: launch.registration });
@@ -293,18 +280,14 @@ export async function startCmi5({
   const send = (s) => queue.add(s);
   send(cmi5Statement('initialized'));
   log(
-    `cmi5: session ${data.sessionId} (${data.launchMode}), mastery ${passing}${memory.get(progressKey) !== '{}' ? ', progress restored' : ''}`,
+    `cmi5: session ${data.sessionId} (${data.launchMode}), mastery ${passing}${host.restored ? ', progress restored' : ''}`,
   );
 
   // 4. the own state document after each change: the progress and what has been judged
   let saving = Promise.resolve();
   const ownState = () => {
-    const seed = Number(memory.get(learnerSeedKey));
     return JSON.stringify({
-      progress: encodeProgress(loadProgress(), Number.isInteger(seed) ? seed : null, {
-        limit: 64000,
-        attempt: attempt(),
-      }),
+      progress: host.encode(),
       passed: sent.passed,
       completed: sent.completed,
     });

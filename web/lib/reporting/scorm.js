@@ -23,18 +23,8 @@
 // and the page is the plain offline lesson. Every call is guarded: a runtime
 // that returns errors, throws or disappears costs the LMS record, never the
 // page; answers stay on the page, and nothing is shown to the learner.
-import {
-  useStorage,
-  memoryStorage,
-  loadProgress,
-  onProgress,
-  progressKey,
-  learnerSeedKey,
-  attemptKey,
-  attempt,
-  tally,
-} from './progress.js';
-import { encodeProgress, decodeProgress } from './suspend-data.js';
+import { loadProgress, onProgress, attempt, tally } from './progress.js';
+import { useHostProgress } from './host-progress.js';
 import { quizIri, statementTracker, attemptedStatement } from './xapi.js';
 
 const SUSPEND_LIMIT = { 1.2: 4096, 2004: 64000 };
@@ -164,12 +154,7 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
   const entry = get(names.entry);
   // 2004 errs on reading an unset suspend_data: read it only for a resumed or unknown entry
   const stored = entry === 'ab-initio' ? '' : (get(names.suspend) ?? '');
-  const restored = decodeProgress(stored, { knownIds: questionIds });
-  const memory = new Map();
-  memory.set(progressKey, JSON.stringify(restored.progress));
-  if (restored.learnerSeed !== null) memory.set(learnerSeedKey, String(restored.learnerSeed));
-  if (restored.attempt > 1) memory.set(attemptKey, String(restored.attempt));
-  useStorage(memoryStorage(memory));
+  const host = useHostProgress(stored, { knownIds: questionIds, limit: SUSPEND_LIMIT[version] });
 
   let passing = mastery;
   const lmsMastery = get(names.mastery);
@@ -288,11 +273,7 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
     const t = tally(questionIds, all);
     const scaled = t.total ? t.points / t.total : 0;
     const complete = t.answered === t.total;
-    const seed = Number(memory.get(learnerSeedKey));
-    const suspend = encodeProgress(all, Number.isInteger(seed) ? seed : null, {
-      limit: SUSPEND_LIMIT[version],
-      attempt: attempt(),
-    });
+    const suspend = host.encode(all);
     if (version === '2004') {
       set('cmi.score.raw', Math.round(t.points * 100) / 100);
       set('cmi.score.min', 0);
