@@ -10,6 +10,7 @@ import { copyFileSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { ESBUILD_OPTIONS } from '../export/export.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const web = path.join(root, 'web');
@@ -32,13 +33,8 @@ export async function buildPython({ out = web } = {}) {
     pyodideBytes += statSync(path.join(out, 'pyodide', f)).size;
   }
   const result = await build({
+    ...ESBUILD_OPTIONS, // one minified ES module in memory, as every bundle of ours
     entryPoints: [path.join(web, 'lib/python/code-editor.js')],
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    write: false,
-    logLevel: 'silent',
     legalComments: 'none',
   });
   mkdirSync(path.join(out, 'gen'), { recursive: true });
