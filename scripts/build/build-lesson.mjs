@@ -416,7 +416,7 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     console.log(
       `lesson: ${sections.length} sections, ${Object.keys(quizzes).length} quizzes, ${Object.keys(exercises).length} exercises, ${Object.keys(codeExercises).length} code exercises, ${Object.keys(samples).length} live samples${checkOnly ? ' (checked, nothing written)' : ' -> web/index.html'}`,
     );
-    const { uncitedReferences } = built; // named apart: one line holds the rest
+    const { uncitedReferences } = built;
     if (uncitedReferences.length) {
       console.log(
         `lesson: ${uncitedReferences.length} of ${Object.keys(references.references).length} references not cited yet (an error once references.yaml says strict: true): ${uncitedReferences.join(', ')}`,
