@@ -9,14 +9,28 @@ import { renderAllWidgets } from './harness.mjs';
 /**
  * Waits until ready(element) is true in the page, asking every `every` ms;
  * fails with `message` after `ms`. ready runs in the page (its source is sent
- * there), so it can use only its argument.
+ * there), so it can use only its arguments: the element and `arg`.
  */
-export async function waitUntil(locator, ready, { ms, every, message }) {
+export async function waitUntil(locator, ready, { ms, every, message, arg }) {
   const t0 = Date.now();
-  while (!(await locator.evaluate(ready))) {
+  while (!(await locator.evaluate(ready, arg))) {
     if (Date.now() - t0 > ms) throw new Error(message);
     await new Promise((resolve) => setTimeout(resolve, every));
   }
+}
+
+// The score board (<pe-quiz-score>) in a page or frame says exactly `text`:
+// waits for it to count `answered` questions first (it updates a frame after
+// an answer), then compares the whole line.
+export async function boardSays(frame, text, { answered = text.match(/\((\d+ of \d+) questions/)[1] } = {}) {
+  const board = frame.locator('pe-quiz-score');
+  await waitUntil(board, (n, count) => n.shadowRoot.textContent.includes(`${count} questions`), {
+    ms: 5000,
+    every: 50,
+    message: `the board never counted ${answered} questions`,
+    arg: answered,
+  });
+  assert.equal(await board.evaluate((n) => n.shadowRoot.querySelector('.text').textContent), text);
 }
 
 // A question widget has said how the check went.
