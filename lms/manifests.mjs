@@ -48,24 +48,17 @@ function itemsOf({ title, bySection = null }) {
 }
 const parametersAttr = (item) => (item.parameters ? ` parameters="${escapeXml(item.parameters)}"` : '');
 
-export function manifest12({
-  mastery,
-  meta,
-  title = meta.title,
-  bySection = null,
-  sco = 'index.html',
-  identifier = 'posenc-course-scorm12',
-}) {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${escapeXml(identifier)}" version="1.0"
-          xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
-          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"
-          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-          xsi:schemaLocation="${schemaLocation('1.2')}">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>1.2</schemaversion>
-    <imsmd:lom xmlns:imsmd="http://www.imsglobal.org/xsd/imsmd_rootv1p2p1">
+// What differs between the two SCORM versions' manifests; the rest of the
+// manifest (organization, items, resource) is written once, below.
+const SCORM = {
+  1.2: {
+    identifier: 'posenc-course-scorm12',
+    manifestVersion: '1.0',
+    namespaces: `xmlns="http://www.imsproject.org/xsd/imscp_rootv1p1p2"
+          xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_rootv1p2"`,
+    schemaversion: '1.2',
+    // IMS Metadata 1.2.1
+    lom: (meta) => `    <imsmd:lom xmlns:imsmd="http://www.imsglobal.org/xsd/imsmd_rootv1p2p1">
       <imsmd:general>
         <imsmd:title>
           <imsmd:langstring xml:lang="en">${escapeXml(meta.title)}</imsmd:langstring>
@@ -75,53 +68,23 @@ export function manifest12({
           <imsmd:langstring xml:lang="en">${escapeXml(meta.description)}</imsmd:langstring>
         </imsmd:description>
       </imsmd:general>
-    </imsmd:lom>
-  </metadata>
-  <organizations default="posenc-org">
-    <organization identifier="posenc-org">
-      <title>${escapeXml(title)}</title>
-${itemsOf({ title, bySection })
-  .map(
-    (
-      item,
-    ) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco" isvisible="true"${parametersAttr(item)}>
-        <title>${escapeXml(item.title)}</title>
-        <adlcp:masteryscore>${mastery}</adlcp:masteryscore>
-      </item>`,
-  )
-  .join('\n')}
-    </organization>
-  </organizations>
-  <resources>
-    <resource identifier="posenc-sco" type="webcontent" adlcp:scormtype="sco" href="${escapeXml(sco)}">
-      <file href="${escapeXml(sco)}"/>
-    </resource>
-  </resources>
-</manifest>
-`;
-}
-
-export function manifest2004({
-  mastery,
-  meta,
-  title = meta.title,
-  bySection = null,
-  sco = 'index.html',
-  identifier = 'posenc-course-scorm2004',
-}) {
-  return `<?xml version="1.0" encoding="UTF-8"?>
-<manifest identifier="${escapeXml(identifier)}" version="1"
-          xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
+    </imsmd:lom>`,
+    itemAttributes: ' isvisible="true"',
+    itemBody: (mastery) => `        <adlcp:masteryscore>${mastery}</adlcp:masteryscore>`,
+    organizationBody: () => '',
+    scormType: 'scormtype',
+  },
+  2004: {
+    identifier: 'posenc-course-scorm2004',
+    manifestVersion: '1',
+    namespaces: `xmlns="http://www.imsglobal.org/xsd/imscp_v1p1"
           xmlns:adlcp="http://www.adlnet.org/xsd/adlcp_v1p3"
           xmlns:adlseq="http://www.adlnet.org/xsd/adlseq_v1p3"
           xmlns:adlnav="http://www.adlnet.org/xsd/adlnav_v1p3"
-          xmlns:imsss="http://www.imsglobal.org/xsd/imsss"
-          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
-          xsi:schemaLocation="${schemaLocation('2004')}">
-  <metadata>
-    <schema>ADL SCORM</schema>
-    <schemaversion>2004 4th Edition</schemaversion>
-    <lom xmlns="http://ltsc.ieee.org/xsd/LOM">
+          xmlns:imsss="http://www.imsglobal.org/xsd/imsss"`,
+    schemaversion: '2004 4th Edition',
+    // IEEE LOM
+    lom: (meta) => `    <lom xmlns="http://ltsc.ieee.org/xsd/LOM">
       <general>
         <title>
           <string language="en">${escapeXml(meta.title)}</string>
@@ -131,16 +94,9 @@ export function manifest2004({
           <string language="en">${escapeXml(meta.description)}</string>
         </description>
       </general>
-    </lom>
-  </metadata>
-  <organizations default="posenc-org">
-    <organization identifier="posenc-org">
-      <title>${escapeXml(title)}</title>
-${itemsOf({ title, bySection })
-  .map(
-    (item) => `      <item identifier="${escapeXml(item.identifier)}" identifierref="posenc-sco"${parametersAttr(item)}>
-        <title>${escapeXml(item.title)}</title>
-        <adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="1.0"/>
+    </lom>`,
+    itemAttributes: '',
+    itemBody: (mastery) => `        <adlcp:completionThreshold completedByMeasure="true" minProgressMeasure="1.0"/>
         <imsss:sequencing>
           <imsss:objectives>
             <imsss:primaryObjective objectiveID="posenc-quizzes" satisfiedByMeasure="true">
@@ -148,25 +104,53 @@ ${itemsOf({ title, bySection })
             </imsss:primaryObjective>
           </imsss:objectives>
           <imsss:deliveryControls completionSetByContent="true" objectiveSetByContent="true"/>
-        </imsss:sequencing>
-      </item>`,
-  )
-  .join('\n')}${
+        </imsss:sequencing>`,
     // several SCOs: the learner picks any (choice) or goes on to the next (flow)
-    bySection
-      ? '\n      <imsss:sequencing>\n        <imsss:controlMode choice="true" flow="true"/>\n      </imsss:sequencing>'
-      : ''
-  }
+    organizationBody: (bySection) =>
+      bySection
+        ? '\n      <imsss:sequencing>\n        <imsss:controlMode choice="true" flow="true"/>\n      </imsss:sequencing>'
+        : '',
+    scormType: 'scormType',
+  },
+};
+
+function scormManifest(
+  version,
+  { mastery, meta, title = meta.title, bySection = null, sco = 'index.html', identifier = SCORM[version].identifier },
+) {
+  const v = SCORM[version];
+  const item = (it) =>
+    `      <item identifier="${escapeXml(it.identifier)}" identifierref="posenc-sco"${v.itemAttributes}${parametersAttr(it)}>
+        <title>${escapeXml(it.title)}</title>
+${v.itemBody(mastery)}
+      </item>`;
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<manifest identifier="${escapeXml(identifier)}" version="${v.manifestVersion}"
+          ${v.namespaces}
+          xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance"
+          xsi:schemaLocation="${schemaLocation(version)}">
+  <metadata>
+    <schema>ADL SCORM</schema>
+    <schemaversion>${v.schemaversion}</schemaversion>
+${v.lom(meta)}
+  </metadata>
+  <organizations default="posenc-org">
+    <organization identifier="posenc-org">
+      <title>${escapeXml(title)}</title>
+${itemsOf({ title, bySection }).map(item).join('\n')}${v.organizationBody(bySection)}
     </organization>
   </organizations>
   <resources>
-    <resource identifier="posenc-sco" type="webcontent" adlcp:scormType="sco" href="${escapeXml(sco)}">
+    <resource identifier="posenc-sco" type="webcontent" adlcp:${v.scormType}="sco" href="${escapeXml(sco)}">
       <file href="${escapeXml(sco)}"/>
     </resource>
   </resources>
 </manifest>
 `;
 }
+
+export const manifest12 = (options) => scormManifest('1.2', options);
+export const manifest2004 = (options) => scormManifest('2004', options);
 
 // ---------------------------------------------------------------- cmi5
 
