@@ -437,3 +437,79 @@ test('widget parameters live in the URL: read on load, written when a control mo
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+// docs/embedding.md's table of fixed heights (for an LMS that follows no
+// resize message) against what embed.html reports now: every widget has a
+// row, and each row is within HEIGHT_TOLERANCE of the measured height at
+// both widths. A question or a sample is measured with the id its row names.
+const HEIGHT_TOLERANCE = 0.15;
+const heightRows = () =>
+  readFileSync(path.join(root, 'docs/embedding.md'), 'utf8')
+    .split('\n')
+    .map((line) => line.match(/^\| `([a-z0-9-]+)`([^|]*)\| (\d+) px \| (\d+) px \|$/))
+    .filter(Boolean)
+    .map(([, tag, note, wide, phone]) => ({
+      tag,
+      query: note.match(/`(\w+=[\w-]+)`/)?.[1] ?? '',
+      heights: [Number(wide), Number(phone)],
+    }));
+
+test("docs/embedding.md's fixed heights list every widget and are within 15% of what embed.html reports", async () => {
+  const rows = heightRows();
+  const missing = tags.filter((t) => t !== 'pe-quiz-score' && !rows.some((r) => r.tag === t));
+  assert.deepEqual(missing, [], 'widgets without a height in docs/embedding.md');
+  const measured = [];
+  for (const [i, width] of [800, 375].entries()) {
+    // one host page with every widget in an iframe of that width, all on
+    // screen at once (a widget off screen waits to be built), collecting the
+    // last height each reports; settled once no report came for 1.5 s
+    const page = await newPage(browser, { viewport: { width: 1200, height: rows.length * 620 } });
+    await page.goto(`${host.url}/course-page.html`);
+    await page.evaluate(
+      ({ rows, base, width }) => {
+        window.heights = {};
+        window.lastReport = Date.now();
+        addEventListener('message', (e) => {
+          if (e.data?.type !== 'posenc:resize') return;
+          const frame = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source);
+          window.heights[frame.dataset.row] = e.data.height;
+          window.lastReport = Date.now();
+        });
+        document.body.replaceChildren(
+          ...rows.map((r, k) => {
+            const f = document.createElement('iframe');
+            f.dataset.row = String(k);
+            f.width = String(width);
+            f.height = '600';
+            f.style.display = 'block';
+            f.src = `${base}/embed.html?widget=${r.tag}${r.query ? `&${r.query}` : ''}`;
+            return f;
+          }),
+        );
+      },
+      { rows, base: widgets.url, width },
+    );
+    await page
+      .waitForFunction(
+        (n) => Object.keys(window.heights).length === n && Date.now() - window.lastReport > 1500,
+        rows.length,
+        { timeout: 60000, polling: 250 },
+      )
+      .catch(async () => {
+        const got = await page.evaluate(() => window.heights);
+        const silent = rows.filter((r, k) => got[k] === undefined).map((r) => r.tag);
+        throw new Error(`no height from ${silent.join(', ')} at ${width} px in 60 s`);
+      });
+    const heights = await page.evaluate(() => window.heights);
+    rows.forEach((r, k) => ((measured[k] ??= { ...r, now: [] }).now[i] = heights[k]));
+    await page.context().close();
+  }
+  const off = measured.filter((r) =>
+    r.now.some((h, i) => Math.abs(h - r.heights[i]) > HEIGHT_TOLERANCE * r.heights[i]),
+  );
+  assert.deepEqual(
+    off.map((r) => `${r.tag}: the table says ${r.heights.join(' / ')} px, embed.html reports ${r.now.join(' / ')} px`),
+    [],
+    'update the rows of docs/embedding.md to the heights reported',
+  );
+});
