@@ -190,6 +190,9 @@ test('failures: a corpus that is not there, a config the session refuses; the me
   await runner.start({ ...CONFIG, steps: 10 }); // under LAB_OPTIONS.steps.min
   assert.match((await failed).message, /^Training stopped: steps must be an integer from 50 to 20000$/);
   assert.equal(runner.run.state, 'error');
+  const refused = until(runner, 'error');
+  await runner.start({ ...CONFIG, encodings: 'rope' });
+  assert.match((await refused).message, /^Training stopped: encodings must be 1 to 6 different names among none, /);
 
   await runner.start({ ...CONFIG, encodings: ['rope'] });
   assert.deepEqual(numbers((await until(runner, 'done')).results), [expected[1]]);

@@ -62,13 +62,15 @@ export class TrainRunner extends EventTarget {
    */
   async start({ corpus = '', ...config }) {
     this.#stop();
+    // settings that are not a list are refused where they are trained (checkConfig), with the reason
+    const encodings = Array.isArray(config.encodings) ? config.encodings : [];
     const n = Math.max(
       1,
-      Math.min(globalThis.navigator?.hardwareConcurrency || 2, MAX_WORKERS, config.encodings.length, this.maxWorkers),
+      Math.min(globalThis.navigator?.hardwareConcurrency || 2, MAX_WORKERS, encodings.length, this.maxWorkers),
     );
     // each worker gets every n-th encoding; each part reports on its own (on the page: one part)
     const parts = Array.from({ length: n }, (_, k) => ({
-      encodings: config.encodings.filter((_, i) => i % n === k),
+      encodings: encodings.filter((_, i) => i % n === k),
       snap: null,
       results: null,
     }));
