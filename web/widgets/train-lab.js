@@ -174,6 +174,11 @@ class TrainLab extends PeElement {
     super();
     // made with the element, not with its DOM: maxWorkers may be set before it is built
     this._runner = new TrainRunner();
+    this._note = ''; // a one-off message for the mode line (settings changed, ...)
+    this._failure = ''; // the message of a failed run, kept in the error box
+    this._lastText = 0; // when the progress line was last written
+    this._cursor = null; // the chart's cursor: a point of lossPoints, or null
+    this._points = null; // the points of the chart last drawn (lossPoints)
     this._runner.addEventListener('change', () => this._runChanged());
     this._runner.addEventListener('progress', (e) => this._progressed(e.detail));
     this._runner.addEventListener('done', (e) => this._done(e.detail));
@@ -267,20 +272,9 @@ class TrainLab extends PeElement {
       this.curves,
     );
 
-    this._note = ''; // a one-off message for the mode line (settings changed, ...)
-    this._failure = ''; // the message of a failed run, kept in the error box
-    this._lastText = 0; // when the progress line was last written
-    this._cursor = null; // the chart's cursor: a point of lossPoints, or null
-    this._points = null; // the points of the chart last drawn, and its width and steps
     bindAxisCursor(this.canvas, {
       at: (e) =>
-        this._points &&
-        pointAtX(
-          this._points,
-          this._width,
-          this._points.totalSteps,
-          e.clientX - this.canvas.getBoundingClientRect().left,
-        ),
+        this._points && pointAtX(this._points, this._width, e.clientX - this.canvas.getBoundingClientRect().left),
       range: () => (this._points?.count ? [0, this._points.count - 1, 10] : null),
       current: () => this._cursor,
       moveTo: (i) => {
@@ -460,7 +454,6 @@ class TrainLab extends PeElement {
 
     // the chart, its cursor and readout, and the curves' table
     const points = lossPoints(series, shown.task, shown.steps);
-    points.totalSteps = shown.steps;
     this._points = points;
     if (this._cursor !== null) this._cursor = points.count ? Math.min(this._cursor, points.count - 1) : null;
     this._width = width;

@@ -238,7 +238,7 @@ export function drawPoints({ ctx, X, Y, col }, series, every) {
  * The points of the curves drawn so far, where a cursor stops: digit tasks,
  * each mean over a bucket of steps (point i drawn at the bucket's middle);
  * text, each validation loss (point i at step (i + 1) x TEXT.evalEvery).
- * { count, at(i): the step it is drawn at, span(i): its steps in words,
+ * { count, totalSteps, at(i): the step it is drawn at, span(i): its steps in words,
  * value(s, i): series s's loss there (undefined before it is measured),
  * index(step): the point nearest a step, what: what the values are }.
  */
@@ -247,6 +247,7 @@ export function lossPoints(series, task, totalSteps) {
     const every = TEXT.evalEvery;
     return {
       count: Math.max(0, ...series.map((s) => s.val?.length ?? 0)),
+      totalSteps,
       at: (i) => (i + 1) * every,
       span: (i) => `step ${(i + 1) * every}`,
       value: (s, i) => s.val?.[i],
@@ -257,6 +258,7 @@ export function lossPoints(series, task, totalSteps) {
   const bucket = series.find((s) => s.curve.length)?.bucket ?? 1;
   return {
     count: Math.max(0, ...series.map((s) => s.curve.length)),
+    totalSteps,
     at: (i) => Math.min(totalSteps, (i + 0.5) * bucket),
     span: (i) => (bucket === 1 ? `step ${i + 1}` : `steps ${i * bucket + 1}–${Math.min(totalSteps, (i + 1) * bucket)}`),
     value: (s, i) => s.curve[i],
@@ -274,10 +276,10 @@ export function lossReading(points, series, i) {
 }
 
 /** The point under a pointer at `x` CSS px from the canvas's left edge, or null when there is none. */
-export function pointAtX(points, width, totalSteps, x) {
+export function pointAtX(points, width, x) {
   if (points.count === 0) return null;
   const { pad, pw } = chartBox(width);
-  const i = points.index(((x - pad.l) / pw) * totalSteps);
+  const i = points.index(((x - pad.l) / pw) * points.totalSteps);
   return Math.max(0, Math.min(points.count - 1, i));
 }
 
