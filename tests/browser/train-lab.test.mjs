@@ -108,6 +108,36 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
   assert.match(mode, /^Trained in \d background workers?\.$/);
   assert.match(await lab(page, (el) => el.shadowRoot.querySelector('.prog-text').textContent), /^done: 60 steps/);
 
+  // the loss chart's keyboard path: End puts the cursor on the last point and
+  // the readout says every encoding's loss there; the curves' table has the same numbers
+  const readout = () => lab(page, (el) => el.shadowRoot.querySelector('.readout').textContent);
+  await lab(page, (el) => (window.resultsTable = el.shadowRoot.querySelector('.results table')));
+  await lab(page, (el) => el.shadowRoot.querySelector('canvas').focus());
+  await page.keyboard.press('End');
+  await page.waitForFunction(
+    () => document.querySelector('train-lab').shadowRoot.querySelector('.readout').textContent,
+  );
+  const last = await readout();
+  const m = last.match(/^steps (\d+)–60, mean loss: none (\d\.\d{3}), learned (\d\.\d{3}), RoPE (\d\.\d{3})$/);
+  assert.ok(m, last);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(
+    (was) => document.querySelector('train-lab').shadowRoot.querySelector('.readout').textContent !== was,
+    last,
+  );
+  assert.match(await readout(), new RegExp(`^steps \\d+–${Number(m[1]) - 1}, mean loss: `));
+  await page.keyboard.press('Escape');
+  await page.waitForFunction(
+    () => !document.querySelector('train-lab').shadowRoot.querySelector('.readout').textContent,
+  );
+  await page.locator('train-lab').getByText('Show the loss curves as a table').click();
+  const curveRows = await lab(page, (el) =>
+    [...el.shadowRoot.querySelectorAll('details.alt tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
+  );
+  assert.deepEqual(curveRows.at(-1), [`${m[1]}–60`, m[2], m[3], m[4]]);
+  // the results table was patched by each update, not built again
+  assert.equal(await lab(page, (el) => el.shadowRoot.querySelector('.results table') === window.resultsTable), true);
+
   // a new setting after the run: the lab is ready again, nothing starts by itself
   await lab(page, (el) => el.setAttribute('task', 'copy'));
   await page.waitForTimeout(200);

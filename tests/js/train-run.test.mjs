@@ -55,9 +55,14 @@ test('a run that failed while loading is not revived by the load finishing; an u
   assert.throws(() => run.to('explode'), { name: 'TypeError', message: 'TrainRun: unknown event "explode"' });
 });
 
-test('the mode line says where the run trains, and once done, where it trained (issue 46)', () => {
+test('the mode line says what loads, where the run trains, and once done, where it trained (issue 46)', () => {
+  const text = new TrainRun({ encodings: ['rope'] }, [{}]);
+  text.waitingFor = 'text';
+  assert.equal(text.modeLine(), 'Loading the text…');
+  text.to('fail');
+  assert.equal(text.modeLine(), '', 'nothing once it failed before loading');
   const run = new TrainRun({ encodings: ['rope', 't5'] }, [{}, {}]);
-  assert.equal(run.modeLine(), '', 'nothing before it is loaded');
+  assert.equal(run.modeLine(), 'Loading the trainer…');
   run.mode = 'workers';
   run.to('loaded');
   assert.equal(run.modeLine(), 'Training in 2 background workers.');

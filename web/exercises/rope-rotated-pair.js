@@ -1,9 +1,9 @@
 // 04-rope.md: RoPE's turn of one pair, as formulas and as numbers. The
 // numbers are the core's ropeApply on one pair at position m, with θ set
-// exactly through linear scaling (web/samples/rope-seats.js).
+// exactly through linear scaling (web/lib/rope/rotated-pair.js).
 import { pick } from '../lib/questions/random.js';
 import { quizNumber, texVector } from '../lib/questions/quiz-text.js';
-import { EXACT_THETAS, randomVector } from '../samples/rope-seats.js';
+import { EXACT_THETAS, randomVector } from '../lib/rope/rotated-pair.js';
 
 const NAMES = {
   x0: { tex: 'x_0', aliases: ['x₀', 'x_0'] },

@@ -3,7 +3,7 @@
 // is the core's (rotatedScore: ropeApply, then the float32 sum torch makes);
 // the rope-seats sample prints the first two once answered.
 import { quizNumber, texVector } from '../lib/questions/quiz-text.js';
-import { randomQueryKey, rotatedScore } from '../samples/rope-seats.js';
+import { randomQueryKey, rotatedScore } from '../lib/rope/rotated-pair.js';
 
 export function generate(pe, random) {
   for (;;) {

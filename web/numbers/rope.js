@@ -1,6 +1,6 @@
 // Numbers quoted in lessons/positional-encoding/04-rope.md, computed by the core.
 import { fixed } from '../lib/printing/pyformat.js';
-import { linearFactorFor, rotatedScore } from '../samples/rope-seats.js';
+import { linearFactorFor, rotatedScore } from '../lib/rope/rotated-pair.js';
 
 const wavelength = (inv) => (2 * Math.PI) / inv;
 

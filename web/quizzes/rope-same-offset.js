@@ -1,8 +1,8 @@
 // Generated quiz: which placement of a query and a key keeps the RoPE score.
-// Every score comes from the core (ropeApply via the rope-seats helpers).
+// Every score comes from the core (ropeApply via web/lib/rope/rotated-pair.js).
 // Texts are Markdown with $TeX$ (web/lib/questions/quiz-text.js), in the lesson's
 // notation: q at position m, k at position n, offset n − m.
-import { randomQueryKey, rotatedScore } from '../samples/rope-seats.js';
+import { randomQueryKey, rotatedScore } from '../lib/rope/rotated-pair.js';
 import { shuffle } from '../lib/questions/random.js';
 import { quizNumber, texVector } from '../lib/questions/quiz-text.js';
 

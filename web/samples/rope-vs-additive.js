@@ -3,10 +3,11 @@
 // rope-vs-additive sample of lessons/positional-encoding/04-rope.md, with the
 // θ of the rope-offset-check plot beside it, so the two show the same
 // numbers. Each position's cos and sin come from the core's RoPE of one pair
-// (ropeApply, with θ set exactly by linear scaling, as in rope-seats): the
-// same 0-d tensor sin/cos the Python takes, bit for bit.
+// (ropeApply, with θ set exactly by linear scaling:
+// web/lib/rope/rotated-pair.js): the same 0-d tensor sin/cos the Python
+// takes, bit for bit.
 import { fixed } from '../lib/printing/pyformat.js';
-import { linearFactorFor, rotatedScore, shiftedPairParams } from './rope-seats.js';
+import { linearFactorFor, rotatedScore, shiftedPairParams } from '../lib/rope/rotated-pair.js';
 
 const f32 = Math.fround;
 

@@ -12,7 +12,7 @@
 // cursor.
 import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/base/pe-element.js';
 import { fixed, numpyScalar } from '../lib/printing/pyformat.js';
-import { thetaScaling } from '../samples/rope-seats.js';
+import { thetaScaling } from '../lib/rope/rotated-pair.js';
 import { plotLegend } from '../lib/drawing/chart.js';
 import { PLOT_H, PAD, SERIES, offsetPlot } from '../lib/rope/rope-offset-plot.js';
 

@@ -18,12 +18,17 @@
 // recorded runs (web/data/lm-results.js: mean and range over the seeds)
 // behind the live curves: one seed re-run here retraces its recorded curve.
 //
-// This file holds the element: its controls and a run's course (start, the
-// workers or the page, pause, progress, finish). The chart and its legend
-// are web/lib/training/loss-chart.js, the results table web/lib/training/train-table.js, the
-// worker pool web/lib/training/train-workers.js.
-import { PeElement, define, css, h, dataTable } from '../lib/base/pe-element.js';
+// This file holds the view: the controls, the buttons, the lines that say
+// where a run is, the chart and the tables, drawn from what a TrainRunner
+// (web/lib/training/train-runner.js) holds; Start, Pause, Resume and Reset
+// are passed on to it, and its events come out as this element's
+// train-lab-* events. The runner starts the workers or the page's loop and
+// collects their results. The chart and its legend are
+// web/lib/training/loss-chart.js, the tables web/lib/training/train-table.js.
+import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/base/pe-element.js';
+import { tableSpec } from '../lib/base/dom.js';
 import { parseColor, rgb, themeValue } from '../lib/drawing/colormap.js';
+import { bindAxisCursor } from '../lib/drawing/grid-cursor.js';
 import {
   ENCODINGS,
   ENCODING_LABELS as LABELS,
@@ -32,21 +37,32 @@ import {
   TEXT,
   MULTIPLES,
   LAB_OPTIONS,
-  SessionLoop,
 } from '../lib/training/train-session.js';
-import { loadCorpus, recordedFor, baselinesFor } from '../lib/training/text-task.js';
-import { lossLegend, digitsLoss, textLoss } from '../lib/training/loss-chart.js';
-import { accuracyTable, textLossTable } from '../lib/training/train-table.js';
-import { startWorkers, workerUrl } from '../lib/training/train-workers.js';
-import { TrainRun } from '../lib/training/train-run.js';
+import { recordedFor, baselinesFor } from '../lib/training/text-task.js';
+import {
+  ENCODING_STYLES,
+  lossLegend,
+  digitsLoss,
+  textLoss,
+  lossPoints,
+  lossReading,
+  pointAtX,
+} from '../lib/training/loss-chart.js';
+import { accuracyTable, textLossTable, curveTable } from '../lib/training/train-table.js';
+import { workerUrl } from '../lib/training/train-workers.js';
+import { TrainRunner } from '../lib/training/train-runner.js';
 
 const vocabOf = (task) => (task === 'text' ? TEXT.vocab : MODEL.vocab);
 const ENC_PATTERN = new RegExp(`^\\s*(?:${ENCODINGS.join('|')})(?:\\s*,\\s*(?:${ENCODINGS.join('|')}))*\\s*$`);
-const MAX_WORKERS = 3;
-const WORKER_READY_TIMEOUT_MS = 30000;
-const PAGE_SLICE_MS = 12; // work per slice when training on the page (keeps frames coming)
 const TEXT_EVERY_MS = 1000; // the live progress text is not rewritten more often
-
+// the custom properties the chart draws with, read once per theme
+const CHART_COLOURS = [
+  '--pe-fg',
+  '--pe-muted',
+  '--pe-border',
+  '--pe-bg',
+  ...Object.values(ENCODING_STYLES).map((st) => st.color),
+];
 /** Encodings named in the attribute, each once, in the lab's fixed order. */
 function parseEncodings(text) {
   const named = new Set(text.split(',').map((s) => s.trim()));
@@ -154,8 +170,52 @@ class TrainLab extends PeElement {
     .note:empty { display: none; }
   `;
 
+  constructor() {
+    super();
+    // made with the element, not with its DOM: maxWorkers may be set before it is built
+    this._runner = new TrainRunner();
+    this._note = ''; // a one-off message for the mode line (settings changed, ...)
+    this._failure = ''; // the message of a failed run, kept in the error box
+    this._lastText = 0; // when the progress line was last written
+    this._cursor = null; // the chart's cursor: a point of lossPoints, or null
+    this._points = null; // the points of the chart last drawn (lossPoints)
+    this._runner.addEventListener('change', () => this._runChanged());
+    this._runner.addEventListener('progress', (e) => this._progressed(e.detail));
+    this._runner.addEventListener('done', (e) => this._done(e.detail));
+    this._runner.addEventListener('error', (e) => this._failed(e.detail.message));
+    // PeElement empties the error box after each update that draws: a failed
+    // run's message is written back until the run is cleared
+    this.addEventListener('pe-update', () => this._failure && setText(this.errorBox, this._failure));
+  }
+
+  /** Set before Start to cap the worker pool (the measuring script compares 1 and 2). */
+  get maxWorkers() {
+    return this._runner.maxWorkers;
+  }
+
+  set maxWorkers(n) {
+    this._runner.maxWorkers = n;
+  }
+
+  /** The run in progress (or finished, or failed), a TrainRun; null before Start and after Reset. */
+  get run() {
+    return this._runner.run;
+  }
+
+  /** [{ encoding, acc1x, acc2x, acc4x, reason2x?, reason4x?, finalLoss, solved, ... }] once a run is done, else null. */
+  get results() {
+    return this._runner.results;
+  }
+
+  /** { mode, workers, simd, loadMs, wallMs, msPerStep } of the last finished run, else null. */
+  get runInfo() {
+    return this._runner.runInfo;
+  }
+
   build(root) {
-    this.hint = h('p', { class: 'hint' });
+    const [heading, hint] = this.heading('Train short, test long');
+    this._heading = heading;
+    this.hint = hint;
     this.checks = new Map(); // encoding -> checkbox
     const boxes = ENCODINGS.map((enc) => {
       const input = h('input', { type: 'checkbox', id: `enc-${enc}`, value: enc });
@@ -184,8 +244,9 @@ class TrainLab extends PeElement {
     this.progText = h('span', { class: 'prog-text', 'aria-live': 'polite' });
     this.modeLine = h('p', { class: 'mode' });
 
-    this.canvas = h('canvas', { role: 'img', width: 300, height: 240 });
+    this.canvas = h('canvas', { role: 'img', tabindex: '0', width: 300, height: 240 });
     this.chartWrap = h('div', { class: 'chart-wrap' }, this.canvas);
+    this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     // its items are hidden when their encoding is not chosen; the chance label names the task's ln N
     const { legend, items, chanceLabel, baselineItem } = lossLegend();
     this._legendItems = items;
@@ -193,9 +254,10 @@ class TrainLab extends PeElement {
     this._baselineItem = baselineItem;
     this.tableWrap = h('div', { class: 'table-wrap results' });
     this.footnote = h('p', { class: 'note' });
+    this.curves = this.tableAlternative('Show the loss curves as a table', { lazy: true });
     root.append(
-      (this._heading = h('h3', {}, 'Train short, test long')),
-      this.hint,
+      heading,
+      hint,
       this.controls(['task', 'steps']),
       fieldset,
       more,
@@ -203,36 +265,44 @@ class TrainLab extends PeElement {
       h('div', { class: 'prog' }, this.progress, this.progText),
       this.modeLine,
       this.chartWrap,
+      this.readout,
       legend,
       this.tableWrap,
       this.footnote,
+      this.curves,
     );
 
-    /** Set before Start to cap the worker pool (the measuring script compares 1 and 2). */
-    this.maxWorkers = MAX_WORKERS;
-    this.results = null; // [{ encoding, acc1x, acc2x, acc4x, reason2x?, reason4x?, finalLoss, solved }]
-    this.runInfo = null; // { mode, workers, loadMs, wallMs, msPerStep } of the last run
-    this.run = null; // the run in progress (or finished), see start()
-    this._note = ''; // a one-off message for the mode line (settings changed, ...)
+    bindAxisCursor(this.canvas, {
+      at: (e) =>
+        this._points && pointAtX(this._points, this._width, e.clientX - this.canvas.getBoundingClientRect().left),
+      range: () => (this._points?.count ? [0, this._points.count - 1, 10] : null),
+      current: () => this._cursor,
+      moveTo: (i) => {
+        this._cursor = i;
+        this.schedule();
+      },
+    });
     this.redrawOnResize(this.chartWrap);
     this._buttons();
   }
 
+  connectedCallback() {
+    super.connectedCallback();
+    if (this.chartWrap) this._resizeObserver.observe(this.chartWrap); // observed again after a move
+  }
+
   disconnectedCallback() {
     super.disconnectedCallback();
-    this._stop(); // no training (and no workers) for an element that has left the page
-    this.run = null;
-    this._buttons();
+    this._resizeObserver?.disconnect(); // PeElement's redrawOnResize does not let go of it by itself
+    this._runner.reset(); // no training (and no workers) for an element that has left the page
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
     super.attributeChangedCallback(name, oldValue, newValue);
     if (!this.startBtn) return; // not built yet (attributes of an element being upgraded)
     // a run belongs to the settings it started with: a new setting stops it
-    if (oldValue !== newValue && this.run) {
-      this._stop();
-      this.run = null;
-      this.results = null;
+    if (oldValue !== newValue && this._runner.run) {
+      this._runner.reset();
       this._note = 'Settings changed: press Start to train with them.';
     }
     this._buttons();
@@ -245,7 +315,7 @@ class TrainLab extends PeElement {
     if (chosen.length === 0) {
       input.checked = true; // at least one encoding stays chosen
       this._note = 'Keep at least one encoding.';
-      this.modeLine.textContent = this._note;
+      setText(this.modeLine, this._note);
       return;
     }
     this.setAttribute('encodings', chosen.join(','));
@@ -258,7 +328,7 @@ class TrainLab extends PeElement {
   }
 
   _buttons() {
-    const run = this.run;
+    const run = this._runner.run;
     const invalid = this.readParams().errors.length > 0;
     const active = !!run?.active;
     const paused = !!run?.paused;
@@ -278,264 +348,149 @@ class TrainLab extends PeElement {
     }
   }
 
-  // ------------------------------------------------------------ running
+  // ------------------------------------------------------------ intents
 
   /** Starts a fresh run with the current settings (what the Start button does). */
-  async start() {
+  start() {
     const { values: p, errors } = this.readParams();
-    if (errors.length) return;
-    this._stop();
-    const encodings = parseEncodings(p.encodings);
-    const config = { task: p.task, encodings, steps: p.steps, seed: p.seed, lr: p.lr, trainLen: p.trainLen };
-    if (p.task === 'text') {
-      const marker = {};
-      this._loadingCorpus = marker;
-      this.modeLine.textContent = 'Loading the text…';
-      try {
-        config.text = await loadCorpus(p.corpus);
-      } catch (error) {
-        this.errorBox.textContent = String(error.message);
-        return;
-      }
-      if (this._loadingCorpus !== marker) return; // started again, or reset, meanwhile
-    }
-    // each worker gets every n-th encoding; each part reports on its own
-    const n = Math.max(1, Math.min(navigator.hardwareConcurrency || 2, MAX_WORKERS, encodings.length, this.maxWorkers));
-    const parts = Array.from({ length: n }, (_, k) => ({
-      encodings: encodings.filter((_, i) => i % n === k),
-      snap: null,
-      results: null,
-    }));
-    const run = new TrainRun(config, parts, performance.now());
-    this.run = run;
-    this.results = null;
-    this.runInfo = null;
+    if (errors.length) return Promise.resolve();
     this._note = '';
-    this.modeLine.textContent = 'Loading the trainer…';
-    this.progText.textContent = '';
-    this._buttons();
-    this.schedule();
-
-    const ok = await this._startWorkers(run).catch(() => false);
-    if (this.run !== run) return; // reset (or restarted) while the workers loaded
-    if (ok) {
-      run.mode = 'workers';
-    } else {
-      for (const w of run.workers) w.terminate();
-      run.workers = [];
-      await this._startOnPage(run);
-      if (this.run !== run) return;
-    }
-    if (!run.to('loaded')) return; // failed (or finished) while loading
-    run.tStart = performance.now();
-    this._modeText();
-    this._buttons();
-  }
-
-  // Resolves true once every worker has loaded the trainer and got its share, false if any cannot.
-  _startWorkers(run) {
-    if (!workersFollowed()) return Promise.resolve(false); // train on the page, no failing request
-    return startWorkers(run, spawnTrainWorker, (k, msg) => this._message(run, k, msg), WORKER_READY_TIMEOUT_MS);
-  }
-
-  // The fallback: one session for every encoding, on this thread, in short slices.
-  async _startOnPage(run) {
-    run.mode = 'page';
-    run.parts = [{ encodings: run.config.encodings, snap: null, results: null }];
-    try {
-      const { loadPosenc } = await import('../posenc.js');
-      const pe = await loadPosenc({ trainer: true });
-      if (this.run !== run) return;
-      run.simd = pe.simd;
-      run.loop = new SessionLoop((msg) => this._message(run, 0, msg), { sliceMs: PAGE_SLICE_MS, progressMs: 150 });
-      run.loop.start(pe, run.config);
-      if (run.paused) run.loop.pause();
-    } catch (error) {
-      this._message(run, 0, { type: 'error', message: `the trainer could not be loaded: ${error.message}` });
-    }
+    this._runner.spawn = workersFollowed() ? spawnTrainWorker : null; // else: trains on the page, no failing request
+    const { task, steps, seed, lr, trainLen, corpus } = p;
+    return this._runner.start({ task, encodings: parseEncodings(p.encodings), steps, seed, lr, trainLen, corpus });
   }
 
   pause() {
-    this._control('pause');
+    this._runner.pause();
   }
 
   resume() {
-    this._control('resume');
-  }
-
-  // 'pause' or 'resume' to each worker and to the loop on the page; a run
-  // paused while loading starts paused in each of them
-  _control(type) {
-    const run = this.run;
-    if (!run?.to(type)) return;
-    for (const w of run.workers) w.postMessage({ type });
-    run.loop?.[type]();
-    this._progressText(true);
-    this._buttons();
+    this._runner.resume();
   }
 
   /** Stops training, ends the workers and clears the results (the Reset button). */
   reset() {
-    this._loadingCorpus = null;
-    this._stop();
-    this.run = null;
-    this.results = null;
-    this.runInfo = null;
     this._note = '';
-    this.progText.textContent = '';
+    this._runner.reset();
+  }
+
+  // ------------------------------------------------------------ what the runner says
+
+  // A run started, loaded, paused, resumed, finished, failed or was cleared.
+  _runChanged() {
+    if (!this.startBtn) return;
+    const run = this._runner.run;
+    if (run?.state !== 'error') this._failure = '';
+    if (run) setText(this.modeLine, run.modeLine());
+    this._progressText(true);
     this._buttons();
     this.schedule();
   }
 
-  _stop() {
-    const run = this.run;
-    if (!run) return;
-    for (const w of run.workers) w.terminate();
-    run.workers = [];
-    run.loop?.reset();
-    run.loop = null;
-    run.to('stop');
+  _progressed(detail) {
+    this.dispatchEvent(new CustomEvent('train-lab-progress', { detail }));
+    this._progressText(false);
+    this.schedule();
   }
 
-  // A message from part k (a worker, or the loop on the page).
-  _message(run, k, msg) {
-    if (this.run !== run || typeof msg !== 'object' || msg === null) return;
-    const part = run.parts[k];
-    if (msg.type === 'progress' || msg.type === 'done') {
-      part.snap = msg;
-      if (msg.type === 'done') part.results = msg.results;
-      const { steps, total } = run.steps();
-      this.dispatchEvent(new CustomEvent('train-lab-progress', { detail: { steps, total } }));
-      if (run.parts.every((p) => p.results)) this._finish(run);
-      else this._progressText(false);
-      this.schedule();
-    } else if (msg.type === 'error') {
-      this._stop();
-      run.to('fail');
-      this.errorBox.textContent = `Training stopped: ${String(msg.message).slice(0, 300)}`;
-      this._buttons();
-    }
+  _done(detail) {
+    this.dispatchEvent(new CustomEvent('train-lab-done', { detail }));
   }
 
-  _finish(run) {
-    const byEnc = new Map(run.parts.flatMap((p) => p.results.map((r) => [r.encoding, r])));
-    this.results = run.config.encodings.map((e) => byEnc.get(e));
-    const stepTime = run.parts.map((p) => p.snap.msPerStep);
-    this.runInfo = {
-      mode: run.mode,
-      workers: run.mode === 'workers' ? run.parts.length : 0,
-      simd: run.simd,
-      loadMs: run.tStart - run.t0,
-      wallMs: performance.now() - run.tStart,
-      msPerStep: stepTime, // per part (worker): mean time of one training step
-    };
-    for (const w of run.workers) w.terminate(); // done: free their memory
-    run.workers = [];
-    run.loop = null;
-    run.to('finish');
-    this.progress.value = this.progress.max;
-    this._modeText(); // "Trained in ...": the run no longer trains
-    this._progressText(true);
-    this._buttons();
-    this.dispatchEvent(new CustomEvent('train-lab-done', { detail: { results: this.results } }));
+  _failed(message) {
+    this._failure = message;
+    if (this.errorBox) setText(this.errorBox, message);
   }
 
-  _modeText() {
-    if (this.run?.mode) this.modeLine.textContent = this.run.modeLine();
-  }
-
-  // The progress line: rewritten at most once a second (it is a live region) unless `now`.
+  // The progress line: rewritten at most once a second (it is a live region)
+  // unless `now`; empty while the trainer loads (unless paused) and without a run.
   _progressText(now) {
-    const run = this.run;
-    if (!run) return;
+    const run = this._runner.run;
     const t = performance.now();
-    if (!now && t - run.lastText < TEXT_EVERY_MS) return;
-    run.lastText = t;
-    this.progText.textContent = run.progressLine(this.runInfo?.wallMs);
+    if (!now && t - this._lastText < TEXT_EVERY_MS) return;
+    this._lastText = t;
+    const shown = run && (run.mode || run.paused) ? run.progressLine(this._runner.runInfo?.wallMs) : '';
+    setText(this.progText, shown);
   }
 
   // ------------------------------------------------------------ drawing
 
   update(_pe, p) {
+    // every read before the first write: no layout forced inside the update
+    const width = this.widthOf(this.chartWrap);
+    const col = this._colours();
     this._syncChecks();
     this._buttons();
+    const run = this._runner.run;
+    const shown = run ? run.config : p; // a run is drawn with the settings it started with
     const [a, b, c] = MULTIPLES.map((m) => m * p.trainLen);
-    const heading = p.task === 'text' ? 'A small language model: train short, test long' : 'Train short, test long';
-    if (this._heading.textContent !== heading) this._heading.textContent = heading;
+    setText(
+      this._heading,
+      p.task === 'text' ? 'A small language model: train short, test long' : 'Train short, test long',
+    );
     const what = p.task === 'text' ? 'windows of' : 'sequences of';
     const unit = p.task === 'text' ? 'characters' : 'digits';
-    this.hint.textContent =
+    setText(
+      this.hint,
       `Train the same tiny Transformer with each positional encoding on ${what} ${a} ${unit}, then test it on ${a}, ${b} and ${c}. ` +
-      TASK_HINTS[p.task];
-    const run = this.run;
-    const encodings = run ? run.config.encodings : parseEncodings(p.encodings);
-    for (const [enc, li] of this._legendItems) li.hidden = !encodings.includes(enc);
-    const chanceText = `chance (ln ${vocabOf(run ? run.config.task : p.task)})`;
-    if (this._chanceLabel.textContent !== chanceText) this._chanceLabel.textContent = chanceText;
-    if (run) {
-      const { value, max } = run.bar();
-      this.progress.max = max;
-      this.progress.value = value;
-    } else {
-      this.progress.max = 1;
-      this.progress.value = 0;
-      this.modeLine.textContent =
-        this._note ||
-        `Ready: ${encodings.length} encoding${encodings.length === 1 ? '' : 's'} × ${p.steps} steps on ${p.task}. Press Start (it takes a while; nothing runs until then).`;
+        TASK_HINTS[p.task],
+    );
+    const series = this._runner.series(parseEncodings(p.encodings));
+    const encodings = series.map((s) => s.enc);
+    for (const [enc, li] of this._legendItems) {
+      const hidden = !encodings.includes(enc);
+      if (li.hidden !== hidden) li.hidden = hidden;
     }
-    const series = this._series(encodings);
-    const shown = run ? run.config : { ...p, text: undefined };
+    setText(this._chanceLabel, `chance (ln ${vocabOf(shown.task)})`);
+    const { value, max } = run ? run.bar() : { value: 0, max: 1 };
+    setAttr(this.progress, 'max', max);
+    setAttr(this.progress, 'value', value);
+    if (!run)
+      setText(
+        this.modeLine,
+        this._note ||
+          `Ready: ${encodings.length} encoding${encodings.length === 1 ? '' : 's'} × ${p.steps} steps on ${p.task}. Press Start (it takes a while; nothing runs until then).`,
+      );
+
+    // the chart, its cursor and readout, and the curves' table
+    const points = lossPoints(series, shown.task, shown.steps);
+    this._points = points;
+    if (this._cursor !== null) this._cursor = points.count ? Math.min(this._cursor, points.count - 1) : null;
+    this._width = width;
+    const frame = { width, col, running: !!run, cursor: this._cursor === null ? null : points.at(this._cursor) };
+    const done = !!this._runner.results;
     const baselines = shown.task === 'text' ? baselinesFor(shown, p.corpus) : null;
-    this._baselineItem.hidden = !baselines;
+    if (this._baselineItem.hidden !== !baselines) this._baselineItem.hidden = !baselines;
+    let table;
     if (shown.task === 'text') {
       const recorded = recordedFor(shown, p.corpus);
-      this.canvas.setAttribute(
-        'aria-label',
-        textLoss(this.canvas, this._chartFrame(), series, shown.steps, recorded, baselines),
-      );
-      this._showTable(textLossTable(series, shown.trainLen, recorded, { done: !!this.results, baselines }), series);
+      setAttr(this.canvas, 'aria-label', textLoss(this.canvas, frame, series, shown.steps, recorded, baselines));
+      table = textLossTable(series, shown.trainLen, recorded, { done, baselines });
     } else {
-      this.canvas.setAttribute('aria-label', digitsLoss(this.canvas, this._chartFrame(), series, shown.steps));
-      const task = this.run ? this.run.config.task : p.task;
-      const table = accuracyTable(series, shown.trainLen, {
-        done: !!this.results,
-        task,
-        steps: this.run?.config.steps,
-      });
-      this._showTable(table, series);
+      setAttr(this.canvas, 'aria-label', digitsLoss(this.canvas, frame, series, shown.steps));
+      table = accuracyTable(series, shown.trainLen, { done, task: shown.task, steps: run?.config.steps });
     }
+    setText(this.readout, this._cursor === null ? '' : lossReading(points, series, this._cursor));
+    const curves = curveTable(points, series, shown.task);
+    this.setTable(this.curves, curves.caption, curves.headers, curves.rows);
+
+    // the results table (rows tagged with their encoding, reference rows after them) and its footnote
+    const rowAttrs = (j) => (j < series.length ? { 'data-encoding': series[j].enc } : { class: 'reference' });
+    patchSpecs(this.tableWrap, [tableSpec(table.caption, table.headers, table.rows, rowAttrs)]);
+    setText(this.footnote, table.footnote ? `* ${table.footnote}` : '');
   }
 
-  // Per encoding: { enc, curve: Float32Array (points, one mean per `bucket` steps), bucket, steps, lastLoss, acc1x, result }.
-  _series(encodings) {
-    const run = this.run;
-    const snaps = new Map();
-    if (run)
-      for (const part of run.parts)
-        for (const r of part.snap?.runs ?? []) snaps.set(r.encoding, { ...r, bucket: part.snap.bucket });
-    const results = new Map((this.results ?? []).map((r) => [r.encoding, r]));
-    return encodings.map((enc) => ({
-      enc,
-      ...(snaps.get(enc) ?? { curve: new Float32Array(0), bucket: 1, steps: 0, lastLoss: NaN, acc1x: null, val: null }),
-      result: results.get(enc) ?? null,
-    }));
-  }
-
-  // The chart's width (remembered: a new width redraws), colours and whether a run is drawn.
-  _chartFrame() {
-    this._width = this.chartWrap.clientWidth;
-    const style = getComputedStyle(this);
-    const col = (name) => rgb(parseColor(themeValue(style, name)));
-    return { width: this._width, col, running: !!this.run };
-  }
-
-  // The results table (rows tagged with their encoding, reference rows after them) and its footnote.
-  _showTable({ caption, headers, rows, footnote }, series) {
-    const table = dataTable(caption, headers, rows, (j) =>
-      j < series.length ? { 'data-encoding': series[j].enc } : { class: 'reference' },
-    );
-    this.tableWrap.replaceChildren(table);
-    this.footnote.textContent = footnote ? `* ${footnote}` : '';
+  // The chart's colours by custom property, read from the computed style once
+  // per theme (PeElement's theme() is a new object when the colours change).
+  _colours() {
+    const theme = this.theme();
+    if (this._coloursOf !== theme) {
+      const style = getComputedStyle(this);
+      this._colourMap = new Map(CHART_COLOURS.map((name) => [name, rgb(parseColor(themeValue(style, name)))]));
+      this._coloursOf = theme;
+    }
+    const map = this._colourMap;
+    return (name) => map.get(name);
   }
 }
 

@@ -67,6 +67,30 @@ export function dataTable(caption, headers, rows, rowAttrs = () => ({})) {
   );
 }
 
+/**
+ * dataTable's table as a spec for patchSpecs, for a table redrawn on every
+ * update: a cell is text or a list of child specs.
+ */
+export function tableSpec(caption, headers, rows, rowAttrs = () => ({})) {
+  return [
+    'table',
+    {},
+    [
+      ['caption', {}, caption],
+      ['thead', {}, [['tr', {}, headers.map((x) => ['th', { scope: 'col' }, x])]]],
+      [
+        'tbody',
+        {},
+        rows.map((r, j) => [
+          'tr',
+          rowAttrs(j),
+          r.map((x, i) => (i === 0 ? ['th', { scope: 'row' }, x] : ['td', {}, x])),
+        ]),
+      ],
+    ],
+  ];
+}
+
 /** A node's text as read: without the TeX annotations of its formulas, spaces collapsed. */
 export function plainText(node) {
   const copy = node.cloneNode(true);

@@ -6,6 +6,8 @@
 // grid, yLabel, chance }: lossChart() makes one and draws its frame, the
 // draw* functions add to it; digitsLoss() and textLoss() draw a whole chart
 // and say what a screen reader hears of it, lossLegend() names the lines.
+// lossPoints() are the points a cursor stops at (the keyboard's, the
+// pointer's) and the rows of the curves' table; lossReading() says one.
 import { canvasContext, sideLabel } from '../drawing/canvas.js';
 import { niceStep } from '../drawing/chart.js';
 import { h } from '../base/dom.js';
@@ -22,19 +24,23 @@ export const ENCODING_STYLES = {
   alibi: { color: '--e-alibi', dash: [10, 3, 2, 3], width: 2 },
   t5: { color: '--e-t5', dash: [5, 2], width: 2 },
 };
+/** The chart's size { W, H } and plot area { pad, pw, ph } at `width` CSS px (at least 240). */
+export function chartBox(width) {
+  const W = Math.max(240, width);
+  const H = W < 500 ? 220 : 260;
+  const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
+  return { W, H, pad, pw: W - pad.l - pad.r, ph: H - pad.t - pad.b };
+}
+
 /**
  * A chart on `canvas`, `width` CSS px wide (at least 240), with a loss axis
  * up to a little above max(maxLoss, chance) in halves (at most 6): its frame
  * and chance line drawn.
  */
 export function lossChart(canvas, width, { totalSteps, maxLoss, yLabel, chance, col }) {
-  const W = Math.max(240, width);
-  const H = W < 500 ? 220 : 260;
+  const { W, H, pad, pw, ph } = chartBox(width);
   const ctx = canvasContext(canvas, W, H);
-  const pad = { l: 40, r: 20, t: 10, b: 34 }; // room for the last step label
   const yMax = Math.min(6, Math.ceil((Math.max(maxLoss, chance) + 0.05) * 2) / 2); // a little room above chance, in halves
-  const pw = W - pad.l - pad.r;
-  const ph = H - pad.t - pad.b;
   const chart = {
     ctx,
     W,
@@ -228,20 +234,83 @@ export function drawPoints({ ctx, X, Y, col }, series, every) {
   }
 }
 
+/**
+ * The points of the curves drawn so far, where a cursor stops: digit tasks,
+ * each mean over a bucket of steps (point i drawn at the bucket's middle);
+ * text, each validation loss (point i at step (i + 1) x TEXT.evalEvery).
+ * { count, totalSteps, at(i): the step it is drawn at, span(i): its steps in words,
+ * value(s, i): series s's loss there (undefined before it is measured),
+ * index(step): the point nearest a step, what: what the values are }.
+ */
+export function lossPoints(series, task, totalSteps) {
+  if (task === 'text') {
+    const every = TEXT.evalEvery;
+    return {
+      count: Math.max(0, ...series.map((s) => s.val?.length ?? 0)),
+      totalSteps,
+      at: (i) => (i + 1) * every,
+      span: (i) => `step ${(i + 1) * every}`,
+      value: (s, i) => s.val?.[i],
+      index: (step) => Math.round(step / every) - 1,
+      what: 'validation loss',
+    };
+  }
+  const bucket = series.find((s) => s.curve.length)?.bucket ?? 1;
+  return {
+    count: Math.max(0, ...series.map((s) => s.curve.length)),
+    totalSteps,
+    at: (i) => Math.min(totalSteps, (i + 0.5) * bucket),
+    span: (i) => (bucket === 1 ? `step ${i + 1}` : `steps ${i * bucket + 1}–${Math.min(totalSteps, (i + 1) * bucket)}`),
+    value: (s, i) => s.curve[i],
+    index: (step) => Math.floor(step / bucket),
+    what: bucket === 1 ? 'loss' : 'mean loss',
+  };
+}
+
+/** The cursor's readout at point i: "steps 191–200, mean loss: none 2.302, RoPE 0.851". */
+export function lossReading(points, series, i) {
+  const values = series
+    .filter((s) => points.value(s, i) !== undefined)
+    .map((s) => `${LABELS[s.enc]} ${fixed(points.value(s, i), 3)}`);
+  return `${points.span(i)}, ${points.what}: ${values.join(', ')}`;
+}
+
+/** The point under a pointer at `x` CSS px from the canvas's left edge, or null when there is none. */
+export function pointAtX(points, width, x) {
+  if (points.count === 0) return null;
+  const { pad, pw } = chartBox(width);
+  const i = points.index(((x - pad.l) / pw) * points.totalSteps);
+  return Math.max(0, Math.min(points.count - 1, i));
+}
+
+// the cursor: a vertical line at `step`, over the curves
+function drawCursor({ ctx, pad, ph, X, fg }, step) {
+  ctx.save();
+  ctx.strokeStyle = fg;
+  ctx.lineWidth = 1;
+  ctx.setLineDash([]);
+  ctx.beginPath();
+  ctx.moveTo(Math.round(X(step)) + 0.5, pad.t);
+  ctx.lineTo(Math.round(X(step)) + 0.5, pad.t + ph);
+  ctx.stroke();
+  ctx.restore();
+}
+
 const encodingCount = (n) => `${n} encoding${n === 1 ? '' : 's'}`;
 
 /**
  * Digit tasks: training loss against step, one curve per encoding of
  * `series` ({ enc, curve, bucket }), on `canvas`, `width` CSS px wide, in
- * the colours `col` reads; "Press Start" unless `running`. Returns the
- * canvas's aria-label.
+ * the colours `col` reads; "Press Start" unless `running`; the cursor at
+ * step `cursor` unless null. Returns the canvas's aria-label.
  */
-export function digitsLoss(canvas, { width, col, running }, series, totalSteps) {
+export function digitsLoss(canvas, { width, col, running, cursor = null }, series, totalSteps) {
   const chance = Math.log(MODEL.vocab); // cross-entropy of a uniform guess
   let maxLoss = chance;
   for (const s of series) for (const v of s.curve) if (v > maxLoss) maxLoss = v;
   const c = lossChart(canvas, width, { totalSteps, maxLoss, yLabel: 'loss', chance, col });
   drawCurves(c, series);
+  if (cursor !== null) drawCursor(c, cursor);
   if (!running) pressStart(c);
   const losses = series
     .filter((s) => s.curve.length)
@@ -249,7 +318,7 @@ export function digitsLoss(canvas, { width, col, running }, series, totalSteps) 
   return (
     `Training loss against step for ${encodingCount(series.length)} over ${totalSteps} steps; chance level ${fixed(chance, 2)}. ` +
     (losses.length ? `Latest loss: ${losses.join(', ')}.` : 'Not trained yet.') +
-    ' The table below has the numbers.'
+    ' The tables below have the numbers; the arrow keys read the curves point by point.'
   );
 }
 
@@ -260,7 +329,14 @@ export function digitsLoss(canvas, { width, col, running }, series, totalSteps) 
  * thin line); where the text is the lesson's (`baselines`, else null), the
  * n-gram baselines as dashed lines. Returns the canvas's aria-label.
  */
-export function textLoss(canvas, { width, col, running }, series, totalSteps, recorded, baselines = null) {
+export function textLoss(
+  canvas,
+  { width, col, running, cursor = null },
+  series,
+  totalSteps,
+  recorded,
+  baselines = null,
+) {
   const chance = Math.log(TEXT.vocab);
   let maxLoss = 0;
   for (const s of series) for (const v of s.val ?? []) maxLoss = Math.max(maxLoss, v);
@@ -271,6 +347,7 @@ export function textLoss(canvas, { width, col, running }, series, totalSteps, re
   if (recorded) drawBands(c, series, recorded, every);
   drawPoints(c, series, every);
   if (baselines) labelBaselines(c, baselines);
+  if (cursor !== null) drawCursor(c, cursor);
   if (!running && !recorded) pressStart(c);
   const live = series
     .filter((s) => s.val?.length)
@@ -282,7 +359,7 @@ export function textLoss(canvas, { width, col, running }, series, totalSteps, re
       ? `Dashed: n-gram baselines, ${BASELINE_ROWS.map(([name]) => `${name} ${fixed(baselines.baselines[name][0], 2)}`).join(', ')}. `
       : '') +
     (live.length ? `This run: ${live.join(', ')}.` : 'Not trained here yet.') +
-    ' The table below has the numbers.'
+    ' The tables below have the numbers; the arrow keys read the curves point by point.'
   );
 }
 

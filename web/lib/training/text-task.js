@@ -28,10 +28,10 @@ export function baselinesFor(config, corpus) {
   return config.task === 'text' && !corpus && config.trainLen === LM_BASELINES.trainLen ? LM_BASELINES : null;
 }
 
-// The text of a corpus URL, fetched once; '' is the lesson's own text, a
-// module (bundlers and the one-file export carry it like code).
+// The text of a corpus URL (relative to the page), fetched once; '' is the
+// lesson's own text, a module (bundlers and the one-file export carry it like code).
 export function loadCorpus(url) {
-  const href = url ? new URL(url, document.baseURI).href : '';
+  const href = url ? new URL(url, globalThis.document?.baseURI).href : '';
   if (!corpora.has(href)) {
     const lessonText = () =>
       import('../../data/corpus.js').then(

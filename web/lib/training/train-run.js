@@ -14,7 +14,8 @@
 //   fail:  any state but done ──> error        (a worker or the loop failed)
 //
 // What the progress bar and the progress line say is read off the run too
-// (its parts' latest snapshots), so the widget only writes it.
+// (its parts' latest snapshots), so the widget only writes it. The runs are
+// started and driven by ./train-runner.js.
 import { MULTIPLES } from './train-session.js';
 
 const secs = (ms) =>
@@ -59,12 +60,12 @@ export class TrainRun {
     this.parts = parts;
     this.state = 'loading';
     this.mode = null; // 'workers' or 'page', once loaded
+    this.waitingFor = 'trainer'; // what loading waits for: 'text' (a text run's corpus), then 'trainer'
     this.workers = [];
     this.loop = null;
     this.simd = null;
     this.t0 = now;
     this.tStart = 0;
-    this.lastText = 0;
   }
 
   /** Whether `event` (a key of TRANSITIONS) may happen now. */
@@ -110,10 +111,13 @@ export class TrainRun {
     return { value, max };
   }
 
-  /** Where the run trains, once loaded ('' before); once done, where it trained. */
+  /** What it loads until loaded ('' once it ended without training); where the run trains; once done, where it trained. */
   modeLine() {
     const n = this.parts.length;
-    if (!this.mode) return '';
+    if (!this.mode) {
+      if (this.ended) return '';
+      return this.waitingFor === 'text' ? 'Loading the text…' : 'Loading the trainer…';
+    }
     const workers = `${n} background worker${n === 1 ? '' : 's'}`;
     if (this.state === 'done')
       return this.mode === 'workers' ? `Trained in ${workers}.` : 'Trained on the page (no worker available here).';

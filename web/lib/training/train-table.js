@@ -1,13 +1,13 @@
-// <train-lab>'s results table: what a run measured at the training length
-// and at 2x and 4x it, as { caption, headers, rows, footnote } for
-// ../base/dom.js's dataTable (the first cell of a row is its header). The digit
-// tasks show token accuracy, the text task validation loss; a cell is '…'
-// until measured, and '—' with a footnote where a learned table has no row
-// for the length (the model cannot run there at all).
+// <train-lab>'s tables. The results: what a run measured at the training
+// length and at 2x and 4x it, as { caption, headers, rows, footnote } for
+// ../base/dom.js's tableSpec (the first cell of a row is its header; a cell
+// is text or a list of child specs). The digit tasks show token accuracy,
+// the text task validation loss; a cell is '…' until measured, and '—' with
+// a footnote where a learned table has no row for the length (the model
+// cannot run there at all). The curves: the loss chart's points as rows.
 //
-// series: per encoding { enc, curve, val, acc1x, result } (the widget's
-// _series); L: the training length.
-import { h } from '../base/dom.js';
+// series: per encoding { enc, curve, val, acc1x, result } (TrainRunner's
+// series()); L: the training length.
 import { fixed } from '../printing/pyformat.js';
 import { ENCODING_LABELS as LABELS, MODEL, TEXT, MULTIPLES, EVAL_EVERY } from './train-session.js';
 
@@ -24,8 +24,9 @@ const chanceLoss = (vocab) => Math.log(vocab); // cross-entropy of a uniform gue
 const pct = (x) => (x === null || x === undefined ? '…' : `${fixed(100 * x, 1)}`);
 
 // '—*' for a length the model cannot run at; the reason is read aloud
-const noRow = (short) =>
-  h('span', { title: short }, '—', h('sup', {}, '*'), h('span', { class: 'visually-hidden' }, ` ${short}`));
+const noRow = (short) => [
+  ['span', { title: short }, ['—', ['sup', {}, '*'], ['span', { class: 'visually-hidden' }, ` ${short}`]]],
+];
 
 /**
  * Digit tasks: token accuracy (%) per encoding and multiple, and the loss.
@@ -100,4 +101,24 @@ export function textLossTable(series, L, recorded, { done, baselines = null }) {
     (baselines ? ' Last rows: n-gram models counted on the same training text, for reference.' : '') +
     (done ? '' : ` While training, 1× is measured every ${TEXT.evalEvery} steps; 2× and 4× come at the end.`);
   return { caption, headers, rows, footnote, references };
+}
+
+/**
+ * The loss chart's curves as a table (its text alternative): a row per point
+ * of loss-chart.js's lossPoints (the steps it covers), a column per
+ * encoding, '…' where an encoding has not got there yet. Rows as a function:
+ * the table is built only while open.
+ */
+export function curveTable(points, series, task) {
+  const caption =
+    task === 'text'
+      ? `Validation loss (nats per character) every ${TEXT.evalEvery} steps, as the chart draws it.`
+      : 'Training loss, as the chart draws it: each point is the mean loss over its steps.';
+  const headers = [task === 'text' ? 'step' : 'steps', ...series.map((s) => LABELS[s.enc])];
+  const rows = () =>
+    Array.from({ length: points.count }, (_, i) => [
+      points.span(i).replace(/^steps? /, ''),
+      ...series.map((s) => (points.value(s, i) === undefined ? '…' : fixed(points.value(s, i), 3))),
+    ]);
+  return { caption, headers, rows };
 }

@@ -9,10 +9,11 @@ export { workerUrl } from '../base/worker-url.js';
  * Starts a worker for each of run.parts (pushed to run.workers); resolves
  * true once every worker has loaded the trainer and got its share, false if
  * any cannot (none within `timeoutMs`, spawn() throws, an error or a first
- * message other than 'ready'). After 'ready', part k's messages go to
- * onMessage(k, msg), and a worker's error as an 'error' message.
+ * message other than 'ready') or `signal` aborts (the run was stopped: its
+ * workers, ended, will never say ready). After 'ready', part k's messages go
+ * to onMessage(k, msg), and a worker's error as an 'error' message.
  */
-export function startWorkers(run, spawn, onMessage, timeoutMs) {
+export function startWorkers(run, spawn, onMessage, timeoutMs, signal = null) {
   return new Promise((resolve) => {
     let ready = 0;
     let settled = false;
@@ -23,6 +24,8 @@ export function startWorkers(run, spawn, onMessage, timeoutMs) {
       resolve(ok);
     };
     const timer = setTimeout(() => settle(false), timeoutMs);
+    if (signal?.aborted) return settle(false);
+    signal?.addEventListener('abort', () => settle(false), { once: true });
     for (const [k, part] of run.parts.entries()) {
       let worker;
       try {
