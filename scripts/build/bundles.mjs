@@ -180,12 +180,14 @@ export function makeTagTable(manifest) {
 }
 
 /** A document (docs/embedding.md's text) with its tag table replaced by one made from the manifest. */
-export function withTagTable(doc, manifest) {
-  const [open, close] = TAG_TABLE_MARKERS;
+export const withTagTable = (doc, manifest) => withBlock(doc, TAG_TABLE_MARKERS, makeTagTable(manifest));
+
+// doc with the text between the two markers replaced by `body`
+function withBlock(doc, [open, close], body) {
   const start = doc.indexOf(open);
   const end = doc.indexOf(close);
   if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
-  return `${doc.slice(0, start + open.length)}\n${makeTagTable(manifest)}\n${doc.slice(end)}`;
+  return `${doc.slice(0, start + open.length)}\n${body}\n${doc.slice(end)}`;
 }
 
 // docs/embedding.md's table of the functions an author's exercise may call,
@@ -201,13 +203,8 @@ export function makeFunctionTable(functions) {
   );
   return ['| function | the value |', '|---|---|', ...rows].join('\n');
 }
-export function withFunctionTable(doc, functions) {
-  const [open, close] = FUNCTION_TABLE_MARKERS;
-  const start = doc.indexOf(open);
-  const end = doc.indexOf(close);
-  if (start < 0 || end < start) throw new Error(`bundles: ${TAG_TABLE_FILE} has no ${open} ... ${close} block`);
-  return `${doc.slice(0, start + open.length)}\n${makeFunctionTable(functions)}\n${doc.slice(end)}`;
-}
+export const withFunctionTable = (doc, functions) =>
+  withBlock(doc, FUNCTION_TABLE_MARKERS, makeFunctionTable(functions));
 
 // JSX: the attributes a tag takes in a .tsx file, besides its own
 const JSX_TYPES = [
