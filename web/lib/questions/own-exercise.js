@@ -205,27 +205,24 @@ function checkPlaceholders(text, path, names, conditions) {
       throw fieldError(path, `{{${name}}} names no draw or computed value (there are ${names.join(', ') || 'none'})`);
 }
 
+// The entries of a block of named values (draws, let), in order: each name
+// new, each value read by `read` with the names before it in scope.
+function readNamed(block, field, names, read) {
+  if (block === undefined) return [];
+  checkObject(block, Object.keys(block), field);
+  return Object.entries(block).map(([name, value]) => {
+    const path = `${field}.${name}`;
+    const entry = { name: newName(name, path, names), ...read(value, path, names) };
+    names.push(name);
+    return entry;
+  });
+}
+
 function readDefinition(definition, samples) {
   const d = checkObject(definition, FIELDS, '');
-  const names = [];
-  const draws = [];
-  if (d.draws !== undefined) {
-    checkObject(d.draws, Object.keys(d.draws), 'draws');
-    for (const [name, spec] of Object.entries(d.draws)) {
-      const path = `draws.${name}`;
-      draws.push({ name: newName(name, path, names), ...readDraw(spec, path, names) });
-      names.push(name);
-    }
-  }
-  const lets = [];
-  if (d.let !== undefined) {
-    checkObject(d.let, Object.keys(d.let), 'let');
-    for (const [name, text] of Object.entries(d.let)) {
-      const path = `let.${name}`;
-      lets.push({ name: newName(name, path, names), ...expression(text, path, names) });
-      names.push(name);
-    }
-  }
+  const names = []; // the names defined so far: each entry may use those before it
+  const draws = readNamed(d.draws, 'draws', names, readDraw);
+  const lets = readNamed(d.let, 'let', names, expression);
   const require = (d.require === undefined ? [] : listField(d.require, 'require', 0, 20)).map((c, k) =>
     readCondition(c, `require[${k}]`, names),
   );
