@@ -51,3 +51,41 @@ test('the check itself: a missing file, a missing heading and a link in code are
     '#missing: no heading #missing',
   ]);
 });
+
+// A path the docs name in code (`web/lib/reporting/scorm.js`,
+// `node scripts/build/figures.mjs`) is a file or folder of the tree: a file
+// moved or renamed leaves no stale name behind. Paths with a placeholder
+// (<tag>, *, NN) and the built or installed ones (not in git) are not checked.
+const NAMED_PATH = /(?<![\w./@-])((?:web|scripts|tests|cpp|lms|lessons|bin|docs)\/[\w./-]*[\w/])(?![\w<*-])/g;
+const BUILT = /^(web\/(gen|wasm|pyodide|index\.html)|build\/|dist\/)/;
+export function stalePaths(text, exists) {
+  const stale = [];
+  for (const code of text.matchAll(/`([^`\n]+)`/g)) {
+    for (const [, p] of code[1].matchAll(NAMED_PATH)) {
+      if (BUILT.test(p) || /\bNN\b/.test(p)) continue;
+      if (!exists(p.replace(/\/$/, ''))) stale.push(p);
+    }
+  }
+  return stale;
+}
+
+test('every path README.md, docs/*.md and lessons/README.md name in code exists', () => {
+  const exists = (p) => {
+    try {
+      readFileSync(path.join(root, p));
+      return true;
+    } catch (e) {
+      return e.code === 'EISDIR';
+    }
+  };
+  const files = [path.join(root, 'README.md'), path.join(root, 'lessons/README.md'), ...docs];
+  const stale = files.flatMap((f) =>
+    stalePaths(readFileSync(f, 'utf8'), exists).map((p) => `${path.relative(root, f)}: ${p}`),
+  );
+  assert.deepEqual(stale, []);
+  // the check itself: a moved file is caught, a placeholder and a built file are not checked
+  assert.deepEqual(
+    stalePaths('`scripts/test.mjs` `web/widgets/<tag>.js` `web/gen/lesson-data.js` `web/lib/`', exists),
+    ['scripts/test.mjs'],
+  );
+});
