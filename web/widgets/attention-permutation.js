@@ -18,6 +18,7 @@ import {
   sameValues,
   setText,
   patchSpecs,
+  replaceChildrenIfChanged,
 } from '../lib/base/pe-element.js';
 import { rgb, sequential, inkFor } from '../lib/drawing/colormap.js';
 import { sentenceParam } from '../lib/base/params.js';
@@ -246,8 +247,7 @@ class AttentionPermutation extends PeElement {
       ),
     ];
     // kept figures stay in place; a figure made anew replaces the old one
-    if (figures.some((f, i) => this.maps.children[i] !== f) || this.maps.children.length !== 2)
-      this.maps.replaceChildren(...figures);
+    replaceChildrenIfChanged(this.maps, figures);
 
     // 5. per word, then every encoding: the largest |difference| after un-permuting
     const SHOWN = 4; // of the head's 8 output numbers

@@ -6,6 +6,7 @@
 // pe.sinusoidalFrequencies), and so does the picture, the table's box means
 // (pe.sinusoidalPicture); this file only colours and labels them.
 import { PeElement, define, css, h, canvasContext } from '../lib/base/pe-element.js';
+import { ColorBar } from '../lib/drawing/color-bar.js';
 import { sideLabel } from '../lib/drawing/canvas.js';
 import { diverging, rgb } from '../lib/drawing/colormap.js';
 import { fixed } from '../lib/printing/pyformat.js';
@@ -39,7 +40,6 @@ class PeHeatmap extends PeElement {
     .plot { position: relative; margin-top: 4px; }
     .plot canvas { touch-action: none; cursor: crosshair; border-radius: 4px; }
     .legend { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; font-size: .85em; color: var(--pe-muted); margin-top: 8px; }
-    .legend canvas { width: 160px; height: 12px; border: 1px solid var(--pe-border); border-radius: 3px; }
     .readout { margin-top: 6px; color: var(--pe-fg); }
     .hint { color: var(--pe-muted); font-size: .92em; }
     .stripes { font-size: .88em; color: var(--pe-muted); margin: 4px 0 0; }
@@ -47,11 +47,10 @@ class PeHeatmap extends PeElement {
 
   build(root) {
     this.canvas = h('canvas', { tabindex: '0', role: 'img' });
-    this.legendCanvas = h('canvas', {
-      width: 160,
-      height: 12,
-      role: 'img',
-      'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red',
+    this.colorBar = new ColorBar({
+      low: '−1',
+      high: '+1',
+      label: 'Colour scale: −1 blue, 0 background colour, +1 red',
     });
     this.readoutBox = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.stripesBox = h('p', { class: 'stripes' });
@@ -68,9 +67,7 @@ class PeHeatmap extends PeElement {
       h(
         'div',
         { class: 'legend' },
-        h('span', {}, '−1'),
-        this.legendCanvas,
-        h('span', {}, '+1'),
+        this.colorBar.el,
         h('span', {}, 'blue = negative, red = positive, background colour = 0'),
       ),
       this.stripesBox,
@@ -107,8 +104,8 @@ class PeHeatmap extends PeElement {
       this._lutKey = key;
       this.scale = diverging(colors.neg, colors.zero, colors.pos);
       this.lut = makeLut(this.scale);
-      this._drawLegend();
     }
+    this.colorBar.paint((t) => this.scale(2 * t - 1), colors);
 
     // 3. size the canvas to the host: the row height follows the number of
     //    positions and the width, never d_model, so a wide table keeps its height
@@ -146,15 +143,6 @@ class PeHeatmap extends PeElement {
       `Positions 0–${rows - 1}` +
       (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
     this.setTable(this.details, caption, headers, body);
-  }
-
-  _drawLegend() {
-    const ctx = this.legendCanvas.getContext('2d');
-    const w = this.legendCanvas.width;
-    for (let x = 0; x < w; x++) {
-      ctx.fillStyle = rgb(this.scale((x / (w - 1)) * 2 - 1));
-      ctx.fillRect(x, 0, 1, this.legendCanvas.height);
-    }
   }
 
   // Blits the table image and the axes, then the cursor.

@@ -16,6 +16,7 @@ import {
   setText,
   inputError,
   STICKY_TOP,
+  replaceChildrenIfChanged,
 } from '../lib/base/pe-element.js';
 import { fixed, exponential } from '../lib/printing/pyformat.js';
 
@@ -284,8 +285,7 @@ class RopeClock extends PeElement {
     // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
     const figs = this._cards.slice(0, pairs).map((c) => c.fig);
-    if (this.dials.children.length !== pairs || figs.some((f, i) => this.dials.children[i] !== f))
-      this.dials.replaceChildren(...figs);
+    replaceChildrenIfChanged(this.dials, figs);
     const angles = [];
     for (let i = 0; i < pairs; i++) {
       // the angle the core's rotation uses: f32(position) · f32(θ_i), rounded to float32
@@ -421,8 +421,7 @@ class RopeClock extends PeElement {
       m.labA,
       m.labB,
     ];
-    if (card.svg.childNodes.length !== kids.length || kids.some((k, j) => card.svg.childNodes[j] !== k))
-      card.svg.replaceChildren(...kids);
+    replaceChildrenIfChanged(card.svg, kids);
     setAttr(
       card.svg,
       'aria-label',

@@ -161,6 +161,9 @@ export const BASE_CSS = css`
   pre, code, .mono { font-family: var(--pe-mono); font-size: .9em; }
   pre { --pe-scroll-bg: var(--pe-panel); border-radius: 6px; padding: 8px 10px; overflow-x: auto; margin: .5em 0; }
   canvas, svg { display: block; max-width: 100%; }
+  /* a colour scale's key (color-bar.js): low end, strip, high end */
+  .color-bar { display: inline-flex; align-items: center; gap: 6px; white-space: nowrap; }
+  .color-bar canvas { display: inline-block; width: 120px; height: 12px; border: 1px solid var(--pe-border); border-radius: 3px; }
   details.alt { margin-top: 8px; font-size: .92em; }
   details.alt summary { cursor: pointer; color: var(--pe-muted); }
   .table-wrap { overflow-x: auto; max-width: 100%; }
