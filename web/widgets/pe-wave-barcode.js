@@ -100,6 +100,12 @@ class PeWaveBarcode extends PeElement {
       }
       if (changed) this.schedule();
     });
+    // watched while the widget is on the page; every wave's canvas again when it comes back
+    this._waveCanvases = [];
+    this.own(() => {
+      for (const canvas of this._waveCanvases) this._watch(canvas);
+      return this._waveSizes;
+    });
     root.append(
       ...this.heading(
         'Position cards: what each word gets added for its position',
@@ -283,12 +289,17 @@ class PeWaveBarcode extends PeElement {
 
   // a new wave, its canvas watched for its size in device pixels
   _observed(wave) {
-    try {
-      this._waveSizes.observe(wave.canvas, { box: 'device-pixel-content-box' });
-    } catch {
-      this._waveSizes.observe(wave.canvas); // an engine without that box: its CSS pixels times the ratio
-    }
+    this._waveCanvases.push(wave.canvas);
+    if (this.isConnected) this._watch(wave.canvas);
     return wave;
+  }
+
+  _watch(canvas) {
+    try {
+      this._waveSizes.observe(canvas, { box: 'device-pixel-content-box' });
+    } catch {
+      this._waveSizes.observe(canvas); // an engine without that box: its CSS pixels times the ratio
+    }
   }
 }
 

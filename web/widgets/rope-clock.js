@@ -17,6 +17,7 @@ import {
   inputError,
   STICKY_TOP,
   replaceChildrenIfChanged,
+  observeSize,
 } from '../lib/base/pe-element.js';
 import { fixed, exponential } from '../lib/printing/pyformat.js';
 
@@ -167,8 +168,7 @@ class RopeClock extends PeElement {
       this.table,
     );
     this._cards = [];
-    this._ro = new ResizeObserver(() => this._fitText());
-    this._ro.observe(this.dials);
+    this.own(observeSize(this.dials, () => this._fitText()));
   }
 
   // Dials shrink with their box; their text is sized so it is still LABEL_PX as drawn.

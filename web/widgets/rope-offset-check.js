@@ -14,6 +14,7 @@ import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/
 import { fixed, numpyScalar } from '../lib/printing/pyformat.js';
 import { thetaScaling } from '../samples/rope-seats.js';
 import { plotLegend } from '../lib/drawing/chart.js';
+import { bindAxisCursor } from '../lib/drawing/grid-cursor.js';
 import { PLOT_H, PAD, SERIES, offsetPlot } from '../lib/rope/rope-offset-plot.js';
 
 // float32 dot product of two 2-vectors, as torch.dot on float32 tensors.
@@ -108,21 +109,28 @@ class RopeOffsetCheck extends PeElement {
       this.table,
     );
     this.cursor = null; // offset under the pointer / keyboard cursor (transient)
-    this.svg.addEventListener('pointermove', (e) => this._pointer(e));
-    this.svg.addEventListener('pointerleave', () => {
-      this.cursor = null;
+    const moveTo = (c) => {
+      this.cursor = c;
       this._drawCursor();
+    };
+    // the arrows move by one offset (Shift: 5), Home and End go to the plot's ends
+    bindAxisCursor(this.svg, {
+      at: (e) => this._offsetAt(e),
+      range: () => this._state && [this._state.lo, this._state.hi, 5],
+      current: () => this.cursor,
+      moveTo,
     });
+    // a click, a tap or Enter also sets n at the cursor's offset
     this.svg.addEventListener('click', (e) => {
-      this._pointer(e);
+      moveTo(this._offsetAt(e));
       this._commitCursor();
     });
-    this.svg.addEventListener('keydown', (e) => this._key(e));
-    this._width = 0;
-    this._ro = new ResizeObserver(() => {
-      if (this.plotWrap.clientWidth !== this._width) this.schedule();
+    this.svg.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      this._commitCursor();
     });
-    this._ro.observe(this.plotWrap);
+    this.redrawOnResize(this.plotWrap);
   }
 
   update(pe, p) {
@@ -305,8 +313,7 @@ class RopeOffsetCheck extends PeElement {
     return this._scaling.scaling;
   }
 
-  _draw(width = this.plotWrap.clientWidth) {
-    this._width = width;
+  _draw(width) {
     const { specs, geom, label } = offsetPlot(this._state, width, this.cursor);
     const svg = this.svg;
     setAttr(svg, 'width', geom.W);
@@ -316,37 +323,14 @@ class RopeOffsetCheck extends PeElement {
     setAttr(svg, 'aria-label', label);
   }
 
-  _pointer(e) {
-    if (!this._geom) return;
+  // The offset under a pointer (clamped to the plot's), or null before the first drawing.
+  _offsetAt(e) {
+    if (!this._geom) return null;
     const rect = this.svg.getBoundingClientRect();
     const { pw } = this._geom;
     const { lo, hi } = this._state;
     const d = Math.round(lo + ((e.clientX - rect.left - PAD.l) / pw) * (hi - lo));
-    this.cursor = Math.max(lo, Math.min(hi, d));
-    this._drawCursor();
-  }
-
-  _key(e) {
-    if (!this._state) return;
-    const { lo, hi, off } = this._state;
-    const big = e.shiftKey ? 5 : 1;
-    let c = this.cursor ?? off;
-    if (e.key === 'ArrowLeft') c -= big;
-    else if (e.key === 'ArrowRight') c += big;
-    else if (e.key === 'Home') c = lo;
-    else if (e.key === 'End') c = hi;
-    else if (e.key === 'Enter' || e.key === ' ') {
-      this._commitCursor();
-      e.preventDefault();
-      return;
-    } else if (e.key === 'Escape') {
-      this.cursor = null;
-      this._drawCursor();
-      return;
-    } else return;
-    e.preventDefault();
-    this.cursor = Math.max(lo, Math.min(hi, c));
-    this._drawCursor();
+    return Math.max(lo, Math.min(hi, d));
   }
 
   // Sets n to put the key at the cursor's offset (a click, a tap, Enter). An
