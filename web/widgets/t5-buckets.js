@@ -155,10 +155,9 @@ class T5Buckets extends PeElement {
       this._puttingBack = false;
     }
     // after setParam: a value set from outside clears the note of its control
-    if (this._takenBack && this._takenBack.name !== name)
-      this._controls.get(this._takenBack.name).note.textContent = '';
+    if (this._takenBack && this._takenBack.name !== name) setText(this._controls.get(this._takenBack.name).note, '');
     const { note } = this._controls.get(name);
-    note.textContent = `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`;
+    setText(note, `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`);
     this._takenBack = { name, combination: JSON.stringify({ ...now, [name]: keep }) };
     return true;
   }
@@ -185,7 +184,7 @@ class T5Buckets extends PeElement {
     this._drawn = combination;
     // a note about a refused combination stays until the combination changes
     if (this._takenBack && this._takenBack.combination !== JSON.stringify(combination)) {
-      this._controls.get(this._takenBack.name).note.textContent = '';
+      setText(this._controls.get(this._takenBack.name).note, '');
       this._takenBack = null;
     }
     // bidirectional splits the buckets in two: the slider steps through even counts

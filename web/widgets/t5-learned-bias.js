@@ -11,7 +11,7 @@
 // token accuracy at 1x, 2x and 4x. Recorded by scripts/record/record-train-results.mjs
 // (web/data/t5-learned.js); which offsets land in which bucket comes from the
 // core (t5Buckets).
-import { PeElement, define, css, h, patchSpecs } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setText } from '../lib/base/pe-element.js';
 import { fixed } from '../lib/printing/pyformat.js';
 import T5 from '../data/t5-learned.js';
 import { niceTicks } from '../lib/drawing/chart.js';
@@ -172,14 +172,19 @@ class T5LearnedBias extends PeElement {
       s.mean === null
         ? '—'
         : `${fixed(100 * s.mean, 1)}%${s.min !== s.max ? ` (${fixed(100 * s.min, 1)}–${fixed(100 * s.max, 1)})` : ''}`;
-    this.acc.textContent = `T5’s token accuracy on ${p.task}, mean (range) over seeds ${T5.seeds.join(', ')}: ${MULTIPLES.map((m) => `${m * L} positions ${pct(acc[`${m}x`])}`).join(', ')}.`;
+    setText(
+      this.acc,
+      `T5’s token accuracy on ${p.task}, mean (range) over seeds ${T5.seeds.join(', ')}: ${MULTIPLES.map((m) => `${m * L} positions ${pct(acc[`${m}x`])}`).join(', ')}.`,
+    );
     const fresh = columns.filter((c) => c.first > 1);
     const untouched = fresh.every((c) =>
       Array.from({ length: H }, (_, k) => Math.abs(table[c.bucket * H + k])).every((v) => v <= INIT),
     );
-    this.note.textContent =
+    setText(
+      this.note,
       `${fresh.length} of these ${columns.length} buckets are reached only past length ${L}` +
-      (untouched ? `; their biases never left the initial range, since no gradient ever reached them.` : '.');
+        (untouched ? `; their biases never left the initial range, since no gradient ever reached them.` : '.'),
+    );
     this.svg.setAttribute(
       'aria-label',
       `Learned T5 bias per bucket and head on ${p.task}, seed ${p.seed}: ${columns.length} buckets from offset ${columns[0].label} to ${columns[columns.length - 1].label}; ${fresh.length} first reached at ${2 * L} or ${4 * L}. The table has every value.`,
