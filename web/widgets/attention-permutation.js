@@ -173,7 +173,7 @@ class AttentionPermutation extends PeElement {
     if (words.length >= 2 && words.length <= 12) this.setAttribute('order', swapOrder(words.length).join(','));
   }
 
-  update(pe, p) {
+  update(pe, p, changed) {
     // widths come from a ResizeObserver (widthOf) and are read before this
     // update writes anything: an update never forces a layout
     const widthCap = Math.max(240, (this.widthOf() || 600) - 30);
@@ -186,12 +186,9 @@ class AttentionPermutation extends PeElement {
     // 1-2. the embeddings and every encoding on both orders. They depend on
     // the words and the order only: switching the encoding or the head shown
     // reuses them.
-    const runsKey = `${words.join(' ')}|${order.join(',')}`;
-    if (this._runsKey !== runsKey || this._runsCore !== pe) {
+    if (changed.has('sentence') || changed.has('order')) {
       this._runs = attentionRuns(pe, words, order);
       this._copiesText = copiesNote(words);
-      this._runsKey = runsKey;
-      this._runsCore = pe;
     }
     const runs = this._runs;
 

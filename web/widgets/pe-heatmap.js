@@ -99,11 +99,11 @@ class PeHeatmap extends PeElement {
     this.cursor.row = Math.min(this.cursor.row, maxLen - 1);
     this.cursor.col = Math.min(this.cursor.col, dModel - 1);
 
-    // 2. the colour lookup table (made again only when the theme changes)
+    // 2. the colour lookup table (made again only when the theme changes:
+    //    theme() keeps one object until then)
     const colors = this.theme();
-    const key = [colors.neg, colors.zero, colors.pos].join('|');
-    if (key !== this._lutKey) {
-      this._lutKey = key;
+    if (colors !== this._lutColors) {
+      this._lutColors = colors;
       this.scale = diverging(colors.neg, colors.zero, colors.pos);
       this.lut = makeLut(this.scale);
     }

@@ -206,7 +206,7 @@ class RopeClock extends PeElement {
     this.setParam('sentence', tokens.join(' '));
   }
 
-  update(pe, p) {
+  update(pe, p, changed) {
     const tokens = p.sentence.trim().split(/\s+/);
     const [m, n] = this._seats(tokens, p.first, p.second);
     const inv = pe.ropeInvFreq(p.dModel, { base: p.base });
@@ -219,8 +219,7 @@ class RopeClock extends PeElement {
 
     // every update changes the kept nodes' text and attributes only (patchSpecs),
     // and the seats not at all while the sentence and the two words stay (a base or phase step)
-    const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
-    if (seatsKey !== this._seatsKey) {
+    if (changed.has('sentence') || changed.has('first') || changed.has('second')) {
       patchSpecs(
         this.seats,
         tokens.map((t, i) => [
@@ -229,7 +228,6 @@ class RopeClock extends PeElement {
           [i === m ? '● ' : i === n ? '■ ' : '', t, ['small', {}, `position ${i}`]],
         ]),
       );
-      this._seatsKey = seatsKey;
     }
     setText(this.swapText, `→ “${swappedText}”`);
     const off = n - m;

@@ -133,7 +133,7 @@ class RopeOffsetCheck extends PeElement {
     this.redrawOnResize(this.plotWrap);
   }
 
-  update(pe, p) {
+  update(pe, p, changed) {
     // widths come from a ResizeObserver (widthOf) and are read before this
     // update writes anything: an update never forces a layout
     const plotWidth = this.widthOf(this.plotWrap);
@@ -172,6 +172,8 @@ class RopeOffsetCheck extends PeElement {
     // rotations are kept per position (for this q, k and θ) and the core
     // rotates only positions not seen before: a step of shift or n reuses most
     const rot = this._rot;
+    // kept while q, k and θ stay the same
+    if (changed.has('q') || changed.has('k') || changed.has('theta')) this._rotCache = null;
     const rotated = this._rotations(pe, p.theta, scaling, [q0, q1, k0, k1], pos);
     for (let r = 0; r < rows; r++) {
       const v = rotated[r === 0 || r === 2 ? 'q' : 'k'].get(pos[r]);
@@ -266,16 +268,14 @@ class RopeOffsetCheck extends PeElement {
   }
 
   // RoPE rotations of q, k and the unit vector (0, 1) by position: { q, k, u }
-  // Maps position -> [x, y], kept while q, k and θ stay the same (the core
+  // Maps position -> [x, y], kept while q, k and θ stay the same (update()
+  // drops them when one changes; the core
   // rotates each row by its own position only: a row's bits do not depend on
   // the other rows of the call). The positions `pos` needs that are not kept yet are
   // rotated in one call: row 0 and 2 hold q, the others k; every row a unit.
   _rotations(pe, theta, scaling, [q0, q1, k0, k1], pos) {
-    const key = `${q0},${q1},${k0},${k1},${theta}`;
     let c = this._rotCache;
-    if (!c || c.key !== key || c.pe !== pe || c.size > 50000) {
-      c = this._rotCache = { key, pe, size: 0, q: new Map(), k: new Map(), u: new Map() };
-    }
+    if (!c || c.size > 50000) c = this._rotCache = { size: 0, q: new Map(), k: new Map(), u: new Map() };
     const kinds = [];
     const todo = []; // positions to rotate, one per entry of kinds
     const want = (kind, position) => {

@@ -107,7 +107,7 @@ export class PeElement extends HTMLElement {
     this._dirty = true;
     this._built = false;
     this._controls = new Map(); // attr -> { input, output }
-    this._drawn = null; // the parameter values of the last update that drew
+    this._drawnParams = null; // the parameter values of the last update that drew
     this._owned = []; // own()'s entries: { start, release }
     this._running = 0; // _run()s between their start and their end
     this._waiting = false; // the last update returned false: it schedules itself again
@@ -331,7 +331,7 @@ export class PeElement extends HTMLElement {
       return;
     }
     const started = performance.now();
-    const changed = changedParams(this._drawn, values, this.constructor.params);
+    const changed = changedParams(this._drawnParams, values, this.constructor.params);
     let bug = null;
     try {
       // update() returns false while it waits for something (a module it
@@ -341,7 +341,7 @@ export class PeElement extends HTMLElement {
         return;
       }
       // after an error the next update is told everything that changed since the last drawing
-      this._drawn = values;
+      this._drawnParams = values;
       this._markScrollables();
       this.errorBox.textContent = '';
       this.toggleAttribute('data-invalid', false);
