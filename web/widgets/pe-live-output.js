@@ -19,6 +19,7 @@ import {
   trustedFragment,
   inputError,
   setText,
+  CODE_CSS,
 } from '../lib/base/pe-element.js';
 import { idParam, parseParam } from '../lib/base/params.js';
 import { lessonNow, hasLesson, loadLesson } from '../lib/lesson/lesson-registry.js';
@@ -64,20 +65,7 @@ class PeLiveOutput extends PeElement {
     .controls:empty { display: none; }
     .param { background: color-mix(in srgb, var(--pe-accent) 18%, transparent); border-radius: 3px; padding: 0 2px; }
     .error, .status { padding: 0 12px; }
-    .hljs-keyword, .hljs-built_in { color: #a626a4; }
-    .hljs-string { color: #2e7d32; }
-    .hljs-number { color: #875b00; }
-    .hljs-comment { color: #57606a; font-style: italic; }
-    .hljs-title, .hljs-title.function_ { color: #2f5fcf; }
-    .hljs-literal { color: #006d9c; }
-    @media (prefers-color-scheme: dark) {
-      .hljs-keyword, .hljs-built_in { color: #d19bf0; }
-      .hljs-string { color: #98c379; }
-      .hljs-number { color: #e5c07b; }
-      .hljs-comment { color: #8b949e; }
-      .hljs-title, .hljs-title.function_ { color: #79b8ff; }
-      .hljs-literal { color: #56b6c2; }
-    }
+    ${CODE_CSS}
   `;
 
   build(root) {

@@ -59,7 +59,7 @@ export {
   tabStopIfScrolls,
 } from './dom.js';
 export { offPageCanvas, canvasContext } from '../drawing/canvas.js';
-export { css, CSS_PROPERTIES, STICKY_TOP, sheet } from '../drawing/theme.js';
+export { css, CSS_PROPERTIES, CODE_CSS, STICKY_TOP, sheet } from '../drawing/theme.js';
 export { inputError } from '../../core/check.js';
 export { bindEntryBox } from './controls.js';
 export { configureCore, core, define, deferDefinitions, defineDeferredNow } from './scheduling.js';
