@@ -274,12 +274,11 @@ class AlibiBias extends PeElement {
     return { button, canvas, m, pow };
   }
 
-  _drawBig(width = this.bigWrap.clientWidth) {
+  _drawBig(width = this.widthOf(this.bigWrap)) {
     const s = this._state;
     if (!s) return;
     const { L, bias, sel, colors } = s;
-    this._width = width;
-    const total = Math.max(140, Math.min(this._width, 580));
+    const total = Math.max(140, Math.min(width, 580));
     const M = 30; // margin for the axis labels
     const size = total - M;
     const cell = size / L;

@@ -122,6 +122,8 @@ class AttentionPermutation extends PeElement {
     const controlRow = this.controls(['sentence', 'encoding', 'head']);
     // A new sentence starts again from the swap preset (an old order may not fit it).
     this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
+    // the maps' cells follow the widget's width (widthOf in update)
+    this.redrawOnResize(this);
     root.append(
       ...this.heading(
         'Shuffle the words: can attention tell?',

@@ -5,7 +5,7 @@
 // Every value and frequency comes from the core (pe.sinusoidalRows,
 // pe.sinusoidalFrequencies), and so does the picture, the table's box means
 // (pe.sinusoidalPicture); this file only colours and labels them.
-import { PeElement, define, css, h, canvasContext, setText } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, canvasContext, setAttr, setText } from '../lib/base/pe-element.js';
 import { ColorBar } from '../lib/drawing/color-bar.js';
 import { sideLabel } from '../lib/drawing/canvas.js';
 import { bindCellCursor } from '../lib/drawing/grid-cursor.js';
@@ -122,7 +122,8 @@ class PeHeatmap extends PeElement {
     this.plotImage = this._resample(pe);
     this._draw();
     this._explainStripes();
-    this.canvas.setAttribute(
+    setAttr(
+      this.canvas,
       'aria-label',
       `Heatmap of the sinusoidal position table with base ${base}: ${maxLen} positions (rows, top is 0) by ${dModel} dimensions (columns). ` +
         'Left columns swing between −1 and +1 from one row to the next; the right-hand columns change slowly and stay near 0 (sin) or 1 (cos). ' +

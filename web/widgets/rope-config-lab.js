@@ -392,7 +392,7 @@ class RopeConfigLab extends PeElement {
   _drawCursor() {
     if (!this._state || !this._cursorLines) return;
     if (this.cursor === null) {
-      for (const l of this._cursorLines) l.setAttribute('visibility', 'hidden');
+      for (const l of this._cursorLines) setAttr(l, 'visibility', 'hidden');
       setText(
         this.readout,
         'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.',
@@ -402,9 +402,9 @@ class RopeConfigLab extends PeElement {
     const i = Math.min(this.cursor, this._state.pairs - 1);
     const x = this._geom.X(i);
     for (const l of this._cursorLines) {
-      l.setAttribute('x1', x);
-      l.setAttribute('x2', x);
-      l.setAttribute('visibility', 'visible');
+      setAttr(l, 'x1', x);
+      setAttr(l, 'x2', x);
+      setAttr(l, 'visibility', 'visible');
     }
     const r = rowAt(this._state.rows, i);
     setText(
