@@ -38,7 +38,7 @@
 // controls.js, scheduling.js (the core, slices, idle builds, define).
 import { camelCase } from '../../posenc.js';
 import { sameColors, themeColors } from '../drawing/colormap.js';
-import { h, dataTable, scrollsSideways, tabStopIfScrolls, sameValues } from './dom.js';
+import { h, dataTable, scrollsSideways, tabStopIfScrolls, sameValues, setText } from './dom.js';
 import { BASE_CSS, sheet } from '../drawing/theme.js';
 import { parseParam, formatParam } from './params.js';
 import { buildControls, syncControl } from './controls.js';
@@ -318,15 +318,15 @@ export class PeElement extends HTMLElement {
       if (this.constructor.needsCore) pe = await core();
       if (waited) await nextSlice();
     } catch (error) {
-      this.statusBox.textContent = '';
-      this.errorBox.textContent = `The compute core could not be loaded: ${error.message}`;
+      setText(this.statusBox, '');
+      setText(this.errorBox, `The compute core could not be loaded: ${error.message}`);
       return;
     }
     // read after the waits: an attribute may have changed meanwhile
     const { values, errors } = this.readParams();
-    this.statusBox.textContent = '';
+    setText(this.statusBox, '');
     if (errors.length) {
-      this.errorBox.textContent = errors.join('. ');
+      setText(this.errorBox, errors.join('. '));
       this.toggleAttribute('data-invalid', true);
       return;
     }
@@ -343,7 +343,7 @@ export class PeElement extends HTMLElement {
       // after an error the next update is told everything that changed since the last drawing
       this._drawnParams = values;
       this._markScrollables();
-      this.errorBox.textContent = '';
+      setText(this.errorBox, '');
       this.toggleAttribute('data-invalid', false);
     } catch (error) {
       // An error that carries `kind` (the core's, the API's checks',
@@ -351,10 +351,10 @@ export class PeElement extends HTMLElement {
       // learner. Anything else (a TypeError in widget code) is a bug: the
       // box says so without details, and the error goes on, to the console
       // and window.onerror, where the browser tests see it.
-      if (typeof error?.kind === 'string') this.errorBox.textContent = error.message;
+      if (typeof error?.kind === 'string') setText(this.errorBox, error.message);
       else {
         bug = error;
-        this.errorBox.textContent = BUG_MESSAGE;
+        setText(this.errorBox, BUG_MESSAGE);
       }
       this.toggleAttribute('data-invalid', true);
     }
