@@ -19,6 +19,8 @@ async function press(page, el, selector, keys, readout = '.readout') {
 // The cells of the widget's table alternative (opened first): rows of texts.
 async function tableCells(el) {
   await el.locator('details.alt summary').first().click();
+  // a lazy table is built on the toggle event, after the click
+  await el.locator('details.alt tbody tr').first().waitFor();
   return el.evaluate((n) =>
     [...n.shadowRoot.querySelectorAll('details.alt tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent)),
   );
