@@ -124,6 +124,19 @@ class PeCodeExercise extends QuestionElement {
     );
     this.offline = h('p', { class: 'offline', role: 'note', hidden: true });
     this.editorBox = h('div', { class: 'editor' });
+    // CodeMirror watches its box (a ResizeObserver) until its view is
+    // destroyed: the editor lives while the widget is on the page, and the
+    // code in it comes back, in a new one, when the widget does
+    this.own(() => {
+      if (this._codeAway !== undefined) this.showEditor(this._codeAway);
+      this._codeAway = undefined;
+      return () => {
+        if (!this._editor) return;
+        this._codeAway = this._editor.getCode();
+        this._editor.view.destroy();
+        this._editor = null;
+      };
+    });
     // `pending`: the run a button started (tests and host pages may await it)
     this.runButton = h('button', { type: 'button', onclick: () => (this.pending = this.run()) }, 'Run');
     this.checkButton = h('button', { type: 'button', onclick: () => (this.pending = this.check()) }, 'Check');
