@@ -190,6 +190,23 @@ function withBlock(doc, [open, close], body) {
   return `${doc.slice(0, start + open.length)}\n${body}\n${doc.slice(end)}`;
 }
 
+// web/lesson.css's colours of highlighted code: theme.js's pageCodeCss(), the
+// palette pe-live-output's code is drawn in, so the lesson's code blocks and
+// the widget's cannot drift apart (tests/js/contrast.test.mjs holds the block to it)
+export const CODE_COLORS_FILE = 'web/lesson.css';
+export const CODE_COLORS_MARKERS = [
+  '/* code-colors:start (web/lib/drawing/theme.js, CODE_CSS; written by scripts/build/bundles.mjs) */',
+  '/* code-colors:end */',
+];
+/** A stylesheet's text (web/lesson.css) with its code colours block replaced by `block`. */
+export function withCodeColors(cssText, block) {
+  const [open, close] = CODE_COLORS_MARKERS;
+  const start = cssText.indexOf(open);
+  const end = cssText.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`bundles: ${CODE_COLORS_FILE} has no ${open} ... ${close} block`);
+  return `${cssText.slice(0, start + open.length)}\n${block}\n${cssText.slice(end)}`;
+}
+
 // docs/embedding.md's table of the functions an author's exercise may call,
 // from web/lib/questions/core-functions.js, the one list of them
 export const FUNCTION_TABLE_MARKERS = [
@@ -453,6 +470,11 @@ export async function buildAll() {
   const doc = readFileSync(tablePath, 'utf8');
   const updated = withFunctionTable(withTagTable(doc, manifest), CORE_FUNCTIONS);
   if (updated !== doc) writeFileSync(tablePath, updated);
+  const { pageCodeCss } = await import(pathToFileURL(path.join(web, 'lib/drawing/theme.js')).href);
+  const cssPath = path.join(root, CODE_COLORS_FILE);
+  const css = readFileSync(cssPath, 'utf8');
+  const withColors = withCodeColors(css, pageCodeCss());
+  if (withColors !== css) writeFileSync(cssPath, withColors);
   const a = await bundle(
     widgets,
     "export * from './posenc.js'; export { configureXapi, xapiConfig } from './lib/reporting/xapi.js';",

@@ -422,3 +422,29 @@ test('the one-file lesson (npm run export) says that running code needs the onli
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('moved in the page, an exercise keeps the code typed in a working editor; removed, it destroys its editor', async () => {
+  const page = await openLesson(7);
+  const id = 'rope-code-vector';
+  await renderAllWidgets(page, [sel(id)]);
+  const el = await setCode(page, id, 'x = 41\n');
+  const moved = await el.evaluate(async (n) => {
+    const view = () => n.shadowRoot.querySelector('.cm-editor');
+    const before = view();
+    const spot = n.parentElement;
+    n.remove();
+    // a destroyed CodeMirror view leaves its box, and its ResizeObserver stops
+    const away = { editor: n.shadowRoot.contains(before) ? 'kept' : 'destroyed' };
+    spot.append(n);
+    for (let i = 0; i < 100 && !view(); i++) await new Promise((r) => setTimeout(r, 50));
+    return { ...away, back: !!view() && view() !== before, code: n.code() };
+  });
+  assert.deepEqual(moved, { editor: 'destroyed', back: true, code: 'x = 41\n' });
+  // the new editor takes typing
+  await el.locator('.cm-content').click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('y = 1');
+  assert.equal(await el.evaluate((n) => n.code()), 'x = 41\ny = 1');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});

@@ -110,28 +110,29 @@ export function screenshotPath(name) {
 
 /**
  * Scrolls every matching element into view in turn (opening the asides that
- * hold it, as a learner would) and waits until each has rendered (data-ready). Widgets above may grow as they render and push the
- * next one off screen, so each is scrolled to again until it is ready.
+ * hold it, as a learner would) and waits until each has drawn (its
+ * updateComplete, PeElement's). Widgets above may grow as they render and
+ * push the next one off screen before it starts: it is scrolled to again
+ * each second until it has drawn.
  */
 export async function renderAllWidgets(page, tags) {
   const selector = tags.join(',');
   const count = await page.locator(selector).count();
   for (let i = 0; i < count; i++) {
     const el = page.locator(selector).nth(i);
-    let ready = false;
-    for (let attempt = 0; attempt < 20 && !ready; attempt++) {
-      ready = await el.evaluate(
-        (node) =>
-          new Promise((resolve) => {
-            if (node.hasAttribute('data-ready')) return resolve(true);
-            // a widget in a closed aside renders when the learner opens it
-            for (let d = node.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
-            node.scrollIntoView({ block: 'center', behavior: 'instant' });
-            const timer = setTimeout(() => resolve(node.hasAttribute('data-ready')), 1000);
-            node.addEventListener('pe-update', () => (clearTimeout(timer), resolve(true)), { once: true });
-          }),
-      );
-    }
+    const ready = await el.evaluate(async (node) => {
+      // an element whose tag is not defined yet (define() defers) has no updateComplete
+      await customElements.whenDefined(node.localName);
+      // a widget in a closed aside renders when the learner opens it
+      for (let d = node.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
+      const drawn = node.updateComplete.then(() => node.hasAttribute('data-ready'));
+      for (let attempt = 0; attempt < 20; attempt++) {
+        node.scrollIntoView({ block: 'center', behavior: 'instant' });
+        const done = await Promise.race([drawn, new Promise((r) => setTimeout(() => r(null), 1000))]);
+        if (done !== null) return done;
+      }
+      return false;
+    });
     if (!ready) {
       const text = await el.evaluate(
         (node) =>
@@ -213,6 +214,6 @@ export async function openWidget(site, markup, viewport = { width: 1000, height:
     },
     [markup, tag],
   );
-  await page.waitForSelector(`${tag}[data-ready]`, { state: 'attached' });
+  await page.locator(tag).evaluate((n) => n.updateComplete);
   return { page, el: page.locator(tag) };
 }

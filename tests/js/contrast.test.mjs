@@ -6,7 +6,9 @@
 // in the theme's text and muted colours must reach it on the background.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { THEME_DEFAULTS } from '../../web/lib/drawing/theme.js';
+import { readFileSync } from 'node:fs';
+import { THEME_DEFAULTS, pageCodeCss } from '../../web/lib/drawing/theme.js';
+import { withCodeColors } from '../../scripts/build/bundles.mjs';
 import { parseColor, sequential, inkFor, contrastRatio } from '../../web/lib/drawing/colormap.js';
 
 // the theme's defaults, light and dark (theme.js's THEME_DEFAULTS, the one place they are written)
@@ -49,4 +51,34 @@ test('labels drawn in the text and muted colours reach 4.5:1 on the background, 
     assert.ok(contrastRatio(t.fg, t.bg) >= 4.5, `${name} fg`);
     assert.ok(contrastRatio(t.muted, t.bg) >= 4.5, `${name} muted: ${contrastRatio(t.muted, t.bg).toFixed(2)}`);
   }
+});
+
+// Highlighted code: the palette is theme.js's --pe-code-* (one place), drawn
+// on a widget's code box (--pe-panel) and on the lesson page's (lesson.css's
+// --code-bg), whose stylesheet carries the palette in a block bundles.mjs writes.
+const lessonCss = readFileSync(new URL('../../web/lesson.css', import.meta.url), 'utf8');
+function lessonCodeBackgrounds() {
+  const [light, dark] = [...lessonCss.matchAll(/--code-bg:\s*(#[0-9a-f]{6})/gi)].map((m) => parseColor(m[1]));
+  return { light, dark };
+}
+
+test('highlighted code reaches 4.5:1 on the code boxes of the widgets and of the lesson page, in both themes', () => {
+  const page = lessonCodeBackgrounds();
+  for (const [name, t] of Object.entries(themes())) {
+    const codes = Object.keys(t).filter((k) => k.startsWith('code-'));
+    assert.equal(codes.length, 6, `${name}: six code colours`);
+    for (const k of codes)
+      for (const [where, bg] of [
+        ['widget', t.panel],
+        ['lesson page', page[name]],
+      ]) {
+        const ratio = contrastRatio(t[k], bg);
+        assert.ok(ratio >= 4.5, `${name} ${k} on the ${where}'s code box: ${ratio.toFixed(2)}:1`);
+      }
+  }
+});
+
+test("the lesson page's code colours are theme.js's (web/lesson.css's block is the one bundles.mjs writes)", () => {
+  assert.equal(withCodeColors(lessonCss, pageCodeCss()), lessonCss, 'run node scripts/build/bundles.mjs');
+  assert.doesNotMatch(lessonCss.replace(/\/\* code-colors:start[\s\S]*code-colors:end \*\//, ''), /hljs/);
 });

@@ -12,7 +12,9 @@ import {
   offPageCanvas,
   setAttr,
   setText,
+  replaceChildrenIfChanged,
 } from '../lib/base/pe-element.js';
+import { ColorBar } from '../lib/drawing/color-bar.js';
 import { rgb, inkOn } from '../lib/drawing/colormap.js';
 import { matrixAxes, frameCell } from '../lib/drawing/canvas.js';
 import { bindCellCursor } from '../lib/drawing/grid-cursor.js';
@@ -62,7 +64,6 @@ class AlibiBias extends PeElement {
     .big-wrap { margin-top: 10px; }
     .big-wrap canvas { cursor: crosshair; }
     .legend { display: flex; flex-wrap: wrap; align-items: center; gap: 6px 14px; font-size: .85em; color: var(--pe-muted); margin: 6px 0; }
-    .legend canvas { display: inline-block; vertical-align: middle; border: 1px solid var(--pe-border); }
     .swatch-masked { display: inline-block; width: 16px; height: 12px; vertical-align: middle; border: 1px solid var(--pe-border);
       background: repeating-linear-gradient(45deg, var(--pe-panel) 0 3px, var(--pe-muted) 3px 4px); }
     h4 { margin-top: 8px; }
@@ -80,9 +81,7 @@ class AlibiBias extends PeElement {
     this.bigTitle = h('h4', {}, 'The head shown large'); // its words come with the first update
     this.big = h('canvas', { role: 'img', tabindex: '0' });
     this.bigWrap = h('div', { class: 'big-wrap' }, this.bigTitle, this.big);
-    this.legendBar = h('canvas', { width: 120, height: 12, 'aria-hidden': 'true' });
-    this.legendLabel = h('span', {});
-    this.legendText = h('span', {}, '0 ', this.legendBar, ' ', this.legendLabel);
+    this.colorBar = new ColorBar({ low: '0', high: '' });
     this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.faint = h('p', { class: 'faint-note' });
     this.table = this.tableAlternative(undefined, { fill: () => this._state && this._fillTable() });
@@ -98,7 +97,7 @@ class AlibiBias extends PeElement {
         'div',
         { class: 'legend' },
         h('span', {}, 'colour:'),
-        this.legendText,
+        this.colorBar.el,
         h('span', {}, h('span', { class: 'swatch-masked' }), ' masked (−∞)'),
       ),
       this.bigWrap,
@@ -147,8 +146,7 @@ class AlibiBias extends PeElement {
     // small multiples, one button per head (reused)
     while (this._minis.length < H) this._minis.push(this._makeMini(this._minis.length));
     const buttons = this._minis.slice(0, H).map((x) => x.button);
-    if (this.minis.children.length !== H || buttons.some((b, i) => this.minis.children[i] !== b))
-      this.minis.replaceChildren(...buttons);
+    replaceChildrenIfChanged(this.minis, buttons);
     // Each head's L x L image goes through one off-page canvas of that size;
     // the small multiples keep a backing store of their displayed size and
     // get it scaled up without smoothing. Resizing eight on-page canvases at
@@ -190,17 +188,9 @@ class AlibiBias extends PeElement {
       );
     }
 
-    // legend (its colours change with the theme only)
-    const legendKey = JSON.stringify(colors);
-    if (this._legendKey !== legendKey) {
-      const lctx = this.legendBar.getContext('2d');
-      for (let x = 0; x < 120; x++) {
-        lctx.fillStyle = rgb(this._color(-(x / 119)));
-        lctx.fillRect(x, 0, 1, 12);
-      }
-      this._legendKey = legendKey;
-    }
-    setText(this.legendLabel, p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)');
+    // the key: 0 (the background colour) to the most negative bias shown
+    this.colorBar.paint((t) => this._color(-t), colors);
+    this.colorBar.setHigh(p.scale === 'shared' ? minus(fixed(-shared, 3)) : '−(largest |bias| of the head)');
     // on one scale the gentle heads are faint, not empty: say so, with their largest penalty
     const faintFrom =
       p.scale === 'shared' && shared > 0 ? [...limits.keys()].find((hh) => this._headMax(hh) < shared / 8) : undefined;
@@ -284,12 +274,11 @@ class AlibiBias extends PeElement {
     return { button, canvas, m, pow };
   }
 
-  _drawBig(width = this.bigWrap.clientWidth) {
+  _drawBig(width = this.widthOf(this.bigWrap)) {
     const s = this._state;
     if (!s) return;
     const { L, bias, sel, colors } = s;
-    this._width = width;
-    const total = Math.max(140, Math.min(this._width, 580));
+    const total = Math.max(140, Math.min(width, 580));
     const M = 30; // margin for the axis labels
     const size = total - M;
     const cell = size / L;

@@ -18,7 +18,9 @@ import {
   sameValues,
   setText,
   patchSpecs,
+  replaceChildrenIfChanged,
 } from '../lib/base/pe-element.js';
+import { bindCellCursor } from '../lib/drawing/grid-cursor.js';
 import { rgb, sequential, inkFor } from '../lib/drawing/colormap.js';
 import { sentenceParam } from '../lib/base/params.js';
 import { fixed } from '../lib/printing/pyformat.js';
@@ -108,6 +110,9 @@ class AttentionPermutation extends PeElement {
   build(root) {
     this.sentencesBox = h('div', { class: 'sentences' });
     this.maps = h('div', { class: 'maps' });
+    this.mapReadout = h('p', { class: 'readout', 'aria-live': 'polite' });
+    // one cell cursor for both maps, [query, key] in the original word order (both maps' layout)
+    this.mapCursor = null;
     this.perWord = h('div', { class: 'table-wrap perword' });
     this.results = h('div', { class: 'table-wrap results' });
     this.lesson = h('p', { class: 'lesson', 'aria-live': 'polite' });
@@ -117,6 +122,8 @@ class AttentionPermutation extends PeElement {
     const controlRow = this.controls(['sentence', 'encoding', 'head']);
     // A new sentence starts again from the swap preset (an old order may not fit it).
     this._controls.get('sentence').input.addEventListener('change', () => this.removeAttribute('order'));
+    // the maps' cells follow the widget's width (widthOf in update)
+    this.redrawOnResize(this);
     root.append(
       ...this.heading(
         'Shuffle the words: can attention tell?',
@@ -135,6 +142,7 @@ class AttentionPermutation extends PeElement {
       this.sentencesBox,
       this.lesson,
       this.maps,
+      this.mapReadout,
       this.perWordTitle,
       this.copiesNote,
       this.perWord,
@@ -172,7 +180,7 @@ class AttentionPermutation extends PeElement {
     if (words.length >= 2 && words.length <= 12) this.setAttribute('order', swapOrder(words.length).join(','));
   }
 
-  update(pe, p) {
+  update(pe, p, changed) {
     // widths come from a ResizeObserver (widthOf) and are read before this
     // update writes anything: an update never forces a layout
     const widthCap = Math.max(240, (this.widthOf() || 600) - 30);
@@ -185,12 +193,9 @@ class AttentionPermutation extends PeElement {
     // 1-2. the embeddings and every encoding on both orders. They depend on
     // the words and the order only: switching the encoding or the head shown
     // reuses them.
-    const runsKey = `${words.join(' ')}|${order.join(',')}`;
-    if (this._runsKey !== runsKey || this._runsCore !== pe) {
+    if (changed.has('sentence') || changed.has('order')) {
       this._runs = attentionRuns(pe, words, order);
       this._copiesText = copiesNote(words);
-      this._runsKey = runsKey;
-      this._runsCore = pe;
     }
     const runs = this._runs;
 
@@ -220,7 +225,14 @@ class AttentionPermutation extends PeElement {
     const wS = (a, b) => sel.s.weights[(head * n + pair[a]) * n + pair[b]];
     const labelsO = words.map((w, i) => `${w} (${i})`);
     const labelsS = words.map((w, i) => `${w} (${pair[i]})`);
-    this._mapSlots ??= [{}, {}];
+    // a map's canvas gets the cursor when heatmap() makes it
+    this._mapSlots ??= [0, 1].map(() => {
+      const slot = {};
+      slot.bind = (canvas) => this._bindMap(canvas, slot);
+      return slot;
+    });
+    if (this.mapCursor && (changed.has('sentence') || this.mapCursor[0] >= n)) this.mapCursor = null;
+    this._maps = { words, pair, head, wO, wS };
     const figures = [
       heatmap(
         this._mapSlots[0],
@@ -245,9 +257,9 @@ class AttentionPermutation extends PeElement {
         'Same layout as the original-order map; brackets give each word’s position in the shuffled sentence. Identical maps mean attention saw no difference.',
       ),
     ];
+    this._drawMapCursor();
     // kept figures stay in place; a figure made anew replaces the old one
-    if (figures.some((f, i) => this.maps.children[i] !== f) || this.maps.children.length !== 2)
-      this.maps.replaceChildren(...figures);
+    replaceChildrenIfChanged(this.maps, figures);
 
     // 5. per word, then every encoding: the largest |difference| after un-permuting
     const SHOWN = 4; // of the head's 8 output numbers
@@ -373,6 +385,54 @@ class AttentionPermutation extends PeElement {
       () => [...rowsOf(labelsO, wO), [`— shuffled —`, ...labelsO.map(() => '')], ...rowsOf(labelsS, wS)],
     );
   }
+
+  _bindMap(canvas, slot) {
+    bindCellCursor(canvas, {
+      grid: () => this._maps && { rows: this._maps.words.length, cols: this._maps.words.length },
+      current: () => this.mapCursor,
+      moveTo: (cur) => {
+        this.mapCursor = cur;
+        // the cells again (heatmap() keeps the frame and the figure), then the cursor
+        for (const s of this._mapSlots) heatmap(s, ...s.args);
+        this._drawMapCursor();
+      },
+      at: (e) => {
+        const { labelW, top, cell, width, n } = slot.geom;
+        const rect = canvas.getBoundingClientRect();
+        const scale = rect.width / width; // CSS shrinks the canvas on a narrow screen
+        const b = Math.floor(((e.clientX - rect.left) / scale - labelW) / cell);
+        const a = Math.floor(((e.clientY - rect.top) / scale - top) / cell);
+        return a < 0 || b < 0 || a >= n || b >= n ? null : [a, b];
+      },
+    });
+  }
+
+  // The cursor's box on both maps (inside its cell: the next drawing of the
+  // cells clears it) and the readout.
+  _drawMapCursor() {
+    const cur = this.mapCursor;
+    if (!cur) {
+      setText(
+        this.mapReadout,
+        'Point at or tap a cell of either map (or focus one and use the arrow keys) to read its weight in both orders.',
+      );
+      return;
+    }
+    const [a, b] = cur;
+    for (const slot of this._mapSlots) {
+      const { labelW, top, cell } = slot.geom;
+      const ctx = slot.canvas.getContext('2d');
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = slot.look.fg;
+      ctx.strokeRect(labelW + b * cell + 1, top + a * cell + 1, cell - 2, cell - 2);
+    }
+    const { words, pair, head, wO, wS } = this._maps;
+    setText(
+      this.mapReadout,
+      `head ${head + 1}: ${words[a]} (${a}) as the query, ${words[b]} (${b}) as the key: weight ${fixed(wO(a, b), 4)} in the original; ` +
+        `in the shuffle, at positions ${pair[a]} and ${pair[b]}, ${fixed(wS(a, b), 4)}`,
+    );
+  }
 }
 
 // An n x n heatmap of w(a, b) in [0, 1] on one canvas, labelled rows and
@@ -385,6 +445,8 @@ class AttentionPermutation extends PeElement {
 // garbage (no colour string per cell, no keys as JSON): at 4x CPU a minor
 // garbage collection inside an update is what its slowest updates were made of.
 function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
+  // what it was drawn from, for a redraw of the cells under a moving cursor
+  slot.args = [title, labels, n, w, scale, colors, widthCap, caption];
   let longest = 0;
   for (const l of labels) longest = Math.max(longest, l.length);
   const labelW = Math.min(110, 7 * longest + 8);
@@ -394,11 +456,14 @@ function heatmap(slot, title, labels, n, w, scale, colors, widthCap, caption) {
   const top = Math.ceil(slant + 8); // whole pixels: sharp row edges, whole-pixel clears
   const width = Math.ceil(labelW + n * cell + Math.max(4, slant - cell / 2));
   const height = Math.ceil(top + n * cell + 2);
+  slot.geom = { labelW, top, cell, width, n };
   if (slot.title !== title || slot.caption !== caption) {
     slot.canvas = h('canvas', {
       role: 'img',
-      'aria-label': `${title}: ${n} by ${n} attention weights; the numbers are in the table below.`,
+      tabindex: '0',
+      'aria-label': `${title}: ${n} by ${n} attention weights. Focus it and use the arrow keys to read one; the numbers are in the table below.`,
     });
+    slot.bind?.(slot.canvas);
     slot.figure = h(
       'figure',
       {},

@@ -78,10 +78,12 @@ class LearnedOverflow extends PeElement {
   `;
 
   build(root) {
-    this.table = new SeededTable();
+    // both heap buffers go with the widget: freed when it leaves the page,
+    // filled again if it comes back
+    this.table = this.own(new SeededTable());
     // the lookup's output stays in the core's heap: only its first rows are
     // read (the preview), and copying 16 MB out at the largest size was wasted
-    this.outBuffer = new HeapBuffer();
+    this.outBuffer = this.own(new HeapBuffer());
     this.bars = h('div', { class: 'bars' });
     this.barsText = h('p', { class: 'bars-text' });
     this.code = h('pre', { class: 'code' });
@@ -104,10 +106,7 @@ class LearnedOverflow extends PeElement {
       this.output,
       this.why,
     );
-    this._resize = new ResizeObserver(() => {
-      if (this.clientWidth !== this._lastWidth) this.schedule();
-    });
-    this._resize.observe(this);
+    this.redrawOnResize(this);
   }
 
   update(pe, p) {
@@ -215,15 +214,7 @@ class LearnedOverflow extends PeElement {
     }
   }
 
-  // the heap buffers go with the widget (a new one fills them again)
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.table?.free();
-    this.outBuffer?.free();
-  }
-
   _drawBars(rows, positions, { width, colors, good, bad }) {
-    this._lastWidth = width;
     const W = Math.max(260, Math.floor((width || 600) - 30));
     const left = 0;
     const top = 18;

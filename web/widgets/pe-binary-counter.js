@@ -6,9 +6,10 @@
 // π/θ_i positions, the first pairs fast, the later ones ever slower. The
 // table and the frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); the bits are counting.
-import { PeElement, define, css, h, canvasContext, setText } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, canvasContext, setAttr, setText } from '../lib/base/pe-element.js';
 import { diverging, sequential, rgb } from '../lib/drawing/colormap.js';
 import { fixed } from '../lib/printing/pyformat.js';
+import { bindCellCursor } from '../lib/drawing/grid-cursor.js';
 
 const LABEL_W = 30; // the row labels (positions)
 const HEAD_H = 30; // the two block titles and the column numbers
@@ -29,7 +30,8 @@ class PeBinaryCounter extends PeElement {
   `;
 
   build(root) {
-    this.canvas = h('canvas', { role: 'img' });
+    this.canvas = h('canvas', { role: 'img', tabindex: '0' });
+    this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.plotWrap = h('div', { class: 'plot-wrap' }, this.canvas);
     this.periods = h('p', { class: 'periods' });
     this.details = this.tableAlternative('Show the bits and the sines as numbers', { lazy: true });
@@ -41,10 +43,23 @@ class PeBinaryCounter extends PeElement {
       ),
       this.controls(['positions', 'd-model']),
       this.plotWrap,
+      this.readout,
       this.periods,
       this.details,
     );
     this.redrawOnResize(this.plotWrap);
+    // one cell: [position, column], the columns the bits and then the pairs
+    this.cursor = null;
+    bindCellCursor(this.canvas, {
+      grid: () => this._state && { rows: this._state.n, cols: this._state.bits + this._state.pairs },
+      current: () => this.cursor,
+      moveTo: (cur) => {
+        this.cursor = cur;
+        this._draw();
+        this._readout();
+      },
+      at: (e) => this._cellAt(e),
+    });
   }
 
   update(pe, p) {
@@ -63,6 +78,46 @@ class PeBinaryCounter extends PeElement {
     const cssW = LABEL_W + (bits + pairs) * cell + GAP;
     const cssH = HEAD_H + n * row + 2;
     const colors = this.theme();
+    // the cursor stays on its cell while the columns keep their meaning (the same number of bits)
+    if (this.cursor && this._state?.bits !== bits) this.cursor = null;
+    if (this.cursor) this.cursor = [Math.min(this.cursor[0], n - 1), Math.min(this.cursor[1], bits + pairs - 1)];
+    this._state = { n, bits, pairs, sine, bit, freqs, cell, row, cssW, cssH, colors };
+    this._draw();
+    this._readout();
+
+    // in words: how often each column changes, from the core's frequencies
+    const flips = Array.from({ length: Math.min(bits, 4) }, (_, k) => String(2 ** k)).join(', ');
+    const signs = Array.from({ length: Math.min(pairs, 4) }, (_, i) => fixed(Math.PI / freqs[i], 1)).join(', ');
+    const ratio = fixed(freqs[0] / freqs[1], 3);
+    setText(
+      this.periods,
+      `Bit k flips every 2ᵏ positions (${flips}, …): a factor 2 per bit. Pair i's sine changes sign every π/θᵢ positions (${signs}, …): a factor ${ratio} per pair, base to the power 2/d_model.`,
+    );
+    setAttr(
+      this.canvas,
+      'aria-label',
+      `Positions 0 to ${n - 1} as rows. Left, the ${bits} bits of each position, lowest first; right, the sine of each of the ${pairs} pairs of a d_model ${dModel} sinusoidal table with base ${base}. ${this.periods.textContent} Focus it and use the arrow keys to read a cell; the table below has the numbers.`,
+    );
+    this.setTable(
+      this.details,
+      `Positions 0–${n - 1}: bits (lowest first) and sin(m·θᵢ) of each pair`,
+      [
+        'm',
+        ...Array.from({ length: bits }, (_, k) => `bit ${k}`),
+        ...Array.from({ length: pairs }, (_, i) => `sin, pair ${i}`),
+      ],
+      () =>
+        Array.from({ length: n }, (_, m) => [
+          String(m),
+          ...Array.from({ length: bits }, (_, k) => String(bit(m, k))),
+          ...Array.from({ length: pairs }, (_, i) => fixed(sine(m, i), 3)),
+        ]),
+    );
+  }
+
+  // The bits, the sines and the cursor's box, from the last update's state.
+  _draw() {
+    const { n, bits, pairs, sine, bit, cell, row, cssW, cssH, colors } = this._state;
     const ctx = canvasContext(this.canvas, cssW, cssH);
     const on = sequential(colors.zero, colors.accent);
     const wave = diverging(colors.neg, colors.zero, colors.pos);
@@ -100,32 +155,49 @@ class PeBinaryCounter extends PeElement {
     const step = Math.max(1, Math.ceil(12 / row)) * 4;
     for (let m = 0; m < n; m += step) ctx.fillText(String(m), LABEL_W - 4, HEAD_H + (m + 0.5) * row);
 
-    // in words: how often each column changes, from the core's frequencies
-    const flips = Array.from({ length: Math.min(bits, 4) }, (_, k) => String(2 ** k)).join(', ');
-    const signs = Array.from({ length: Math.min(pairs, 4) }, (_, i) => fixed(Math.PI / freqs[i], 1)).join(', ');
-    const ratio = fixed(freqs[0] / freqs[1], 3);
+    if (this.cursor) {
+      const [m, c] = this.cursor;
+      const x = (c < bits ? x0 : x1 - bits * cell) + c * cell;
+      const y = HEAD_H + m * row;
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = rgb(colors.bg);
+      ctx.strokeRect(x - 1, y - 1, cell + 2, row + 2);
+      ctx.lineWidth = 1.5;
+      ctx.strokeStyle = rgb(colors.fg);
+      ctx.strokeRect(x, y, cell, row);
+    }
+  }
+
+  // The [position, column] under a pointer, or null off the cells.
+  _cellAt(e) {
+    const { n, bits, pairs, cell, row, cssW } = this._state;
+    const rect = this.canvas.getBoundingClientRect();
+    const scale = rect.width / cssW; // CSS shrinks the canvas on a narrow screen
+    const x = (e.clientX - rect.left) / scale;
+    const y = (e.clientY - rect.top) / scale;
+    const m = Math.floor((y - HEAD_H) / row);
+    if (m < 0 || m >= n) return null;
+    const x1 = LABEL_W + bits * cell + GAP;
+    if (x >= LABEL_W && x < LABEL_W + bits * cell) return [m, Math.floor((x - LABEL_W) / cell)];
+    if (x >= x1 && x < x1 + pairs * cell) return [m, bits + Math.floor((x - x1) / cell)];
+    return null;
+  }
+
+  _readout() {
+    if (!this.cursor) {
+      setText(this.readout, 'Point at or tap a cell (or focus the picture and use the arrow keys) to read it.');
+      return;
+    }
+    const { bits, sine, bit, freqs } = this._state;
+    const [m, c] = this.cursor;
+    if (c < bits) {
+      setText(this.readout, `position ${m}, bit ${c} = ${bit(m, c)} (bit ${c} flips every ${2 ** c} positions)`);
+      return;
+    }
+    const i = c - bits;
     setText(
-      this.periods,
-      `Bit k flips every 2ᵏ positions (${flips}, …): a factor 2 per bit. Pair i's sine changes sign every π/θᵢ positions (${signs}, …): a factor ${ratio} per pair, base to the power 2/d_model.`,
-    );
-    this.canvas.setAttribute(
-      'aria-label',
-      `Positions 0 to ${n - 1} as rows. Left, the ${bits} bits of each position, lowest first; right, the sine of each of the ${pairs} pairs of a d_model ${dModel} sinusoidal table with base ${base}. ${this.periods.textContent} The table below has the numbers.`,
-    );
-    this.setTable(
-      this.details,
-      `Positions 0–${n - 1}: bits (lowest first) and sin(m·θᵢ) of each pair`,
-      [
-        'm',
-        ...Array.from({ length: bits }, (_, k) => `bit ${k}`),
-        ...Array.from({ length: pairs }, (_, i) => `sin, pair ${i}`),
-      ],
-      () =>
-        Array.from({ length: n }, (_, m) => [
-          String(m),
-          ...Array.from({ length: bits }, (_, k) => String(bit(m, k))),
-          ...Array.from({ length: pairs }, (_, i) => fixed(sine(m, i), 3)),
-        ]),
+      this.readout,
+      `position ${m}, pair ${i}: sin(m·θᵢ) = ${fixed(sine(m, i), 4)} (its sign changes every π/θᵢ = ${fixed(Math.PI / freqs[i], 1)} positions)`,
     );
   }
 }

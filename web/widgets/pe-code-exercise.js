@@ -124,6 +124,19 @@ class PeCodeExercise extends QuestionElement {
     );
     this.offline = h('p', { class: 'offline', role: 'note', hidden: true });
     this.editorBox = h('div', { class: 'editor' });
+    // CodeMirror watches its box (a ResizeObserver) until its view is
+    // destroyed: the editor lives while the widget is on the page, and the
+    // code in it comes back, in a new one, when the widget does
+    this.own(() => {
+      if (this._codeAway !== undefined) this.showEditor(this._codeAway);
+      this._codeAway = undefined;
+      return () => {
+        if (!this._editor) return;
+        this._codeAway = this._editor.getCode();
+        this._editor.view.destroy();
+        this._editor = null;
+      };
+    });
     // `pending`: the run a button started (tests and host pages may await it)
     this.runButton = h('button', { type: 'button', onclick: () => (this.pending = this.run()) }, 'Run');
     this.checkButton = h('button', { type: 'button', onclick: () => (this.pending = this.check()) }, 'Check');
@@ -180,7 +193,7 @@ class PeCodeExercise extends QuestionElement {
         );
       loadLesson().then(
         () => this.schedule(),
-        (error) => (this.errorBox.textContent = `The lesson's exercises could not be loaded: ${error.message}`),
+        (error) => setText(this.errorBox, `The lesson's exercises could not be loaded: ${error.message}`),
       );
       return false;
     }
@@ -189,7 +202,7 @@ class PeCodeExercise extends QuestionElement {
     if (this._cases && this._casesFor === p.exercise) return; // shown; its state lives in the DOM
     if (!this._generator || this._generatorFor !== data.cases) {
       this.titleBox.replaceChildren(trustedFragment(data.title));
-      this.prompt.textContent = 'Drawing your cases…';
+      setText(this.prompt, 'Drawing your cases…');
       lesson.codeCaseGenerators[data.cases]().then(
         (m) => {
           this._generator = m.default ?? m;
@@ -197,7 +210,7 @@ class PeCodeExercise extends QuestionElement {
           this.schedule();
         },
         (error) => {
-          this.errorBox.textContent = `This exercise could not be loaded: ${error.message}`;
+          setText(this.errorBox, `This exercise could not be loaded: ${error.message}`);
         },
       );
       return false;
@@ -228,7 +241,7 @@ class PeCodeExercise extends QuestionElement {
       );
     const why = pythonUnavailable();
     this.offline.hidden = !why;
-    this.offline.textContent = why ?? '';
+    setText(this.offline, why ?? '');
     const code = fromPieces(saved?.response) || composeCode(data, data.starter);
     this.showEditor(code);
     this.hint.hidden = true;
@@ -237,7 +250,7 @@ class PeCodeExercise extends QuestionElement {
     this.solution.hidden = true;
     this.solution.replaceChildren();
     this.report.replaceChildren();
-    this.result.textContent = '';
+    setText(this.result, '');
     this.result.className = 'result';
     this._solutionShown = !!saved?.solutionShown;
     if (saved && (saved.attempts > 0 || saved.solutionShown)) {
@@ -329,7 +342,7 @@ class PeCodeExercise extends QuestionElement {
     } catch (error) {
       setText(this.running, '');
       this.offline.hidden = false;
-      this.offline.textContent = error.message;
+      setText(this.offline, error.message);
       return null;
     } finally {
       this.busy(false);
@@ -511,8 +524,10 @@ class PeCodeExercise extends QuestionElement {
     this._solutionShown = true;
     if (!save) return;
     this.result.className = 'result';
-    this.result.textContent =
-      'Solution shown. A check of these cases now earns no credit; New cases gives you fresh ones to practise on.';
+    setText(
+      this.result,
+      'Solution shown. A check of these cases now earns no credit; New cases gives you fresh ones to practise on.',
+    );
     saveEntry(
       this.questionId,
       afterSolution(loadProgress()[this.questionId], { response: toPieces(this.code()), seed: this._seed }),

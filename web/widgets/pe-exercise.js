@@ -153,7 +153,7 @@ class PeExercise extends QuestionElement {
     if (!this._generator || this._generatorFor !== key) {
       if (!declarative || !this.answers || !this._own) {
         if (data.title) this.titleBox.replaceChildren(trustedFragment(data.title));
-        this.prompt.textContent = 'Drawing your numbers…';
+        setText(this.prompt, 'Drawing your numbers…');
         Promise.all([loadAnswers(), declarative ? loadOwn() : lessonNow().exerciseGenerators[data.generator]()]).then(
           ([answers, m]) => {
             this.answers = answers;
@@ -162,7 +162,7 @@ class PeExercise extends QuestionElement {
             this.schedule();
           },
           (error) => {
-            this.errorBox.textContent = `This exercise could not be loaded: ${error.message}`;
+            setText(this.errorBox, `This exercise could not be loaded: ${error.message}`);
           },
         );
         return false;
@@ -229,7 +229,7 @@ class PeExercise extends QuestionElement {
     this.solution.hidden = true;
     this.solution.replaceChildren();
     this.reveal.replaceChildren();
-    this.result.textContent = '';
+    setText(this.result, '');
     this.result.className = 'result';
     this._solutionShown = !!saved?.solutionShown;
     this._revealed = false;
@@ -299,7 +299,7 @@ class PeExercise extends QuestionElement {
     } else {
       if (r.empty) p.input.removeAttribute('aria-invalid');
       else p.input.setAttribute('aria-invalid', 'true');
-      p.read.textContent = r.empty ? '' : r.message;
+      setText(p.read, r.empty ? '' : r.message);
     }
     return r;
   }
@@ -314,11 +314,14 @@ class PeExercise extends QuestionElement {
     const random = this.judgeRandom();
     if (unreadable >= 0) {
       this.result.className = 'result bad';
-      this.result.textContent = readings[unreadable].empty
-        ? this.parts.length > 1
-          ? `Part ${unreadable + 1} has no answer yet.`
-          : 'Type an answer first.'
-        : `${this.parts.length > 1 ? `Part ${unreadable + 1}: ` : ''}${readings[unreadable].message}`;
+      setText(
+        this.result,
+        readings[unreadable].empty
+          ? this.parts.length > 1
+            ? `Part ${unreadable + 1} has no answer yet.`
+            : 'Type an answer first.'
+          : `${this.parts.length > 1 ? `Part ${unreadable + 1}: ` : ''}${readings[unreadable].message}`,
+      );
       // the parts that can be read still get their verdict; nothing is counted
       // until every part can be read (issue 46: they got none)
       readings.forEach(
@@ -397,8 +400,10 @@ class PeExercise extends QuestionElement {
     this.showReveal();
     if (!save) return;
     this.result.className = 'result';
-    this.result.textContent =
-      'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.';
+    setText(
+      this.result,
+      'Solution shown. An answer checked for these numbers now earns no credit; New numbers gives you fresh ones to practise on.',
+    );
     this.save(
       afterSolution(this.storedEntry(), {
         response: this.parts.map((p) => p.input.value.slice(0, 300)),

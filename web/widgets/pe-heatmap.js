@@ -5,8 +5,10 @@
 // Every value and frequency comes from the core (pe.sinusoidalRows,
 // pe.sinusoidalFrequencies), and so does the picture, the table's box means
 // (pe.sinusoidalPicture); this file only colours and labels them.
-import { PeElement, define, css, h, canvasContext } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, canvasContext, setAttr, setText } from '../lib/base/pe-element.js';
+import { ColorBar } from '../lib/drawing/color-bar.js';
 import { sideLabel } from '../lib/drawing/canvas.js';
+import { bindCellCursor } from '../lib/drawing/grid-cursor.js';
 import { diverging, rgb } from '../lib/drawing/colormap.js';
 import { fixed } from '../lib/printing/pyformat.js';
 import { HeapBuffer } from '../lib/base/heap-buffer.js';
@@ -39,7 +41,6 @@ class PeHeatmap extends PeElement {
     .plot { position: relative; margin-top: 4px; }
     .plot canvas { touch-action: none; cursor: crosshair; border-radius: 4px; }
     .legend { display: flex; align-items: center; gap: 8px; flex-wrap: wrap; font-size: .85em; color: var(--pe-muted); margin-top: 8px; }
-    .legend canvas { width: 160px; height: 12px; border: 1px solid var(--pe-border); border-radius: 3px; }
     .readout { margin-top: 6px; color: var(--pe-fg); }
     .hint { color: var(--pe-muted); font-size: .92em; }
     .stripes { font-size: .88em; color: var(--pe-muted); margin: 4px 0 0; }
@@ -47,11 +48,10 @@ class PeHeatmap extends PeElement {
 
   build(root) {
     this.canvas = h('canvas', { tabindex: '0', role: 'img' });
-    this.legendCanvas = h('canvas', {
-      width: 160,
-      height: 12,
-      role: 'img',
-      'aria-label': 'Colour scale: −1 blue, 0 background colour, +1 red',
+    this.colorBar = new ColorBar({
+      low: '−1',
+      high: '+1',
+      label: 'Colour scale: −1 blue, 0 background colour, +1 red',
     });
     this.readoutBox = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.stripesBox = h('p', { class: 'stripes' });
@@ -68,9 +68,7 @@ class PeHeatmap extends PeElement {
       h(
         'div',
         { class: 'legend' },
-        h('span', {}, '−1'),
-        this.legendCanvas,
-        h('span', {}, '+1'),
+        this.colorBar.el,
         h('span', {}, 'blue = negative, red = positive, background colour = 0'),
       ),
       this.stripesBox,
@@ -78,14 +76,15 @@ class PeHeatmap extends PeElement {
       this.details,
     );
     this.cursor = { row: 0, col: 0 };
-    this.meansBuffer = new HeapBuffer();
-    this.canvas.addEventListener('pointermove', (e) => this._pointAt(e));
-    this.canvas.addEventListener('pointerdown', (e) => this._pointAt(e));
-    this.canvas.addEventListener('keydown', (e) => this._key(e));
-    this._resize = new ResizeObserver(() => {
-      if (this.clientWidth !== this._lastWidth) this.schedule();
+    this.meansBuffer = this.own(new HeapBuffer());
+    // the cursor always shows a cell: leaving the picture or Escape keeps it where it is
+    bindCellCursor(this.canvas, {
+      grid: () => this.geom && { rows: this.shape.maxLen, cols: this.shape.dModel },
+      current: () => [this.cursor.row, this.cursor.col],
+      moveTo: (cur) => cur && this._moveCursor(...cur),
+      at: (e) => this._cellAt(e),
     });
-    this._resize.observe(this);
+    this.redrawOnResize(this);
   }
 
   update(pe, p) {
@@ -100,22 +99,21 @@ class PeHeatmap extends PeElement {
     this.cursor.row = Math.min(this.cursor.row, maxLen - 1);
     this.cursor.col = Math.min(this.cursor.col, dModel - 1);
 
-    // 2. the colour lookup table (made again only when the theme changes)
+    // 2. the colour lookup table (made again only when the theme changes:
+    //    theme() keeps one object until then)
     const colors = this.theme();
-    const key = [colors.neg, colors.zero, colors.pos].join('|');
-    if (key !== this._lutKey) {
-      this._lutKey = key;
+    if (colors !== this._lutColors) {
+      this._lutColors = colors;
       this.scale = diverging(colors.neg, colors.zero, colors.pos);
       this.lut = makeLut(this.scale);
-      this._drawLegend();
     }
+    this.colorBar.paint((t) => this.scale(2 * t - 1), colors);
 
     // 3. size the canvas to the host: the row height follows the number of
     //    positions and the width, never d_model, so a wide table keeps its height
     //    (the width from a ResizeObserver, widthOf: an update never forces a layout)
-    this._lastWidth = this.widthOf();
     const pad = 30; // the host's padding and border
-    const cssW = Math.max(200, Math.floor((this._lastWidth || 600) - pad));
+    const cssW = Math.max(200, Math.floor((this.widthOf() || 600) - pad));
     const plotW = cssW - AXIS_LEFT - 4;
     const rowPx = Math.min(6.5, plotW / 64);
     const plotH = Math.round(Math.min(420, Math.max(140, maxLen * rowPx)));
@@ -124,7 +122,8 @@ class PeHeatmap extends PeElement {
     this.plotImage = this._resample(pe);
     this._draw();
     this._explainStripes();
-    this.canvas.setAttribute(
+    setAttr(
+      this.canvas,
       'aria-label',
       `Heatmap of the sinusoidal position table with base ${base}: ${maxLen} positions (rows, top is 0) by ${dModel} dimensions (columns). ` +
         'Left columns swing between −1 and +1 from one row to the next; the right-hand columns change slowly and stay near 0 (sin) or 1 (cos). ' +
@@ -146,15 +145,6 @@ class PeHeatmap extends PeElement {
       `Positions 0–${rows - 1}` +
       (dModel > TABLE_COLS ? `, dimensions 0–${TABLE_COLS - 3} and the last pair (${dModel - 2}, ${dModel - 1})` : '');
     this.setTable(this.details, caption, headers, body);
-  }
-
-  _drawLegend() {
-    const ctx = this.legendCanvas.getContext('2d');
-    const w = this.legendCanvas.width;
-    for (let x = 0; x < w; x++) {
-      ctx.fillStyle = rgb(this.scale((x / (w - 1)) * 2 - 1));
-      ctx.fillRect(x, 0, 1, this.legendCanvas.height);
-    }
   }
 
   // Blits the table image and the axes, then the cursor.
@@ -245,11 +235,6 @@ class PeHeatmap extends PeElement {
     return this.plotImage;
   }
 
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this.meansBuffer?.free();
-  }
-
   // Says which columns form the stripes on the right (red and the background
   // colour, white or dark by theme): the
   // pairs whose angle m·θ_i stays small over every position shown.
@@ -258,12 +243,17 @@ class PeHeatmap extends PeElement {
     const last = maxLen - 1;
     const slow = this.freqs.findIndex((theta) => last * theta < 0.5);
     if (slow < 0) {
-      this.stripesBox.textContent = `Over positions 0–${last} every pair turns by at least half a radian, so no column stays still.`;
+      setText(
+        this.stripesBox,
+        `Over positions 0–${last} every pair turns by at least half a radian, so no column stays still.`,
+      );
       return;
     }
-    this.stripesBox.textContent =
+    setText(
+      this.stripesBox,
       `The stripes on the right, red columns between background-coloured ones (dimensions ${2 * slow}–${dModel - 1}, pairs ${slow}–${dModel / 2 - 1}) are the slow pairs: ` +
-      `over positions 0–${last} their angle m·θᵢ stays under half a radian, so each sin column stays near 0 (background colour) and each cos column near 1 (red).`;
+        `over positions 0–${last} their angle m·θᵢ stays under half a radian, so each sin column stays near 0 (background colour) and each cos column near 1 (red).`,
+    );
   }
 
   _readout() {
@@ -278,51 +268,32 @@ class PeHeatmap extends PeElement {
     }
     const value = this._exactRows.get(row)[col];
     const fn = col % 2 ? 'cos' : 'sin';
-    this.readoutBox.textContent =
+    setText(
+      this.readoutBox,
       `position ${row}, dimension ${col} = ${fn} of pair i = ${i}: value ${fixed(value, 4)}; ` +
-      `θ = ${omega.toPrecision(4)} rad/position, wavelength 2π/θ = ${fixed((2 * Math.PI) / omega, 2)} positions`;
+        `θ = ${omega.toPrecision(4)} rad/position, wavelength 2π/θ = ${fixed((2 * Math.PI) / omega, 2)} positions`,
+    );
   }
 
   _moveCursor(row, col) {
-    if (!this.shape) return;
-    const r = Math.max(0, Math.min(this.shape.maxLen - 1, row));
-    const c = Math.max(0, Math.min(this.shape.dModel - 1, col));
-    if (r === this.cursor.row && c === this.cursor.col) return;
-    this.cursor = { row: r, col: c };
+    if (row === this.cursor.row && col === this.cursor.col) return;
+    this.cursor = { row, col };
     this._draw();
     this._readout();
   }
 
-  _pointAt(e) {
-    if (!this.geom) return;
+  // The [row, col] under a pointer, or null off the cells (the cells are not
+  // square, and the canvas may be shrunk by CSS: cellAt's layout does not fit).
+  _cellAt(e) {
     const rect = this.canvas.getBoundingClientRect();
     const sx = rect.width / this.geom.cssW; // CSS scaling when max-width shrinks the canvas
     const x = (e.clientX - rect.left) / sx - AXIS_LEFT;
     const y = (e.clientY - rect.top) / sx - AXIS_TOP;
-    if (x < 0 || y < 0 || x >= this.geom.plotW || y >= this.geom.plotH) return;
-    this._moveCursor(
+    if (x < 0 || y < 0 || x >= this.geom.plotW || y >= this.geom.plotH) return null;
+    return [
       Math.floor((y / this.geom.plotH) * this.shape.maxLen),
       Math.floor((x / this.geom.plotW) * this.shape.dModel),
-    );
-  }
-
-  _key(e) {
-    const step = e.shiftKey ? 10 : 1;
-    const { row, col } = this.cursor;
-    const moves = {
-      ArrowUp: [row - step, col],
-      ArrowDown: [row + step, col],
-      ArrowLeft: [row, col - step],
-      ArrowRight: [row, col + step],
-      PageUp: [row - 10, col],
-      PageDown: [row + 10, col],
-      Home: [row, 0],
-      End: [row, Infinity],
-    };
-    const m = moves[e.key];
-    if (!m) return;
-    e.preventDefault();
-    this._moveCursor(...m);
+    ];
   }
 }
 

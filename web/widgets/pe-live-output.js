@@ -10,7 +10,17 @@
 // theta="0.7">`). The tests hold every runner against what real PyTorch
 // prints for the same code.
 // the code's HTML is the build's (highlighted by it): trustedFragment
-import { PeElement, define, css, h, bindEntryBox, trustedFragment, inputError } from '../lib/base/pe-element.js';
+import {
+  PeElement,
+  define,
+  css,
+  h,
+  bindEntryBox,
+  trustedFragment,
+  inputError,
+  setText,
+  CODE_CSS,
+} from '../lib/base/pe-element.js';
 import { idParam, parseParam } from '../lib/base/params.js';
 import { lessonNow, hasLesson, loadLesson } from '../lib/lesson/lesson-registry.js';
 import { pyLiteral } from '../lib/printing/pyformat.js';
@@ -55,20 +65,7 @@ class PeLiveOutput extends PeElement {
     .controls:empty { display: none; }
     .param { background: color-mix(in srgb, var(--pe-accent) 18%, transparent); border-radius: 3px; padding: 0 2px; }
     .error, .status { padding: 0 12px; }
-    .hljs-keyword, .hljs-built_in { color: #a626a4; }
-    .hljs-string { color: #2e7d32; }
-    .hljs-number { color: #875b00; }
-    .hljs-comment { color: #57606a; font-style: italic; }
-    .hljs-title, .hljs-title.function_ { color: #2f5fcf; }
-    .hljs-literal { color: #006d9c; }
-    @media (prefers-color-scheme: dark) {
-      .hljs-keyword, .hljs-built_in { color: #d19bf0; }
-      .hljs-string { color: #98c379; }
-      .hljs-number { color: #e5c07b; }
-      .hljs-comment { color: #8b949e; }
-      .hljs-title, .hljs-title.function_ { color: #79b8ff; }
-      .hljs-literal { color: #56b6c2; }
-    }
+    ${CODE_CSS}
   `;
 
   build(root) {
@@ -96,7 +93,7 @@ class PeLiveOutput extends PeElement {
     // wrote into the page (the light DOM), so a reader sees both at once.
     this.showCode(this.getAttribute('sample') ?? '');
     const printed = this.querySelector('pre.output');
-    if (printed) this.outputBox.textContent = printed.textContent;
+    if (printed) setText(this.outputBox, printed.textContent);
   }
 
   // The sample's highlighted code (with its default values), once per sample.
@@ -114,7 +111,7 @@ class PeLiveOutput extends PeElement {
         throw inputError(`pe-live-output: there is no sample with id "${p.sample}": this page registers no lesson`);
       loadLesson().then(
         () => this.schedule(),
-        (error) => (this.errorBox.textContent = `The lesson's samples could not be loaded: ${error.message}`),
+        (error) => setText(this.errorBox, `The lesson's samples could not be loaded: ${error.message}`),
       );
       return false;
     }
@@ -136,9 +133,9 @@ class PeLiveOutput extends PeElement {
     const params = this.runner.params ?? {};
     for (const span of this.codeBox.querySelectorAll('.param')) {
       const name = span.dataset.param;
-      span.textContent = pyLiteral(params[name], this.values[name]);
+      setText(span, pyLiteral(params[name], this.values[name]));
     }
-    this.outputBox.textContent = this.runner.run(pe, { ...this.values });
+    setText(this.outputBox, this.runner.run(pe, { ...this.values }));
   }
 
   initialValues(params) {
@@ -148,7 +145,7 @@ class PeLiveOutput extends PeElement {
       const raw = this.getAttribute(name);
       if (raw !== null) {
         const r = parseValue(name, spec, raw);
-        if (r.error) this.errorBox.textContent = r.error;
+        if (r.error) setText(this.errorBox, r.error);
         else values[name] = r.value;
       }
     }
@@ -164,15 +161,15 @@ class PeLiveOutput extends PeElement {
     this._ensureBuilt();
     const spec = this.runner?.params?.[name];
     if (!spec) {
-      this.errorBox.textContent = `pe-live-output: sample "${this.shownSample}" has no parameter ${name}`;
+      setText(this.errorBox, `pe-live-output: sample "${this.shownSample}" has no parameter ${name}`);
       return false;
     }
     const r = parseValue(name, spec, raw);
     if (r.error) {
-      this.errorBox.textContent = r.error;
+      setText(this.errorBox, r.error);
       return false;
     }
-    this.errorBox.textContent = '';
+    setText(this.errorBox, '');
     this._setValue(name, spec, r.value);
     return true;
   }
@@ -235,7 +232,7 @@ class PeLiveOutput extends PeElement {
       if (typed.error || pyText(c.spec, typed.value) !== pyText(c.spec, v)) c.box.value = boxText(c.spec, v);
       c.box.removeAttribute('aria-invalid');
     }
-    c.note.textContent = '';
+    setText(c.note, '');
   }
 
   // One control per parameter the sample shows: a checkbox, a menu, a
@@ -259,7 +256,7 @@ class PeLiveOutput extends PeElement {
           live: true,
           parse: (text) => parseValue(name, spec, text),
           apply: (value) => {
-            this.errorBox.textContent = '';
+            setText(this.errorBox, '');
             this._setValue(name, spec, value);
           },
           kept: () => boxText(spec, this.values[name]),

@@ -19,7 +19,7 @@
 // (web/lib/questions/page-questions.js); a lesson id the lesson does not know (a
 // mistyped id, which shows its own error) is not counted, and a question on
 // the page twice counts once.
-import { PeElement, define, css, h, inputError } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, inputError, setText } from '../lib/base/pe-element.js';
 import { lessonNow, hasLesson, loadLesson, onLesson } from '../lib/lesson/lesson-registry.js';
 import { QUESTION_SELECTOR, holdsOwnQuestion, questionIdsOf, questionsIn } from '../lib/questions/page-questions.js';
 import {
@@ -98,6 +98,22 @@ class PeQuizScore extends PeElement {
   constructor() {
     super();
     this.ids = [];
+    // while on the page: an answer, a reset, or a change in another tab of the same learner
+    this.own(() => onProgress(() => this.schedule()));
+    // the lesson's questions are known once it is registered or loaded
+    this.own(() => onLesson(() => this.schedule()));
+    // questions added, removed or renamed later (a page that builds itself,
+    // a notebook cell run again) change what is counted
+    this.own(() => {
+      const observer = new MutationObserver((records) => touchesQuestions(records) && this.schedule());
+      observer.observe(document, {
+        childList: true,
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['quiz', 'exercise'],
+      });
+      return observer;
+    });
   }
 
   // the scope is the author's choice, not something a shared link sets
@@ -116,36 +132,10 @@ class PeQuizScore extends PeElement {
     root.append(this.rule, this.text, this.meter, this.reset);
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    // an answer, a reset, or a change in another tab of the same learner
-    this._off ??= onProgress(() => this.schedule());
-    // the lesson's questions are known once it is registered or loaded
-    this._offLesson ??= onLesson(() => this.schedule());
-    // questions added, removed or renamed later (a page that builds itself,
-    // a notebook cell run again) change what is counted
-    this._pageObserver ??= new MutationObserver((records) => touchesQuestions(records) && this.schedule());
-    this._pageObserver.observe(document, {
-      childList: true,
-      subtree: true,
-      attributes: true,
-      attributeFilter: ['quiz', 'exercise'],
-    });
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._off?.();
-    this._off = null;
-    this._offLesson?.();
-    this._offLesson = null;
-    this._pageObserver?.disconnect();
-  }
-
   confirmReset() {
     if (this.reset.dataset.armed === 'yes') {
       delete this.reset.dataset.armed;
-      this.reset.textContent = 'Reset my answers';
+      setText(this.reset, 'Reset my answers');
       // only the questions counted here; every question when that is all there is
       const counted = new Set(this.ids);
       const all = Object.keys(loadProgress()).every((id) => counted.has(id));
@@ -153,7 +143,10 @@ class PeQuizScore extends PeElement {
     } else {
       // a second press confirms, so a stray click or key press loses nothing
       this.reset.dataset.armed = 'yes';
-      this.reset.textContent = `Press again to reset ${this.ids.length === 1 ? 'this question' : `these ${this.ids.length} questions`}`;
+      setText(
+        this.reset,
+        `Press again to reset ${this.ids.length === 1 ? 'this question' : `these ${this.ids.length} questions`}`,
+      );
     }
   }
 
@@ -170,7 +163,7 @@ class PeQuizScore extends PeElement {
           forgetUnknownQuizzes(lesson.lessonQuestionIds);
           this.schedule();
         },
-        (error) => (this.errorBox.textContent = `The lesson's questions could not be loaded: ${error.message}`),
+        (error) => setText(this.errorBox, `The lesson's questions could not be loaded: ${error.message}`),
       );
       return false;
     }
@@ -178,15 +171,20 @@ class PeQuizScore extends PeElement {
     const t = tally(this.ids, loadProgress());
     this.reset.disabled = t.total === 0;
     if (t.total === 0) {
-      this.text.textContent =
+      setText(
+        this.text,
         p.scope === 'page'
           ? 'Score: no quizzes or exercises on this page yet'
-          : `Score: no quizzes or exercises in ${JSON.stringify(p.scope)}`;
+          : `Score: no quizzes or exercises in ${JSON.stringify(p.scope)}`,
+      );
     } else {
-      this.text.textContent = `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`;
+      setText(
+        this.text,
+        `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`,
+      );
     }
     const note = claimPageOnlyNote();
-    if (note) this.rule.textContent = `${CREDIT_RULE} ${note}`;
+    if (note) setText(this.rule, `${CREDIT_RULE} ${note}`);
     this.meter.max = Math.max(1, t.total);
     this.meter.value = t.points;
   }

@@ -25,7 +25,7 @@
 // shown), latencyMs (since the question or the last try was shown), choices
 // (the response as authored indices), correctChoices, multiple, question and
 // options (plain texts, authored order) }.
-import { define, css, h, core, trustedFragment, plainText, inputError } from '../lib/base/pe-element.js';
+import { define, css, h, core, trustedFragment, plainText, inputError, setText } from '../lib/base/pe-element.js';
 import { QuestionElement, questionStyles, texText } from '../lib/questions/question.js';
 import { idParam } from '../lib/base/params.js';
 import { lessonNow } from '../lib/lesson/lesson-registry.js';
@@ -127,10 +127,13 @@ class PeQuiz extends QuestionElement {
             this.schedule();
           },
           (error) => {
-            this.errorBox.textContent = `This question is computed by the core, which could not be loaded: ${error.message}`;
+            setText(
+              this.errorBox,
+              `This question is computed by the core, which could not be loaded: ${error.message}`,
+            );
           },
         );
-        this.legend.textContent = 'Preparing a question…';
+        setText(this.legend, 'Preparing a question…');
         return false;
       }
       const q = this._generator.generate(this._pe, seededRandom(seed));
@@ -162,7 +165,7 @@ class PeQuiz extends QuestionElement {
   render(saved) {
     const q = this._question;
     const name = `q-${this.questionId}`;
-    this.kicker.textContent = q.generated ? 'Check yourself (numbers computed by the core)' : 'Check yourself';
+    setText(this.kicker, q.generated ? 'Check yourself (numbers computed by the core)' : 'Check yourself');
     this.legend.replaceChildren(trustedFragment(q.question));
     // labels by authored index; the DOM holds them in the displayed order
     this.labels = q.options.map((o, i) => {
@@ -186,7 +189,7 @@ class PeQuiz extends QuestionElement {
     this.newButton.hidden = !q.generated;
     this.explanation.hidden = true;
     this.explanation.replaceChildren(trustedFragment(q.explanation));
-    this.result.textContent = '';
+    setText(this.result, '');
     this.result.className = 'result';
     this.retryButton.hidden = true;
     this.setInputsDisabled(false);
@@ -214,7 +217,7 @@ class PeQuiz extends QuestionElement {
       label.classList.remove('correct', 'wrong', 'missed', 'other');
       label.querySelector('.feedback').replaceChildren();
     }
-    this.result.textContent = '';
+    setText(this.result, '');
     this.result.className = 'result';
   }
 
@@ -240,7 +243,7 @@ class PeQuiz extends QuestionElement {
     const chosen = this.selected();
     if (!chosen.length) {
       this.result.className = 'result bad';
-      this.result.textContent = q.multiple ? 'Choose one or more answers first.' : 'Choose an answer first.';
+      setText(this.result, q.multiple ? 'Choose one or more answers first.' : 'Choose an answer first.');
       return;
     }
     this.clearMarks();
@@ -321,8 +324,10 @@ class PeQuiz extends QuestionElement {
     });
     this.explanation.hidden = false;
     this.result.className = 'result';
-    this.result.textContent =
-      'Solution shown: the right answers are marked, with why each option is right or wrong. An answer checked from now on is recorded as revealed, with no credit.';
+    setText(
+      this.result,
+      'Solution shown: the right answers are marked, with why each option is right or wrong. An answer checked from now on is recorded as revealed, with no credit.',
+    );
     this.setInputsDisabled(true);
     this.retryButton.hidden = false;
     this._solutionShown = true;

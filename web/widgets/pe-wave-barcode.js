@@ -9,7 +9,18 @@
 // pair, drawn once as "slow", and the widget says so.
 // Values and frequencies come from the core (pe.sinusoidal,
 // pe.sinusoidalFrequencies); this file only lays them out.
-import { PeElement, define, css, h, offPageCanvas, sameValues, setAttr, setText } from '../lib/base/pe-element.js';
+import {
+  PeElement,
+  define,
+  css,
+  h,
+  offPageCanvas,
+  sameValues,
+  setAttr,
+  setText,
+  replaceChildrenIfChanged,
+} from '../lib/base/pe-element.js';
+import { ColorBar } from '../lib/drawing/color-bar.js';
 import { diverging, rgb } from '../lib/drawing/colormap.js';
 import { sentenceParam } from '../lib/base/params.js';
 import { fixed } from '../lib/printing/pyformat.js';
@@ -57,19 +68,17 @@ class PeWaveBarcode extends PeElement {
     .key { display: flex; flex-wrap: wrap; gap: 4px 14px; font-size: .82em; color: var(--pe-muted); margin-top: 10px; align-items: center; }
     .key span { white-space: nowrap; }
     .key span.wrap { white-space: normal; }
-    .key svg, .key canvas { display: inline-block; vertical-align: middle; }
-    .key canvas { width: 120px; height: 10px; border: 1px solid var(--pe-border); border-radius: 3px; vertical-align: middle; }
+    .key svg { display: inline-block; vertical-align: middle; }
   `;
 
   build(root) {
     this.pairList = h('ul', { class: 'pairs' });
     this.pairsNote = h('p', { class: 'pairs-note' });
     this.cards = h('div', { class: 'cards' });
-    this.legend = h('canvas', {
-      width: 120,
-      height: 1,
-      role: 'img',
-      'aria-label': 'Barcode colours: −1 blue, 0 background colour, +1 red',
+    this.colorBar = new ColorBar({
+      low: '−1',
+      high: '+1',
+      label: 'Barcode colours: −1 blue, 0 background colour, +1 red',
     });
     this.details = this.tableAlternative('Show every vector as numbers', { lazy: true });
     // each wave's canvas gets exactly the device pixels it covers on screen:
@@ -91,6 +100,12 @@ class PeWaveBarcode extends PeElement {
       }
       if (changed) this.schedule();
     });
+    // watched while the widget is on the page; every wave's canvas again when it comes back
+    this._waveCanvases = [];
+    this.own(() => {
+      for (const canvas of this._waveCanvases) this._watch(canvas);
+      return this._waveSizes;
+    });
     root.append(
       ...this.heading(
         'Position cards: what each word gets added for its position',
@@ -108,7 +123,7 @@ class PeWaveBarcode extends PeElement {
         h('span', {}, 'small dots: positions 0–11'),
         h('span', {}, 'ring (sin) and filled dot (cos): this word’s position'),
         h('span', { class: 'wrap' }, 'y-axis: the value; medium and slow waves zoomed to their own range'),
-        h('span', {}, 'barcode: −1 ', this.legend, ' +1'),
+        h('span', {}, 'barcode: ', this.colorBar.el),
       ),
       this.cards,
       this.details,
@@ -162,7 +177,7 @@ class PeWaveBarcode extends PeElement {
       if (li.lastChild.data !== text) li.lastChild.data = text;
       return li;
     });
-    setChildren(this.pairList, items);
+    replaceChildrenIfChanged(this.pairList, items);
     setText(
       this.pairsNote,
       picks.length < 3
@@ -175,11 +190,7 @@ class PeWaveBarcode extends PeElement {
     // tells whether the legend, a wave or a bar was drawn in these colours
     const colors = this.theme();
     const scale = diverging(colors.neg, colors.zero, colors.pos);
-    // the legend changes with the theme only
-    if (this._legendColors !== colors) {
-      this._drawLegend(scale);
-      this._legendColors = colors;
-    }
+    this.colorBar.paint((t) => scale(2 * t - 1), colors);
     const col = (pos, c) => table[pos * dModel + c];
     // the cards and everything in them are kept from update to update; an
     // update sets their text and attributes (rebuilding ~300 nodes per
@@ -230,7 +241,7 @@ class PeWaveBarcode extends PeElement {
           setText(w.hi, tick(wave.hi));
           setText(w.lo, tick(wave.lo));
           setText(w.vals, `sin ${value(col(pos, 2 * i))}  cos ${value(col(pos, 2 * i + 1))}`);
-          setChildren(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
+          replaceChildrenIfChanged(w.el, [w.lab, w.plotrow, wave.zoomed ? w.zoom : null, w.vals]);
           (w.inputs ??= new Float64Array(inputs.length)).set(inputs);
           w.colors = colors;
         }
@@ -261,10 +272,10 @@ class PeWaveBarcode extends PeElement {
         ctx.drawImage(this._rowCanvas, 0, 0, BAR_PX, 1);
         card.barColors = colors;
       }
-      setChildren(card.article, [card.head, card.summary, ...waves, card.barLab, card.bar]);
+      replaceChildrenIfChanged(card.article, [card.head, card.summary, ...waves, card.barLab, card.bar]);
       return card.article;
     });
-    setChildren(this.cards, cards);
+    replaceChildrenIfChanged(this.cards, cards);
 
     // 4. the text alternative: every word's vector (the first 16 dims when d_model is larger)
     const shown = Math.min(dModel, 16);
@@ -278,19 +289,16 @@ class PeWaveBarcode extends PeElement {
 
   // a new wave, its canvas watched for its size in device pixels
   _observed(wave) {
-    try {
-      this._waveSizes.observe(wave.canvas, { box: 'device-pixel-content-box' });
-    } catch {
-      this._waveSizes.observe(wave.canvas); // an engine without that box: its CSS pixels times the ratio
-    }
+    this._waveCanvases.push(wave.canvas);
+    if (this.isConnected) this._watch(wave.canvas);
     return wave;
   }
 
-  _drawLegend(scale) {
-    const ctx = this.legend.getContext('2d');
-    for (let x = 0; x < this.legend.width; x++) {
-      ctx.fillStyle = rgb(scale((x / (this.legend.width - 1)) * 2 - 1));
-      ctx.fillRect(x, 0, 1, 1);
+  _watch(canvas) {
+    try {
+      this._waveSizes.observe(canvas, { box: 'device-pixel-content-box' });
+    } catch {
+      this._waveSizes.observe(canvas); // an engine without that box: its CSS pixels times the ratio
     }
   }
 }
@@ -334,13 +342,6 @@ function makeWave() {
     zoom,
     vals,
   };
-}
-
-// Puts exactly `nodes` (nulls skipped) in `parent`, touching it only if they differ.
-function setChildren(parent, nodes) {
-  const list = nodes.filter(Boolean);
-  const kids = parent.childNodes;
-  if (kids.length !== list.length || list.some((n, k) => kids[k] !== n)) parent.replaceChildren(...list);
 }
 
 // A small wave of pair i over positions 0..11 (values from the table): sin

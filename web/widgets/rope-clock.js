@@ -16,6 +16,8 @@ import {
   setText,
   inputError,
   STICKY_TOP,
+  replaceChildrenIfChanged,
+  observeSize,
 } from '../lib/base/pe-element.js';
 import { fixed, exponential } from '../lib/printing/pyformat.js';
 
@@ -166,8 +168,7 @@ class RopeClock extends PeElement {
       this.table,
     );
     this._cards = [];
-    this._ro = new ResizeObserver(() => this._fitText());
-    this._ro.observe(this.dials);
+    this.own(observeSize(this.dials, () => this._fitText()));
   }
 
   // Dials shrink with their box; their text is sized so it is still LABEL_PX as drawn.
@@ -205,7 +206,7 @@ class RopeClock extends PeElement {
     this.setParam('sentence', tokens.join(' '));
   }
 
-  update(pe, p) {
+  update(pe, p, changed) {
     const tokens = p.sentence.trim().split(/\s+/);
     const [m, n] = this._seats(tokens, p.first, p.second);
     const inv = pe.ropeInvFreq(p.dModel, { base: p.base });
@@ -218,8 +219,7 @@ class RopeClock extends PeElement {
 
     // every update changes the kept nodes' text and attributes only (patchSpecs),
     // and the seats not at all while the sentence and the two words stay (a base or phase step)
-    const seatsKey = `${m} ${n} ${tokens.join(' ')}`;
-    if (seatsKey !== this._seatsKey) {
+    if (changed.has('sentence') || changed.has('first') || changed.has('second')) {
       patchSpecs(
         this.seats,
         tokens.map((t, i) => [
@@ -228,7 +228,6 @@ class RopeClock extends PeElement {
           [i === m ? '● ' : i === n ? '■ ' : '', t, ['small', {}, `position ${i}`]],
         ]),
       );
-      this._seatsKey = seatsKey;
     }
     setText(this.swapText, `→ “${swappedText}”`);
     const off = n - m;
@@ -284,8 +283,7 @@ class RopeClock extends PeElement {
     // 2. one card per pair, reused across updates
     while (this._cards.length < pairs) this._cards.push(this._makeCard());
     const figs = this._cards.slice(0, pairs).map((c) => c.fig);
-    if (this.dials.children.length !== pairs || figs.some((f, i) => this.dials.children[i] !== f))
-      this.dials.replaceChildren(...figs);
+    replaceChildrenIfChanged(this.dials, figs);
     const angles = [];
     for (let i = 0; i < pairs; i++) {
       // the angle the core's rotation uses: f32(position) · f32(θ_i), rounded to float32
@@ -421,8 +419,7 @@ class RopeClock extends PeElement {
       m.labA,
       m.labB,
     ];
-    if (card.svg.childNodes.length !== kids.length || kids.some((k, j) => card.svg.childNodes[j] !== k))
-      card.svg.replaceChildren(...kids);
+    replaceChildrenIfChanged(card.svg, kids);
     setAttr(
       card.svg,
       'aria-label',

@@ -10,7 +10,7 @@
 // another length, as for a model its maker trained on longer sequences).
 // Frequencies and the attention factor come from the core (ropeInvFreq,
 // ropeAttentionFactor); lib/rope/rope-config.js only reads the file.
-import { PeElement, define, css, h, patchSpecs, setAttr, inputError } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText, inputError } from '../lib/base/pe-element.js';
 import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/drawing/chart.js';
 import { fixed, exponential, grouped } from '../lib/printing/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope/rope-config.js';
@@ -172,34 +172,28 @@ class RopeConfigLab extends PeElement {
     }
     this._custom = null;
     this._filled = null;
-    this._width = 0;
-    this._ro = new ResizeObserver(([entry]) => {
-      const width = entry.contentRect.width;
-      if (width === this._width) return;
-      this._width = width;
-      if (this._state) {
-        this._draw();
-        this._drawCursor();
-      }
-    });
-    this._ro.observe(this.plotWrap);
+    this.redrawOnResize(this.plotWrap);
   }
 
   _applyPaste() {
     try {
       const cfg = parseRopeConfig(this.textarea.value);
       this._custom = { cfg, text: this.textarea.value };
-      this.pasteError.textContent = '';
+      setText(this.pasteError, '');
       this._filled = 'custom';
       if (this.getAttribute('preset') === 'custom') this.schedule();
       else this.setAttribute('preset', 'custom');
     } catch (error) {
       // the picture keeps showing the last config that worked
-      this.pasteError.textContent = `${message(error)} The picture still shows the previous config.`;
+      setText(this.pasteError, `${message(error)} The picture still shows the previous config.`);
     }
   }
 
   update(pe, p) {
+    // the plots' width, read before this update writes anything (widthOf:
+    // kept by a ResizeObserver, so the summary written below is not laid
+    // out again to measure it)
+    const width = this.widthOf(this.plotWrap);
     let cfg;
     let name;
     let source;
@@ -221,7 +215,7 @@ class RopeConfigLab extends PeElement {
       if (this._filled !== p.preset) {
         this.textarea.value = pretty(preset.config);
         this._filled = p.preset;
-        this.pasteError.textContent = '';
+        setText(this.pasteError, '');
       }
     }
     // L: the config's original length, from which its scaling is computed;
@@ -276,9 +270,9 @@ class RopeConfigLab extends PeElement {
     // the pairs that meet new angles at T, read once for the summary and the plot's label
     const fresh = marked(rows.fresh);
     this._state = { cfg, rows, fresh, L, Lt, assumed: p.trained > 0, T, attn, name, pairs, longTraining };
-    this.source.textContent = source;
+    setText(this.source, source);
     this._summarize();
-    this._draw();
+    this._draw(width);
     this._drawCursor();
     // the fields read from the config (a new table only for a new config)
     const readKey = p.preset === 'custom' ? this._custom : p.preset;
@@ -322,15 +316,15 @@ class RopeConfigLab extends PeElement {
   }
 
   _summarize() {
-    this.summary.replaceChildren(...summaryLines(this._state, this._fixed).map((t) => h('p', {}, t)));
+    patchSpecs(
+      this.summary,
+      summaryLines(this._state, this._fixed).map((t) => ['p', {}, t]),
+    );
   }
 
-  _draw() {
+  _draw(width) {
     const { rows, L, T, cfg, pairs } = this._state;
-    // the width the ResizeObserver last saw (reading clientWidth here would
-    // force a layout of the summary just written); the first draw measures
-    this._width ||= this.plotWrap.clientWidth;
-    const W = Math.max(260, this._width);
+    const W = Math.max(260, width);
     // the wavelengths do not depend on the target: drawn again only when
     // the columns, the reference lines or the width change
     const fixed = this._fixed;
@@ -398,20 +392,25 @@ class RopeConfigLab extends PeElement {
   _drawCursor() {
     if (!this._state || !this._cursorLines) return;
     if (this.cursor === null) {
-      for (const l of this._cursorLines) l.setAttribute('visibility', 'hidden');
-      this.readout.textContent =
-        'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.';
+      for (const l of this._cursorLines) setAttr(l, 'visibility', 'hidden');
+      setText(
+        this.readout,
+        'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.',
+      );
       return;
     }
     const i = Math.min(this.cursor, this._state.pairs - 1);
     const x = this._geom.X(i);
     for (const l of this._cursorLines) {
-      l.setAttribute('x1', x);
-      l.setAttribute('x2', x);
-      l.setAttribute('visibility', 'visible');
+      setAttr(l, 'x1', x);
+      setAttr(l, 'x2', x);
+      setAttr(l, 'visibility', 'visible');
     }
     const r = rowAt(this._state.rows, i);
-    this.readout.textContent = `pair ${i}: wavelength ${fmt(r.wlBefore)} → ${fmt(r.wlAfter)} (×${fixed(r.ratio, 3)}); largest angle ${fmt(r.trained)} rad in training, ${fmt(r.reached)} rad at ${count(this._state.T)}${r.fresh ? ': never seen in training' : ''}`;
+    setText(
+      this.readout,
+      `pair ${i}: wavelength ${fmt(r.wlBefore)} → ${fmt(r.wlAfter)} (×${fixed(r.ratio, 3)}); largest angle ${fmt(r.trained)} rad in training, ${fmt(r.reached)} rad at ${count(this._state.T)}${r.fresh ? ': never seen in training' : ''}`,
+    );
   }
 
   _fillTable() {

@@ -14,6 +14,7 @@ import { PeElement, define, css, h, setAttr, setText, patchSpecs } from '../lib/
 import { fixed, numpyScalar } from '../lib/printing/pyformat.js';
 import { thetaScaling } from '../lib/rope/rotated-pair.js';
 import { plotLegend } from '../lib/drawing/chart.js';
+import { bindAxisCursor } from '../lib/drawing/grid-cursor.js';
 import { PLOT_H, PAD, SERIES, offsetPlot } from '../lib/rope/rope-offset-plot.js';
 
 // float32 dot product of two 2-vectors, as torch.dot on float32 tensors.
@@ -108,24 +109,31 @@ class RopeOffsetCheck extends PeElement {
       this.table,
     );
     this.cursor = null; // offset under the pointer / keyboard cursor (transient)
-    this.svg.addEventListener('pointermove', (e) => this._pointer(e));
-    this.svg.addEventListener('pointerleave', () => {
-      this.cursor = null;
+    const moveTo = (c) => {
+      this.cursor = c;
       this._drawCursor();
+    };
+    // the arrows move by one offset (Shift: 5), Home and End go to the plot's ends
+    bindAxisCursor(this.svg, {
+      at: (e) => this._offsetAt(e),
+      range: () => this._state && [this._state.lo, this._state.hi, 5],
+      current: () => this.cursor,
+      moveTo,
     });
+    // a click, a tap or Enter also sets n at the cursor's offset
     this.svg.addEventListener('click', (e) => {
-      this._pointer(e);
+      moveTo(this._offsetAt(e));
       this._commitCursor();
     });
-    this.svg.addEventListener('keydown', (e) => this._key(e));
-    this._width = 0;
-    this._ro = new ResizeObserver(() => {
-      if (this.plotWrap.clientWidth !== this._width) this.schedule();
+    this.svg.addEventListener('keydown', (e) => {
+      if (e.key !== 'Enter' && e.key !== ' ') return;
+      e.preventDefault();
+      this._commitCursor();
     });
-    this._ro.observe(this.plotWrap);
+    this.redrawOnResize(this.plotWrap);
   }
 
-  update(pe, p) {
+  update(pe, p, changed) {
     // widths come from a ResizeObserver (widthOf) and are read before this
     // update writes anything: an update never forces a layout
     const plotWidth = this.widthOf(this.plotWrap);
@@ -164,6 +172,8 @@ class RopeOffsetCheck extends PeElement {
     // rotations are kept per position (for this q, k and θ) and the core
     // rotates only positions not seen before: a step of shift or n reuses most
     const rot = this._rot;
+    // kept while q, k and θ stay the same
+    if (changed.has('q') || changed.has('k') || changed.has('theta')) this._rotCache = null;
     const rotated = this._rotations(pe, p.theta, scaling, [q0, q1, k0, k1], pos);
     for (let r = 0; r < rows; r++) {
       const v = rotated[r === 0 || r === 2 ? 'q' : 'k'].get(pos[r]);
@@ -258,16 +268,14 @@ class RopeOffsetCheck extends PeElement {
   }
 
   // RoPE rotations of q, k and the unit vector (0, 1) by position: { q, k, u }
-  // Maps position -> [x, y], kept while q, k and θ stay the same (the core
+  // Maps position -> [x, y], kept while q, k and θ stay the same (update()
+  // drops them when one changes; the core
   // rotates each row by its own position only: a row's bits do not depend on
   // the other rows of the call). The positions `pos` needs that are not kept yet are
   // rotated in one call: row 0 and 2 hold q, the others k; every row a unit.
   _rotations(pe, theta, scaling, [q0, q1, k0, k1], pos) {
-    const key = `${q0},${q1},${k0},${k1},${theta}`;
     let c = this._rotCache;
-    if (!c || c.key !== key || c.pe !== pe || c.size > 50000) {
-      c = this._rotCache = { key, pe, size: 0, q: new Map(), k: new Map(), u: new Map() };
-    }
+    if (!c || c.size > 50000) c = this._rotCache = { size: 0, q: new Map(), k: new Map(), u: new Map() };
     const kinds = [];
     const todo = []; // positions to rotate, one per entry of kinds
     const want = (kind, position) => {
@@ -305,8 +313,7 @@ class RopeOffsetCheck extends PeElement {
     return this._scaling.scaling;
   }
 
-  _draw(width = this.plotWrap.clientWidth) {
-    this._width = width;
+  _draw(width) {
     const { specs, geom, label } = offsetPlot(this._state, width, this.cursor);
     const svg = this.svg;
     setAttr(svg, 'width', geom.W);
@@ -316,37 +323,14 @@ class RopeOffsetCheck extends PeElement {
     setAttr(svg, 'aria-label', label);
   }
 
-  _pointer(e) {
-    if (!this._geom) return;
+  // The offset under a pointer (clamped to the plot's), or null before the first drawing.
+  _offsetAt(e) {
+    if (!this._geom) return null;
     const rect = this.svg.getBoundingClientRect();
     const { pw } = this._geom;
     const { lo, hi } = this._state;
     const d = Math.round(lo + ((e.clientX - rect.left - PAD.l) / pw) * (hi - lo));
-    this.cursor = Math.max(lo, Math.min(hi, d));
-    this._drawCursor();
-  }
-
-  _key(e) {
-    if (!this._state) return;
-    const { lo, hi, off } = this._state;
-    const big = e.shiftKey ? 5 : 1;
-    let c = this.cursor ?? off;
-    if (e.key === 'ArrowLeft') c -= big;
-    else if (e.key === 'ArrowRight') c += big;
-    else if (e.key === 'Home') c = lo;
-    else if (e.key === 'End') c = hi;
-    else if (e.key === 'Enter' || e.key === ' ') {
-      this._commitCursor();
-      e.preventDefault();
-      return;
-    } else if (e.key === 'Escape') {
-      this.cursor = null;
-      this._drawCursor();
-      return;
-    } else return;
-    e.preventDefault();
-    this.cursor = Math.max(lo, Math.min(hi, c));
-    this._drawCursor();
+    return Math.max(lo, Math.min(hi, d));
   }
 
   // Sets n to put the key at the cursor's offset (a click, a tap, Enter). An

@@ -289,10 +289,9 @@ class RopeScalingLab extends PeElement {
     return `Dynamic NTK’s longest λ is ${stretch}× the unscaled one, ${not}: at the current length ℓ = ${len} Hugging Face uses the factor sℓ/L − (s − 1) = ${times(f)} · ${len}/${L} − ${times(f - 1)} = ${stretch}${square}.`;
   }
 
-  _draw(width = this.plotWrap.clientWidth) {
+  _draw(width = this.widthOf(this.plotWrap)) {
     const { pairs, wl, orig, f } = this._state;
-    this._width = width;
-    const W = Math.max(260, this._width);
+    const W = Math.max(260, width);
     setAttr(this.svg, 'width', W);
     const refs = [{ v: orig, cls: 'ref', label: `original context ${grouped(String(orig))}` }];
     if (f > 1) refs.push({ v: orig * f, cls: 'ref2', label: `${f} × original = ${fmtLen(orig * f)}` });

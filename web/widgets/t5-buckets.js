@@ -93,6 +93,7 @@ class T5Buckets extends PeElement {
       },
     });
     this.redrawOnResize(this.gridWrap);
+    this.redrawOnResize(this.stripWrap);
     this._drawn = null; // the last combination drawn: { 'num-buckets', 'max-distance', bidirectional }
     this._lastSet = null; // the combined parameter set last, by a control or the host page
     this._takenBack = null; // { name, combination } of the note left beside a control
@@ -155,10 +156,9 @@ class T5Buckets extends PeElement {
       this._puttingBack = false;
     }
     // after setParam: a value set from outside clears the note of its control
-    if (this._takenBack && this._takenBack.name !== name)
-      this._controls.get(this._takenBack.name).note.textContent = '';
+    if (this._takenBack && this._takenBack.name !== name) setText(this._controls.get(this._takenBack.name).note, '');
     const { note } = this._controls.get(name);
-    note.textContent = `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`;
+    setText(note, `${why}; kept ${spec.type === 'bool' ? (keep ? 'on' : 'off') : keep}`);
     this._takenBack = { name, combination: JSON.stringify({ ...now, [name]: keep }) };
     return true;
   }
@@ -185,7 +185,7 @@ class T5Buckets extends PeElement {
     this._drawn = combination;
     // a note about a refused combination stays until the combination changes
     if (this._takenBack && this._takenBack.combination !== JSON.stringify(combination)) {
-      this._controls.get(this._takenBack.name).note.textContent = '';
+      setText(this._controls.get(this._takenBack.name).note, '');
       this._takenBack = null;
     }
     // bidirectional splits the buckets in two: the slider steps through even counts
@@ -262,11 +262,10 @@ class T5Buckets extends PeElement {
     return [0, 1, 2].map((c) => Math.round(zero[c] + (end[c] - zero[c]) * t));
   }
 
-  _drawGrid(width = this.gridWrap.clientWidth) {
+  _drawGrid(width = this.widthOf(this.gridWrap)) {
     const s = this._state;
     if (!s) return;
     const { Q, K, map, colors } = s;
-    this._width = width;
     // the text first: the readout names the cell's region, which depends on
     // max distance even where no bucket moved (setAttr and setText write
     // only what changed)
@@ -291,7 +290,7 @@ class T5Buckets extends PeElement {
     this._gridLook = look;
     this._gridMap = map.slice();
     const M = 30;
-    const avail = Math.max(120, Math.min(this._width, 640)) - M;
+    const avail = Math.max(120, Math.min(width, 640)) - M;
     const cell = Math.max(2, Math.min(avail / K, 420 / Q, 40));
     const w = M + cell * K;
     const hgt = M + cell * Q;
@@ -340,7 +339,7 @@ class T5Buckets extends PeElement {
     return 'logarithmic';
   }
 
-  _drawStrip(width = this.stripWrap.clientWidth) {
+  _drawStrip(width = this.widthOf(this.stripWrap)) {
     const s = this._state;
     if (!s) return;
     const { D, colors, maxExact, nb } = s;

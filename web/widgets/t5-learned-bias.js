@@ -11,7 +11,8 @@
 // token accuracy at 1x, 2x and 4x. Recorded by scripts/record/record-train-results.mjs
 // (web/data/t5-learned.js); which offsets land in which bucket comes from the
 // core (t5Buckets).
-import { PeElement, define, css, h, patchSpecs } from '../lib/base/pe-element.js';
+import { PeElement, define, css, h, patchSpecs, setAttr, setText } from '../lib/base/pe-element.js';
+import { bindAxisCursor } from '../lib/drawing/grid-cursor.js';
 import { fixed } from '../lib/printing/pyformat.js';
 import T5 from '../data/t5-learned.js';
 import { niceTicks } from '../lib/drawing/chart.js';
@@ -52,10 +53,12 @@ class T5LearnedBias extends PeElement {
     .swatch.new2 { background: var(--new2); } .swatch.new4 { background: var(--new4); }
     .dot { display: inline-block; width: 9px; height: 9px; border-radius: 50%; }
     .d0 { background: var(--h1); } .d1 { background: var(--h2); } .d2 { background: var(--h3); } .d3 { background: var(--h4); }
+    .cursor { fill: none; stroke: var(--pe-fg); stroke-width: 1.5; }
   `;
 
   build(root) {
-    this.svg = h('svg:svg', { role: 'img', viewBox: `0 0 ${VIEW.w} ${VIEW.h}` });
+    this.svg = h('svg:svg', { role: 'img', tabindex: '0', viewBox: `0 0 ${VIEW.w} ${VIEW.h}` });
+    this.readout = h('p', { class: 'readout', 'aria-live': 'polite' });
     this.acc = h('p', { class: 'acc' });
     this.note = h('p', { class: 'note' });
     this.table = this.tableAlternative('Show the learned biases as a table', { lazy: true });
@@ -76,9 +79,54 @@ class T5LearnedBias extends PeElement {
         h('li', {}, h('span', { class: 'swatch new4' }), `first reached at ${4 * T5.trainLen}`),
       ),
       this.svg,
+      this.readout,
       this.acc,
       this.note,
       this.table,
+    );
+    this.cursor = null; // the column under the pointer or the keyboard cursor
+    bindAxisCursor(this.svg, {
+      at: (e) => this._columnAt(e),
+      range: () => this._plot && [0, this._plot.columns.length - 1, 4],
+      current: () => this.cursor,
+      moveTo: (c) => {
+        this.cursor = c;
+        this._drawCursor();
+      },
+    });
+  }
+
+  // The column under a pointer, or null before the first drawing (the SVG
+  // scales its viewBox to its width).
+  _columnAt(e) {
+    if (!this._plot) return null;
+    const rect = this.svg.getBoundingClientRect();
+    const x = ((e.clientX - rect.left) * VIEW.w) / rect.width;
+    const i = Math.floor((x - VIEW.l) / this._plot.cw);
+    return Math.max(0, Math.min(this._plot.columns.length - 1, i));
+  }
+
+  // The cursor's box (the last mark) and the readout: a column's biases, head by head.
+  _drawCursor() {
+    const plot = this._plot;
+    if (!plot) return;
+    const box = this.svg.lastElementChild;
+    const c = this.cursor;
+    if (c === null) {
+      setAttr(box, 'visibility', 'hidden');
+      setText(this.readout, 'Point at or tap a column (or focus the plot and use the arrow keys) to read its biases.');
+      return;
+    }
+    setAttr(box, 'visibility', 'visible');
+    setAttr(box, 'x', VIEW.l + c * plot.cw);
+    const col = plot.columns[c];
+    const heads = Array.from(
+      { length: T5.heads },
+      (_, k) => `head ${k + 1} ${fixed(plot.table[col.bucket * T5.heads + k], 3)}`,
+    );
+    setText(
+      this.readout,
+      `bucket ${col.bucket}, offsets n − m ${col.label}, first reached at length ${col.first * T5.trainLen}: ${heads.join(', ')}`,
     );
   }
 
@@ -164,25 +212,46 @@ class T5LearnedBias extends PeElement {
       { x: VIEW.l + pw / 2, y: VIEW.h - 6, 'text-anchor': 'middle', class: 'muted' },
       'learned bias added to the score',
     ]);
+    // the cursor's box, last: _drawCursor moves it between updates
+    const at = this.cursor ?? 0;
+    parts.push([
+      'svg:rect',
+      {
+        class: 'cursor',
+        x: VIEW.l + at * cw,
+        y: VIEW.t,
+        width: cw,
+        height: ph,
+        visibility: this.cursor === null ? 'hidden' : 'visible',
+      },
+    ]);
     // the last update's nodes, changed where the values differ
     patchSpecs(this.svg, parts);
+    this._plot = { columns, table, cw };
+    this._drawCursor();
 
     const acc = T5.tasks[p.task].acc;
     const pct = (s) =>
       s.mean === null
         ? '—'
         : `${fixed(100 * s.mean, 1)}%${s.min !== s.max ? ` (${fixed(100 * s.min, 1)}–${fixed(100 * s.max, 1)})` : ''}`;
-    this.acc.textContent = `T5’s token accuracy on ${p.task}, mean (range) over seeds ${T5.seeds.join(', ')}: ${MULTIPLES.map((m) => `${m * L} positions ${pct(acc[`${m}x`])}`).join(', ')}.`;
+    setText(
+      this.acc,
+      `T5’s token accuracy on ${p.task}, mean (range) over seeds ${T5.seeds.join(', ')}: ${MULTIPLES.map((m) => `${m * L} positions ${pct(acc[`${m}x`])}`).join(', ')}.`,
+    );
     const fresh = columns.filter((c) => c.first > 1);
     const untouched = fresh.every((c) =>
       Array.from({ length: H }, (_, k) => Math.abs(table[c.bucket * H + k])).every((v) => v <= INIT),
     );
-    this.note.textContent =
+    setText(
+      this.note,
       `${fresh.length} of these ${columns.length} buckets are reached only past length ${L}` +
-      (untouched ? `; their biases never left the initial range, since no gradient ever reached them.` : '.');
-    this.svg.setAttribute(
+        (untouched ? `; their biases never left the initial range, since no gradient ever reached them.` : '.'),
+    );
+    setAttr(
+      this.svg,
       'aria-label',
-      `Learned T5 bias per bucket and head on ${p.task}, seed ${p.seed}: ${columns.length} buckets from offset ${columns[0].label} to ${columns[columns.length - 1].label}; ${fresh.length} first reached at ${2 * L} or ${4 * L}. The table has every value.`,
+      `Learned T5 bias per bucket and head on ${p.task}, seed ${p.seed}: ${columns.length} buckets from offset ${columns[0].label} to ${columns[columns.length - 1].label}; ${fresh.length} first reached at ${2 * L} or ${4 * L}. Focus it and use the arrow keys to read a bucket; the table has every value.`,
     );
     this.setTable(
       this.table,

@@ -1,7 +1,8 @@
 // The DOM toolkit of the widgets: h() builds an element (strings become
 // text, never HTML) and dataTable() a table of numbers, patchSpecs() makes an
 // element's children match a description while keeping the nodes already
-// there (the one way a widget redraws its markup), setAttr/setText write only what changed, and the
+// there (the one way a widget redraws its markup), replaceChildrenIfChanged() the same for
+// children kept as nodes, setAttr/setText write only what changed, and the
 // helpers for boxes that scroll sideways. docs/writing-a-widget.md says why
 // each of these matters on a slow phone.
 
@@ -167,6 +168,19 @@ export function patchSpecs(parent, specs) {
     } else setText(node, inner);
   }
   while (parent.childNodes.length > i) parent.lastChild.remove();
+}
+
+/**
+ * Makes `parent`'s children exactly `nodes` (null, undefined and false left
+ * out), in order, touching the parent only when they differ: for children
+ * kept as nodes (one card per word, one figure per map) rather than
+ * described as specs. An identical replaceChildren() still removes and
+ * inserts every node, and the browser styles and lays them all out again.
+ */
+export function replaceChildrenIfChanged(parent, nodes) {
+  const list = nodes.filter((n) => n !== null && n !== undefined && n !== false);
+  const kids = parent.childNodes;
+  if (kids.length !== list.length || list.some((n, k) => kids[k] !== n)) parent.replaceChildren(...list);
 }
 
 /** Whether `el`'s content is wider than its box (it scrolls sideways). */

@@ -21,6 +21,15 @@
 //   style="" is needed (strict CSP: style-src 'self');
 // - the compute core is loaded once, lazily, relative to this script (so a
 //   page on another origin can load widgets.js);
+// - update(pe, params, changed) is told which parameters changed since the
+//   last update that drew (every one on the first), so a widget keeps what
+//   does not depend on them without inventing cache keys (as lit's
+//   ReactiveElement passes changedProperties);
+// - what a widget holds while on the page (observers, heap buffers,
+//   subscriptions, timers) it gives to own(), which releases it when the
+//   element leaves the page and starts it again when it comes back;
+// - `updateComplete` is a promise that settles once the pending update has
+//   drawn (lit's name and meaning), for tests and pages that read a widget;
 // - every update is timed (`lastUpdateMs`, and a `pe-update` event) for the
 //   benchmark.
 //
@@ -29,7 +38,7 @@
 // controls.js, scheduling.js (the core, slices, idle builds, define).
 import { camelCase } from '../../posenc.js';
 import { sameColors, themeColors } from '../drawing/colormap.js';
-import { h, dataTable, scrollsSideways, tabStopIfScrolls } from './dom.js';
+import { h, dataTable, scrollsSideways, tabStopIfScrolls, sameValues, setText } from './dom.js';
 import { BASE_CSS, sheet } from '../drawing/theme.js';
 import { parseParam, formatParam } from './params.js';
 import { buildControls, syncControl } from './controls.js';
@@ -45,11 +54,12 @@ export {
   setAttr,
   setText,
   patchSpecs,
+  replaceChildrenIfChanged,
   scrollsSideways,
   tabStopIfScrolls,
 } from './dom.js';
 export { offPageCanvas, canvasContext } from '../drawing/canvas.js';
-export { css, CSS_PROPERTIES, STICKY_TOP, sheet } from '../drawing/theme.js';
+export { css, CSS_PROPERTIES, CODE_CSS, STICKY_TOP, sheet } from '../drawing/theme.js';
 export { inputError } from '../../core/check.js';
 export { bindEntryBox } from './controls.js';
 export { configureCore, core, define, deferDefinitions, defineDeferredNow } from './scheduling.js';
@@ -97,6 +107,11 @@ export class PeElement extends HTMLElement {
     this._dirty = true;
     this._built = false;
     this._controls = new Map(); // attr -> { input, output }
+    this._drawnParams = null; // the parameter values of the last update that drew
+    this._owned = []; // own()'s entries: { start, release }
+    this._running = 0; // _run()s between their start and their end
+    this._waiting = false; // the last update returned false: it schedules itself again
+    this._completion = null; // { promise, resolve } of updateComplete while an update is pending
     // the element's own content shows until the widget is built
     this.shadowRoot.append(document.createElement('slot'));
   }
@@ -124,7 +139,7 @@ export class PeElement extends HTMLElement {
     // width changes (a window resized, a phone turned), or a <details> in it
     // opens (toggle does not bubble: caught on the way down). Measured again then.
     this.shadowRoot.addEventListener('toggle', (e) => e.target.open && this._markScrollables(), true);
-    if (typeof ResizeObserver === 'function') new ResizeObserver(() => this._markScrollables()).observe(this);
+    if (typeof ResizeObserver === 'function') this.own(observeSize(this, () => this._markScrollables()));
   }
 
   connectedCallback() {
@@ -144,6 +159,7 @@ export class PeElement extends HTMLElement {
       this._visible = true;
       this._ensureBuilt();
     }
+    for (const entry of this._owned) if (!entry.release) entry.release = entry.start();
     this.schedule();
   }
 
@@ -155,6 +171,38 @@ export class PeElement extends HTMLElement {
     this._frame = 0;
     if (this._markFrame) cancelAnimationFrame(this._markFrame);
     this._markFrame = 0;
+    for (const entry of this._owned) {
+      release(entry.release);
+      entry.release = null;
+    }
+    // a frame cancelled above will not run: nothing is pending until the element is back
+    this._settle();
+  }
+
+  /**
+   * Ties something to the element's time on the page, as lit's reactive
+   * controllers do (hostConnected, hostDisconnected):
+   * - a function `start` runs now if the element is connected, and each time
+   *   it is connected again; what it returns (a function, or an object with
+   *   disconnect() or free(), as a ResizeObserver or a subscription's
+   *   handle) is released when the element leaves the page;
+   * - an object with free() (a HeapBuffer, which allocates again on its next
+   *   take()) is freed each time the element leaves the page.
+   * A widget moved in the page (disconnected, then connected) keeps working;
+   * one removed holds nothing: no observer keeps it alive, no heap stays taken.
+   * Returns what it was given.
+   */
+  own(thing) {
+    if (typeof thing === 'function') {
+      const entry = { start: thing, release: null };
+      this._owned.push(entry);
+      if (this.isConnected) entry.release = thing();
+    } else if (typeof thing?.free === 'function') this._owned.push({ start: () => thing, release: thing });
+    else
+      throw new TypeError(
+        'own(): give a function that starts something and returns its release, or an object with free()',
+      );
+    return thing;
   }
 
   attributeChangedCallback(name, oldValue, newValue) {
@@ -220,9 +268,48 @@ export class PeElement extends HTMLElement {
     await this._run();
   }
 
+  /**
+   * A promise that resolves (to true) once no update is pending: the update
+   * asked for has run (drawn, or shown its error), and so has any it asked
+   * for meanwhile. Like lit's, it is a new promise after each settling; read
+   * it after the change you wait for. A widget works only on screen: an
+   * element off screen, or not yet on the page, settles when it has been
+   * shown and drawn; one taken off the page settles then (nothing will draw).
+   */
+  get updateComplete() {
+    if (!this._pending()) return Promise.resolve(true);
+    if (!this._completion) {
+      let resolve;
+      const promise = new Promise((r) => (resolve = r));
+      this._completion = { promise, resolve };
+    }
+    return this._completion.promise;
+  }
+
+  _pending() {
+    return this._dirty || this._frame !== 0 || this._running > 0 || this._waiting;
+  }
+
+  _settle() {
+    if (!this._completion || (this.isConnected && this._pending())) return;
+    this._completion.resolve(true);
+    this._completion = null;
+  }
+
   async _run() {
+    this._running++;
+    try {
+      await this._runOnce();
+    } finally {
+      this._running--;
+      this._settle();
+    }
+  }
+
+  async _runOnce() {
     if (!this._dirty) return;
     this._dirty = false;
+    this._waiting = false;
     this._ensureBuilt();
     let pe = null;
     try {
@@ -231,26 +318,32 @@ export class PeElement extends HTMLElement {
       if (this.constructor.needsCore) pe = await core();
       if (waited) await nextSlice();
     } catch (error) {
-      this.statusBox.textContent = '';
-      this.errorBox.textContent = `The compute core could not be loaded: ${error.message}`;
+      setText(this.statusBox, '');
+      setText(this.errorBox, `The compute core could not be loaded: ${error.message}`);
       return;
     }
     // read after the waits: an attribute may have changed meanwhile
     const { values, errors } = this.readParams();
-    this.statusBox.textContent = '';
+    setText(this.statusBox, '');
     if (errors.length) {
-      this.errorBox.textContent = errors.join('. ');
+      setText(this.errorBox, errors.join('. '));
       this.toggleAttribute('data-invalid', true);
       return;
     }
     const started = performance.now();
+    const changed = changedParams(this._drawnParams, values, this.constructor.params);
     let bug = null;
     try {
       // update() returns false while it waits for something (a module it
       // imports); it schedules itself again when that arrives
-      if (this.update(pe, values) === false) return;
+      if (this.update(pe, values, changed) === false) {
+        this._waiting = true;
+        return;
+      }
+      // after an error the next update is told everything that changed since the last drawing
+      this._drawnParams = values;
       this._markScrollables();
-      this.errorBox.textContent = '';
+      setText(this.errorBox, '');
       this.toggleAttribute('data-invalid', false);
     } catch (error) {
       // An error that carries `kind` (the core's, the API's checks',
@@ -258,10 +351,10 @@ export class PeElement extends HTMLElement {
       // learner. Anything else (a TypeError in widget code) is a bug: the
       // box says so without details, and the error goes on, to the console
       // and window.onerror, where the browser tests see it.
-      if (typeof error?.kind === 'string') this.errorBox.textContent = error.message;
+      if (typeof error?.kind === 'string') setText(this.errorBox, error.message);
       else {
         bug = error;
-        this.errorBox.textContent = BUG_MESSAGE;
+        setText(this.errorBox, BUG_MESSAGE);
       }
       this.toggleAttribute('data-invalid', true);
     }
@@ -292,8 +385,16 @@ export class PeElement extends HTMLElement {
   /** Builds the widget's DOM once (override). */
   build(_root) {}
 
-  /** Recomputes and redraws from the core and the parsed parameters (override); returns false if not ready yet. */
-  update(_pe, _params) {}
+  /**
+   * Recomputes and redraws from the core and the parsed parameters
+   * (override); returns false if not ready yet. `changed` is a Map from each
+   * parameter (camelCase, as in params) that differs from the last update
+   * that drew to its value then: every parameter, to undefined, on the
+   * first update, and after an error everything since the last drawing. An
+   * update for another reason (the theme, the width, updateNow()) may have
+   * none changed.
+   */
+  update(_pe, _params, _changed) {}
 
   /** Sets a parameter as its attribute (what a control inside the widget does). */
   setParam(name, value) {
@@ -323,24 +424,42 @@ export class PeElement extends HTMLElement {
    */
   widthOf(el = this) {
     this._widths ??= new Map();
-    if (!this._widths.has(el)) {
-      this._widthObserver ??= new ResizeObserver((entries) => {
-        for (const e of entries) this._widths.set(e.target, e.target.clientWidth);
+    this._watched ??= new Set();
+    // read directly the first time, and again while nothing watches it (off the page)
+    if (!this._widths.has(el)) this._widths.set(el, el.clientWidth);
+    if (!this._watched.has(el)) {
+      this._watched.add(el);
+      this.own(() => {
+        const observer = new ResizeObserver((entries) => {
+          for (const e of entries) this._widths.set(e.target, e.target.clientWidth);
+        });
+        observer.observe(el);
+        return () => {
+          observer.disconnect();
+          this._widths.delete(el);
+        };
       });
-      this._widthObserver.observe(el);
-      this._widths.set(el, el.clientWidth);
     }
-    return this._widths.get(el);
+    // what the drawing is made for: redrawOnResize compares with it
+    const width = this._widths.get(el);
+    (this._drawnWidths ??= new Map()).set(el, width);
+    return width;
   }
 
   /**
-   * Schedules an update when el's width is no longer this._width, the width
-   * the last drawing was made for (an update that draws sets it).
+   * For a drawing that follows el's width: schedules an update when el's
+   * width is no longer the one the last update read with widthOf(el) (or,
+   * for a widget that measures it itself, as train-lab does, the width it
+   * stored in this._width when it drew). The observer is owned (own()): it
+   * stops when the element leaves the page.
    */
   redrawOnResize(el) {
-    this._width = 0;
-    this._resizeObserver = new ResizeObserver(() => el.clientWidth !== this._width && this.schedule());
-    this._resizeObserver.observe(el);
+    this.own(
+      observeSize(el, () => {
+        const drawn = this._drawnWidths?.get(el) ?? this._width;
+        if (drawn !== undefined && el.clientWidth !== drawn) this.schedule();
+      }),
+    );
   }
 
   /**
@@ -407,4 +526,36 @@ export class PeElement extends HTMLElement {
     const table = dataTable(caption, headers, rows);
     details.querySelector('.table-wrap').replaceChildren(table);
   }
+}
+
+/** own()'s start for a ResizeObserver of `el` that calls onResize(entries). */
+export function observeSize(el, onResize) {
+  return () => {
+    const observer = new ResizeObserver(onResize);
+    observer.observe(el);
+    return observer;
+  };
+}
+
+// Releases what an own() start returned.
+function release(what) {
+  if (typeof what === 'function') what();
+  else if (typeof what?.disconnect === 'function') what.disconnect();
+  else if (typeof what?.free === 'function') what.free();
+}
+
+// The parameters whose values differ from `before`'s, each to its old value
+// (all of them, to undefined, when there is no before): by value, so a
+// vector written again with the same numbers, or "64" rewritten as "064",
+// is not a change.
+function changedParams(before, values, specs) {
+  const changed = new Map();
+  for (const name of Object.keys(specs)) {
+    const key = camelCase(name);
+    const old = before?.[key];
+    const now = values[key];
+    const same = before && (Array.isArray(now) ? sameValues(old, now) : Object.is(old, now));
+    if (!same) changed.set(key, old);
+  }
+  return changed;
 }

@@ -1,4 +1,4 @@
-// The cell cursor of a matrix drawn on a canvas (<alibi-bias>, <t5-buckets>),
+// The cell cursor of a matrix drawn on a canvas (<alibi-bias>, <t5-buckets>, <pe-heatmap>),
 // and the cursor along a plot's x axis: over RoPE's pairs (<rope-scaling-lab>,
 // <rope-config-lab>) or T5's distances (<t5-buckets>). The pointer picks, the
 // arrow keys move, Escape clears.
@@ -13,43 +13,62 @@ export function cellAt(event, element, { M, cell }, rows, cols) {
 
 /**
  * Binds a cell cursor to a matrix canvas: the pointer picks a cell (a move
- * within the same cell does nothing), leaving clears it, the arrow keys move
- * it (cellAt, moveCursor). grid() -> { rows, cols, geom } or null before the
- * first draw; current() -> the cursor; moveTo(cur) stores it and redraws.
+ * within the same cell does nothing; a tap picks too), leaving clears it,
+ * the keys move it (cellAt, moveCursor). grid() -> { rows, cols, geom } or
+ * null before the first draw; current() -> the cursor; moveTo(cur) stores
+ * it and redraws. at(event, g), for a matrix not laid out as cellAt
+ * expects (cells not square), gives the [row, col] under a pointer or null.
  */
-export function bindCellCursor(canvas, { grid, current, moveTo }) {
-  canvas.addEventListener('pointermove', (e) => {
+export function bindCellCursor(canvas, { grid, current, moveTo, at = null }) {
+  const point = (e) => {
     const g = grid();
     if (!g) return;
-    const at = cellAt(e, canvas, g.geom, g.rows, g.cols);
+    const cell = at ? at(e, g) : cellAt(e, canvas, g.geom, g.rows, g.cols);
     const cur = current();
-    if (!at || (cur && cur[0] === at[0] && cur[1] === at[1])) return;
-    moveTo(at);
-  });
+    if (!cell || (cur && cur[0] === cell[0] && cur[1] === cell[1])) return;
+    moveTo(cell);
+  };
+  canvas.addEventListener('pointermove', point);
+  canvas.addEventListener('pointerdown', point);
   canvas.addEventListener('pointerleave', () => moveTo(null));
   canvas.addEventListener('keydown', (e) => {
     const g = grid();
     if (!g) return;
-    const moved = moveCursor(e.key, current(), g.rows, g.cols);
+    const moved = moveCursor(e, current(), g.rows, g.cols);
     if (!moved) return;
     if (moved.cur) e.preventDefault();
     moveTo(moved.cur);
   });
 }
 
-const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+// [rows, cols] a key moves the cursor by; BIG_STEP cells with Shift and for the page keys
+const BIG_STEP = 10;
+const MOVES = {
+  ArrowUp: [-1, 0],
+  ArrowDown: [1, 0],
+  ArrowLeft: [0, -1],
+  ArrowRight: [0, 1],
+  PageUp: [-BIG_STEP, 0],
+  PageDown: [BIG_STEP, 0],
+  Home: [0, -Infinity],
+  End: [0, Infinity],
+};
 
 /**
  * The cursor after a key press: { cur } ([row, col], or null after Escape),
- * or null when the key is not one of ours. The first arrow press shows the
- * cursor at [0, 0]; later ones move it, clamped to the grid.
+ * or null when the key is not one of ours. The first press shows the cursor
+ * at [0, 0]; later ones move it, clamped to the grid: an arrow by one cell
+ * (Shift: BIG_STEP), Page Up and Page Down by BIG_STEP rows, Home and End to
+ * the row's first and last cell. `key` is a KeyboardEvent or its key.
  */
 export function moveCursor(key, cur, rows, cols) {
-  if (key === 'Escape') return { cur: null };
-  const move = MOVES[key];
+  const name = typeof key === 'string' ? key : key.key;
+  const times = typeof key !== 'string' && key.shiftKey && name.startsWith('Arrow') ? BIG_STEP : 1;
+  if (name === 'Escape') return { cur: null };
+  const move = MOVES[name];
   if (!move) return null;
   const [i, j] = cur ?? [0, 0];
-  const [di, dj] = cur ? move : [0, 0];
+  const [di, dj] = cur ? move.map((d) => d * times) : [0, 0];
   return { cur: [Math.max(0, Math.min(rows - 1, i + di)), Math.max(0, Math.min(cols - 1, j + dj))] };
 }
 

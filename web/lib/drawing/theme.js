@@ -24,6 +24,12 @@ export const CSS_PROPERTIES = {
   '--pe-bad': 'Wrong answers and error messages.',
   '--pe-zero': 'Zero in diverging colour maps.',
   '--pe-mono': 'Monospace font family of code and numbers.',
+  '--pe-code-keyword': 'Highlighted code: keywords and built-ins.',
+  '--pe-code-string': 'Highlighted code: strings.',
+  '--pe-code-number': 'Highlighted code: numbers.',
+  '--pe-code-comment': 'Highlighted code: comments.',
+  '--pe-code-title': 'Highlighted code: names of functions and classes.',
+  '--pe-code-literal': 'Highlighted code: True, False, None.',
 };
 
 /**
@@ -55,6 +61,12 @@ export const THEME_DEFAULTS = {
     '--pe-bad': '#b3261e',
     '--pe-zero': '#ffffff',
     '--pe-mono': 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
+    '--pe-code-keyword': '#a626a4',
+    '--pe-code-string': '#2e7d32',
+    '--pe-code-number': '#875b00',
+    '--pe-code-comment': '#57606a',
+    '--pe-code-title': '#2f5fcf',
+    '--pe-code-literal': '#006d9c',
   },
   dark: {
     '--pe-fg': '#e3e7ec',
@@ -68,6 +80,12 @@ export const THEME_DEFAULTS = {
     '--pe-good': '#6fd08c',
     '--pe-bad': '#ff8a80',
     '--pe-zero': '#161a20',
+    '--pe-code-keyword': '#d19bf0',
+    '--pe-code-string': '#98c379',
+    '--pe-code-number': '#e5c07b',
+    '--pe-code-comment': '#8b949e',
+    '--pe-code-title': '#79b8ff',
+    '--pe-code-literal': '#56b6c2',
   },
 };
 
@@ -161,6 +179,9 @@ export const BASE_CSS = css`
   pre, code, .mono { font-family: var(--pe-mono); font-size: .9em; }
   pre { --pe-scroll-bg: var(--pe-panel); border-radius: 6px; padding: 8px 10px; overflow-x: auto; margin: .5em 0; }
   canvas, svg { display: block; max-width: 100%; }
+  /* a colour scale's key (color-bar.js): low end, strip, high end */
+  .color-bar { display: inline-flex; align-items: center; gap: 6px; white-space: nowrap; }
+  .color-bar canvas { display: inline-block; width: 120px; height: 12px; border: 1px solid var(--pe-border); border-radius: 3px; }
   details.alt { margin-top: 8px; font-size: .92em; }
   details.alt summary { cursor: pointer; color: var(--pe-muted); }
   .table-wrap { overflow-x: auto; max-width: 100%; }
@@ -186,6 +207,38 @@ export const BASE_CSS = css`
   .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
   @media (prefers-reduced-motion: reduce) { * { transition: none !important; animation: none !important; } }
 `;
+
+/**
+ * highlight.js's classes in the theme's code colours (--pe-code-*): the one
+ * palette of highlighted code, in a widget (pe-live-output's styles) and on
+ * the lesson page (lesson.css's block from pageCodeCss()).
+ */
+export const CODE_CSS = css`
+  .hljs-keyword, .hljs-built_in { color: var(--pe-code-keyword); }
+  .hljs-string { color: var(--pe-code-string); }
+  .hljs-number { color: var(--pe-code-number); }
+  .hljs-comment { color: var(--pe-code-comment); font-style: italic; }
+  .hljs-title, .hljs-title.function_ { color: var(--pe-code-title); }
+  .hljs-literal { color: var(--pe-code-literal); }
+`;
+
+const CODE_NAMES = Object.keys(THEME_DEFAULTS.light).filter((name) => name.startsWith('--pe-code-'));
+const codeDefaults = (values) => declare(Object.fromEntries(CODE_NAMES.map((name) => [name, values[name]])));
+/**
+ * CODE_CSS for a page outside any widget (the lesson's stylesheet): the code
+ * colours' defaults on :root, light and dark, and the rules reading them, so
+ * a page's own --pe-code-* wins there as in a widget.
+ */
+export function pageCodeCss() {
+  return [
+    `:root { ${codeDefaults(THEME_DEFAULTS.light)} }`,
+    `@media (prefers-color-scheme: dark) {\n  :root { ${codeDefaults(THEME_DEFAULTS.dark)} }\n}`,
+    ...themed(CODE_CSS)
+      .trim()
+      .split('\n')
+      .map((line) => line.trim()),
+  ].join('\n');
+}
 
 const sheetCache = new Map();
 /** A constructable stylesheet for `cssText` (themed), made once per text. */

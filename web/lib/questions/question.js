@@ -68,21 +68,28 @@ export const questionStyles = css`
  * score board calls before drawing again.
  */
 export class QuestionElement extends PeElement {
+  constructor() {
+    super();
+    // a reset elsewhere on the page (the score board) starts this question
+    // afresh, and so does a change to it in another tab of the same learner
+    // (subscribed while the element is on the page)
+    this.own(() =>
+      onProgress((e) => {
+        const d = e.detail ?? {};
+        const reset = d.reset && (!d.ids || d.ids.includes(this.questionId));
+        const elsewhere = d.external && this._built && JSON.stringify(this.storedEntry()) !== this._shownEntry;
+        if (reset || elsewhere) {
+          this.forgetQuestion();
+          this.schedule();
+        }
+      }),
+    );
+  }
+
   connectedCallback() {
     // a page may hold questions without the score board: drop stale progress here too
     forgetDroppedQuestions(lessonNow());
     super.connectedCallback();
-    // a reset elsewhere on the page (the score board) starts this question
-    // afresh, and so does a change to it in another tab of the same learner
-    this._unsubscribe ??= onProgress((e) => {
-      const d = e.detail ?? {};
-      const reset = d.reset && (!d.ids || d.ids.includes(this.questionId));
-      const elsewhere = d.external && this._built && JSON.stringify(this.storedEntry()) !== this._shownEntry;
-      if (reset || elsewhere) {
-        this.forgetQuestion();
-        this.schedule();
-      }
-    });
   }
 
   /**
@@ -152,12 +159,6 @@ export class QuestionElement extends PeElement {
       this._storageNote ??= this.shadowRoot.appendChild(h('p', { class: 'storage-note' }));
       this._storageNote.textContent = note;
     }
-  }
-
-  disconnectedCallback() {
-    super.disconnectedCallback();
-    this._unsubscribe?.();
-    this._unsubscribe = null;
   }
 
   /**
