@@ -156,6 +156,20 @@ test('without Worker the same lab trains on the page', async () => {
   const [r] = await lab(page, (el) => el.results);
   assert.equal(r.encoding, 'rope');
   assert.ok(r.acc1x >= 0 && r.acc4x >= 0 && Number.isFinite(r.finalLoss));
+  // moved within the page (a course page's tabs do this): it comes back ready, no error, and its
+  // chart follows a new width again (its size observer was released on leaving and started again)
+  await lab(page, (el) => {
+    const home = el.parentNode;
+    el.remove();
+    home.append(el);
+  });
+  await page.locator('train-lab').evaluate((el) => (el.style.width = '500px'));
+  await page.waitForFunction(() => {
+    const el = document.querySelector('train-lab');
+    const wrap = el.shadowRoot.querySelector('.chart-wrap');
+    const drawn = el.shadowRoot.querySelector('canvas').width / devicePixelRatio; // the backing store's width
+    return wrap.clientWidth <= 500 && Math.abs(drawn - wrap.clientWidth) < 2;
+  });
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });

@@ -274,7 +274,7 @@ class TrainLab extends PeElement {
 
     bindAxisCursor(this.canvas, {
       at: (e) =>
-        this._points && pointAtX(this._points, this._width, e.clientX - this.canvas.getBoundingClientRect().left),
+        this._points && pointAtX(this._points, this._chartWidth, e.clientX - this.canvas.getBoundingClientRect().left),
       range: () => (this._points?.count ? [0, this._points.count - 1, 10] : null),
       current: () => this._cursor,
       moveTo: (i) => {
@@ -286,14 +286,8 @@ class TrainLab extends PeElement {
     this._buttons();
   }
 
-  connectedCallback() {
-    super.connectedCallback();
-    if (this.chartWrap) this._resizeObserver.observe(this.chartWrap); // observed again after a move
-  }
-
   disconnectedCallback() {
-    super.disconnectedCallback();
-    this._resizeObserver?.disconnect(); // PeElement's redrawOnResize does not let go of it by itself
+    super.disconnectedCallback(); // releases what is owned: the chart's size observers among them
     this._runner.reset(); // no training (and no workers) for an element that has left the page
   }
 
@@ -456,7 +450,7 @@ class TrainLab extends PeElement {
     const points = lossPoints(series, shown.task, shown.steps);
     this._points = points;
     if (this._cursor !== null) this._cursor = points.count ? Math.min(this._cursor, points.count - 1) : null;
-    this._width = width;
+    this._chartWidth = width; // the pointer's x is read against the width drawn
     const frame = { width, col, running: !!run, cursor: this._cursor === null ? null : points.at(this._cursor) };
     const done = !!this._runner.results;
     const baselines = shown.task === 'text' ? baselinesFor(shown, p.corpus) : null;

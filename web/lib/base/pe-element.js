@@ -448,15 +448,13 @@ export class PeElement extends HTMLElement {
 
   /**
    * For a drawing that follows el's width: schedules an update when el's
-   * width is no longer the one the last update read with widthOf(el) (or,
-   * for a widget that measures it itself, as train-lab does, the width it
-   * stored in this._width when it drew). The observer is owned (own()): it
-   * stops when the element leaves the page.
+   * width is no longer the one the last update read with widthOf(el). The
+   * observer is owned (own()): it stops when the element leaves the page.
    */
   redrawOnResize(el) {
     this.own(
       observeSize(el, () => {
-        const drawn = this._drawnWidths?.get(el) ?? this._width;
+        const drawn = this._drawnWidths?.get(el);
         if (drawn !== undefined && el.clientWidth !== drawn) this.schedule();
       }),
     );
