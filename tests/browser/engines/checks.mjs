@@ -34,10 +34,11 @@ export const RENDER_ALL = async (selector) => {
     for (let attempt = 0; attempt < 20 && !node.hasAttribute('data-ready'); attempt++) {
       for (let d = node.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
       node.scrollIntoView({ block: 'center', behavior: 'instant' });
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, 1000);
-        node.addEventListener('pe-update', () => (clearTimeout(timer), resolve()), { once: true });
-      });
+      // the widget's own promise, once its tag is defined (the lesson defines them one task each;
+      // a widget off screen is built once shown); a second a try, as a
+      // widget pushed off screen by another's growth is scrolled back in the next try
+      const upgraded = customElements.whenDefined(node.localName).then(() => node.updateComplete);
+      await Promise.race([upgraded, new Promise((resolve) => setTimeout(resolve, 1000))]);
     }
     if (!node.hasAttribute('data-ready'))
       throw new Error(
@@ -109,8 +110,10 @@ const WAIT_FOR = async (source, timeout = 15000) => {
 export const CODE_EXERCISE_RUNS = async () => {
   // embed.js puts the element in once its module has run (no WAIT_FOR: the page's CSP forbids its new Function)
   const pause = () => new Promise((r) => setTimeout(r, 50));
-  for (let i = 0; i < 400 && !document.querySelector('pe-code-exercise[data-ready]'); i++) await pause();
+  for (let i = 0; i < 400 && !document.querySelector('pe-code-exercise')?.updateComplete; i++) await pause();
   const n = document.querySelector('pe-code-exercise');
+  await n.updateComplete;
+  if (!n.hasAttribute('data-ready')) throw new Error(`pe-code-exercise did not render: ${n.shadowRoot.textContent}`);
   const { codeExercises } = await import('/gen/lesson-data.js');
   const { composeCode } = await import('/lib/python/code-check.js');
   const x = codeExercises[n.getAttribute('exercise')];
