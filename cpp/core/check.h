@@ -2,9 +2,11 @@
 // errors.h with a message that names the argument, the rule and the value,
 // and the argument's name (when `what` is one) and the values as data.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <vector>
 
 #include "errors.h"
 
@@ -25,18 +27,53 @@ void check_positive(const char* what, double x);
 // (errors.h), e.g. {"seq_len"} for "alibi bias (heads * seq_len * seq_len)".
 void check_elements(const char* what, std::int64_t elements, std::initializer_list<const char*> names = {});
 
-// The value of E called `name`, where name_of lists the names: name_of(E(0)),
-// name_of(E(1)), ... up to nullptr. Throws TypeError "unknown <what> 'x'
+// An enumeration's one list is its name table: a function name_of(E) that
+// returns the name of E(0), E(1), ... and nullptr past the last (name_in
+// below), so a value is valid exactly when it has a name. The parser, the
+// checks, bindings.cpp's buildInfo().names and the tests all read that table;
+// nothing else lists the values.
+
+// names[e], or nullptr when e is past the table (or negative): the body of
+// every name_of function.
+template <class E, std::size_t N>
+const char* name_in(const char* const (&names)[N], E e) {
+    const auto i = static_cast<std::size_t>(e);
+    return i < N ? names[i] : nullptr;
+}
+
+// Every value of E that name_of names, in order.
+template <class E>
+std::vector<E> named_values(const char* (*name_of)(E)) {
+    std::vector<E> values;
+    for (int i = 0; name_of(static_cast<E>(i)); ++i) values.push_back(static_cast<E>(i));
+    return values;
+}
+
+// "'a', 'b', 'c'": the names as the messages list them.
+template <class E>
+std::string quoted_names(const char* (*name_of)(E)) {
+    std::string list;
+    for (E e : named_values(name_of)) list += (list.empty() ? "'" : ", '") + std::string(name_of(e)) + "'";
+    return list;
+}
+
+// The value of E called `name`. Throws TypeError "unknown <what> 'x'
 // (expected one of 'a', 'b', ...)" naming the argument `arg`.
 template <class E>
 E check_name(const char* what, const char* arg, const char* name, const char* (*name_of)(E)) {
     const std::string n = name ? name : "";
-    std::string expected;
-    for (int i = 0; const char* t = name_of(static_cast<E>(i)); ++i) {
-        if (n == t) return static_cast<E>(i);
-        expected += (i ? ", '" : "'") + std::string(t) + "'";
-    }
-    throw TypeError("unknown " + std::string(what) + " '" + n + "' (expected one of " + expected + ")", {arg});
+    for (E e : named_values(name_of))
+        if (n == name_of(e)) return e;
+    throw TypeError("unknown " + std::string(what) + " '" + n + "' (expected one of " + quoted_names(name_of) + ")",
+                    {arg});
+}
+
+// e must be a value name_of names: for a field set as a value, not parsed
+// (a TrainerConfig's encoding, bindings.cpp's fields for a name it does not
+// know). Throws TypeError "<arg> must be one of 'a', 'b', ..." naming `arg`.
+template <class E>
+void check_named(const char* arg, E e, const char* (*name_of)(E)) {
+    if (!name_of(e)) throw TypeError(std::string(arg) + " must be one of " + quoted_names(name_of), {arg});
 }
 
 // Formats a double the way the messages quote it (shortest round-trip form).
