@@ -5,7 +5,9 @@
 // web/core/build-info.js), the literal types of web/posenc.d.ts (read with
 // TypeScript's own checker), the permutation experiment's encodings and
 // labels, and parseRopeConfig's Hugging Face rope types. A name added to a
-// table and not to a list (or the other way) fails one of these.
+// table and not to a list (or the other way) fails one of these. T5's
+// defaults are written once too (t5_bias.h): the page's copies, which show
+// before any core loads, are held to them last.
 import { describe, it, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +17,8 @@ import { readBuildInfo } from '../../web/core/build-info.js';
 import { loadPosenc, TRAIN_TASKS, TRAIN_ENCODINGS } from '../../web/posenc.js';
 import { ENCODINGS, ENCODING_LABELS } from '../../web/lib/permutation/permutation-experiment.js';
 import { ROPE_TYPES } from '../../web/lib/rope/rope-config.js';
+import relativeBiasT5 from '../../web/samples/relative-bias-t5.js';
+import { widgetClasses } from '../../scripts/build/bundles.mjs';
 
 const DTS = fileURLToPath(new URL('../../web/posenc.d.ts', import.meta.url));
 
@@ -103,6 +107,17 @@ describe("the core's name tables and every other list of the same names", () => 
       /names trainEncodings none, sinusoidal, learned, rope, alibi, t5, nope, but TRAIN_ENCODINGS .* lists none, sinusoidal, learned, rope, alibi, t5: rebuild/,
     );
     assert.equal(readBuildInfo(core).names.trainEncodings.length, TRAIN_ENCODINGS.length);
+  });
+
+  it("T5's defaults shown before the core loads are the core's (pe.defaults.t5)", async () => {
+    const { t5 } = (await loadPosenc({ simd: false })).defaults;
+    assert.deepEqual(t5, { bidirectional: true, numBuckets: 32, maxDistance: 128 });
+    const { widgets } = await widgetClasses();
+    const { params } = widgets.find((w) => w.tag === 't5-buckets').cls;
+    assert.equal(params['num-buckets'].default, t5.numBuckets, '<t5-buckets num-buckets>');
+    assert.equal(params['max-distance'].default, t5.maxDistance, '<t5-buckets max-distance>');
+    assert.equal(relativeBiasT5.params.num_buckets.default, t5.numBuckets, 'the relative-bias-t5 sample');
+    assert.equal(relativeBiasT5.params.max_distance.default, t5.maxDistance, 'the relative-bias-t5 sample');
   });
 
   it("the API's errors list the core's names", async () => {
