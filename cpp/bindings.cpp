@@ -191,11 +191,10 @@ void set_name(C& c, std::string name) {
     c.*F = static_cast<E>(i);
 }
 
-// A table's names as a JS array, for buildInfo().names.
-template <class E>
-val names_of(const char* (*name_of)(E)) {
+// A table's names as a JS array, for buildInfo().names (one copy for every table).
+[[gnu::noinline]] val names_of(const posenc::NameList& names) {
     val list = val::array();
-    for (E e : posenc::named_values(name_of)) list.call<void>("push", val(name_of(e)));
+    for (int i = 0; i < names.count; ++i) list.call<void>("push", std::string(names.names[i]));
     return list;
 }
 
@@ -467,19 +466,10 @@ struct CamelCase {
     }
 };
 
+// A field's kind as posenc.js checks it (web/core/rope-scaling.js's FIELD_KINDS).
 const char* field_kind_name(posenc::RopeScalingField::Kind kind) {
-    using K = posenc::RopeScalingField::Kind;
-    switch (kind) {
-        case K::Number:
-            return "number";
-        case K::Integer:
-            return "integer";
-        case K::Boolean:
-            return "boolean";
-        case K::Floats:
-            return "floats";
-    }
-    return "";
+    static const char* const kNames[] = {"number", "integer", "boolean", "floats"};
+    return posenc::name_in(kNames, kind);
 }
 
 // Each scaling type the API takes (null, not 'none', means none) with the
@@ -542,15 +532,15 @@ val build_info() {
 #endif
     info.set("defaults", defaults);
     info.set("scalingTypes", scaling_types());
-    // Every enumeration that crosses by name, from its table in the core:
-    // posenc.js checks names against these and its own lists (TRAIN_TASKS...)
+    // Every other enumeration that crosses by name, from its table in the
+    // core (RoPE scaling's types are scalingTypes' keys, and 'none'):
+    // posenc.js checks names against these, and its own lists (TRAIN_TASKS...)
     // against them at load.
     val names = val::object();
-    names.set("ropeConventions", names_of(&posenc::rope_convention_name));
-    names.set("ropeScalingTypes", names_of(&posenc::rope_scaling_type_name));
+    names.set("ropeConventions", names_of(posenc::name_list(&posenc::rope_convention_name)));
 #if POSENC_WITH_TRAINER
-    names.set("trainTasks", names_of(&posenc::train_task_name));
-    names.set("trainEncodings", names_of(&posenc::train_encoding_name));
+    names.set("trainTasks", names_of(posenc::name_list(&posenc::train_task_name)));
+    names.set("trainEncodings", names_of(posenc::name_list(&posenc::train_encoding_name)));
 #endif
     info.set("names", names);
     return info;

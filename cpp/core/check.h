@@ -49,31 +49,44 @@ std::vector<E> named_values(const char* (*name_of)(E)) {
     return values;
 }
 
-// "'a', 'b', 'c'": the names as the messages list them.
+// A table's names read into a list, so that the work on them (compares,
+// messages) is one function in check.cpp, not a copy per enumeration.
+struct NameList {
+    static constexpr int kMax = 16;
+    const char* names[kMax] = {};
+    int count = 0;
+};
+[[noreturn]] void throw_name_table_too_long();
 template <class E>
-std::string quoted_names(const char* (*name_of)(E)) {
-    std::string list;
-    for (E e : named_values(name_of)) list += (list.empty() ? "'" : ", '") + std::string(name_of(e)) + "'";
+NameList name_list(const char* (*name_of)(E)) {
+    NameList list;
+    while (const char* n = name_of(static_cast<E>(list.count))) {
+        if (list.count == NameList::kMax) throw_name_table_too_long();
+        list.names[list.count++] = n;
+    }
     return list;
 }
 
-// The value of E called `name`. Throws TypeError "unknown <what> 'x'
+// "'a', 'b', 'c'": the names as the messages list them.
+std::string quoted_names(const NameList& list);
+// The index of `name` in the list. Throws TypeError "unknown <what> 'x'
 // (expected one of 'a', 'b', ...)" naming the argument `arg`.
+int find_name(const NameList& list, const char* what, const char* arg, const char* name);
+// Throws TypeError "<arg> must be one of 'a', 'b', ..." naming `arg`.
+[[noreturn]] void throw_not_named(const NameList& list, const char* arg);
+
+// The value of E called `name`; find_name's TypeError for any other.
 template <class E>
 E check_name(const char* what, const char* arg, const char* name, const char* (*name_of)(E)) {
-    const std::string n = name ? name : "";
-    for (E e : named_values(name_of))
-        if (n == name_of(e)) return e;
-    throw TypeError("unknown " + std::string(what) + " '" + n + "' (expected one of " + quoted_names(name_of) + ")",
-                    {arg});
+    return static_cast<E>(find_name(name_list(name_of), what, arg, name));
 }
 
 // e must be a value name_of names: for a field set as a value, not parsed
 // (a TrainerConfig's encoding, bindings.cpp's fields for a name it does not
-// know). Throws TypeError "<arg> must be one of 'a', 'b', ..." naming `arg`.
+// know); throw_not_named's TypeError otherwise.
 template <class E>
 void check_named(const char* arg, E e, const char* (*name_of)(E)) {
-    if (!name_of(e)) throw TypeError(std::string(arg) + " must be one of " + quoted_names(name_of), {arg});
+    if (!name_of(e)) throw_not_named(name_list(name_of), arg);
 }
 
 // Formats a double the way the messages quote it (shortest round-trip form).

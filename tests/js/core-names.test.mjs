@@ -1,5 +1,6 @@
 // One list per enumeration: the core's name tables (cpp/, check.h's
-// name_of functions, reported as buildInfo().names) are the lists, and every
+// name_of functions, reported as buildInfo().names, RoPE scaling's types as
+// buildInfo().scalingTypes) are the lists, and every
 // list of the same names in JavaScript or TypeScript is held to them here:
 // the API's TRAIN_TASKS and TRAIN_ENCODINGS (also checked at load, by
 // web/core/build-info.js), the literal types of web/posenc.d.ts (read with
@@ -52,19 +53,17 @@ function declarations() {
 const sorted = (list) => [...list].sort();
 
 describe("the core's name tables and every other list of the same names", () => {
-  let names, trainerNames, dts;
+  let names, scalingTypes, trainerNames, dts;
   before(async () => {
-    names = (await instantiate('simd')).buildInfo().names;
+    ({ names, scalingTypes } = (await instantiate('simd')).buildInfo());
     trainerNames = (await instantiate('train-scalar')).buildInfo().names;
     dts = declarations();
   });
 
   it('each build reports its tables; the lesson builds have no trainer tables', () => {
     assert.deepEqual(names.ropeConventions, ['half', 'interleaved']);
-    assert.equal(names.ropeScalingTypes[0], 'none');
     assert.equal(names.trainTasks, undefined);
     assert.deepEqual(trainerNames.ropeConventions, names.ropeConventions);
-    assert.deepEqual(trainerNames.ropeScalingTypes, names.ropeScalingTypes);
   });
 
   it("TRAIN_TASKS and TRAIN_ENCODINGS are the trainer's tables, in order", () => {
@@ -78,8 +77,8 @@ describe("the core's name tables and every other list of the same names", () => 
     assert.deepEqual(dts.union('TrainTask'), sorted(trainerNames.trainTasks));
     assert.deepEqual(dts.union('TrainEncoding'), sorted(trainerNames.trainEncodings));
     assert.deepEqual(dts.union('RopeConvention'), sorted(names.ropeConventions));
-    // the API spells no scaling as null, not 'none'
-    assert.deepEqual(dts.discriminants('RopeScaling'), sorted(names.ropeScalingTypes.filter((t) => t !== 'none')));
+    // scalingTypes: the core's table of them but 'none' (the API spells none as null)
+    assert.deepEqual(dts.discriminants('RopeScaling'), sorted(Object.keys(scalingTypes)));
   });
 
   it("the permutation experiment compares the trainer's encodings, each labelled", () => {
@@ -88,7 +87,7 @@ describe("the core's name tables and every other list of the same names", () => 
   });
 
   it("parseRopeConfig's rope types are Hugging Face's 'default' and the core's scaling types", () => {
-    assert.deepEqual(sorted(ROPE_TYPES), sorted(['default', ...names.ropeScalingTypes.filter((t) => t !== 'none')]));
+    assert.deepEqual(sorted(ROPE_TYPES), sorted(['default', ...Object.keys(scalingTypes)]));
   });
 
   it('a build whose table differs from an API list refuses to load, naming both', async () => {
