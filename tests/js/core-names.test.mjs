@@ -119,6 +119,23 @@ describe("the core's name tables and every other list of the same names", () => 
     assert.equal(relativeBiasT5.params.max_distance.default, t5.maxDistance, 'the relative-bias-t5 sample');
   });
 
+  it("a name the core's table lacks, given to the core directly, is refused naming the field and the table", async () => {
+    // (posenc.js checks names first; this is the value objects' own guard, bindings.cpp's set_name)
+    const core = await instantiate('train-scalar');
+    const { trainer } = core.buildInfo().defaults;
+    for (const [field, list] of [
+      ['encoding', trainerNames.trainEncodings],
+      ['task', trainerNames.trainTasks],
+    ]) {
+      const handle = new core.TrainerHandle();
+      const refused = handle.init({ ...trainer, [field]: 'nope' });
+      handle.delete();
+      assert.ok(refused instanceof TypeError, String(refused));
+      assert.equal(refused.message, `${field} must be one of ${list.map((n) => `'${n}'`).join(', ')}`);
+      assert.deepEqual(refused.names, [field]);
+    }
+  });
+
   it("the API's errors list the core's names", async () => {
     const pe = await loadPosenc({ simd: false });
     assert.throws(
