@@ -127,10 +127,12 @@ std::int64_t as_size(double x) {
 // emscripten::value_object in EMSCRIPTEN_BINDINGS below, which is the one
 // place each field's JS name is written. A field that is missing or of the
 // wrong kind is a TypeError Embind throws in JS before the call; posenc.js
-// fills every field (its defaults from buildInfo()). Enumerations travel as
-// Embind enums listed from the core's own name functions. Conversions here
-// never throw: an exception while Embind reads an argument would escape
-// guarded().
+// fills every field (its defaults from buildInfo()). Enumerations cross as
+// their names in the core's table (check.h), both ways, and nowhere as
+// numbers or Embind enums: JS code writes and reads 'rope', never a handle
+// to look up, and buildInfo().names lists them from the same table.
+// Conversions here never throw: an exception while Embind reads an argument
+// would escape guarded().
 
 // int64 and pointer fields as JS numbers
 template <class C, class I, I C::*F>
@@ -170,12 +172,30 @@ void set_scale(posenc::AttentionOptions& o, double v) {
         o.scale.reset();
 }
 
-// Registers an Embind enum whose values are the core's names: name(E(i)) for
-// i = 0, 1, ... until name() returns nullptr.
-template <class E>
-void bind_names(const char* js_name, const char* (*name)(E)) {
-    emscripten::enum_<E> e(js_name);
-    for (int i = 0; const char* n = name(static_cast<E>(i)); ++i) e.value(n, static_cast<E>(i));
+// An enumeration field as its name in the core's table. The setter cannot
+// throw (above), so a name the table lacks is stored as the value past the
+// last named one, which the core's own check (check_named) refuses, naming
+// the field and the allowed names; posenc.js checks the name first and quotes it.
+template <class C, class E, E C::*F, const char* (*NameOf)(E)>
+std::string get_name(const C& c) {
+    const char* name = NameOf(c.*F);
+    return name ? name : "";
+}
+template <class C, class E, E C::*F, const char* (*NameOf)(E)>
+void set_name(C& c, std::string name) {
+    int i = 0;
+    while (const char* n = NameOf(static_cast<E>(i))) {
+        if (name == n) break;
+        ++i;
+    }
+    c.*F = static_cast<E>(i);
+}
+
+// A table's names as a JS array, for buildInfo().names (one copy for every table).
+[[gnu::noinline]] val names_of(const posenc::NameList& names) {
+    val list = val::array();
+    for (int i = 0; i < names.count; ++i) list.call<void>("push", std::string(names.names[i]));
+    return list;
 }
 
 // ---------------------------------------------------------------- bindings
@@ -204,18 +224,24 @@ val sinusoidal_rows(Addr out, double max_len, double d_model, double row0, doubl
     });
 }
 
+// The base alone: the frequencies and the picture.
+struct BaseOptions {
+    double base = 10000.0;
+};
+
 // out: (d_model/2)
-val sinusoidal_div(Addr out, double d_model, double base) {
+val sinusoidal_div(Addr out, double d_model, const BaseOptions& o) {
     return guarded([&] {
-        posenc::sinusoidal_div(at<float>(out), as_size(d_model), base);
+        posenc::sinusoidal_div(at<float>(out), as_size(d_model), o.base);
         return val::undefined();
     });
 }
 
 // out: (out_rows, out_cols): the (max_len, d_model) table's box-averaged picture, in closed form
-val sinusoidal_picture(Addr out, double max_len, double d_model, double base, double out_rows, double out_cols) {
+val sinusoidal_picture(Addr out, double max_len, double d_model, double out_rows, double out_cols,
+                       const BaseOptions& o) {
     return guarded([&] {
-        posenc::sinusoidal_picture(at<float>(out), as_size(max_len), as_size(d_model), base, as_size(out_rows),
+        posenc::sinusoidal_picture(at<float>(out), as_size(max_len), as_size(d_model), o.base, as_size(out_rows),
                                    as_size(out_cols));
         return val::undefined();
     });
@@ -239,10 +265,16 @@ val box_downsample(Addr out, Addr in, double rows, double cols, double out_rows,
     });
 }
 
+// RoPE's frequencies: base and the scaling.
+struct RopeFrequencyOptions {
+    double base = 10000.0;
+    posenc::RopeScaling scaling;
+};
+
 // out: (dim/2)
-val rope_inv_freq(Addr out, double dim, double base, const posenc::RopeScaling& scaling) {
+val rope_inv_freq(Addr out, double dim, const RopeFrequencyOptions& o) {
     return guarded([&] {
-        posenc::rope_inv_freq(at<float>(out), as_size(dim), base, scaling);
+        posenc::rope_inv_freq(at<float>(out), as_size(dim), o.base, o.scaling);
         return val::undefined();
     });
 }
@@ -283,20 +315,31 @@ val alibi_slopes(Addr out, double heads) {
     });
 }
 
+struct AlibiOptions {
+    bool causal = true;
+};
+
 // out: (heads, seq_len, seq_len)
-val alibi_bias(Addr out, double heads, double seq_len, bool causal) {
+val alibi_bias(Addr out, double heads, double seq_len, const AlibiOptions& o) {
     return guarded([&] {
-        posenc::alibi_bias(at<float>(out), as_size(heads), as_size(seq_len), causal);
+        posenc::alibi_bias(at<float>(out), as_size(heads), as_size(seq_len), o.causal);
         return val::undefined();
     });
 }
 
+// T5's bucket options, with T5's own defaults (t5_bias.h): buildInfo() reports
+// T5Options{} as defaults.t5, which posenc.js fills in.
+struct T5Options {
+    bool bidirectional = true;
+    double num_buckets = posenc::kT5DefaultBuckets;
+    double max_distance = posenc::kT5DefaultMaxDistance;
+};
+
 // out: (query_len, key_len) i32
-val t5_buckets(Addr out, double query_len, double key_len, bool bidirectional, double num_buckets,
-               double max_distance) {
+val t5_buckets(Addr out, double query_len, double key_len, const T5Options& o) {
     return guarded([&] {
-        posenc::t5_buckets(at<std::int32_t>(out), as_size(query_len), as_size(key_len), bidirectional,
-                           as_size(num_buckets), as_size(max_distance));
+        posenc::t5_buckets(at<std::int32_t>(out), as_size(query_len), as_size(key_len), o.bidirectional,
+                           as_size(o.num_buckets), as_size(o.max_distance));
         return val::undefined();
     });
 }
@@ -423,19 +466,10 @@ struct CamelCase {
     }
 };
 
+// A field's kind as posenc.js checks it (web/core/rope-scaling.js's FIELD_KINDS).
 const char* field_kind_name(posenc::RopeScalingField::Kind kind) {
-    using K = posenc::RopeScalingField::Kind;
-    switch (kind) {
-        case K::Number:
-            return "number";
-        case K::Integer:
-            return "integer";
-        case K::Boolean:
-            return "boolean";
-        case K::Floats:
-            return "floats";
-    }
-    return "";
+    static const char* const kNames[] = {"number", "integer", "boolean", "floats"};
+    return posenc::name_in(kNames, kind);
 }
 
 // Each scaling type the API takes (null, not 'none', means none) with the
@@ -488,11 +522,7 @@ val build_info() {
     info.set("limits", limits);
     // The defaults posenc.js fills in, from the one place each is written.
     val defaults = val::object();
-    val t5 = val::object();
-    t5.set("numBuckets", double(posenc::kT5DefaultBuckets));
-    t5.set("maxDistance", double(posenc::kT5DefaultMaxDistance));
-    t5.set("bidirectional", true);
-    defaults.set("t5", t5);
+    defaults.set("t5", val(T5Options{}));
     // every field of RopeScaling, as posenc.js fills in the ones not given
     defaults.set("scaling", val(posenc::RopeScaling{}));
 #if POSENC_WITH_TRAINER
@@ -502,6 +532,17 @@ val build_info() {
 #endif
     info.set("defaults", defaults);
     info.set("scalingTypes", scaling_types());
+    // Every other enumeration that crosses by name, from its table in the
+    // core (RoPE scaling's types are scalingTypes' keys, and 'none'):
+    // posenc.js checks names against these, and its own lists (TRAIN_TASKS...)
+    // against them at load.
+    val names = val::object();
+    names.set("ropeConventions", names_of(posenc::name_list(&posenc::rope_convention_name)));
+#if POSENC_WITH_TRAINER
+    names.set("trainTasks", names_of(posenc::name_list(&posenc::train_task_name)));
+    names.set("trainEncodings", names_of(posenc::name_list(&posenc::train_encoding_name)));
+#endif
+    info.set("names", names);
     return info;
 }
 
@@ -520,9 +561,9 @@ val memory_stats() {
 EMSCRIPTEN_BINDINGS(posenc) {
     using posenc::AttentionOptions;
     using posenc::RopeScaling;
-    bind_names<RopeScaling::Type>("RopeScalingType", &posenc::rope_scaling_type_name);
     emscripten::value_object<RopeScaling>("RopeScaling")
-        .field("type", &RopeScaling::type)
+        .field("type", &get_name<RopeScaling, RopeScaling::Type, &RopeScaling::type, &posenc::rope_scaling_type_name>,
+               &set_name<RopeScaling, RopeScaling::Type, &RopeScaling::type, &posenc::rope_scaling_type_name>)
         .field("factor", &RopeScaling::factor)
         .field("maxPositions", &get_number<RopeScaling, std::int64_t, &RopeScaling::max_positions>,
                &set_number<RopeScaling, std::int64_t, &RopeScaling::max_positions>)
@@ -543,6 +584,15 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::value_object<TableOptions>("TableOptions")
         .field("base", &TableOptions::base)
         .field("fast", &TableOptions::fast);
+    emscripten::value_object<BaseOptions>("BaseOptions").field("base", &BaseOptions::base);
+    emscripten::value_object<RopeFrequencyOptions>("RopeFrequencyOptions")
+        .field("base", &RopeFrequencyOptions::base)
+        .field("scaling", &RopeFrequencyOptions::scaling);
+    emscripten::value_object<AlibiOptions>("AlibiOptions").field("causal", &AlibiOptions::causal);
+    emscripten::value_object<T5Options>("T5Options")
+        .field("bidirectional", &T5Options::bidirectional)
+        .field("numBuckets", &T5Options::num_buckets)
+        .field("maxDistance", &T5Options::max_distance);
     emscripten::value_object<RopeOptions>("RopeOptions")
         .field("base", &RopeOptions::base)
         .field("convention", &RopeOptions::convention)
@@ -584,12 +634,15 @@ EMSCRIPTEN_BINDINGS(posenc) {
     emscripten::class_<posenc::AttentionWorkspace>("AttentionWorkspace").constructor<>();
     emscripten::function("attention", &attention);
 #if POSENC_WITH_TRAINER
+    using posenc::TrainEncoding;
     using posenc::TrainerConfig;
-    bind_names<posenc::TrainTask>("TrainTask", &posenc::train_task_name);
-    bind_names<posenc::TrainEncoding>("TrainEncoding", &posenc::train_encoding_name);
+    using posenc::TrainTask;
     emscripten::value_object<TrainerConfig>("TrainerConfig")
-        .field("task", &TrainerConfig::task)
-        .field("encoding", &TrainerConfig::encoding)
+        .field("task", &get_name<TrainerConfig, TrainTask, &TrainerConfig::task, &posenc::train_task_name>,
+               &set_name<TrainerConfig, TrainTask, &TrainerConfig::task, &posenc::train_task_name>)
+        .field("encoding",
+               &get_name<TrainerConfig, TrainEncoding, &TrainerConfig::encoding, &posenc::train_encoding_name>,
+               &set_name<TrainerConfig, TrainEncoding, &TrainerConfig::encoding, &posenc::train_encoding_name>)
         .field("layers", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::layers>,
                &set_number<TrainerConfig, std::int64_t, &TrainerConfig::layers>)
         .field("dModel", &get_number<TrainerConfig, std::int64_t, &TrainerConfig::d_model>,

@@ -1,4 +1,9 @@
 // Type declarations for web/posenc.js, the compute core's JavaScript API.
+// The names of the core's enumerations are written here as literal types;
+// tests/js/core-names.test.mjs holds each list to the core's table.
+
+/** RoPE's pairing of coordinates (cpp/core/rope.h). */
+export type RopeConvention = 'half' | 'interleaved';
 
 export type RopeScaling =
   | { type: 'linear'; factor: number }
@@ -77,6 +82,11 @@ export interface Posenc {
   };
   /** True in the build loaded with loadPosenc({ trainer: true }). */
   readonly trainer: boolean;
+  /** The defaults the API fills in, from the core: T5's (t5Buckets, attention's t5), and the trainer's in the trainer build. */
+  readonly defaults: {
+    readonly t5: { readonly numBuckets: number; readonly maxDistance: number; readonly bidirectional: boolean };
+    readonly trainer?: Readonly<Required<Omit<TrainerOptions, 'text'>>>;
+  };
   /** A tiny Transformer to train (trainer build only; see TrainerOptions for the defaults). */
   createTrainer(options?: TrainerOptions): Trainer;
   /**
@@ -147,7 +157,7 @@ export interface Posenc {
     options?: {
       positions?: ArrayLike<number>;
       base?: number;
-      convention?: 'half' | 'interleaved';
+      convention?: RopeConvention;
       rotaryDim?: number;
       scaling?: RopeScaling | null;
       fast?: boolean;
@@ -189,9 +199,11 @@ export interface Posenc {
   ): { output: Float32Array; weights: Float32Array | null };
 }
 
-/** The trainer's tasks and positional encodings. */
+/** The trainer's tasks and positional encodings, in the core's order. */
 export const TRAIN_TASKS: readonly ['copy', 'reverse', 'sort', 'shift', 'text'];
 export const TRAIN_ENCODINGS: readonly ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+export type TrainTask = (typeof TRAIN_TASKS)[number];
+export type TrainEncoding = (typeof TRAIN_ENCODINGS)[number];
 
 /** A tiny Transformer being trained (pe.createTrainer; only in the trainer build). */
 export class Trainer {
@@ -217,8 +229,8 @@ export class Trainer {
 }
 
 export interface TrainerOptions {
-  task?: 'copy' | 'reverse' | 'sort' | 'shift' | 'text';
-  encoding?: 'none' | 'sinusoidal' | 'learned' | 'rope' | 'alibi' | 't5';
+  task?: TrainTask;
+  encoding?: TrainEncoding;
   layers?: number;
   dModel?: number;
   heads?: number;

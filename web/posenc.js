@@ -26,7 +26,9 @@
 // check.js (argument checks, error messages), call.js (one call's arrays
 // in and out), rope-scaling.js (RoPE's scaling options), heap.js
 // (HeapArray, the scratch area, array arguments), trainer.js (the Trainer
-// handle and its options). This file is the API over them.
+// handle and its options), build-info.js (what a build says about itself:
+// caps, defaults, the names of its enumerations). This file is the API over
+// them.
 
 import { simdSupported, registerEmbeddedBuild, instantiate, resolveWasmBase } from './core/load.js';
 import {
@@ -38,6 +40,7 @@ import {
   size,
   boolean,
   options,
+  oneOf,
   unwrap,
   inputError,
   typeError,
@@ -45,13 +48,12 @@ import {
 } from './core/check.js';
 import { scalingOption } from './core/rope-scaling.js';
 import { HeapArray, Scratch, allocateHeapArray, heapArraysHeld, arg, output, toTyped } from './core/heap.js';
-import { Trainer, TRAIN_TASKS, TRAIN_ENCODINGS, trainerConfig, wrapTrainer } from './core/trainer.js';
+import { Trainer, TRAIN_TASKS, TRAIN_ENCODINGS, createTrainer } from './core/trainer.js';
 import { callCore } from './core/call.js';
+import { readBuildInfo } from './core/build-info.js';
 
 export { simdSupported, registerEmbeddedBuild };
 export { quote, camelCase, HeapArray, Trainer, TRAIN_TASKS, TRAIN_ENCODINGS };
-
-const CONVENTIONS = ['half', 'interleaved'];
 
 /**
  * The builds of the core: wasm/posenc-<variant>.{js,wasm}. The one list of
@@ -98,48 +100,33 @@ export function loadPosenc({ simd, trainer = false, wasmBase } = {}) {
   return instances.get(key);
 }
 
-// The name of an Embind enum's value (core.TrainTask.rope -> 'rope').
-const enumName = (e, value) => Object.keys(e).find((k) => k !== 'values' && e[k] === value);
-
 class Posenc {
   #core;
   #scratch;
   #workspace; // the attention kernels' packed panels and scratch rows, reused across calls
-  #defaults; // { t5, trainer? }: the core's own defaults (bindings.cpp build_info)
-  #scalingTypes; // RoPE scaling's types and the fields each takes (build_info's scalingTypes)
+  #info; // the build's own report (core/build-info.js): defaults, names, RoPE scaling's schema
 
   constructor(core) {
     this.#core = core;
+    this.#info = readBuildInfo(core);
     this.#scratch = new Scratch(core);
     this.#workspace = new core.AttentionWorkspace();
-    const info = core.buildInfo();
     /** True when the SIMD build runs. */
-    this.simd = info.simd;
+    this.simd = this.#info.simd;
     /** True in the build that can train (loadPosenc({ trainer: true })). */
-    this.trainer = info.trainer;
+    this.trainer = this.#info.trainer;
     /** The size caps; a request beyond them throws a RangeError. */
-    this.limits = Object.freeze({ ...info.limits });
-    // the trainer's defaults as the API spells them (the core's enums by name)
-    // (and without the text task's corpus, which has no default)
-    const { trainer, ...defaults } = info.defaults;
-    if (trainer) {
-      const { text: _, ...config } = trainer;
-      defaults.trainer = {
-        ...config,
-        task: enumName(core.TrainTask, trainer.task),
-        encoding: enumName(core.TrainEncoding, trainer.encoding),
-      };
-    }
-    this.#defaults = defaults;
-    this.#scalingTypes = info.scalingTypes;
+    this.limits = this.#info.limits;
+    /** The defaults the API fills in, from the core: t5 (T5's), and trainer in the trainer build. */
+    this.defaults = Object.freeze({ t5: this.#info.defaults.t5, trainer: this.#info.defaults.trainer });
     Object.freeze(this);
   }
 
   // A checked scaling option (scalingOption) as the core's RopeScaling: the
   // fields given, the core's defaults for the rest; none for null.
   #scaling(s) {
-    const { scaling } = this.#defaults;
-    return s === null ? scaling : { ...scaling, ...s, type: this.#core.RopeScalingType[s.type] };
+    const { scaling } = this.#info.defaults;
+    return s === null ? scaling : { ...scaling, ...s };
   }
 
   /** A HeapArray of `length` elements ('f32' by default, or 'i32') in this build's heap. */
@@ -240,7 +227,7 @@ class Posenc {
       fn,
       [],
       [output(fn, 'sinusoidal picture', out, 'f32', outRows * outCols, 'outRows * outCols')],
-      (o) => this.#core.sinusoidalPicture(o, maxLen, dModel, base, outRows, outCols),
+      (o) => this.#core.sinusoidalPicture(o, maxLen, dModel, outRows, outCols, { base }),
     );
     return picture;
   }
@@ -252,7 +239,7 @@ class Posenc {
     size(fn, 'dModel', dModel, 2, this.limits.maxDim);
     number(fn, 'base', base);
     const [div] = this.#run(fn, [], [output(fn, 'frequencies', undefined, 'f32', Math.max(dModel >> 1, 0))], (o) =>
-      this.#core.sinusoidalDiv(o, dModel, base),
+      this.#core.sinusoidalDiv(o, dModel, { base }),
     );
     return div;
   }
@@ -304,9 +291,9 @@ class Posenc {
     const { base = 10000, scaling = null } = options(fn, opts, ['base', 'scaling']);
     size(fn, 'dim', dim, 2, this.limits.maxDim);
     number(fn, 'base', base);
-    const s = scalingOption(fn, scaling, this.#scalingTypes);
+    const s = scalingOption(fn, scaling, this.#info.scalingTypes);
     const [inv] = this.#run(fn, [], [output(fn, 'frequencies', undefined, 'f32', Math.max(dim >> 1, 0))], (o) =>
-      this.#core.ropeInvFreq(o, dim, base, this.#scaling(s)),
+      this.#core.ropeInvFreq(o, dim, { base, scaling: this.#scaling(s) }),
     );
     return inv;
   }
@@ -314,7 +301,8 @@ class Posenc {
   /** The factor RoPE multiplies cos and sin by: 0.1 ln(factor) + 1 for YaRN, else 1. */
   ropeAttentionFactor(scaling) {
     const fn = 'ropeAttentionFactor';
-    return unwrap(fn, this.#core.ropeAttentionFactor(this.#scaling(scalingOption(fn, scaling, this.#scalingTypes))));
+    const s = scalingOption(fn, scaling, this.#info.scalingTypes);
+    return unwrap(fn, this.#core.ropeAttentionFactor(this.#scaling(s)));
   }
 
   /**
@@ -329,11 +317,7 @@ class Posenc {
     const { base = 10000, convention = 'half', rotaryDim = dim, scaling = null, fast = false } = o;
     number(fn, 'base', base);
     boolean(fn, 'fast', fast);
-    if (!CONVENTIONS.includes(convention)) {
-      throw typeError(
-        `${fn}: unknown convention: convention must be 'half' or 'interleaved', got ${describe(convention)}`,
-      );
-    }
+    oneOf(fn, 'convention', convention, this.#info.names.ropeConventions, 'unknown convention: ');
     size(fn, 'rotaryDim', rotaryDim, 2, dim);
     const xArg = arg(fn, 'x', x, 'f32', rows * dim, 'rows * dim');
     if (!(x instanceof HeapArray)) xArg.value = toTyped(xArg); // checks x before positions are made
@@ -349,7 +333,7 @@ class Posenc {
     }
     let maxPos = 0;
     for (const p of positions) maxPos = Math.max(maxPos, p);
-    const s = scalingOption(fn, scaling, this.#scalingTypes, { seqLen: maxPos + 1 });
+    const s = scalingOption(fn, scaling, this.#info.scalingTypes, { seqLen: maxPos + 1 });
     const [result] = this.#run(
       fn,
       [xArg, arg(fn, 'positions', positions, 'f64', rows, 'rows')],
@@ -380,7 +364,7 @@ class Posenc {
     boolean(fn, 'causal', causal);
     const n = Math.max(heads, 0) * Math.max(seqLen, 0) ** 2;
     const [bias] = this.#run(fn, [], [output(fn, 'ALiBi bias', out, 'f32', n, 'heads * seqLen * seqLen')], (o) =>
-      this.#core.alibiBias(o, heads, seqLen, causal),
+      this.#core.alibiBias(o, heads, seqLen, { causal }),
     );
     return bias;
   }
@@ -388,10 +372,11 @@ class Posenc {
   /** T5 relative-position buckets (queryLen, keyLen) of key_pos - query_pos. */
   t5Buckets(queryLen, keyLen, opts) {
     const fn = 't5Buckets';
+    const t5 = this.defaults.t5;
     const {
-      bidirectional = this.#defaults.t5.bidirectional,
-      numBuckets = this.#defaults.t5.numBuckets,
-      maxDistance = this.#defaults.t5.maxDistance,
+      bidirectional = t5.bidirectional,
+      numBuckets = t5.numBuckets,
+      maxDistance = t5.maxDistance,
       out,
     } = options(fn, opts, ['bidirectional', 'numBuckets', 'maxDistance', 'out']);
     size(fn, 'queryLen', queryLen, 1, this.limits.maxSeqLen);
@@ -401,7 +386,7 @@ class Posenc {
     integer(fn, 'maxDistance', maxDistance);
     const n = Math.max(queryLen, 0) * Math.max(keyLen, 0);
     const [buckets] = this.#run(fn, [], [output(fn, 'bucket map', out, 'i32', n, 'queryLen * keyLen')], (o) =>
-      this.#core.t5Buckets(o, queryLen, keyLen, bidirectional, numBuckets, maxDistance),
+      this.#core.t5Buckets(o, queryLen, keyLen, { bidirectional, numBuckets, maxDistance }),
     );
     return buckets;
   }
@@ -435,23 +420,7 @@ class Posenc {
     const fn = 'createTrainer';
     if (!this.trainer)
       throw typeError(`${fn}: this build has no trainer; load the one that does with loadPosenc({ trainer: true })`);
-    const c = trainerConfig(fn, opts, this.#defaults);
-    const handle = new this.#core.TrainerHandle();
-    let trainer = null;
-    try {
-      const result = handle.init({
-        ...c,
-        task: this.#core.TrainTask[c.task],
-        encoding: this.#core.TrainEncoding[c.encoding],
-        text: c.text ?? '',
-      });
-      unwrap(fn, result);
-      trainer = wrapTrainer(handle, c);
-    } finally {
-      // a refused config (an Error value) or an init that threw: nobody else holds the handle
-      if (!trainer) handle.delete();
-    }
-    return trainer;
+    return createTrainer(fn, this.#core, opts, this.#info.defaults);
   }
 
   /**
@@ -494,7 +463,7 @@ class Posenc {
     let t5Config = null;
     if (t5 !== null) {
       const t = options(`${fn} (t5)`, t5, ['table', 'numBuckets', 'maxDistance', 'bidirectional']);
-      t5Config = { ...this.#defaults.t5, ...t };
+      t5Config = { ...this.defaults.t5, ...t };
       size(fn, 't5.numBuckets', t5Config.numBuckets, 2, this.limits.maxBuckets);
       integer(fn, 't5.maxDistance', t5Config.maxDistance);
       boolean(fn, 't5.bidirectional', t5Config.bidirectional);
@@ -509,7 +478,7 @@ class Posenc {
       const ta = t5Config !== null ? addr[next++] : 0;
       const oa = addr[next++];
       const wa = returnWeights ? addr[next++] : 0;
-      const t = t5Config ?? this.#defaults.t5;
+      const t = t5Config ?? this.defaults.t5;
       const arrays = { out: oa, weights: wa, q: qa, k: ka, v: va };
       const attn = {
         causal,

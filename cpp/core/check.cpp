@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -76,6 +77,28 @@ void check_elements(const char* what, std::int64_t elements, std::initializer_li
         throw RangeError(std::string(what) + " would hold " + std::to_string(elements) +
                              " values, more than the cap of " + std::to_string(kMaxElements),
                          names, {double(elements), double(kMaxElements)});
+}
+
+void throw_name_table_too_long() {
+    throw std::length_error("a name table longer than NameList::kMax (check.h)");
+}
+
+std::string quoted_names(const NameList& list) {
+    std::string quoted;
+    for (int i = 0; i < list.count; ++i) quoted += (i ? ", '" : "'") + std::string(list.names[i]) + "'";
+    return quoted;
+}
+
+int find_name(const NameList& list, const char* what, const char* arg, const char* name) {
+    const std::string n = name ? name : "";
+    for (int i = 0; i < list.count; ++i)
+        if (n == list.names[i]) return i;
+    throw TypeError("unknown " + std::string(what) + " '" + n + "' (expected one of " + quoted_names(list) + ")",
+                    {arg});
+}
+
+void throw_not_named(const NameList& list, const char* arg) {
+    throw TypeError(std::string(arg) + " must be one of " + quoted_names(list), {arg});
 }
 
 }  // namespace posenc

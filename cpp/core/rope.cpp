@@ -19,11 +19,13 @@
 
 namespace posenc {
 
+const char* rope_convention_name(RopeConvention convention) {
+    static const char* const kNames[] = {"half", "interleaved"};
+    return name_in(kNames, convention);
+}
+
 RopeConvention rope_convention(const char* name) {
-    const std::string n = name ? name : "";
-    if (n == "half") return RopeConvention::Half;
-    if (n == "interleaved") return RopeConvention::Interleaved;
-    throw TypeError("unknown RoPE convention '" + n + "' (expected 'half' or 'interleaved')", {"convention"});
+    return check_name("RoPE convention", "convention", name, &rope_convention_name);
 }
 
 void rope_inv_freq(float* inv, std::int64_t dim, double base, const RopeScaling& scaling) {

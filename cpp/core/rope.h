@@ -25,7 +25,10 @@ namespace posenc {
 
 enum class RopeConvention { Half, Interleaved };
 
-// Parses "half" / "interleaved"; throws TypeError naming the bad value.
+// A convention's name ("half", "interleaved"); nullptr past the last (check.h).
+const char* rope_convention_name(RopeConvention convention);
+// Parses a name of rope_convention_name; throws TypeError naming the bad
+// value and the allowed ones.
 RopeConvention rope_convention(const char* name);
 
 // inv: (dim/2). dim even in 2..kMaxDim, base > 0 and finite; scaling applied.

@@ -172,44 +172,71 @@ void check_length(const char* what, std::int64_t n, std::int64_t lo) {
 
 }  // namespace
 
-const char* rope_scaling_type_name(RopeScaling::Type type) {
-    static const char* const kNames[] = {"none", "linear", "dynamic", "yarn", "llama3", "longrope"};
+namespace {
+
+// Each type's fields (rope_scaling_fields), each list ending at a nullptr name.
+using K = RopeScalingField::Kind;
+constexpr bool kRequired = true;
+constexpr bool kOptional = false;
+constexpr RopeScalingField kNoFields[] = {{nullptr, K::Number, kOptional}};
+constexpr RopeScalingField kLinearFields[] = {{"factor", K::Number, kRequired}, {nullptr, K::Number, kOptional}};
+constexpr RopeScalingField kDynamicFields[] = {{"factor", K::Number, kRequired},
+                                               {"max_positions", K::Integer, kRequired},
+                                               {"seq_len", K::Integer, kOptional},
+                                               {nullptr, K::Number, kOptional}};
+constexpr RopeScalingField kYarnFields[] = {
+    {"factor", K::Number, kRequired},    {"original_max_positions", K::Integer, kRequired},
+    {"beta_fast", K::Number, kOptional}, {"beta_slow", K::Number, kOptional},
+    {"truncate", K::Boolean, kOptional}, {"attention_factor", K::Number, kOptional},
+    {"mscale", K::Number, kOptional},    {"mscale_all_dim", K::Number, kOptional},
+    {nullptr, K::Number, kOptional}};
+constexpr RopeScalingField kLlama3Fields[] = {{"factor", K::Number, kRequired},
+                                              {"original_max_positions", K::Integer, kRequired},
+                                              {"low_freq_factor", K::Number, kOptional},
+                                              {"high_freq_factor", K::Number, kOptional},
+                                              {nullptr, K::Number, kOptional}};
+constexpr RopeScalingField kLongropeFields[] = {{"short_factor", K::Floats, kRequired},
+                                                {"long_factor", K::Floats, kRequired},
+                                                {"original_max_positions", K::Integer, kRequired},
+                                                {"factor", K::Number, kOptional},
+                                                {"max_positions", K::Integer, kOptional},
+                                                {"seq_len", K::Integer, kOptional},
+                                                {"attention_factor", K::Number, kOptional},
+                                                {nullptr, K::Number, kOptional}};
+
+// The types, in RopeScaling::Type's order: a type's name and its fields in
+// one row, so neither list can gain a type the other lacks.
+struct TypeRow {
+    RopeScaling::Type type;
+    const char* name;
+    const RopeScalingField* fields;
+};
+using T = RopeScaling::Type;
+constexpr TypeRow kTypes[] = {
+    {T::None, "none", kNoFields},   {T::Linear, "linear", kLinearFields}, {T::Dynamic, "dynamic", kDynamicFields},
+    {T::Yarn, "yarn", kYarnFields}, {T::Llama3, "llama3", kLlama3Fields}, {T::Longrope, "longrope", kLongropeFields}};
+constexpr bool rows_in_enum_order() {
+    for (std::size_t i = 0; i < sizeof kTypes / sizeof *kTypes; ++i)
+        if (kTypes[i].type != static_cast<T>(i)) return false;
+    return true;
+}
+static_assert(rows_in_enum_order(), "kTypes' rows must follow RopeScaling::Type's order");
+
+const TypeRow* type_row(T type) {
     const auto i = static_cast<std::size_t>(type);
-    return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
+    return i < sizeof kTypes / sizeof *kTypes ? &kTypes[i] : nullptr;
+}
+
+}  // namespace
+
+const char* rope_scaling_type_name(RopeScaling::Type type) {
+    const TypeRow* row = type_row(type);
+    return row ? row->name : nullptr;
 }
 
 const RopeScalingField* rope_scaling_fields(RopeScaling::Type type) {
-    using K = RopeScalingField::Kind;
-    constexpr bool kRequired = true;
-    constexpr bool kOptional = false;
-    static constexpr RopeScalingField kNone[] = {{nullptr, K::Number, kOptional}};
-    static constexpr RopeScalingField kLinear[] = {{"factor", K::Number, kRequired}, {nullptr, K::Number, kOptional}};
-    static constexpr RopeScalingField kDynamic[] = {{"factor", K::Number, kRequired},
-                                                    {"max_positions", K::Integer, kRequired},
-                                                    {"seq_len", K::Integer, kOptional},
-                                                    {nullptr, K::Number, kOptional}};
-    static constexpr RopeScalingField kYarn[] = {
-        {"factor", K::Number, kRequired},    {"original_max_positions", K::Integer, kRequired},
-        {"beta_fast", K::Number, kOptional}, {"beta_slow", K::Number, kOptional},
-        {"truncate", K::Boolean, kOptional}, {"attention_factor", K::Number, kOptional},
-        {"mscale", K::Number, kOptional},    {"mscale_all_dim", K::Number, kOptional},
-        {nullptr, K::Number, kOptional}};
-    static constexpr RopeScalingField kLlama3[] = {{"factor", K::Number, kRequired},
-                                                   {"original_max_positions", K::Integer, kRequired},
-                                                   {"low_freq_factor", K::Number, kOptional},
-                                                   {"high_freq_factor", K::Number, kOptional},
-                                                   {nullptr, K::Number, kOptional}};
-    static constexpr RopeScalingField kLongrope[] = {{"short_factor", K::Floats, kRequired},
-                                                     {"long_factor", K::Floats, kRequired},
-                                                     {"original_max_positions", K::Integer, kRequired},
-                                                     {"factor", K::Number, kOptional},
-                                                     {"max_positions", K::Integer, kOptional},
-                                                     {"seq_len", K::Integer, kOptional},
-                                                     {"attention_factor", K::Number, kOptional},
-                                                     {nullptr, K::Number, kOptional}};
-    static const RopeScalingField* const kByType[] = {kNone, kLinear, kDynamic, kYarn, kLlama3, kLongrope};
-    const auto i = static_cast<std::size_t>(type);
-    return i < sizeof kByType / sizeof *kByType ? kByType[i] : kNone;
+    const TypeRow* row = type_row(type);
+    return row ? row->fields : kNoFields;
 }
 
 RopeScaling rope_scaling_defaults(RopeScaling::Type type) {
@@ -225,6 +252,7 @@ RopeScaling::Type rope_scaling_type(const char* name) {
 
 void rope_scaling_check(const RopeScaling& s) {
     using T = RopeScaling::Type;
+    check_named("scaling.type", s.type, &rope_scaling_type_name);
     if (s.type == T::None) return;
     if (s.type == T::Dynamic) {
         // base' = base * (factor*L/Lmax - (factor-1))^(...): factor < 1 makes

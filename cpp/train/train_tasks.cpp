@@ -12,8 +12,7 @@ namespace posenc {
 
 const char* train_task_name(TrainTask task) {
     static const char* const kNames[] = {"copy", "reverse", "sort", "shift", "text"};
-    const auto i = static_cast<std::size_t>(task);
-    return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
+    return name_in(kNames, task);
 }
 
 TrainTask train_task(const char* name) {

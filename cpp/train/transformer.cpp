@@ -20,10 +20,37 @@
 
 namespace posenc {
 
+namespace {
+
+using Input = TrainEncodingSpec::Input;
+using Bias = TrainEncodingSpec::Bias;
+using E = TrainEncoding;
+// TrainEncodingSpec's rows: {encoding, name, input table, rotary, score bias}
+constexpr TrainEncodingSpec kEncodings[] = {
+    {E::none, "none", Input::none, false, Bias::none},
+    {E::sinusoidal, "sinusoidal", Input::sinusoidal, false, Bias::none},
+    {E::learned, "learned", Input::learned, false, Bias::none},
+    {E::rope, "rope", Input::none, true, Bias::none},
+    {E::alibi, "alibi", Input::none, false, Bias::alibi},
+    {E::t5, "t5", Input::none, false, Bias::t5},
+};
+constexpr bool rows_in_enum_order() {
+    for (std::size_t i = 0; i < sizeof kEncodings / sizeof *kEncodings; ++i)
+        if (kEncodings[i].encoding != static_cast<E>(i)) return false;
+    return true;
+}
+static_assert(rows_in_enum_order(), "kEncodings' rows must follow TrainEncoding's order");
+
+}  // namespace
+
 const char* train_encoding_name(TrainEncoding e) {
-    static const char* const kNames[] = {"none", "sinusoidal", "learned", "rope", "alibi", "t5"};
     const auto i = static_cast<std::size_t>(e);
-    return i < sizeof kNames / sizeof *kNames ? kNames[i] : nullptr;
+    return i < sizeof kEncodings / sizeof *kEncodings ? kEncodings[i].name : nullptr;
+}
+
+const TrainEncodingSpec& train_encoding_spec(TrainEncoding e) {
+    check_named("encoding", e, &train_encoding_name);
+    return kEncodings[static_cast<std::size_t>(e)];
 }
 
 TrainEncoding train_encoding(const char* name) {
@@ -160,16 +187,13 @@ void check_config(const TrainerConfig& c) {
     check_range("batch", c.batch, 1, 256);
     if (!std::isfinite(c.lr) || !(c.lr > 0) || c.lr > 1)
         throw RangeError("lr must be a finite number in (0, 1], got " + format_number(c.lr), {"lr"}, {c.lr});
-    if (c.task != TrainTask::copy && c.task != TrainTask::reverse && c.task != TrainTask::sort &&
-        c.task != TrainTask::shift && c.task != TrainTask::text)
-        throw TypeError("task must be copy, reverse, sort, shift or text", {"task"});
+    check_named("task", c.task, &train_task_name);
     if (c.task == TrainTask::text && c.vocab != kTextVocab)
         throw RangeError("the text task's vocabulary is its " + std::to_string(kTextVocab) +
                              " characters (train_tasks.h): vocab must be " + std::to_string(kTextVocab) + ", got " +
                              std::to_string(c.vocab),
                          {"vocab"}, {double(c.vocab), double(kTextVocab)});
-    if (static_cast<int>(c.encoding) < 0 || c.encoding > TrainEncoding::t5)  // t5: the last
-        throw TypeError("encoding must be none, sinusoidal, learned, rope, alibi or t5", {"encoding"});
+    check_named("encoding", c.encoding, &train_encoding_name);
     // The largest tensors a step keeps per layer, each under the core's cap,
     // and everything a step keeps under kMaxTrainFloats: a learner raising
     // every slider gets a message, not an out-of-memory abort in the tab.
@@ -187,10 +211,16 @@ void check_config(const TrainerConfig& c) {
             {"batch", "train_len", "layers", "d_model", "ffn"}, {double(floats), double(kMaxTrainFloats)});
 }
 
+// c, once check_config passes: the constructor checks before it keeps anything.
+const TrainerConfig& checked(const TrainerConfig& c) {
+    check_config(c);
+    return c;
+}
+
 }  // namespace
 
-Trainer::Trainer(const TrainerConfig& c) : cfg_(c), data_rng_(c.seed ^ kTrainDataSalt) {
-    check_config(c);
+Trainer::Trainer(const TrainerConfig& c)
+    : cfg_(checked(c)), enc_(train_encoding_spec(c.encoding)), data_rng_(c.seed ^ kTrainDataSalt) {
     if (c.task == TrainTask::text) {
         corpus_ = text_corpus(c.text, c.train_len);
         cfg_.text.clear();  // the ids are what the trainer keeps
@@ -215,8 +245,8 @@ Trainer::Trainer(const TrainerConfig& c) : cfg_(c), data_rng_(c.seed ^ kTrainDat
 void Trainer::lay_out_params() {
     const TrainerConfig& c = cfg_;
     tok_emb_ = add_param("tok_emb", c.vocab * d_);
-    if (c.encoding == TrainEncoding::learned) pos_emb_ = add_param("pos_emb", c.train_len * d_);
-    if (c.encoding == TrainEncoding::t5) t5_ = add_param("t5_table", kT5DefaultBuckets * c.heads);
+    if (enc_.input == Input::learned) pos_emb_ = add_param("pos_emb", c.train_len * d_);
+    if (enc_.bias == Bias::t5) t5_ = add_param("t5_table", kT5DefaultBuckets * c.heads);
     for (std::int64_t l = 0; l < c.layers; ++l) {
         const std::string pre = "layers." + std::to_string(l) + ".";
         Layer L{};
@@ -314,12 +344,12 @@ void Trainer::reserve(std::int64_t batch, std::int64_t length, bool training) {
 
 // Positional tables up to `length`, computed once per new longest length.
 void Trainer::position_tables(std::int64_t length) {
-    if (cfg_.encoding == TrainEncoding::sinusoidal && length > pe_len_) {
+    if (enc_.input == Input::sinusoidal && length > pe_len_) {
         grow(pe_, length * d_);
         sinusoidal_table(pe_.data(), length, d_, 10000.0, SinCos::Fast);  // speed: the trainer prints no table
         pe_len_ = length;
     }
-    if (cfg_.encoding == TrainEncoding::rope && length > rope_len_) {
+    if (enc_.rotary && length > rope_len_) {
         // HF Llama's cos/sin cache: inv_i = 1 / base^(2i/dim), theta = f32(f32(m) inv_i).
         // Kept as a table (not rope_apply, which recomputes and allocates per
         // call) because backward turns by the same angles the other way.
@@ -334,7 +364,7 @@ void Trainer::position_tables(std::int64_t length) {
         kernels::sincos(angle.data(), rope_sin_.data(), rope_cos_.data(), static_cast<std::size_t>(length * half));
         rope_len_ = length;
     }
-    if (cfg_.encoding == TrainEncoding::t5 && length != t5_len_) {
+    if (enc_.bias == Bias::t5 && length != t5_len_) {
         grow(t5_buckets_, 2 * length - 1);
         for (std::int64_t t = -(length - 1); t < length; ++t)
             t5_buckets_[t + length - 1] =
@@ -385,7 +415,7 @@ void Trainer::linear_backward(float* dx, const float* dy, const float* x, const 
 // length in 1..1024, and within a learned table's rows.
 void Trainer::check_length(std::int64_t length) const {
     check_range("length", length, 1, 1024);
-    if (cfg_.encoding == TrainEncoding::learned && length > cfg_.train_len)
+    if (enc_.input == Input::learned && length > cfg_.train_len)
         throw RangeError("the learned position table has " + std::to_string(cfg_.train_len) +
                              " rows (trained at length " + std::to_string(cfg_.train_len) + "); length " +
                              std::to_string(length) + " needs positions up to " + std::to_string(length - 1) +
@@ -423,8 +453,8 @@ float Trainer::run_forward(const std::int32_t* tokens, const std::int32_t* targe
     embed(tokens, batch * L, L);
     AttentionOptions opt;
     opt.causal = cfg_.task == TrainTask::text;
-    opt.alibi = cfg_.encoding == TrainEncoding::alibi;
-    opt.t5_table = cfg_.encoding == TrainEncoding::t5 ? p(t5_) : nullptr;
+    opt.alibi = enc_.bias == Bias::alibi;
+    opt.t5_table = enc_.bias == Bias::t5 ? p(t5_) : nullptr;
     opt.t5_bidirectional = !opt.causal;  // as position_tables' buckets for backward
     opt.t5_num_buckets = kT5DefaultBuckets;
     opt.t5_max_distance = kT5DefaultMaxDistance;
@@ -438,9 +468,9 @@ float Trainer::run_forward(const std::int32_t* tokens, const std::int32_t* targe
 void Trainer::embed(const std::int32_t* tokens, std::int64_t rows, std::int64_t L) {
     const std::int64_t d = d_;
     float* x = xs_[0].data();
-    const float* pos = cfg_.encoding == TrainEncoding::learned      ? p(pos_emb_)
-                       : cfg_.encoding == TrainEncoding::sinusoidal ? pe_.data()
-                                                                    : nullptr;
+    const float* pos = enc_.input == Input::learned      ? p(pos_emb_)
+                       : enc_.input == Input::sinusoidal ? pe_.data()
+                                                         : nullptr;
     for (std::int64_t n = 0; n < rows; ++n) {
         const float* e = p(tok_emb_) + tokens[n] * d;
         float* xr = x + n * d;
@@ -468,7 +498,7 @@ void Trainer::layer_forward(std::int64_t l, Acts& a, std::int64_t batch, std::in
     split_heads(a.kh.data(), proj_.data(), batch, L, H, hd_);
     linear_forward(proj_.data(), a.ln1_out.data(), W.v, rows, d, d);
     split_heads(a.vh.data(), proj_.data(), batch, L, H, hd_);
-    if (cfg_.encoding == TrainEncoding::rope) {
+    if (enc_.rotary) {
         rope_rotate(a.qh.data(), batch * H * L, L, false);
         rope_rotate(a.kh.data(), batch * H * L, L, false);
     }
@@ -568,7 +598,7 @@ void Trainer::layer_backward(std::int64_t l, std::int64_t batch, std::int64_t L)
     linear_backward(d_proj_.data(), d_resid_.data(), a.merged.data(), W.o, rows, d, d, false);
     split_heads(dvh_.data(), d_proj_.data(), batch, L, H, hd_);
     attention_backward(a, batch, L);
-    if (cfg_.encoding == TrainEncoding::rope) {
+    if (enc_.rotary) {
         rope_rotate(dqh_.data(), batch * H * L, L, true);
         rope_rotate(dkh_.data(), batch * H * L, L, true);
     }

@@ -60,11 +60,28 @@ namespace posenc {
 
 enum class TrainEncoding { none, sinusoidal, learned, rope, alibi, t5 };
 
-// Parses "none" / "sinusoidal" / "learned" / "rope" / "alibi" / "t5";
-// throws TypeError naming the bad value and the allowed ones.
-TrainEncoding train_encoding(const char* name);
-// An encoding's name as train_encoding reads it; nullptr past the last one.
+// What an encoding changes in the model, as the formulas above say. The
+// table of them (kEncodings in transformer.cpp, one row per encoding, in
+// TrainEncoding's order) is the encodings' one list: their names, and the
+// only place the trainer tells them apart: it reads its row, never which
+// encoding it has.
+struct TrainEncodingSpec {
+    enum class Input { none, sinusoidal, learned };  // a table added to the token embeddings
+    enum class Bias { none, alibi, t5 };             // a bias added to the attention scores
+    TrainEncoding encoding;
+    const char* name;
+    Input input;
+    bool rotary;  // RoPE turns Q and K (and backward turns their gradients back)
+    Bias bias;
+};
+
+// An encoding's row; throws TypeError for a value the table does not name.
+const TrainEncodingSpec& train_encoding_spec(TrainEncoding encoding);
+// An encoding's name; nullptr past the last one (check.h's name tables).
 const char* train_encoding_name(TrainEncoding encoding);
+// Parses a name of train_encoding_name; throws TypeError naming the bad
+// value and the allowed ones.
+TrainEncoding train_encoding(const char* name);
 
 constexpr std::uint64_t kTrainDataSalt = 0xD1B54A32D192ED03ull;
 constexpr std::uint64_t kEvalDataSalt = 0x8CB92BA72F3D8DD7ull;
@@ -183,6 +200,7 @@ private:
     void rope_rotate(float* x, std::int64_t rows, std::int64_t length, bool inverse) const;
 
     TrainerConfig cfg_;
+    const TrainEncodingSpec& enc_;  // what cfg_.encoding changes in the model
     std::int64_t d_ = 0, ffn_ = 0, hd_ = 0;
     std::int64_t steps_ = 0;
     std::vector<float> history_;

@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, openWidget } from './harness.mjs';
+import { ENCODINGS } from '../../web/lib/permutation/permutation-experiment.js';
 
 const site = useSite();
 
@@ -51,7 +52,7 @@ test('attention-permutation: repeated words tell one story in the headline, the 
   }
   assert.match(r.lesson, /leaves the sentence as it was/);
   assert.doesNotMatch(r.lesson, /press Shuffle/i, 'no shuffle can change this sentence');
-  for (const encoding of ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']) {
+  for (const encoding of ENCODINGS) {
     await set(el, { encoding });
     r = await read();
     for (const [word, seat, before, after, diff] of r.rows) {

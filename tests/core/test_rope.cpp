@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "caps.h"
+#include "check.h"
 #include "errors.h"
 #include "fixture.h"
 #include "rope_fixture.h"
@@ -73,9 +74,10 @@ RopeScaling linear(double factor) {
 TEST_CASE("rope convention names parse; others are a TypeError", "[rope]") {
     REQUIRE(rope_convention("half") == Conv::Half);
     REQUIRE(rope_convention("interleaved") == Conv::Interleaved);
+    REQUIRE(named_values(&rope_convention_name) == std::vector<Conv>{Conv::Half, Conv::Interleaved});
     REQUIRE_THROWS_AS(rope_convention("neox"), TypeError);
     REQUIRE_THROWS_WITH(rope_convention("Half"), Catch::Contains("unknown RoPE convention 'Half'") &&
-                                                     Catch::Contains("'half' or 'interleaved'"));
+                                                     Catch::Contains("(expected one of 'half', 'interleaved')"));
     REQUIRE_THROWS_AS(rope_convention(nullptr), TypeError);
 }
 

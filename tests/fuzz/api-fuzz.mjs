@@ -15,7 +15,7 @@
 //     still returns bit for bit what it returned before the run: the module
 //     was not left broken;
 //   - memory: see `memoryBound` below; tests/js/fuzz.test.mjs checks it.
-import { HeapArray } from '../../web/posenc.js';
+import { HeapArray, TRAIN_TASKS, TRAIN_ENCODINGS } from '../../web/posenc.js';
 import { seededRandom } from '../../web/lib/questions/random.js';
 
 // ------------------------------------------------------------- randomness
@@ -424,8 +424,8 @@ const TARGETS = {
   createTrainer(c) {
     const heads = c.r.pick([1, 2]);
     const o = c.opts({
-      task: c.maybe(c.enumArg(['copy', 'reverse', 'sort', 'shift'])),
-      encoding: c.maybe(c.enumArg(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'])),
+      task: c.maybe(c.enumArg(TRAIN_TASKS.filter((t) => t !== 'text'))), // text needs a corpus
+      encoding: c.maybe(c.enumArg(TRAIN_ENCODINGS)),
       layers: c.numberArg(() => c.r.int(1, 2)),
       dModel: c.numberArg(() => heads * 2 * c.r.int(2, 4)), // >= 4
       heads: c.valid(heads),

@@ -26,6 +26,7 @@
 #include "alibi.h"
 #include "attention.h"
 #include "caps.h"
+#include "check.h"
 #include "downsample.h"
 #include "errors.h"
 #include "learned.h"
@@ -415,7 +416,9 @@ void fuzz_attention(FuzzedDataProvider& in) {
 void fuzz_trainer(FuzzedDataProvider& in) {
     posenc::TrainerConfig c;
     c.task = static_cast<posenc::TrainTask>(in.ConsumeIntegralInRange<int>(0, 3));
-    c.encoding = static_cast<posenc::TrainEncoding>(in.ConsumeIntegralInRange<int>(0, 5));
+    // every encoding the core's table names, and the value past it, which must be refused
+    static const int kEncodings = static_cast<int>(posenc::named_values(&posenc::train_encoding_name).size());
+    c.encoding = static_cast<posenc::TrainEncoding>(in.ConsumeIntegralInRange<int>(0, kEncodings));
     c.layers = size_from(in, 2);
     c.d_model = size_from(in, 16);
     c.heads = size_from(in, 4);

@@ -602,7 +602,7 @@ for (const simd of [true, false]) {
           'unknown convention',
           () => pe.ropeApply(new Float32Array(4), 1, 4, { convention: 'neox' }),
           TypeError,
-          /unknown convention: convention must be 'half' or 'interleaved', got the string "neox"/,
+          /unknown convention: convention must be one of 'half', 'interleaved', got the string "neox"/,
         ],
         ['odd rope dim', () => pe.ropeInvFreq(5), RangeError, /even/],
         ['rotaryDim above dim', () => pe.ropeApply(new Float32Array(4), 1, 4, { rotaryDim: 6 }), RangeError, /rotary/],

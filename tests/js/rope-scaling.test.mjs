@@ -21,12 +21,18 @@ for (const variant of ['simd', 'scalar']) {
       pe = await loadPosenc({ simd: variant === 'simd' });
     });
 
-    it('the types are the RopeScalingType enum but none (null is none)', () => {
-      const names = Object.keys(core.RopeScalingType).filter((k) => k !== 'values');
-      assert.deepEqual(
-        Object.keys(info.scalingTypes),
-        names.filter((n) => n !== 'none'),
-      );
+    it("the types are the core's table of scaling types but none (null is none)", () => {
+      // the RopeScaling value object takes a type by name: 'none' (the
+      // default) and each listed type, and refuses any other naming them all
+      assert.equal(info.defaults.scaling.type, 'none');
+      const table = ['none', ...Object.keys(info.scalingTypes)];
+      const factor = (type) => core.ropeAttentionFactor({ ...info.defaults.scaling, type, factor: 2 });
+      for (const type of table)
+        assert.ok(!(factor(type) instanceof Error) || !/must be one of/.test(factor(type).message), type);
+      const refused = factor('ntk');
+      assert.ok(refused instanceof TypeError, String(refused));
+      assert.equal(refused.message, `scaling.type must be one of ${table.map((t) => `'${t}'`).join(', ')}`);
+      assert.deepEqual(refused.names, ['scaling.type']);
     });
 
     it('each field is a RopeScaling field, of a kind the API checks; required and defaulted split the fields', () => {

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "check.h"
 #include "errors.h"
 #include "train_tasks.h"
 #include "test_util.h"
@@ -42,8 +43,8 @@ TEST_CASE("uniform and below are the documented bit slices", "[train_tasks]") {
 }
 
 TEST_CASE("task names parse, and a wrong one lists the allowed ones", "[train_tasks]") {
-    for (TrainTask t : {TrainTask::copy, TrainTask::reverse, TrainTask::sort, TrainTask::shift, TrainTask::text})
-        REQUIRE(train_task(train_task_name(t)) == t);
+    REQUIRE(named_values(&train_task_name).size() == 5);
+    for (TrainTask t : named_values(&train_task_name)) REQUIRE(train_task(train_task_name(t)) == t);
     REQUIRE_THROWS_AS(train_task("shuffle"), TypeError);
     REQUIRE_THROWS_WITH(train_task("shuffle"),
                         Catch::Contains("'shuffle'") && Catch::Contains("'copy', 'reverse', 'sort', 'shift', 'text'"));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "check.h"
 #include "errors.h"
 #include "fixture.h"
 #include "transformer.h"
@@ -21,8 +22,8 @@ using namespace test_util;
 
 namespace {
 
-const TrainEncoding kEncodings[] = {TrainEncoding::none, TrainEncoding::sinusoidal, TrainEncoding::learned,
-                                    TrainEncoding::rope, TrainEncoding::alibi,      TrainEncoding::t5};
+// every encoding the core's table names (transformer.cpp's kEncodings)
+const std::vector<TrainEncoding> kEncodings = named_values(&train_encoding_name);
 
 TrainerConfig tiny(TrainEncoding e) {
     TrainerConfig c;
@@ -82,6 +83,37 @@ TEST_CASE("train_encoding parses every scheme and names the allowed ones", "[tra
     REQUIRE_THROWS_WITH(train_encoding("nope"),
                         Catch::Contains("'nope'") && Catch::Contains("'alibi'") && Catch::Contains("'t5'"));
     REQUIRE_THROWS_AS(train_encoding(nullptr), TypeError);
+}
+
+TEST_CASE("the encoding table: one row per encoding says what it changes; a value past it is refused",
+          "[transformer]") {
+    using Input = TrainEncodingSpec::Input;
+    using Bias = TrainEncodingSpec::Bias;
+    REQUIRE(kEncodings.size() == 6);
+    int tables = 0, rotary = 0, biases = 0;
+    for (TrainEncoding e : kEncodings) {
+        const TrainEncodingSpec& s = train_encoding_spec(e);
+        CAPTURE(s.name);
+        REQUIRE(s.encoding == e);
+        REQUIRE(std::string(s.name) == train_encoding_name(e));
+        // each encoding changes the model in at most one place
+        REQUIRE((s.input != Input::none) + int(s.rotary) + (s.bias != Bias::none) <= 1);
+        tables += s.input != Input::none;
+        rotary += s.rotary;
+        biases += s.bias != Bias::none;
+    }
+    REQUIRE((tables == 2 && rotary == 1 && biases == 2));
+    // the value past the last row, as bindings.cpp stores a name it does not know
+    const auto past = static_cast<TrainEncoding>(kEncodings.size());
+    REQUIRE(train_encoding_name(past) == nullptr);
+    REQUIRE_THROWS_AS(train_encoding_spec(past), TypeError);
+    TrainerConfig c = tiny(TrainEncoding::rope);
+    c.encoding = past;
+    REQUIRE_THROWS_WITH(Trainer(c), Catch::Contains("encoding must be one of 'none', 'sinusoidal', 'learned', "
+                                                    "'rope', 'alibi', 't5'"));
+    c = tiny(TrainEncoding::rope);
+    c.task = static_cast<TrainTask>(named_values(&train_task_name).size());
+    REQUIRE_THROWS_WITH(Trainer(c), Catch::Contains("task must be one of 'copy', 'reverse'"));
 }
 
 TEST_CASE("gradients match central differences for every tensor of every encoding", "[transformer][grad]") {

@@ -7,6 +7,7 @@
 //
 // Runs in a page (web/bench/bench-widgets.html); the build is chosen there with
 // configureCore before any widget loads.
+import { TRAIN_ENCODINGS } from '../posenc.js';
 
 /**
  * Each widget and the parameter change one "frame" makes; `largest` holds the
@@ -38,7 +39,7 @@ export const widgetCases = [
   {
     tag: 'attention-permutation',
     largest: { sentence: TWELVE_WORDS },
-    change: (el, i) => el.setAttribute('encoding', ['sinusoidal', 'rope', 'alibi', 't5', 'learned', 'none'][i % 6]),
+    change: (el, i) => el.setAttribute('encoding', TRAIN_ENCODINGS[(i + 1) % TRAIN_ENCODINGS.length]),
   },
   {
     tag: 'learned-overflow',

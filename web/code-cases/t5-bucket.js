@@ -12,7 +12,14 @@ export function bucketOf(pe, rel, bidirectional, numBuckets, maxDistance) {
   return rel >= 0 ? pe.t5Buckets(1, rel + 1, opts)[rel] : pe.t5Buckets(-rel + 1, 1, opts)[-rel];
 }
 
-function caseOf(pe, rel, bidirectional = true, numBuckets = 32, maxDistance = 128) {
+// T5's own settings (the core's, pe.defaults.t5) unless the case draws others
+function caseOf(
+  pe,
+  rel,
+  bidirectional = pe.defaults.t5.bidirectional,
+  numBuckets = pe.defaults.t5.numBuckets,
+  maxDistance = pe.defaults.t5.maxDistance,
+) {
   const expected = bucketOf(pe, rel, bidirectional, numBuckets, maxDistance);
   const slips = {};
   const sign = bucketOf(pe, -rel, bidirectional, numBuckets, maxDistance);

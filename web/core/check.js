@@ -92,3 +92,12 @@ export function unwrap(fn, result) {
   }
   return result;
 }
+
+/** v must be one of `names` (a list of the core's, or the API's); `what` starts the message. */
+export function oneOf(fn, name, v, names, what = '') {
+  if (!names.includes(v)) {
+    const list = names.map((n) => `'${n}'`).join(', ');
+    throw typeError(`${fn}: ${what}${name} must be one of ${list}, got ${describe(v)}`);
+  }
+  return v;
+}

@@ -2,19 +2,25 @@
 // (pe.createTrainer): its steps, evaluations and parameters, each checked,
 // and its memory freed on delete() or when it is garbage-collected; and the
 // options a trainer is created with, checked.
-import { quote, describe, number, integer, size, options, unwrap, typeError } from './check.js';
+import { quote, describe, number, integer, size, options, oneOf, unwrap, typeError } from './check.js';
 
-/** The trainer's tasks and positional encodings (pe.createTrainer). */
+/**
+ * The trainer's tasks and positional encodings (pe.createTrainer), for code
+ * that needs them before a build has loaded (the training lab's controls).
+ * The core's tables (cpp/train) are the lists: a trainer build whose table
+ * differs from these refuses to load (build-info.js), and
+ * tests/js/core-names.test.mjs holds posenc.d.ts's unions to the same tables.
+ */
 export const TRAIN_TASKS = Object.freeze(['copy', 'reverse', 'sort', 'shift', 'text']);
 export const TRAIN_ENCODINGS = Object.freeze(['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5']);
 
 /**
  * pe.createTrainer's options (`opts`) checked, with the core's defaults
- * (`defaults.trainer`, the enums by name; `defaults.textVocab` for the text
- * task) for the ones left out: the config the core is given, the enums
- * still by name. Throws a TypeError naming `fn` and the option.
+ * (`defaults.trainer`; `defaults.textVocab` for the text task) for the ones
+ * left out: the config the core is given. Throws a TypeError naming `fn`
+ * and the option.
  */
-export function trainerConfig(fn, opts, defaults) {
+function trainerConfig(fn, opts, defaults) {
   const o = options(fn, opts, [
     'task',
     'encoding',
@@ -31,10 +37,7 @@ export function trainerConfig(fn, opts, defaults) {
   ]);
   const c = { ...defaults.trainer };
   for (const [k, v] of Object.entries(o)) if (v !== undefined) c[k] = v;
-  if (!TRAIN_TASKS.includes(c.task))
-    throw typeError(
-      `${fn}: task must be one of ${TRAIN_TASKS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.task)}`,
-    );
+  oneOf(fn, 'task', c.task, TRAIN_TASKS);
   if (c.task === 'text') {
     if (typeof c.text !== 'string')
       throw typeError(`${fn}: the text task needs text, the corpus (a string), got ${describe(c.text)}`);
@@ -42,11 +45,7 @@ export function trainerConfig(fn, opts, defaults) {
   } else if (o.text !== undefined) {
     throw typeError(`${fn}: text is the corpus of the text task; task ${quote(c.task)} draws its own sequences`);
   }
-  if (!TRAIN_ENCODINGS.includes(c.encoding)) {
-    throw typeError(
-      `${fn}: encoding must be one of ${TRAIN_ENCODINGS.map((t) => `'${t}'`).join(', ')}, got ${describe(c.encoding)}`,
-    );
-  }
+  oneOf(fn, 'encoding', c.encoding, TRAIN_ENCODINGS);
   for (const k of ['layers', 'dModel', 'heads', 'ffn', 'vocab', 'trainLen', 'batch']) integer(fn, k, c[k]);
   number(fn, 'lr', c.lr);
   size(fn, 'seed', c.seed, 0, Number.MAX_SAFE_INTEGER);
@@ -159,5 +158,21 @@ export class Trainer {
   }
 }
 
-/** Wraps a core TrainerHandle, initialised with `config`, as a Trainer. */
-export const wrapTrainer = (handle, config) => new Trainer(trainerState, handle, config);
+/**
+ * pe.createTrainer: a Trainer on a new TrainerHandle of `core` (a trainer
+ * build), for `opts` checked and completed with the core's `defaults`
+ * (buildInfo().defaults).
+ */
+export function createTrainer(fn, core, opts, defaults) {
+  const config = trainerConfig(fn, opts, defaults);
+  const handle = new core.TrainerHandle();
+  let trainer = null;
+  try {
+    unwrap(fn, handle.init({ ...config, text: config.text ?? '' }));
+    trainer = new Trainer(trainerState, handle, config);
+  } finally {
+    // a refused config (an Error value) or an init that threw: nobody else holds the handle
+    if (!trainer) handle.delete();
+  }
+  return trainer;
+}

@@ -9,14 +9,14 @@
 // by them, and pairs the seats.
 import { seededRandom } from '../questions/random.js';
 import { inputError } from '../../core/check.js';
+import { TRAIN_ENCODINGS } from '../../posenc.js';
 
 const D_MODEL = 16;
 const HEADS = 2;
 export const HEAD_DIM = D_MODEL / HEADS;
 const LEARNED_ROWS = 16; // the toy learned table: more rows than the 12 words allowed
-const T5_BUCKETS = 32;
-const T5_MAX_DISTANCE = 128;
-export const ENCODINGS = ['none', 'sinusoidal', 'learned', 'rope', 'alibi', 't5'];
+// the encodings the course compares: the trainer's, checked against the core's table
+export const ENCODINGS = TRAIN_ENCODINGS;
 export const ENCODING_LABELS = {
   none: 'none (no position signal)',
   sinusoidal: 'sinusoidal (added to x)',
@@ -50,7 +50,12 @@ const W_Q = seededUniform(101, D_MODEL * D_MODEL);
 const W_K = seededUniform(202, D_MODEL * D_MODEL);
 const W_V = seededUniform(303, D_MODEL * D_MODEL);
 const LEARNED_TABLE = seededUniform(404, LEARNED_ROWS * D_MODEL);
-const T5_TABLE = seededUniform(505, T5_BUCKETS * HEADS, 2); // (numBuckets, heads)
+// T5's table (numBuckets, heads) for T5's default numBuckets (pe.defaults.t5, the core's)
+const t5Tables = new Map();
+const t5Table = (numBuckets) => {
+  if (!t5Tables.has(numBuckets)) t5Tables.set(numBuckets, seededUniform(505, numBuckets * HEADS, 2));
+  return t5Tables.get(numBuckets);
+};
 
 const embed = (word) => seededUniform(hashString(word), D_MODEL);
 
@@ -247,10 +252,7 @@ function selfAttention(pe, enc, x, n, positions) {
     seqLen: n,
     headDim: HEAD_DIM,
     alibi: enc === 'alibi',
-    t5:
-      enc === 't5'
-        ? { table: T5_TABLE, numBuckets: T5_BUCKETS, maxDistance: T5_MAX_DISTANCE, bidirectional: true }
-        : null,
+    t5: enc === 't5' ? { table: t5Table(pe.defaults.t5.numBuckets) } : null, // T5's defaults for the rest
   });
 }
 
