@@ -15,7 +15,7 @@ import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/drawing/
 import { fixed, exponential, grouped } from '../lib/printing/pyformat.js';
 import { parseRopeConfig, pairChanged, MAX_POSITION } from '../lib/rope/rope-config.js';
 import { ROPE_PRESETS, ropePreset } from '../lib/rope/rope-presets.js';
-import { bindPairCursor } from '../lib/drawing/grid-cursor.js';
+import { bindPairCursor, pairCursorHint, placeCursorLines } from '../lib/drawing/grid-cursor.js';
 import { TWO_PI, pairColumns, rowAt } from '../lib/rope/pair-angles.js';
 import { count, marked, summaryLines } from '../lib/rope/rope-config-summary.js';
 
@@ -392,20 +392,12 @@ class RopeConfigLab extends PeElement {
   _drawCursor() {
     if (!this._state || !this._cursorLines) return;
     if (this.cursor === null) {
-      for (const l of this._cursorLines) setAttr(l, 'visibility', 'hidden');
-      setText(
-        this.readout,
-        'Point at a plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.',
-      );
+      placeCursorLines(this._cursorLines, null);
+      setText(this.readout, pairCursorHint('a plot'));
       return;
     }
     const i = Math.min(this.cursor, this._state.pairs - 1);
-    const x = this._geom.X(i);
-    for (const l of this._cursorLines) {
-      setAttr(l, 'x1', x);
-      setAttr(l, 'x2', x);
-      setAttr(l, 'visibility', 'visible');
-    }
+    placeCursorLines(this._cursorLines, this._geom.X(i));
     const r = rowAt(this._state.rows, i);
     setText(
       this.readout,

@@ -12,7 +12,7 @@
 // the screen sets --pe-sticky-top to that bar's height.
 import { PeElement, define, css, h, setAttr, setText, patchSpecs, STICKY_TOP } from '../lib/base/pe-element.js';
 import { fixed, exponential, grouped } from '../lib/printing/pyformat.js';
-import { bindPairCursor } from '../lib/drawing/grid-cursor.js';
+import { bindPairCursor, pairCursorHint, placeCursorLines } from '../lib/drawing/grid-cursor.js';
 import { logPairPlot, cursorLine, plotStyles, plotLegend } from '../lib/drawing/chart.js';
 import { pairChanged, onlyRounding } from '../lib/rope/rope-config.js';
 
@@ -317,18 +317,12 @@ class RopeScalingLab extends PeElement {
   _drawCursor() {
     if (!this._state || !this._cursorLine) return;
     if (this.cursor === null) {
-      setAttr(this._cursorLine, 'visibility', 'hidden');
-      setText(
-        this.readout,
-        'Point at the plot, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.',
-      );
+      placeCursorLines([this._cursorLine], null);
+      setText(this.readout, pairCursorHint('the plot'));
       return;
     }
     const i = Math.min(this.cursor, this._state.pairs - 1);
-    const x = this._geom.X(i);
-    setAttr(this._cursorLine, 'x1', x);
-    setAttr(this._cursorLine, 'x2', x);
-    setAttr(this._cursorLine, 'visibility', 'visible');
+    placeCursorLines([this._cursorLine], this._geom.X(i));
     const { wl } = this._state;
     setText(
       this.readout,

@@ -3,6 +3,8 @@
 // <rope-config-lab>) or T5's distances (<t5-buckets>). The pointer picks, the
 // arrow keys move, Escape clears.
 
+import { setAttr } from '../base/dom.js';
+
 /** The [row, col] under a pointer event, or null outside the grid; geom: { M (margin), cell } in CSS px. */
 export function cellAt(event, element, { M, cell }, rows, cols) {
   const rect = element.getBoundingClientRect();
@@ -132,4 +134,21 @@ export function bindPairCursor(svg, { pad, geom, pairs, current, moveTo }) {
     current,
     moveTo,
   });
+}
+
+/** What a pair plot's readout says while no pair is under the cursor; `what`: 'the plot', 'a plot'. */
+export const pairCursorHint = (what) =>
+  `Point at ${what}, or focus it and use the arrow keys (Shift: 8 at a time), to read one pair.`;
+
+/** The vertical cursor lines of plots over one x axis: at x, or hidden (x null). */
+export function placeCursorLines(lines, x) {
+  for (const line of lines) {
+    if (x === null) {
+      setAttr(line, 'visibility', 'hidden');
+      continue;
+    }
+    setAttr(line, 'x1', x);
+    setAttr(line, 'x2', x);
+    setAttr(line, 'visibility', 'visible');
+  }
 }
