@@ -252,20 +252,22 @@ void Trainer::lay_out_params() {
         Layer L{};
         L.ln1_g = add_param(pre + "ln1.weight", d_);
         L.ln1_b = add_param(pre + "ln1.bias", d_);
-        L.q.w = add_param(pre + "wq", d_ * d_);
-        L.q.b = add_param(pre + "bq", d_);
-        L.k.w = add_param(pre + "wk", d_ * d_);
-        L.k.b = add_param(pre + "bk", d_);
-        L.v.w = add_param(pre + "wv", d_ * d_);
-        L.v.b = add_param(pre + "bv", d_);
-        L.o.w = add_param(pre + "wo", d_ * d_);
-        L.o.b = add_param(pre + "bo", d_);
+        // a linear map in -> out: its weight, then its bias, registered in
+        // that order (the parameters' order is the buffer's and the fixtures')
+        auto linear = [&](const char* w, const char* b, std::int64_t in, std::int64_t out) {
+            Linear m{};
+            m.w = add_param(pre + w, in * out);
+            m.b = add_param(pre + b, out);
+            return m;
+        };
+        L.q = linear("wq", "bq", d_, d_);
+        L.k = linear("wk", "bk", d_, d_);
+        L.v = linear("wv", "bv", d_, d_);
+        L.o = linear("wo", "bo", d_, d_);
         L.ln2_g = add_param(pre + "ln2.weight", d_);
         L.ln2_b = add_param(pre + "ln2.bias", d_);
-        L.up.w = add_param(pre + "w1", d_ * ffn_);
-        L.up.b = add_param(pre + "b1", ffn_);
-        L.down.w = add_param(pre + "w2", ffn_ * d_);
-        L.down.b = add_param(pre + "b2", d_);
+        L.up = linear("w1", "b1", d_, ffn_);
+        L.down = linear("w2", "b2", ffn_, d_);
         layer_.push_back(L);
     }
     lnf_g_ = add_param("ln_f.weight", d_);
