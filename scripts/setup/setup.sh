@@ -12,7 +12,8 @@ command -v make >/dev/null || need+=(make)
 command -v emcc >/dev/null || need+=(emscripten)
 [ -f /usr/include/xsimd/xsimd.hpp ] || need+=(libxsimd-dev)
 [ -f /usr/include/catch2/catch.hpp ] || need+=(catch2)
-# the libFuzzer target (npm test runs it briefly; npm run fuzz for longer)
+# the ASan + UBSan build and the libFuzzer target (npm test runs it briefly;
+# npm run fuzz for longer)
 command -v clang++-14 >/dev/null || need+=(clang-14)
 # libsleef itself: tests/core/test_sleef.cpp holds sleef_powf against it
 # natively, bit for bit (it fails without it)

@@ -5,7 +5,7 @@
 //             and the Catch2 and libFuzzer builds (native, sanitize, fuzz, wasm)
 //   native    Catch2, native (g++): SIMD kernels with their scalar twins, and
 //             the scalar-only build
-//   sanitize  the same under ASan + UBSan
+//   sanitize  the same under ASan + UBSan, built by clang
 //   fuzz      a short seeded libFuzzer run over the core (also ASan + UBSan)
 //   wasm      Catch2 as wasm under Node: SIMD build and scalar build
 //   js        JS API tests (node --test) against both wasm builds (with a
@@ -155,7 +155,7 @@ const STAGES = [
     id: 'sanitize',
     needs: 'tests',
     run: () =>
-      run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
+      run('Catch2 native under ASan + UBSan (clang)', 'ctest', ['-V', '-j2'], {
         cwd: path.join(root, 'build/sanitize'),
         parse: ctestCounts,
         show: ctestSummaryLines,
