@@ -41,8 +41,9 @@ export function installSite(name) {
   mkdirSync(project, { recursive: true });
   rmSync(stamp, { force: true });
   for (const f of ['package.json', 'package-lock.json']) copyFileSync(path.join(source, f), path.join(project, f));
-  // npm ci: exactly the lock, or an error (never a newer version)
-  execFileSync('npm', ['ci', '--no-audit', '--no-fund', '--loglevel=error'], {
+  // npm ci: exactly the lock, or an error (never a newer version); from npm's
+  // cache where it can (--prefer-offline: see scripts/setup/setup.sh)
+  execFileSync('npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], {
     cwd: project,
     stdio: ['ignore', 'ignore', 'inherit'],
   });

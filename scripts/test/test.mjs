@@ -1,19 +1,23 @@
 // `npm test`: builds everything and runs every suite, then prints one
-// summary line. Stages:
-//   1. build: the four wasm modules (BUILD_VARIANTS) + Catch2 suites (native and wasm)
-//   2. Catch2, native (g++): SIMD kernels with their scalar twins, and the
-//      scalar-only build; then the same under ASan + UBSan; then a short
-//      seeded libFuzzer run over the core (also ASan + UBSan)
-//   3. Catch2, wasm under Node: SIMD build and scalar build
-//   4. JS API tests (node --test) against both wasm builds (with a short run
-//      of the API fuzzer), the printing helpers and every live sample
-//      against recorded PyTorch output
-//   5. browser tests, one stage per engine (POSENC_BROWSERS, default
-//      chromium,firefox,webkit): in Chromium every file of tests/browser/
-//      (the lesson page, its widgets, axe, embedding, reliability, the
-//      train lab); in Firefox ESR and WebKitGTK the checks of
-//      tests/browser/engines/ (the lesson, embeds, file://, and in WebKit the
-//      scalar build chosen by an engine without WebAssembly SIMD)
+// summary line. Stages (their ids in STAGES below; `npm test -- --stage js`
+// runs one, `npm test -- tests/js/api.test.mjs` one file):
+//   build     the four wasm modules (BUILD_VARIANTS), the lesson, the bundles,
+//             and the Catch2 and libFuzzer builds (native, sanitize, fuzz, wasm)
+//   native    Catch2, native (g++): SIMD kernels with their scalar twins, and
+//             the scalar-only build
+//   sanitize  the same under ASan + UBSan, built by clang
+//   fuzz      a short seeded libFuzzer run over the core (also ASan + UBSan)
+//   wasm      Catch2 as wasm under Node: SIMD build and scalar build
+//   js        JS API tests (node --test) against both wasm builds (with a
+//             short run of the API fuzzer), the printing helpers and every
+//             live sample against recorded PyTorch output
+//   chromium, firefox, webkit
+//             browser tests, one stage per engine (POSENC_BROWSERS, default
+//             all three): in Chromium every file of tests/browser/ (the lesson
+//             page, its widgets, axe, embedding, reliability, the train lab);
+//             in Firefox ESR and WebKitGTK the checks of tests/browser/engines/
+//             (the lesson, embeds, file://, and in WebKit the scalar build
+//             chosen by an engine without WebAssembly SIMD)
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -129,81 +133,182 @@ function nodeTestCounts(out) {
     : null;
 }
 
-const built = await run('build', 'bash', ['scripts/build/build.sh', '--tests']);
-if (built) {
-  await run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], {
-    cwd: path.join(root, 'build/native'),
-    parse: ctestCounts,
-    show: ctestSummaryLines,
-  });
-  await run('Catch2 native under ASan + UBSan', 'ctest', ['-V', '-j2'], {
-    cwd: path.join(root, 'build/sanitize'),
-    parse: ctestCounts,
-    show: ctestSummaryLines,
-  });
-  await run(
-    'libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)',
-    process.execPath,
-    ['scripts/test/fuzz.mjs', '--native-only', '--runs', '40000'],
-    {
-      parse: (out) => {
-        const ok = /fuzz: no findings/.test(out);
-        const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
-        return {
-          passed: ok ? 1 : 0,
-          failed: ok ? 0 : 1,
-          detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants`,
-        };
-      },
-    },
-  );
-  await run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
-    cwd: path.join(root, 'build/wasm'),
-    parse: ctestCounts,
-    show: ctestSummaryLines,
-  });
-  const jsTests = testFiles('tests/js');
-  await run(
-    'JS API, printing and live samples vs PyTorch (node --test, both builds)',
-    process.execPath,
-    ['--test', ...jsTests],
-    { parse: nodeTestCounts },
-  );
-  if (process.env.POSENC_BROWSER_TESTS !== '0') {
-    const engines = browsersToTest();
-    if (engines.includes('chromium')) {
-      const browserTests = testFiles('tests/browser');
-      await run(
+// The stages, in the order they run. `npm test -- --stage <id>` runs some
+// (a comma list, or the option again); `npm test -- <file>...` runs those
+// test files, each in its stage. `needs` is what of the build a stage reads:
+// 'modules' (scripts/build/build.sh: the wasm modules, the lesson page, the
+// bundles) or 'tests' (build.sh --tests: the Catch2 and libFuzzer builds
+// too). The build always runs first (it does nothing where nothing
+// changed), as far as the chosen stages need it.
+const STAGES = [
+  {
+    id: 'native',
+    needs: 'tests',
+    run: () =>
+      run('Catch2 native (SIMD and scalar builds)', 'ctest', ['-V', '-j2'], {
+        cwd: path.join(root, 'build/native'),
+        parse: ctestCounts,
+        show: ctestSummaryLines,
+      }),
+  },
+  {
+    id: 'sanitize',
+    needs: 'tests',
+    run: () =>
+      run('Catch2 native under ASan + UBSan (clang)', 'ctest', ['-V', '-j2'], {
+        cwd: path.join(root, 'build/sanitize'),
+        parse: ctestCounts,
+        show: ctestSummaryLines,
+      }),
+  },
+  {
+    id: 'fuzz',
+    needs: 'tests',
+    run: () =>
+      run(
+        'libFuzzer over the core, short seeded run (ASan + UBSan; npm run fuzz for longer)',
+        process.execPath,
+        ['scripts/test/fuzz.mjs', '--native-only', '--runs', '40000'],
+        {
+          parse: (out) => {
+            const ok = /fuzz: no findings/.test(out);
+            const inputs = [...out.matchAll(/: (\d+) inputs in/g)].map((m) => Number(m[1]));
+            return {
+              passed: ok ? 1 : 0,
+              failed: ok ? 0 : 1,
+              detail: `${inputs.reduce((a, b) => a + b, 0)} inputs over 2 variants`,
+            };
+          },
+        },
+      ),
+  },
+  {
+    id: 'wasm',
+    needs: 'tests',
+    run: () =>
+      run('Catch2 wasm (SIMD and scalar builds, under node)', 'ctest', ['-V', '-j2'], {
+        cwd: path.join(root, 'build/wasm'),
+        parse: ctestCounts,
+        show: ctestSummaryLines,
+      }),
+  },
+  {
+    id: 'js',
+    needs: 'modules',
+    files: () => testFiles('tests/js'),
+    run: (files) =>
+      run(
+        'JS API, printing and live samples vs PyTorch (node --test, both builds)',
+        process.execPath,
+        ['--test', ...files],
+        { parse: nodeTestCounts },
+      ),
+  },
+  {
+    id: 'chromium',
+    needs: 'modules',
+    browser: true,
+    files: () => testFiles('tests/browser'),
+    run: (files) =>
+      run(
         'Browser tests in Chromium (playwright-core)',
         process.execPath,
-        ['--test', '--test-concurrency=1', ...browserTests],
-        { parse: nodeTestCounts, minutes: 20, again: true },
-      );
-    }
-    if (engines.includes('firefox')) {
-      await run(
-        'Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)',
-        process.execPath,
-        ['--test', 'tests/browser/engines/firefox.test.mjs'],
-        { parse: nodeTestCounts, minutes: 15, again: true },
-      );
-    }
-    if (engines.includes('webkit')) {
+        ['--test', '--test-concurrency=1', ...files],
+        {
+          parse: nodeTestCounts,
+          minutes: 20,
+          again: true,
+        },
+      ),
+  },
+  {
+    id: 'firefox',
+    needs: 'modules',
+    browser: true,
+    files: () => ['tests/browser/engines/firefox.test.mjs'],
+    run: (files) =>
+      run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', ...files], {
+        parse: nodeTestCounts,
+        minutes: 15,
+        again: true,
+      }),
+  },
+  {
+    id: 'webkit',
+    needs: 'modules',
+    browser: true,
+    files: () => ['tests/browser/engines/webkit.test.mjs'],
+    run: (files) => {
       // WebKitGTK needs a display: a virtual one unless there is one already
       const [cmd, args] = process.env.DISPLAY ? [process.execPath, []] : ['xvfb-run', ['-a', process.execPath]];
-      await run(
+      return run(
         'Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)',
         cmd,
-        [...args, '--test', 'tests/browser/engines/webkit.test.mjs'],
+        [...args, '--test', ...files],
         { parse: nodeTestCounts, minutes: 15, again: true },
       );
+    },
+  },
+];
+
+const USAGE = `usage: npm test [-- [--stage <id>[,<id>...]]... [<test file>...]]
+  stages: build, ${STAGES.map((s) => s.id).join(', ')}
+    (the build runs first, as far as the chosen stages need it; --stage build alone builds everything)
+  test files: tests/js/*.test.mjs (stage js), tests/browser/*.test.mjs (chromium),
+    tests/browser/engines/firefox.test.mjs, tests/browser/engines/webkit.test.mjs`;
+
+/**
+ * From the command line: `stages`, [stage, its files (null: all of them)]
+ * for each stage to run, and `everything` (build the Catch2 and libFuzzer
+ * trees too); exits 2 on an unknown stage, option or file.
+ */
+function plan(argv) {
+  const ids = new Set();
+  const files = new Map();
+  const refuse = (why) => {
+    console.error(`npm test: ${why}\n${USAGE}`);
+    process.exit(2);
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const [flag, inline] = argv[i].split('=', 2);
+    if (flag === '--stage') {
+      const value = inline ?? argv[++i];
+      if (!value) refuse('--stage needs a stage name');
+      for (const id of value.split(',').map((s) => s.trim())) {
+        if (id !== 'build' && !STAGES.some((s) => s.id === id)) refuse(`unknown stage "${id}"`);
+        ids.add(id);
+      }
+    } else if (flag === '--help' || flag === '-h') {
+      console.log(USAGE);
+      process.exit(0);
+    } else if (flag.startsWith('-')) {
+      refuse(`unknown option ${argv[i]}`);
+    } else {
+      const file = path.relative(root, path.resolve(argv[i]));
+      const stage = STAGES.find((s) => s.files?.().includes(file));
+      if (!stage) refuse(`${argv[i]} is not a test file of any stage`);
+      files.set(stage.id, [...(files.get(stage.id) ?? []), file]);
     }
   }
+  if (!ids.size && !files.size) {
+    const all = STAGES.filter((s) => !s.browser || browsersToTest().includes(s.id)).map((s) => [s, null]);
+    return { stages: all, everything: true };
+  }
+  const stages = STAGES.filter((s) => ids.has(s.id) || files.has(s.id)).map((s) => [
+    s,
+    ids.has(s.id) ? null : files.get(s.id),
+  ]);
+  return { stages, everything: ids.has('build') || stages.some(([s]) => s.needs === 'tests') };
 }
+
+const { stages, everything } = plan(process.argv.slice(2));
+const built = await run('build', 'bash', ['scripts/build/build.sh', ...(everything ? ['--tests'] : [])]);
+if (built) for (const [stage, files] of stages) await stage.run(files ?? stage.files?.());
 
 // POSENC_BROWSERS=chromium (or firefox, webkit, a comma list) runs those engines only
 function browsersToTest() {
-  const all = ['chromium', 'firefox', 'webkit'];
+  if (process.env.POSENC_BROWSER_TESTS === '0') return [];
+  const all = STAGES.filter((s) => s.browser).map((s) => s.id);
   const asked = (process.env.POSENC_BROWSERS ?? all.join(','))
     .split(',')
     .map((s) => s.trim().toLowerCase())

@@ -2,8 +2,9 @@
 // package by Vite, webpack 5, Rollup or esbuild) share:
 // - siteProject(): the bundler's project under build/bundler-sites/<name>/
 //   (git-ignored), its packages those of tests/browser/consumer-sites/<name>/'s
-//   committed lock (installed by scripts/setup/setup.sh, once per lock), the freshly
-//   packed tarball installed over the previous copy on each run, offline;
+//   committed lock (installed by scripts/setup/setup.sh, once per lock), this
+//   checkout's packed tarball (packedPackage: packed once per content)
+//   installed over the previous copy on each run, offline;
 // - the two sites every bundler builds: a page importing
 //   `posenc-course/widgets` (every tag, train-lab included) and one importing
 //   `posenc-course/bundle` (every tag but train-lab), both also computing
@@ -15,11 +16,11 @@
 //   on the page: returned), no page or console error or failing request.
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { strictPage, renderAllWidgets, assertShowsSomething, learnerVisibleErrors, root } from './harness.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/build/bundles.mjs';
-import { sinusoidalBothBuilds } from '../js/installed-package.mjs';
+import { packedPackage, sinusoidalBothBuilds } from '../js/installed-package.mjs';
 import { loadCase } from '../js/fixture.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
 import { installSite } from '../../scripts/setup/consumer-sites.mjs';
@@ -76,9 +77,8 @@ export function siteProject(name) {
   const packDir = path.join(project, 'pack');
   rmSync(packDir, { recursive: true, force: true });
   mkdirSync(packDir);
-  const packed = JSON.parse(
-    execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: root, encoding: 'utf8' }),
-  );
+  const { tarball } = packedPackage();
+  copyFileSync(tarball, path.join(packDir, path.basename(tarball)));
   // --no-save: the project stays its committed package.json and lock; --offline: nothing is fetched
   npm([
     'install',
@@ -87,7 +87,7 @@ export function siteProject(name) {
     '--no-audit',
     '--no-fund',
     '--loglevel=error',
-    `./pack/${packed[0].filename}`,
+    `./pack/${path.basename(tarball)}`,
   ]);
   for (const f of ['web/posenc.js', 'web/core/load.js', 'web/widgets/train-lab.js', 'dist/posenc-widgets.js']) {
     assert.equal(

@@ -10,7 +10,16 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
 import { exportLesson } from '../../scripts/export/export.mjs';
-import { root, startServer, launch, newPage, renderAllWidgets, shadowTexts, screenshotPath } from './harness.mjs';
+import {
+  root,
+  startServer,
+  launch,
+  newPage,
+  renderAllWidgets,
+  shadowTexts,
+  screenshotPath,
+  SAVE_SCREENSHOTS,
+} from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
@@ -100,7 +109,7 @@ test('a course page on another origin loads widgets.js and renders widgets; attr
   assert.match(fonts[0], /Georgia/);
   assert.doesNotMatch(fonts[1], /Georgia/);
   assert.deepEqual(page.errors, []);
-  await page.screenshot({ path: screenshotPath('embed-course-page.png') });
+  if (SAVE_SCREENSHOTS) await page.screenshot({ path: screenshotPath('embed-course-page.png') });
   await page.context().close();
 });
 

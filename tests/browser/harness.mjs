@@ -10,6 +10,11 @@ import { launchChromium } from '../../scripts/run/chromium.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const screenshotDir = path.join(root, 'screenshots');
+// Screenshots no check reads (each section and widget, desktop and phone, in
+// every engine) are saved only with POSENC_SCREENSHOTS=1: they cost about a
+// minute of the browser stages and nobody looks at them on a passing run.
+// Shots a check compares (overflow.test's strips) are always taken.
+export const SAVE_SCREENSHOTS = process.env.POSENC_SCREENSHOTS === '1';
 
 /** The static server of `npm start` (or of `dir`, with the same options) on a free port. */
 export async function startServer({ dir, ...options } = {}) {

@@ -5,7 +5,7 @@
 // the table work from the keyboard; the embed URL opens a preset.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage, screenshotPath } from './harness.mjs';
+import { useSite, newPage, screenshotPath, SAVE_SCREENSHOTS } from './harness.mjs';
 import { ROPE_PRESETS } from '../../web/lib/rope/rope-presets.js';
 
 const site = useSite();
@@ -41,7 +41,8 @@ test('every preset renders with its source, a summary and no error', async () =>
     assert.match(text, /rotates \d+ pairs/, p.id);
     assert.match(text, /Attention factor: /, p.id);
     assert.equal(await el.locator('.error[role=alert]').last().innerText(), '', p.id);
-    await page.screenshot({ path: screenshotPath(`rope-config-lab-${p.id}.png`), fullPage: true });
+    if (SAVE_SCREENSHOTS)
+      await page.screenshot({ path: screenshotPath(`rope-config-lab-${p.id}.png`), fullPage: true });
   }
   await el.evaluate((e) => e.setAttribute('preset', 'phi-3-mini-128k'));
   await el.evaluate((e) => e.updateNow());

@@ -15,6 +15,7 @@ import { blocksToHtml, quizTextToHtml } from '../../web/lib/questions/quiz-text.
 import { authorBlocks, authorInline } from '../../web/lib/questions/author-text.js';
 import { compileExercise } from '../../web/lib/questions/own-exercise.js';
 import { exercises as lessonExercises } from '../../web/gen/lesson-data.js';
+import { builtLesson } from './built-lesson.mjs';
 
 const pe = await loadPosenc();
 const dir = new URL('../../web/exercises/', import.meta.url);
@@ -174,8 +175,7 @@ test('two learners see different numbers in most exercises; one learner the same
 });
 
 test('the lesson: at least 10 exercises in 7 sections, 3 asking for a formula, 3 for a prediction a live sample then shows, 1 for a bug', async () => {
-  const { buildLesson } = await import('../../scripts/build/build-lesson.mjs');
-  const { exercises } = await buildLesson();
+  const { exercises } = await builtLesson();
   const list = Object.values(exercises);
   const sections = new Set(list.map((x) => x.section));
   assert.ok(list.length >= 10, `${list.length} exercises`);

@@ -5,13 +5,13 @@
 // the closing review with at least one widget or live sample. `npm run lesson:stats` prints the counts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLesson } from '../../scripts/build/build-lesson.mjs';
+import { builtLesson } from './built-lesson.mjs';
 import { lessonStats, formatStats } from '../../scripts/lesson/lesson-stats.mjs';
 
 const MAX_MAIN_WORDS = 9000;
 const MAX_QUIZZES = 36;
 
-const { sections } = await buildLesson();
+const { sections } = await builtLesson();
 const stats = lessonStats(sections);
 const table = `\n${formatStats(stats)}`;
 

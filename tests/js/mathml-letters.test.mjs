@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRenderer } from '../../scripts/build/build-lesson.mjs';
 import { mathvariantLetters, styledLetter } from '../../scripts/lesson/lesson-format.mjs';
+import { builtLesson } from './built-lesson.mjs';
 
 test('\\mathbb{R} renders as ℝ with no mathvariant left, the TeX kept in the annotation', () => {
   const { render } = createRenderer();
@@ -42,8 +43,7 @@ test('mathvariant="normal" and letters with no styled form are left as KaTeX wro
 });
 
 test('the whole lesson page carries no mathvariant but "normal"', async () => {
-  const { buildLesson } = await import('../../scripts/build/build-lesson.mjs');
-  const { page } = await buildLesson();
+  const { page } = await builtLesson();
   const variants = new Set([...page.matchAll(/<m(?:i|n)\b[^>]*mathvariant="([a-z-]+)"/g)].map((m) => m[1]));
   variants.delete('normal');
   assert.deepEqual([...variants], []);

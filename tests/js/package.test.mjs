@@ -338,20 +338,6 @@ const BAD = [
   "import { loadPosenc } from 'posenc-course'; await loadPosenc({ simd: 'yes' });",
 ];
 
-function tsc(files) {
-  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify({ ...TSCONFIG, files }));
-  return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-    cwd: project,
-    encoding: 'utf8',
-  });
-}
-
-test('TypeScript accepts a consumer of the tags, attributes, events and API', () => {
-  writeFileSync(path.join(project, 'good.mts'), GOOD);
-  const r = tsc(['good.mts']);
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-});
-
 // JSX: every tag in a .tsx file, its attributes checked, and train-lab's events typed.
 // The project's JSX library supplies JSX.Element (here a one-line stand-in);
 // the package adds the tags to JSX.IntrinsicElements.
@@ -378,80 +364,99 @@ const BAD_TSX = [
   "document.createElement('train-lab').addEventListener('train-lab-done', (e) => { const n: number = e.detail.results; });",
 ];
 
-test('TypeScript: a TSX file with the tags passes (attributes checked, train-lab events typed); each misuse fails on its line', () => {
-  writeFileSync(path.join(project, 'jsx-library.d.ts'), JSX_LIBRARY);
-  writeFileSync(path.join(project, 'page.tsx'), GOOD_TSX);
-  const tsx = (files) => {
-    writeFileSync(
-      path.join(project, 'tsconfig.json'),
-      JSON.stringify({ ...TSCONFIG, compilerOptions: { ...TSCONFIG.compilerOptions, jsx: 'preserve' }, files }),
-    );
-    return spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+/**
+ * Runs tsc once on the project `project` with `compilerOptions` (over
+ * TSCONFIG's) and `sources` (file name -> text), all in one program: a
+ * tsc start and a read of lib.dom.d.ts are most of its time. Returns its
+ * output and its errors by file: { status, output, errors: Map<file, line[]> }.
+ */
+function tscProgram(sources, compilerOptions = {}) {
+  for (const [file, text] of Object.entries(sources)) writeFileSync(path.join(project, file), text);
+  const config = {
+    compilerOptions: { ...TSCONFIG.compilerOptions, ...compilerOptions },
+    files: Object.keys(sources),
+  };
+  writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(config));
+  const run = () =>
+    spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json', '--pretty', 'false'], {
       cwd: project,
       encoding: 'utf8',
     });
-  };
-  const r = tsx(['jsx-library.d.ts', 'page.tsx']);
-  assert.equal(r.status, 0, r.stdout + r.stderr);
-  BAD_TSX.forEach((line, i) => {
-    const file = `bad${i}.tsx`;
-    writeFileSync(
-      path.join(project, file),
-      `import 'posenc-course/widgets';\nexport const x = ${line.startsWith('<') ? line : `0;\n${line}`};\n`.replace(
-        /;\n;/,
-        ';',
-      ),
-    );
-    const bad = tsx(['jsx-library.d.ts', file]);
-    assert.notEqual(bad.status, 0, `tsc accepted: ${line}`);
-    assert.match(bad.stdout, new RegExp(`^${file.replace('.', '\\.')}\\(\\d+,`, 'm'), bad.stdout);
+  let r = run();
+  if (config.compilerOptions.ignoreDeprecations && /ignoreDeprecations/.test(r.stdout)) {
+    // a TypeScript before 6 knows no 6.0 deprecations to ignore
+    delete config.compilerOptions.ignoreDeprecations;
+    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(config));
+    r = run();
+  }
+  const errors = new Map();
+  for (const m of r.stdout.matchAll(/^(.+?)\((\d+),\d+\): error TS\d+/gm))
+    errors.set(m[1], [...(errors.get(m[1]) ?? []), Number(m[2])]);
+  return { status: r.status, output: r.stdout + r.stderr, errors };
+}
+
+// Every nodenext case, the good files and each misuse (in a file of its
+// own), is one tsc program: each misuse must fail on its own line, and
+// nothing else may fail. jsx: 'preserve' reaches only the .tsx files.
+let nodenext;
+const nodenextProgram = () => {
+  if (nodenext) return nodenext;
+  const sources = { 'good.mts': GOOD, 'jsx-library.d.ts': JSX_LIBRARY, 'page.tsx': GOOD_TSX };
+  const misuses = {}; // file -> [the misuse, the line it is on]
+  BAD.forEach((line, i) => {
+    sources[`bad${i}.mts`] = `${line}\nexport {};\n`;
+    misuses[`bad${i}.mts`] = [line, 1];
   });
+  BAD_TSX.forEach((line, i) => {
+    // a tag is the value of the export; a statement follows it on a line of its own
+    sources[`bad${i}.tsx`] = line.startsWith('<')
+      ? `import 'posenc-course/widgets';\nexport const x = ${line};\n`
+      : `import 'posenc-course/widgets';\nexport const x = 0;\n${line}\n`;
+    misuses[`bad${i}.tsx`] = [line, line.startsWith('<') ? 2 : 3];
+  });
+  nodenext = { ...tscProgram(sources, { jsx: 'preserve' }), misuses };
+  // a file that fails but holds no misuse fails every test that reads this program
+  const unexpected = [...nodenext.errors.keys()].filter((f) => !misuses[f]);
+  assert.deepEqual(unexpected, [], nodenext.output);
+  return nodenext;
+};
+
+/** Fails unless each misuse of `files` fails tsc, on its own line and nowhere else. */
+function assertEachMisuseFails(files) {
+  const { errors, misuses, output } = nodenextProgram();
+  for (const file of files) {
+    const [line, at] = misuses[file];
+    assert.ok(errors.has(file), `tsc accepted: ${line}`);
+    assert.deepEqual(
+      [...new Set(errors.get(file))],
+      [at],
+      `the error is on the misuse (${file}, line ${at}): ${output}`,
+    );
+  }
+}
+
+test('TypeScript accepts a consumer of the tags, attributes, events and API', () => {
+  const { errors, output } = nodenextProgram();
+  assert.equal(errors.has('good.mts'), false, output);
+});
+
+test('TypeScript: a TSX file with the tags passes (attributes checked, train-lab events typed); each misuse fails on its line', () => {
+  const { errors, output } = nodenextProgram();
+  assert.equal(errors.has('page.tsx') || errors.has('jsx-library.d.ts'), false, output);
+  assertEachMisuseFails(BAD_TSX.map((_, i) => `bad${i}.tsx`));
 });
 
 test('TypeScript with moduleResolution node (node10, which ignores "exports"): the subpaths still find their types', () => {
-  writeFileSync(
-    path.join(project, 'old.ts'),
-    "import type { RopeClockAttributes, PeQuizAnsweredDetail } from 'posenc-course/widgets';\nimport type { Posenc } from 'posenc-course/bundle';\nimport type {} from 'posenc-course/react';\nconst a: RopeClockAttributes = { 'd-model': 8 };\nconst d = {} as PeQuizAnsweredDetail;\nconst p = null as Posenc | null;\nconsole.log(a, d.quizId, p);\n",
+  const r = tscProgram(
+    {
+      'old.ts':
+        "import type { RopeClockAttributes, PeQuizAnsweredDetail } from 'posenc-course/widgets';\nimport type { Posenc } from 'posenc-course/bundle';\nimport type {} from 'posenc-course/react';\nconst a: RopeClockAttributes = { 'd-model': 8 };\nconst d = {} as PeQuizAnsweredDetail;\nconst p = null as Posenc | null;\nconsole.log(a, d.quizId, p);\n",
+    },
+    { module: 'esnext', moduleResolution: 'node', ignoreDeprecations: '6.0' },
   );
-  writeFileSync(
-    path.join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: {
-        ...TSCONFIG.compilerOptions,
-        module: 'esnext',
-        moduleResolution: 'node',
-        ignoreDeprecations: '6.0',
-      },
-      files: ['old.ts'],
-    }),
-  );
-  let r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-    cwd: project,
-    encoding: 'utf8',
-  });
-  if (/ignoreDeprecations/.test(r.stdout)) {
-    // a TypeScript before 6 knows no 6.0 deprecations to ignore
-    const config = JSON.parse(readFileSync(path.join(project, 'tsconfig.json'), 'utf8'));
-    delete config.compilerOptions.ignoreDeprecations;
-    writeFileSync(path.join(project, 'tsconfig.json'), JSON.stringify(config));
-    r = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.json'], {
-      cwd: project,
-      encoding: 'utf8',
-    });
-  }
-  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.equal(r.status, 0, r.output);
 });
 
 test('TypeScript rejects each misuse', () => {
-  BAD.forEach((line, i) => {
-    const file = `bad${i}.mts`;
-    writeFileSync(path.join(project, file), `${line}\nexport {};\n`);
-    const r = tsc([file]);
-    assert.notEqual(r.status, 0, `tsc accepted: ${line}`);
-    assert.match(
-      r.stdout,
-      new RegExp(`^${file.replace('.', '\\.')}\\(1,`, 'm'),
-      `the error is on the misuse: ${r.stdout}`,
-    );
-  });
+  assertEachMisuseFails(BAD.map((_, i) => `bad${i}.mts`));
 });

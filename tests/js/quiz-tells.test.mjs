@@ -12,10 +12,11 @@
 // `npm run lesson:stats` prints the table these come from.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildLesson, createRenderer } from '../../scripts/build/build-lesson.mjs';
+import { createRenderer } from '../../scripts/build/build-lesson.mjs';
+import { builtLesson } from './built-lesson.mjs';
 import { optionFeatures, optionTells, formatQuizTells } from '../../scripts/lesson/lesson-stats.mjs';
 
-const { tells } = await buildLesson();
+const { tells } = await builtLesson();
 const report = `\n${formatQuizTells(tells)}`;
 
 test('what a learner reads: no tags, no TeX source; numbers are tokens, not names; "cannot" is no hedge', () => {
@@ -112,7 +113,7 @@ for (const g of tells.generated) {
 // rank by length may hold more than 40% of the right options (a tie counts
 // as the higher rank: indistinguishable lengths give nothing away).
 test('written single-answer quizzes: the right option sits at no one rank by length in more than 40% of them', async () => {
-  const { quizzes } = await buildLesson();
+  const { quizzes } = await builtLesson();
   const ranks = [0, 0, 0, 0, 0, 0];
   let n = 0;
   for (const q of Object.values(quizzes)) {

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export/export.mjs';
 import { createStaticServer, listenLocal } from '../../../scripts/run/serve.mjs';
-import { screenshotPath, assertNoSidewaysScroll } from '../harness.mjs';
+import { screenshotPath, assertNoSidewaysScroll, SAVE_SCREENSHOTS } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/run/kill-tree.mjs';
 import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
@@ -284,6 +284,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
   let lessonPage; // opened by the first test, reused by the next two
   let simdComputed;
   const shot = (name) => screenshotPath(`${engine}-${name}.png`);
+  const save = (page, name) => (SAVE_SCREENSHOTS ? page.screenshot(shot(name)) : null);
 
   // every engine this suite starts, so a hang can end them all. Only
   // engines' processes are ended: the file:// check's export runs esbuild,
@@ -369,16 +370,17 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
     const top = await page.evaluate(SETTLED_VIEW, null);
     assert.equal(top.y, 0, `the top shot is taken ${top.y} px down`);
     if (top.bar !== null) assert.equal(top.bar, '', 'at the top the contents bar names a section');
-    await page.screenshot(shot(`lesson-${name}-00-top`));
+    await save(page, `lesson-${name}-00-top`);
     const ids = await page.evaluate(() => [...document.querySelectorAll('main section[id]')].map((n) => n.id));
     for (const [i, id] of ids.entries()) {
       await page.evaluate((id) => document.getElementById(id).scrollIntoView({ behavior: 'instant' }), id);
       assertAtSection(await page.evaluate(SETTLED_VIEW, id), id);
-      await page.screenshot(shot(`lesson-${name}-${String(i + 1).padStart(2, '0')}-${id}`));
+      await save(page, `lesson-${name}-${String(i + 1).padStart(2, '0')}-${id}`);
     }
   }
   // the first instance of each widget, scrolled to the top of the screen
   async function screenshotWidgets(page, name) {
+    if (!SAVE_SCREENSHOTS) return;
     for (const tag of tags) {
       await page.evaluate((tag) => {
         const n = document.querySelector(tag);
@@ -386,7 +388,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
         window.scrollBy(0, -8);
       }, tag);
       await new Promise((r) => setTimeout(r, 150));
-      await page.screenshot(shot(`widget-${name}-${tag}`));
+      await save(page, `widget-${name}-${tag}`);
     }
   }
 
@@ -575,7 +577,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
         LINKED_SECTION,
         `the contents link to #${LINKED_SECTION}`,
       );
-      await top.screenshot(shot(`phone-link-${LINKED_SECTION}`));
+      await save(top, `phone-link-${LINKED_SECTION}`);
       await top.close();
       assert.deepEqual(top.errors, []);
     },
@@ -595,7 +597,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
       assert.equal(await page.evaluate(() => !!window.__peProbe), true, 'the probe did not run under the CSP');
       await renderAll(page, widget.split('&')[0]);
     }
-    await page.screenshot(shot('embed-csp-live-output'));
+    await save(page, 'embed-csp-live-output');
     await page.close();
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.errors, []);
@@ -770,7 +772,7 @@ addEventListener('message', (e) => {
           console.log(
             `# ${engine} scalar build: ${Object.keys(computed).length} widget outputs equal to the SIMD build's`,
           );
-          await page.screenshot(shot('scalar-top'));
+          await save(page, 'scalar-top');
           await page.close();
           assert.deepEqual(page.errors, []);
         } finally {
