@@ -149,6 +149,14 @@ void row_block(float* c, std::int64_t ldc, const float* a, std::int64_t a_rs, st
 // Blocks of 4 rows, then the m % 4 rows left over as one smaller block.
 void gemm_blocked(float* c, const float* a, std::int64_t a_rs, std::int64_t a_cs, const float* b, std::int64_t m,
                   std::int64_t k, std::int64_t n, Init init) {
+    if (k == 0) {
+        // An empty sum: A and B have no elements and may be an empty vector's
+        // null data(), which must not be offset (UB, as clang's UBSan says);
+        // C gets what the blocks would give it, its start value plus 0.
+        for (std::int64_t i = 0; i < m * n; ++i)
+            c[i] = init == Init::zero ? 0.0f : init == Init::add_c_last ? c[i] + 0.0f : c[i];
+        return;
+    }
     const std::int64_t body = m - m % 4;
     for (std::int64_t i = 0; i < body; i += 4) row_block<4>(c + i * n, n, a + i * a_rs, a_rs, a_cs, b, n, k, n, init);
     float* ct = c + body * n;
