@@ -131,6 +131,10 @@ test('trains in workers from the keyboard: progress, pause, resume, results', as
     () => !document.querySelector('train-lab').shadowRoot.querySelector('.readout').textContent,
   );
   await page.locator('train-lab').getByText('Show the loss curves as a table').click();
+  // the table is built on the toggle event, after the click
+  await page.waitForFunction(
+    () => document.querySelector('train-lab').shadowRoot.querySelectorAll('details.alt tbody tr').length > 0,
+  );
   const curveRows = await lab(page, (el) =>
     [...el.shadowRoot.querySelectorAll('details.alt tbody tr')].map((tr) => [...tr.cells].map((c) => c.textContent)),
   );
