@@ -287,10 +287,14 @@ function markWideFormulas(els = wideCandidates) {
   else for (const el of els) markWide(el);
 }
 let resizeTimer = 0;
-window.addEventListener('resize', () => {
+const remeasureSoon = () => {
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => markWideFormulas(), 150);
-});
+};
+window.addEventListener('resize', remeasureSoon);
+// the reader's colour scheme changes the page's layout too (the widgets draw
+// again, and a table can become wider than its box without any resize)
+window.matchMedia('(prefers-color-scheme: dark)').addEventListener?.('change', remeasureSoon);
 // what a closed aside holds has no width until it opens
 for (const aside of document.querySelectorAll('details.aside')) {
   aside.addEventListener(

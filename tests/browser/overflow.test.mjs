@@ -124,21 +124,44 @@ function findUncuedOverflow() {
   };
 }
 
-for (const [name, options] of [
-  ['375 px phone', phone],
-  ['1280 px desktop', desktop],
-]) {
-  for (const colorScheme of ['light', 'dark']) {
-    test(`${name}, ${colorScheme}: whatever is wider than its box scrolls, shows the scroll cue and takes a tab stop`, async () => {
-      const page = await openLesson({ ...options, colorScheme });
-      const { problems, pageWidth, screenWidth } = await page.evaluate(findUncuedOverflow);
-      assert.deepEqual(problems, []);
-      assert.ok(pageWidth <= screenWidth, `the page scrolls sideways: ${pageWidth} px on a ${screenWidth} px screen`);
-      assert.deepEqual(page.errors, []);
-      await page.context().close();
-    });
+// Whatever is wider than its box, found on `page` once the page has settled
+// (a re-measure waits 150 ms and far boxes wait for idle moments): none may lack
+// its cue or tab stop, and the page itself never scrolls sideways.
+async function assertOverflowCued(page, when) {
+  let found;
+  for (let i = 0; i < 20; i++) {
+    found = await page.evaluate(findUncuedOverflow);
+    if (!found.problems.length) break;
+    await page.waitForTimeout(250);
   }
+  const { problems, pageWidth, screenWidth } = found;
+  assert.deepEqual(problems, [], when);
+  assert.ok(
+    pageWidth <= screenWidth,
+    `${when}: the page scrolls sideways: ${pageWidth} px on a ${screenWidth} px screen`,
+  );
 }
+
+for (const colorScheme of ['light', 'dark']) {
+  test(`1280 px desktop, ${colorScheme}: whatever is wider than its box scrolls, shows the scroll cue and takes a tab stop`, async () => {
+    const page = await openLesson({ ...desktop, colorScheme });
+    await assertOverflowCued(page, colorScheme);
+    assert.deepEqual(page.errors, []);
+    await page.context().close();
+  });
+}
+
+// the phone's page loaded light, then switched to dark as a reader's system
+// does at dusk (one render for both schemes; lesson.js measures again on the switch)
+test('375 px phone, light and then dark on the same page: whatever is wider than its box scrolls, shows the scroll cue and takes a tab stop', async () => {
+  const page = await openLesson({ ...phone, colorScheme: 'light' });
+  await assertOverflowCued(page, 'light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await renderAllWidgets(page, tags);
+  await assertOverflowCued(page, 'dark, after the switch');
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
 
 test('the scroll cue is drawn: a shadow at an edge with more behind it, none at an edge without (pixels of a live output)', async () => {
   for (const colorScheme of ['light', 'dark']) {
