@@ -186,6 +186,10 @@ const wideCandidates = [
 // labels differ and do not depend on which were measured first
 const displayIndex = new Map(wideCandidates.filter((el) => el.localName === 'div').map((el, i) => [el, i + 1]));
 const measured = new WeakSet();
+// <html data-wide-measured>: every box has been measured at the page's
+// current layout (set when an idle pass ends, cleared when one is due; the
+// browser tests wait for it after resizing the page)
+const setMeasured = (done) => document.documentElement.toggleAttribute('data-wide-measured', done);
 function markWide(el, scrolls) {
   measured.add(el);
   const had = el.hasAttribute('tabindex');
@@ -219,6 +223,7 @@ const wideObserver =
       )
     : null;
 for (const el of wideCandidates) wideObserver ? wideObserver.observe(el) : markWide(el);
+if (!wideObserver) setMeasured(true);
 // The ones the reader has not come near yet are measured in idle moments
 // once the page has loaded, a few per moment, so that every formula that
 // scrolls has its tab stop wherever the reader jumps (or an assistive tool
@@ -227,7 +232,9 @@ for (const el of wideCandidates) wideObserver ? wideObserver.observe(el) : markW
 // long as an idle moment can (50 ms); markRemaining stops after 8 ms of work.
 // It said 8 before, under markRemaining's 10, and no far formula was ever
 // measured there.)
-const whenIdle = window.requestIdleCallback ?? ((fn) => setTimeout(() => fn({ timeRemaining: () => 50 }), 200));
+const whenIdle = window.requestIdleCallback
+  ? (fn) => window.requestIdleCallback(fn, { timeout: 1000 })
+  : (fn) => setTimeout(() => fn({ timeRemaining: () => 50 }), 200);
 let nextCandidate = 0;
 let idlePass = false;
 let loaded = false;
@@ -240,7 +247,15 @@ function markRemaining(deadline) {
   // phone, more than the idle moment said it had left: a task stops after
   // 8 ms of work.
   const start = performance.now();
-  while (nextCandidate < wideCandidates.length && deadline.timeRemaining() > 10 && performance.now() - start < 8) {
+  // a page that is never idle long enough still gets one block a second
+  // (the timeout whenIdle gives requestIdleCallback): a tab stop must not wait forever
+  let oneBlock = deadline.didTimeout === true;
+  while (
+    nextCandidate < wideCandidates.length &&
+    (oneBlock || deadline.timeRemaining() > 10) &&
+    performance.now() - start < 8
+  ) {
+    oneBlock = false;
     // all of a block's widths are read before any tab stop is written
     const block = blockOf(wideCandidates[nextCandidate]);
     const batch = [];
@@ -254,9 +269,13 @@ function markRemaining(deadline) {
     batch.forEach((el, i) => markWide(el, widths[i]));
   }
   if (nextCandidate < wideCandidates.length) whenIdle(markRemaining);
-  else idlePass = false;
+  else {
+    idlePass = false;
+    setMeasured(true);
+  }
 }
 function startIdlePass() {
+  setMeasured(false);
   nextCandidate = 0;
   if (idlePass || !loaded) return;
   idlePass = true;
@@ -283,11 +302,13 @@ if (wideObserver) {
   );
 }
 function markWideFormulas(els = wideCandidates) {
-  if (wideObserver) remeasure(els);
-  else for (const el of els) markWide(el);
+  if (wideObserver) return remeasure(els);
+  for (const el of els) markWide(el);
+  setMeasured(true);
 }
 let resizeTimer = 0;
 const remeasureSoon = () => {
+  setMeasured(false);
   clearTimeout(resizeTimer);
   resizeTimer = setTimeout(() => markWideFormulas(), 150);
 };
