@@ -30,6 +30,7 @@ import {
   shadowTexts,
   assertShowsSomething,
   learnerVisibleErrors,
+  EXERCISE_LINES,
 } from './harness.mjs';
 import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/build/bundles.mjs';
@@ -38,12 +39,6 @@ import { build } from 'esbuild';
 import { quizzes } from '../../web/gen/lesson-data.js';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const EXERCISE_LINES = [
-  'position 0: [0. 1. 0. 1.]',
-  'position 1: [0.841 0.54  0.01  1.   ]',
-  'Attention Score (Seats 1 vs 3): 0.65457',
-  'Attention Score (Seats 101 vs 103): 0.65457',
-];
 // every tag with the attributes a course page would write (a quiz, an exercise and a sample need an id)
 const TAGS = [
   'pe-heatmap',

@@ -19,16 +19,11 @@ import {
   shadowTexts,
   screenshotPath,
   SAVE_SCREENSHOTS,
+  EXERCISE_LINES,
 } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
 const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const LINES = [
-  'position 0: [0. 1. 0. 1.]',
-  'position 1: [0.841 0.54  0.01  1.   ]',
-  'Attention Score (Seats 1 vs 3): 0.65457',
-  'Attention Score (Seats 101 vs 103): 0.65457',
-];
 
 let browser;
 let widgets; // web/ with CORS (the widgets' origin)
@@ -354,7 +349,7 @@ test('dist/lesson.html works from file:// with the network off, and computes the
   await page.goto(pathToFileURL(out).href);
   await renderAllWidgets(page, tags);
   const text = (await shadowTexts(page, 'pe-live-output, rope-offset-check')).join('\n');
-  for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+  for (const line of EXERCISE_LINES) assert.ok(text.includes(line), `missing: ${line}`);
   assert.deepEqual(requests, [], 'the page asked for something over the network');
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -222,3 +222,12 @@ export async function openWidget(site, markup, viewport = { width: 1000, height:
   await page.locator(tag).evaluate((n) => n.updateComplete);
   return { page, el: page.locator(tag) };
 }
+
+// The lines the seed texts' exercises print, which the lesson, its one-file
+// export, the bundles and every engine must show exactly.
+export const EXERCISE_LINES = [
+  'position 0: [0. 1. 0. 1.]',
+  'position 1: [0.841 0.54  0.01  1.   ]',
+  'Attention Score (Seats 1 vs 3): 0.65457',
+  'Attention Score (Seats 101 vs 103): 0.65457',
+];

@@ -11,18 +11,12 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export/export.mjs';
 import { createStaticServer, listenLocal } from '../../../scripts/run/serve.mjs';
-import { screenshotPath, assertNoSidewaysScroll, SAVE_SCREENSHOTS } from '../harness.mjs';
+import { screenshotPath, assertNoSidewaysScroll, SAVE_SCREENSHOTS, EXERCISE_LINES } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/run/kill-tree.mjs';
 import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
 
 export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-export const LINES = [
-  'position 0: [0. 1. 0. 1.]',
-  'position 1: [0.841 0.54  0.01  1.   ]',
-  'Attention Score (Seats 1 vs 3): 0.65457',
-  'Attention Score (Seats 101 vs 103): 0.65457',
-];
 
 // ------------------------------------------------------------------ in the page
 // (functions run inside the page: no closures over this module)
@@ -432,7 +426,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
       await renderAll(lessonPage, 'pe-live-output, rope-offset-check');
     }
     const texts = (await lessonPage.evaluate(LIVE_TEXTS)).join('\n');
-    for (const line of LINES) assert.ok(texts.includes(line), `missing: ${line}`);
+    for (const line of EXERCISE_LINES) assert.ok(texts.includes(line), `missing: ${line}`);
   });
 
   check(`${engine}: changing a parameter updates a live output`, opts('parameter'), async () => {
@@ -700,7 +694,7 @@ addEventListener('message', (e) => {
     await page.goto(pathToFileURL(out).href);
     await renderAll(page);
     const text = (await page.evaluate(LIVE_TEXTS)).join('\n');
-    for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+    for (const line of EXERCISE_LINES) assert.ok(text.includes(line), `missing: ${line}`);
     // nothing fetched from anywhere but the file itself
     const fetched = await page.evaluate(() =>
       performance
@@ -768,7 +762,7 @@ addEventListener('message', (e) => {
             'outputs that differ between the scalar and SIMD builds',
           );
           const text = Object.values(computed).join('\n');
-          for (const line of LINES) assert.ok(text.includes(line), `missing: ${line}`);
+          for (const line of EXERCISE_LINES) assert.ok(text.includes(line), `missing: ${line}`);
           console.log(
             `# ${engine} scalar build: ${Object.keys(computed).length} widget outputs equal to the SIMD build's`,
           );
