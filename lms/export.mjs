@@ -51,12 +51,13 @@ async function checkQuestions(questions, file) {
   }
   const own = questions.filter((q) => q.json !== null);
   if (!own.length) return;
-  const [{ compileQuiz }, { compileExercise }, { loadPosenc }] = await Promise.all([
+  const [{ compileQuiz }, { compileExercise }, { compileCodeExercise }, { loadPosenc }] = await Promise.all([
     import('../web/lib/questions/own-quiz.js'),
     import('../web/lib/questions/own-exercise.js'),
+    import('../web/lib/questions/own-code-exercise.js'),
     import('../web/posenc.js'),
   ]);
-  const pe = own.some((q) => q.tag === 'pe-exercise') ? await loadPosenc() : null;
+  const pe = own.some((q) => q.tag !== 'pe-quiz') ? await loadPosenc() : null;
   for (const q of own) {
     try {
       let definition;
@@ -66,7 +67,8 @@ async function checkQuestions(questions, file) {
         throw new Error(`its JSON does not parse: ${error.message}`);
       }
       if (q.tag === 'pe-quiz') compileQuiz(definition);
-      else compileExercise(definition, { pe });
+      else if (q.tag === 'pe-exercise') compileExercise(definition, { pe });
+      else compileCodeExercise(definition, { pe });
     } catch (error) {
       throw new Error(`export: ${file}: ${q.tag} "${q.id}": ${error.message}`);
     }
@@ -99,8 +101,17 @@ export async function exportPage({ kind, page, out = null, mastery = 80, activit
 
   const settings = { kind, mastery: mastery / 100, activityBase: activityBase?.replace(/\/+$/, '') ?? null };
   const built = selfContainedPage(page, { settings, script: readFileSync(LMS_BUNDLE, 'utf8') });
-  const questions = questionsOf(built.html);
-  await checkQuestions(questions, path.basename(page));
+  const all = questionsOf(built.html);
+  await checkQuestions(all, path.basename(page));
+  // the one file carries no Python: its code exercises are shown (saying that
+  // running code needs the online lesson) and left out of the score, as
+  // web/lib/questions/page-questions.js leaves them out in one-file builds
+  const questions = all.filter((q) => q.tag !== 'pe-code-exercise');
+  const codeIds = [...new Set(all.filter((q) => q.tag === 'pe-code-exercise').map((q) => q.id))];
+  if (codeIds.length)
+    built.notes.push(
+      `<pe-code-exercise> ${codeIds.join(', ')}: shown, not scored (running Python needs the online page; a one-file package carries no Python runtime)`,
+    );
   const meta = {
     title: title ?? built.title,
     description:

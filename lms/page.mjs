@@ -50,10 +50,10 @@ export function readPage(file) {
   return { html: text, markdown: false };
 }
 
-/** The questions an HTML page holds: [{ tag, id, json }] (json: the text of a question's JSON, or null). */
+/** The questions an HTML page holds: [{ tag, id, json, markup }] (json: the text of a question's JSON, or null). */
 export function questionsOf(html) {
   const out = [];
-  const re = /<(pe-quiz|pe-exercise)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi;
+  const re = /<(pe-quiz|pe-exercise|pe-code-exercise)\b([^>]*)>([\s\S]*?)<\/\1\s*>/gi;
   for (const m of html.matchAll(re)) {
     const tag = m[1].toLowerCase();
     const id = attrValue(m[2], tag === 'pe-quiz' ? 'quiz' : 'exercise') ?? '';

@@ -1,6 +1,6 @@
 // A code exercise's definition (lessons/README.md, "Code exercises"): plain
-// data, one YAML file per exercise in <lesson>/code-exercises/, so that a
-// declarative form (authors' own questions) can carry the same fields later.
+// data, one YAML file per exercise in <lesson>/code-exercises/; an author's
+// own carries the same fields as JSON (web/lib/questions/own-code-exercise.js).
 // Read here for scripts/build/build-lesson.mjs; checked by checkCodeExercise,
 // which lists every problem rather than stopping at the first.
 import { readdirSync, readFileSync, existsSync } from 'node:fs';

@@ -11,6 +11,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage, startServer, strictPage, renderAllWidgets, assertNoSidewaysScroll } from './harness.mjs';
+import { boardSays } from './questions.mjs';
 
 const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
@@ -376,6 +377,75 @@ test('the lesson page under the strict CSP (script-src self wasm-unsafe-eval, st
       await shadow(page.locator('pe-code-exercise'), '.error'),
       /there is no code exercise with id "no-such-thing"/,
     );
+    assert.deepEqual(page.violations, []);
+    assert.deepEqual(page.problems, []);
+    await page.context().close();
+  } finally {
+    strict.server.close();
+  }
+});
+
+test("an author's own code exercise (docs/embedding.md's example) on a page that registers no lesson, under the strict CSP: a wrong function names its slip, the right one earns ⅔ and counts on the board; a malformed one names its field", async () => {
+  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+  const strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
+  try {
+    const { ownCodeExample } = await import('../js/author-page.mjs');
+    const { composeCode } = await import('../../web/lib/python/code-check.js');
+    const { html, definition } = ownCodeExample();
+    const page = await strictPage(site.browser);
+    await page.goto(`${strict.url}/widgets/dev.html`);
+    await page.evaluate(async (markup) => {
+      window.answers = [];
+      document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
+      await Promise.all(['pe-code-exercise', 'pe-quiz-score'].map((t) => import(`/widgets/${t}.js`)));
+      document.body.insertAdjacentHTML('beforeend', `${markup}<pe-quiz-score></pe-quiz-score>`);
+    }, html);
+    await renderAllWidgets(page, ['pe-code-exercise', 'pe-quiz-score']);
+    assert.equal(
+      await page.evaluate(async () => (await import('/lib/lesson/lesson-registry.js')).hasLesson()),
+      false,
+      'the page registers no lesson',
+    );
+    const el = page.locator('pe-code-exercise');
+    assert.equal(await shadow(el, '.title'), definition.title);
+    await el.locator('.cm-editor').waitFor();
+    const code = (body) => composeCode(definition, body);
+    await el.evaluate(
+      (n, c) => n.setCode(c),
+      code('import math\nreturn [math.degrees(m * base ** (-2 * i / d)) for i in range(d // 2)]'),
+    );
+    await press(el, 'Check');
+    assert.match(await shadow(el, '.result'), /^Not right yet: case 2 of 7 fails\. A right answer now earns ⅔ point\./);
+    assert.match(await shadow(el, '.report'), /rope_angles\(m=1, d=2, base=10000\)/);
+    assert.match(await shadow(el, '.slip'), /^Those are degrees/);
+    await el.evaluate((n, c) => n.setCode(c), code(definition.solution));
+    await press(el, 'Check');
+    assert.match(await shadow(el, '.result'), /^Correct\. ⅔ point/);
+    assert.match(await shadow(el, '.report'), /All 7 cases agree with the core/);
+    const answers = await page.evaluate(() => window.answers);
+    assert.deepEqual(
+      answers.map((a) => [a.quizId, a.kind, a.correct, Math.round(a.score * 1000) / 1000]),
+      [
+        ['my-rope-angles', 'long-fill-in', false, 0],
+        ['my-rope-angles', 'long-fill-in', true, 0.667],
+      ],
+    );
+    await boardSays(page, 'Score: ⅔ of 1 point (1 of 1 question answered)');
+    // the progress is marked the author's own (a lesson that does not know the id keeps it)
+    assert.equal(
+      await page.evaluate((k) => JSON.parse(localStorage.getItem(k))['my-rope-angles']?.own, PROGRESS_KEY),
+      true,
+    );
+    // a malformed one: its field, in the widget
+    await page.evaluate(() =>
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<pe-code-exercise exercise="broken"><script type="application/json">{"title": "x", "prompt": "y", "signature": "def f(a):", "docstring": "d", "starter": "return 0", "solution": "return a", "cases": [{"a": 1}], "expected": "a", "tolerance": {"abs": -1}}</script></pe-code-exercise>',
+      ),
+    );
+    const broken = page.locator('pe-code-exercise[exercise="broken"]');
+    await page.locator('pe-code-exercise[exercise="broken"][data-invalid]').waitFor({ state: 'attached' });
+    assert.match(await shadow(broken, '.error'), /pe-code-exercise "broken": tolerance\.abs: must be a number from 0/);
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.problems, []);
     await page.context().close();

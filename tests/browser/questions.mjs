@@ -22,9 +22,9 @@ export async function waitUntil(locator, ready, { ms, every, message, arg }) {
 // The score board (<pe-quiz-score>) in a page or frame says exactly `text`:
 // waits for it to count `answered` questions first (it updates a frame after
 // an answer), then compares the whole line.
-export async function boardSays(frame, text, { answered = text.match(/\((\d+ of \d+) questions/)[1] } = {}) {
+export async function boardSays(frame, text, { answered = text.match(/\((\d+ of \d+) questions?/)[1] } = {}) {
   const board = frame.locator('pe-quiz-score');
-  await waitUntil(board, (n, count) => n.shadowRoot.textContent.includes(`${count} questions`), {
+  await waitUntil(board, (n, count) => n.shadowRoot.textContent.includes(`${count} question`), {
     ms: 5000,
     every: 50,
     message: `the board never counted ${answered} questions`,

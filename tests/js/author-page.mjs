@@ -17,6 +17,14 @@ export function ownExamples() {
   return out;
 }
 
+/** docs/embedding.md's example of a code exercise of one's own: { html, definition }. */
+export function ownCodeExample() {
+  const doc = readFileSync(path.join(root, 'docs/embedding.md'), 'utf8');
+  const html = /<!-- own-code-example:start -->\s*```html\n([\s\S]*?)```\s*<!-- own-code-example:end -->/.exec(doc)[1];
+  const json = /<script type="application\/json">([\s\S]*?)<\/script>/.exec(html)[1];
+  return { html, definition: JSON.parse(json) };
+}
+
 /** The page's markup: `script` is the site's entry (src of a module script). */
 export function authorPageHtml({ script = '/main.js', extra = '' } = {}) {
   const ex = ownExamples();

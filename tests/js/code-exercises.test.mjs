@@ -340,3 +340,33 @@ test('SCORM suspend_data with every question answered and the six solutions as c
   assert.equal(back[id].response.join(''), composeCode(codeExercises[id], codeExercises[id].solution));
   assert.equal(decodeProgress(v12, { knownIds: questionIds }).progress[id].credit, 1);
 });
+
+test("docs/embedding.md's code exercise of one's own: its solution passes on many seeds, the starter does not, and two typical wrong solutions fail at their first case with their slip", async () => {
+  const { ownCodeExample } = await import('./author-page.mjs');
+  const { compileCodeExercise } = await import('../../web/lib/questions/own-code-exercise.js');
+  const { definition } = ownCodeExample();
+  const { data, generator } = compileCodeExercise(definition, { pe });
+  const judge = (body, seed) => {
+    const cases = generator.cases(pe, seededRandom(seed));
+    const r = run(
+      composeCode(data, body),
+      nameOf(data),
+      cases.map((c) => c.args),
+    );
+    return judgeCases(cases, r.returns, data, r.error?.case ?? null);
+  };
+  for (let seed = 1; seed <= SEEDS; seed++) assert.equal(judge(data.solution, seed).right, true, `seed ${seed}`);
+  assert.equal(judge(data.starter, 1).right, false);
+  const wrong = [
+    ['degrees', 'return [math.degrees(m * base ** (-2 * i / d)) for i in range(d // 2)]', 1],
+    ['i-for-2i', 'return [m * base ** (-i / d) for i in range(d // 2)]', 2],
+  ];
+  for (const [slip, body, index] of wrong) {
+    const v = judge(`import math\n${body}`, 3);
+    assert.equal(v.failing.index, index, slip);
+    assert.equal(v.failing.slip?.id, slip);
+  }
+  // pairs over the whole width: the list's length says it, no slip needed
+  const v = judge('return [m * base ** (-2 * i / d) for i in range(d)]', 3);
+  assert.match(v.failing.diff.reason, /expected a list of 4, got a list of 8/);
+});

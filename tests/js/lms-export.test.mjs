@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unzipSync, strFromU8 } from 'fflate';
 import { XMLParser } from 'fast-xml-parser';
-import { writeAuthorPage, ownExamples } from './author-page.mjs';
+import { writeAuthorPage, ownExamples, ownCodeExample } from './author-page.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const hasXmllint = spawnSync('xmllint', ['--version']).status === 0;
@@ -158,6 +158,31 @@ test('a question written wrong fails the export, naming the page, the question a
   assert.match(
     r.stderr,
     /^posenc-course: export: broken\.html: pe-exercise "rope-angle-of-pair": draws\.i\.int\[1\]: "dd" does not read: Unknown name "dd"/m,
+  );
+});
+
+test("a code exercise of one's own is checked as the export runs, and shown but not scored in the one file (it carries no Python)", () => {
+  const code = ownCodeExample().html;
+  writeFileSync(
+    path.join(dir, 'code.html'),
+    `<!doctype html><title>Code</title>${ownExamples().quiz}\n${code}\n<pe-quiz-score></pe-quiz-score>`,
+  );
+  const r = run('export', 'scorm2004', 'code.html');
+  assert.equal(r.status, 0, r.stderr);
+  assert.match(r.stdout, /: 1 question \(alibi-farthest-head\)$/m);
+  assert.match(
+    r.stdout,
+    /note: <pe-code-exercise> my-rope-angles: shown, not scored \(running Python needs the online page/,
+  );
+  writeFileSync(
+    path.join(dir, 'code-broken.html'),
+    `<!doctype html><title>x</title>${code.replace('"count": 4', '"count": 40')}`,
+  );
+  const broken = run('export', 'html', 'code-broken.html');
+  assert.equal(broken.status, 1);
+  assert.match(
+    broken.stderr,
+    /^posenc-course: export: code-broken\.html: pe-code-exercise "my-rope-angles": count: must be a whole number from 0 to 24; got the number 40/m,
   );
 });
 

@@ -1,12 +1,15 @@
 // <pe-code-exercise exercise="sinusoidal-code-row">: one code exercise of the
-// lesson, by id: the learner writes a Python function, runs it in the page,
-// and Check runs it on cases drawn for them and compares each result with
-// what the compute core gives (the float32 numbers PyTorch prints).
+// lesson, by id, or its author's own written inside it: the learner writes a
+// Python function, runs it in the page, and Check runs it on cases drawn for
+// them and compares each result with what the compute core gives (the
+// float32 numbers PyTorch prints).
 //
 // - the exercise is plain data (lessons/<lesson>/code-exercises/<name>.yaml,
 //   in web/gen/lesson-data.js's codeExercises): a signature, a docstring,
 //   starter code, the name of its case generator (web/code-cases/), a
-//   tolerance and why, known slips, a hint and a worked solution;
+//   tolerance and why, known slips, a hint and a worked solution; an
+//   author's is JSON with the same fields and its cases written as draws
+//   and expressions of the core's functions (own-code-exercise.js);
 // - Python is Pyodide in a worker (web/lib/python/python-runner.js,
 //   web/workers/python-worker.js), loaded only when Run or Check is first
 //   pressed, with a progress line; a run past RUN_LIMIT_MS is stopped by
@@ -29,7 +32,7 @@ import { define, css, h, setText, trustedFragment, plainText, inputError } from 
 import { QuestionElement, questionStyles } from '../lib/questions/question.js';
 import { idParam } from '../lib/base/params.js';
 import { lessonNow, hasLesson, loadLesson } from '../lib/lesson/lesson-registry.js';
-import { loadProgress, saveEntry, learnerSeed, afterSolution, afterNewDraw } from '../lib/reporting/progress.js';
+import { loadProgress, learnerSeed, afterSolution, afterNewDraw } from '../lib/reporting/progress.js';
 import { seededRandom, newSeed, deriveSeed } from '../lib/questions/random.js';
 import { judgeCases, parameterNames, pyValue, pathText, composeCode } from '../lib/python/code-check.js';
 import { runPython, pythonUnavailable, RUN_LIMIT_MS, MAX_OUTPUT } from '../lib/python/python-runner.js';
@@ -54,6 +57,10 @@ const EDITOR_URL =
   typeof POSENC_ONE_FILE !== 'undefined' ? null : new URL('../gen/code-editor.js', import.meta.url).href;
 const loadEditor = () => (editorModule ??= import(/* webpackIgnore: true */ /* @vite-ignore */ EDITOR_URL));
 
+// what reads an author's own code exercise, loaded with the first one
+let ownModule = null;
+const loadOwn = () => import('../lib/questions/own-code-exercise.js').then((m) => (ownModule = m));
+
 // progress keeps typed answers as strings of at most MAX_TYPED (300)
 // characters, 16 of them: the code is kept in such pieces, 4,800 characters
 const PIECE = 300;
@@ -70,7 +77,7 @@ class PeCodeExercise extends QuestionElement {
   static tag = 'pe-code-exercise';
   static idAttribute = 'exercise';
   static description =
-    'One code exercise of the lesson, by id: the learner writes a Python function, run in the page (Pyodide in a worker) and checked against the compute core on cases drawn per learner.';
+    "One code exercise of the lesson, by id, or its author's own written as JSON inside it: the learner writes a Python function, run in the page (Pyodide in a worker) and checked against the compute core on cases drawn per learner.";
   static events = {
     'pe-quiz-answered':
       "A learner checked their code; detail: { quizId, kind ('long-fill-in'), response (the code), texts, correct, score, credit, attempts, revealed, latencyMs, failingCase, ... } (bubbles, composed).",
@@ -184,45 +191,66 @@ class PeCodeExercise extends QuestionElement {
   }
 
   update(pe, p) {
-    // the code exercises are the registered lesson's (lesson-registry.js)
+    if (this._cases && this._casesFor === p.exercise) return; // shown; its state lives in the DOM
+    const exercise = this.holdsOwn ? this.ownExercise(pe) : this.lessonExercise(p.exercise);
+    if (!exercise) return false; // loading: scheduled again when it is here
+    const [data, generator] = exercise;
+    const saved = loadProgress()[p.exercise];
+    // the learner's own cases: from their seed until they ask for new ones
+    this._seed = saved?.seed ?? deriveSeed(learnerSeed(newSeed), `exercise:${p.exercise}`);
+    this._cases = generator.cases(pe, seededRandom(this._seed));
+    this._casesFor = p.exercise;
+    this._data = data;
+    this._shownAt = performance.now();
+    this.render(data, saved);
+  }
+
+  // the registered lesson's code exercise (lesson-registry.js) and its case
+  // generator (web/code-cases/, loaded on first use), or undefined while loading
+  lessonExercise(id) {
     const lesson = lessonNow();
     if (!lesson) {
       if (!hasLesson())
         throw inputError(
-          `pe-code-exercise: there is no code exercise with id "${p.exercise}": this page registers no lesson`,
+          `pe-code-exercise: there is no code exercise with id "${id}": this page registers no lesson, and the element holds no exercise of its own (docs/embedding.md, "Code exercises of your own")`,
         );
       loadLesson().then(
         () => this.schedule(),
         (error) => setText(this.errorBox, `The lesson's exercises could not be loaded: ${error.message}`),
       );
-      return false;
+      return undefined;
     }
-    const data = Object.hasOwn(lesson.codeExercises, p.exercise) ? lesson.codeExercises[p.exercise] : null;
-    if (!data) throw inputError(`pe-code-exercise: there is no code exercise with id "${p.exercise}"`);
-    if (this._cases && this._casesFor === p.exercise) return; // shown; its state lives in the DOM
-    if (!this._generator || this._generatorFor !== data.cases) {
-      this.titleBox.replaceChildren(trustedFragment(data.title));
+    const data = Object.hasOwn(lesson.codeExercises, id) ? lesson.codeExercises[id] : null;
+    if (!data) throw inputError(`pe-code-exercise: there is no code exercise with id "${id}"`);
+    if (this._generator && this._generatorFor === data.cases) return [data, this._generator];
+    this.titleBox.replaceChildren(trustedFragment(data.title));
+    setText(this.prompt, 'Drawing your cases…');
+    lesson.codeCaseGenerators[data.cases]().then(
+      (m) => {
+        [this._generator, this._generatorFor] = [m.default ?? m, data.cases];
+        this.schedule();
+      },
+      (error) => setText(this.errorBox, `This exercise could not be loaded: ${error.message}`),
+    );
+    return undefined;
+  }
+
+  // the author's own, written as JSON inside the element (own-code-exercise.js):
+  // compiled once, a mistake in it named in the box
+  ownExercise(pe) {
+    const key = `own:${this.questionId}`;
+    if (this._generatorFor === key) return [this._ownData, this._generator];
+    if (!ownModule) {
       setText(this.prompt, 'Drawing your cases…');
-      lesson.codeCaseGenerators[data.cases]().then(
-        (m) => {
-          this._generator = m.default ?? m;
-          this._generatorFor = data.cases;
-          this.schedule();
-        },
-        (error) => {
-          setText(this.errorBox, `This exercise could not be loaded: ${error.message}`);
-        },
+      loadOwn().then(
+        () => this.schedule(),
+        (error) => setText(this.errorBox, `This exercise could not be loaded: ${error.message}`),
       );
-      return false;
+      return undefined;
     }
-    const saved = loadProgress()[p.exercise];
-    // the learner's own cases: from their seed until they ask for new ones
-    this._seed = saved?.seed ?? deriveSeed(learnerSeed(newSeed), `exercise:${p.exercise}`);
-    this._cases = this._generator.cases(pe, seededRandom(this._seed));
-    this._casesFor = p.exercise;
-    this._data = data;
-    this._shownAt = performance.now();
-    this.render(data, saved);
+    const compiled = this.ownQuestion((definition) => ownModule.compileCodeExercise(definition, { pe }));
+    [this._ownData, this._generator, this._generatorFor] = [compiled.data, compiled.generator, key];
+    return [compiled.data, compiled.generator];
   }
 
   render(data, saved) {
@@ -262,6 +290,7 @@ class PeCodeExercise extends QuestionElement {
           wrong: 'Your last check did not pass. Check again to see the first failing case.',
         });
     }
+    this.shown();
   }
 
   // the text box at once, CodeMirror when it has loaded (the text carried over)
@@ -353,8 +382,7 @@ class PeCodeExercise extends QuestionElement {
   saveDraft() {
     const before = loadProgress()[this.questionId];
     const response = toPieces(this.code());
-    saveEntry(
-      this.questionId,
+    this.save(
       before
         ? { ...before, response }
         : { credit: 0, misses: 0, attempts: 0, correct: false, solutionShown: false, response, seed: this._seed },
@@ -450,7 +478,7 @@ class PeCodeExercise extends QuestionElement {
     this._markScrollables();
     const scored = this.scoreCheck({ right: verdict.right, response: toPieces(code), save, wrong });
     if (!save) return;
-    saveEntry(this.questionId, scored.entry);
+    this.save(scored.entry);
     const f = verdict.failing;
     this.announce(scored, {
       kind: 'long-fill-in',
@@ -528,10 +556,7 @@ class PeCodeExercise extends QuestionElement {
       this.result,
       'Solution shown. A check of these cases now earns no credit; New cases gives you fresh ones to practise on.',
     );
-    saveEntry(
-      this.questionId,
-      afterSolution(loadProgress()[this.questionId], { response: toPieces(this.code()), seed: this._seed }),
-    );
+    this.save(afterSolution(loadProgress()[this.questionId], { response: toPieces(this.code()), seed: this._seed }));
   }
 
   newCases() {
@@ -548,7 +573,7 @@ class PeCodeExercise extends QuestionElement {
       seed,
     };
     // new cases, same code
-    saveEntry(this.questionId, { ...entry, response: toPieces(code) });
+    this.save({ ...entry, response: toPieces(code) });
     this._cases = null;
     this.schedule();
     this.updateNow().then(() => setText(this.running, `New cases drawn: ${this._cases?.length ?? 0} of them.`));

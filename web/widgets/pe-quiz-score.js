@@ -180,7 +180,7 @@ class PeQuizScore extends PeElement {
     } else {
       setText(
         this.text,
-        `Score: ${formatPoints(t.points)} of ${t.total} points (${t.answered} of ${t.total} questions answered${t.revealed ? `, ${t.revealed} revealed` : ''})`,
+        `Score: ${formatPoints(t.points)} of ${t.total} point${t.total === 1 ? '' : 's'} (${t.answered} of ${t.total} question${t.total === 1 ? '' : 's'} answered${t.revealed ? `, ${t.revealed} revealed` : ''})`,
       );
     }
     const note = claimPageOnlyNote();

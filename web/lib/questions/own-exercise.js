@@ -74,7 +74,7 @@ const MAX_PARTS = 8;
 // ------------------------------------------------------------------ reading the definition
 
 // an expression field (a string, or a number written as one), parsed over `names`
-function expression(value, path, names) {
+export function expression(value, path, names) {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
   if (typeof text !== 'string' || !text.trim())
     throw fieldError(path, `must be an expression (text such as "2*pi*m"); got ${kindOf(value)}`);
@@ -88,7 +88,7 @@ function expression(value, path, names) {
 }
 
 // a name of a draw or a computed value
-function newName(name, path, taken) {
+export function newName(name, path, taken) {
   if (!NAME.test(name)) throw fieldError(path, 'is not a name: a letter, then letters, digits or _');
   if (name === 'pi' || name === 'e' || Object.hasOwn(FUNCTION_SIGNATURES, name))
     throw fieldError(
@@ -99,7 +99,7 @@ function newName(name, path, taken) {
   return name;
 }
 
-function readDraw(spec, path, names) {
+export function readDraw(spec, path, names) {
   checkObject(spec, [...DRAW_KINDS, 'step', 'digits'], path);
   const kinds = DRAW_KINDS.filter((k) => spec[k] !== undefined);
   if (kinds.length !== 1)
@@ -136,7 +136,7 @@ function readDraw(spec, path, names) {
   return draw;
 }
 
-function readCondition(text, path, names) {
+export function readCondition(text, path, names) {
   if (typeof text !== 'string')
     throw fieldError(path, `must be a condition such as "ratio >= 1.5"; got ${kindOf(text)}`);
   const pieces = text.split(COMPARISON);
@@ -207,7 +207,7 @@ function checkPlaceholders(text, path, names, conditions) {
 
 // The entries of a block of named values (draws, let), in order: each name
 // new, each value read by `read` with the names before it in scope.
-function readNamed(block, field, names, read) {
+export function readNamed(block, field, names, read) {
   if (block === undefined) return [];
   checkObject(block, Object.keys(block), field);
   return Object.entries(block).map(([name, value]) => {
@@ -278,12 +278,12 @@ function readDefinition(definition, samples) {
 
 // ------------------------------------------------------------------ drawing
 
-const valuesText = (values) =>
+export const valuesText = (values) =>
   Object.entries(values)
     .map(([k, v]) => `${k} = ${shownNumber(v)}`)
     .join(', ');
 
-function evaluate(item, path, values, functions) {
+export function evaluate(item, path, values, functions) {
   const r = evaluateExpression(item.expr, values, { functions, subject: JSON.stringify(item.text) });
   if (!r.ok)
     throw fieldError(
@@ -293,7 +293,7 @@ function evaluate(item, path, values, functions) {
   return r.value;
 }
 
-function drawValue(draw, path, random, values, functions) {
+export function drawValue(draw, path, random, values, functions) {
   if (draw.kind === 'choice') return draw.list[Math.floor(random() * draw.list.length)];
   const [lo, hi] = draw.bounds.map((b, k) => evaluate(b, `${path}.${draw.kind}[${k}]`, values, functions));
   if (!(lo <= hi))
@@ -324,7 +324,7 @@ const compare = {
   '!=': (a, b) => a !== b,
 };
 
-function meets(condition, path, values, functions) {
+export function meets(condition, path, values, functions) {
   const v = condition.sides.map((s) => evaluate(s, path, values, functions));
   return condition.ops.every((op, k) => compare[op](v[k], v[k + 1]));
 }

@@ -1,5 +1,5 @@
-// The questions on a page: <pe-quiz quiz> and <pe-exercise exercise>
-// elements, each either one of the registered lesson's questions by id or one
+// The questions on a page: <pe-quiz quiz>, <pe-exercise exercise> and
+// <pe-code-exercise exercise> elements, each either one of the registered lesson's questions by id or one
 // its author wrote inside it (web/lib/questions/own-question.js). What the score board
 // counts (<pe-quiz-score>) and what xAPI's `completed` waits for on a page
 // that does not show the lesson (web/lib/reporting/xapi.js) both come from here.
@@ -26,6 +26,12 @@ export function holdsOwnQuestion(el) {
   return false;
 }
 
+// One-file builds (the exports, the bundles) carry no Python: a code
+// exercise there says that running code needs the online page, and is not
+// scored (the lesson's are left out of its questionIds there too)
+/* global POSENC_ONE_FILE */
+const scored = typeof POSENC_ONE_FILE === 'undefined' ? () => true : (el) => el.localName !== 'pe-code-exercise';
+
 /**
  * The ids of the question elements among `nodes`, in order, each once: those
  * that hold their own question, and those `known` (the lesson's ids) has;
@@ -33,7 +39,9 @@ export function holdsOwnQuestion(el) {
  */
 export function questionIdsOf(nodes, known = []) {
   const lesson = new Set(known);
-  const ids = nodes.filter((el) => holdsOwnQuestion(el) || lesson.has(questionIdOf(el))).map(questionIdOf);
+  const ids = nodes
+    .filter((el) => scored(el) && (holdsOwnQuestion(el) || lesson.has(questionIdOf(el))))
+    .map(questionIdOf);
   return [...new Set(ids)];
 }
 

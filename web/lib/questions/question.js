@@ -118,7 +118,9 @@ export class QuestionElement extends PeElement {
     const tag = this.constructor.tag;
     try {
       if (definition === undefined) {
-        if (lessonNow() && (Object.hasOwn(lessonNow().quizzes, id) || Object.hasOwn(lessonNow().exercises, id)))
+        if (
+          ['quizzes', 'exercises', 'codeExercises'].some((t) => lessonNow() && Object.hasOwn(lessonNow()[t] ?? {}, id))
+        )
           throw fieldError('', `"${id}" is a question of the registered lesson; give your own question another id`);
         definition = readOwnQuestion(this).definition;
       }
