@@ -198,7 +198,18 @@ test("two tabs of one learner: an answer in one moves the other's score board, a
   await reset.click();
   await reset.click();
   await waitBoard(first, 0, /Score: 0 of 2 points/);
-  await first.waitForFunction(() => document.querySelector('pe-exercise')._draw);
+  // the board follows the cleared progress, the exercise the new attempt, which
+  // storage announces after it: wait for new numbers (10 s at most)
+  await first
+    .waitForFunction(
+      (old) => {
+        const draw = document.querySelector('pe-exercise')._draw;
+        return draw && draw.parts.map((p) => p.solutionValue).join('|') !== old;
+      },
+      before,
+      { timeout: 10000 },
+    )
+    .catch(() => {});
   assert.notEqual(await numbers(), before, 'the exercise in the other tab drew new numbers');
   assert.deepEqual([...first.errors, ...secondErrors], []);
   await first.context().close();
