@@ -117,6 +117,37 @@ test('375 px phone: text fields at 16 px, indented contents, the comparison tabl
   assert.equal(tables.length, 2);
   for (const [scroll, client, width] of tables)
     assert.ok(scroll <= client + 1 && client <= width, `${scroll} px in ${client}`);
+  // a table that scrolls sideways keeps its caption within its box, so the
+  // caption wraps instead of running off the screen (train-lab's did)
+  const cutCaptions = await page.evaluate(() => {
+    const out = [];
+    const roots = [
+      document,
+      ...[...document.querySelectorAll('*')].filter((e) => e.shadowRoot).map((e) => e.shadowRoot),
+    ];
+    for (const root of roots)
+      for (const wrap of root.querySelectorAll('.table-wrap')) {
+        // its width comes from its parent (a query container), never squeezed below its table's
+        const table = wrap.querySelector('table');
+        const room = (wrap.parentElement ?? wrap.getRootNode().host).clientWidth;
+        if (table && wrap.clientWidth + 1 < Math.min(table.offsetWidth, room * 0.9))
+          out.push(
+            `${root.host?.localName ?? 'page'}: a table box ${wrap.clientWidth} px wide for a ${table.offsetWidth} px table in ${room} px`,
+          );
+      }
+    for (const root of roots)
+      for (const c of root.querySelectorAll('caption')) {
+        const box = c.closest('.table-wrap, .scroll-cue');
+        if (!box || box.scrollWidth <= box.clientWidth + 1 || !c.textContent.trim()) continue;
+        const w = c.getBoundingClientRect().width;
+        if (w > box.clientWidth + 1)
+          out.push(
+            `${root.host?.localName ?? 'page'}: "${c.textContent.slice(0, 40)}…" ${w.toFixed(0)} px in ${box.clientWidth}`,
+          );
+      }
+    return out;
+  });
+  assert.deepEqual(cutCaptions, [], `captions wider than their scrolling box:\n${cutCaptions.join('\n')}`);
   // rope-offset-check: θ and shift within a screen's reach of the plot they change
   const gap = await page
     .locator('rope-offset-check')

@@ -185,6 +185,12 @@ export const BASE_CSS = css`
   details.alt { margin-top: 8px; font-size: .92em; }
   details.alt summary { cursor: pointer; color: var(--pe-muted); }
   .table-wrap { overflow-x: auto; max-width: 100%; }
+  /* a table that scrolls sideways keeps its caption the width of the box, so
+     the caption wraps there instead of being cut at the screen's edge (the
+     box is a query container: its width comes from its parent, never from
+     the table) */
+  .table-wrap { container-type: inline-size; }
+  .table-wrap > table > caption { max-inline-size: 100cqi; box-sizing: border-box; position: sticky; left: 0; }
   /* A box that scrolls sideways shows a shadow at each edge with more behind
      it (no hover, so touch screens show it too): shadows fixed at the edges,
      covers in the box's colour (--pe-scroll-bg) that move with the content
