@@ -192,3 +192,38 @@ test('own(): started while on the page, released when it leaves, started again w
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
+
+test('updateComplete settles when what an update waited for fails: the lesson that will not load is said in the box of each question, and the page goes on', async () => {
+  const page = await newPage(site.browser, { viewport: { width: 800, height: 600 } });
+  await page.goto(`${site.url}/widgets/dev.html`);
+  const states = await page.evaluate(async () => {
+    const { registerLessonLoader } = await import('/lib/lesson/lesson-registry.js');
+    // the lesson's data is lent by id (as widgets.js does), and its file cannot be fetched
+    registerLessonLoader(() => Promise.reject(new Error('the network is down')));
+    await Promise.all(
+      ['pe-quiz', 'pe-exercise', 'pe-code-exercise', 'pe-live-output', 'pe-quiz-score'].map(
+        (t) => import(`/widgets/${t}.js`),
+      ),
+    );
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      '<pe-quiz quiz="rope-what-rotates"></pe-quiz><pe-exercise exercise="rope-rotated-pair"></pe-exercise>' +
+        '<pe-code-exercise exercise="sinusoidal-code-row"></pe-code-exercise><pe-live-output sample="rope-seats"></pe-live-output>' +
+        '<pe-quiz-score></pe-quiz-score>',
+    );
+    const els = [...document.querySelectorAll('pe-quiz, pe-exercise, pe-code-exercise, pe-live-output, pe-quiz-score')];
+    const timeout = new Promise((r) => setTimeout(() => r('pending'), 10000));
+    return Promise.all(
+      els.map(async (n) => [
+        n.localName,
+        await Promise.race([n.updateComplete.then(() => 'settled'), timeout]),
+        n.shadowRoot.querySelector('.error').textContent,
+      ]),
+    );
+  });
+  for (const [tag, settled, box] of states) {
+    assert.equal(settled, 'settled', `${tag}: updateComplete settles`);
+    assert.match(box, /could not be loaded: the network is down/, tag);
+  }
+  await page.context().close();
+});

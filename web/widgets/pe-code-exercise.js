@@ -216,7 +216,7 @@ class PeCodeExercise extends QuestionElement {
         );
       loadLesson().then(
         () => this.schedule(),
-        (error) => setText(this.errorBox, `The lesson's exercises could not be loaded: ${error.message}`),
+        (error) => this.waitFailed(`The lesson's exercises could not be loaded: ${error.message}`),
       );
       return undefined;
     }
@@ -230,7 +230,7 @@ class PeCodeExercise extends QuestionElement {
         [this._generator, this._generatorFor] = [m.default ?? m, data.cases];
         this.schedule();
       },
-      (error) => setText(this.errorBox, `This exercise could not be loaded: ${error.message}`),
+      (error) => this.waitFailed(`This exercise could not be loaded: ${error.message}`),
     );
     return undefined;
   }
@@ -244,7 +244,7 @@ class PeCodeExercise extends QuestionElement {
       setText(this.prompt, 'Drawing your cases…');
       loadOwn().then(
         () => this.schedule(),
-        (error) => setText(this.errorBox, `This exercise could not be loaded: ${error.message}`),
+        (error) => this.waitFailed(`This exercise could not be loaded: ${error.message}`),
       );
       return undefined;
     }

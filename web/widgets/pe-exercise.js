@@ -162,7 +162,7 @@ class PeExercise extends QuestionElement {
             this.schedule();
           },
           (error) => {
-            setText(this.errorBox, `This exercise could not be loaded: ${error.message}`);
+            this.waitFailed(`This exercise could not be loaded: ${error.message}`);
           },
         );
         return false;

@@ -111,7 +111,7 @@ class PeLiveOutput extends PeElement {
         throw inputError(`pe-live-output: there is no sample with id "${p.sample}": this page registers no lesson`);
       loadLesson().then(
         () => this.schedule(),
-        (error) => setText(this.errorBox, `The lesson's samples could not be loaded: ${error.message}`),
+        (error) => this.waitFailed(`The lesson's samples could not be loaded: ${error.message}`),
       );
       return false;
     }
@@ -121,12 +121,15 @@ class PeLiveOutput extends PeElement {
       this.shownSample = p.sample;
       this.runner = null;
       this.showCode(p.sample);
-      lesson.sampleRunners[p.sample]().then((m) => {
-        this.runner = m.default;
-        this.values = this.initialValues(this.runner.params ?? {});
-        this.buildControls(this.runner.params ?? {});
-        this.schedule();
-      });
+      lesson.sampleRunners[p.sample]().then(
+        (m) => {
+          this.runner = m.default;
+          this.values = this.initialValues(this.runner.params ?? {});
+          this.buildControls(this.runner.params ?? {});
+          this.schedule();
+        },
+        (error) => this.waitFailed(`The sample "${p.sample}" could not be loaded: ${error.message}`),
+      );
       return false;
     }
     if (!this.runner) return false;

@@ -163,7 +163,7 @@ class PeQuizScore extends PeElement {
           forgetUnknownQuizzes(lesson.lessonQuestionIds);
           this.schedule();
         },
-        (error) => setText(this.errorBox, `The lesson's questions could not be loaded: ${error.message}`),
+        (error) => this.waitFailed(`The lesson's questions could not be loaded: ${error.message}`),
       );
       return false;
     }

@@ -126,12 +126,8 @@ class PeQuiz extends QuestionElement {
             this._question = null;
             this.schedule();
           },
-          (error) => {
-            setText(
-              this.errorBox,
-              `This question is computed by the core, which could not be loaded: ${error.message}`,
-            );
-          },
+          (error) =>
+            this.waitFailed(`This question is computed by the core, which could not be loaded: ${error.message}`),
         );
         setText(this.legend, 'Preparing a question…');
         return false;

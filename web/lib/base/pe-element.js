@@ -290,6 +290,18 @@ export class PeElement extends HTMLElement {
     return this._dirty || this._frame !== 0 || this._running > 0 || this._waiting;
   }
 
+  /**
+   * What an update that returned false was waiting for (a module, the
+   * lesson's data) failed to arrive: `message` goes into the error box, and
+   * the update is over (updateComplete settles; a later change updates again).
+   */
+  waitFailed(message) {
+    if (this.errorBox) setText(this.errorBox, message);
+    this.toggleAttribute('data-invalid', true);
+    this._waiting = false;
+    this._settle();
+  }
+
   _settle() {
     if (!this._completion || (this.isConnected && this._pending())) return;
     this._completion.resolve(true);

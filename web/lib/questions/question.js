@@ -183,7 +183,7 @@ export class QuestionElement extends PeElement {
           forgetDroppedQuestions(loaded);
           this.schedule();
         },
-        (error) => (this.errorBox.textContent = `The lesson's questions could not be loaded: ${error.message}`),
+        (error) => this.waitFailed(`The lesson's questions could not be loaded: ${error.message}`),
       );
       return undefined;
     }
