@@ -36,8 +36,8 @@
 import { coreFunctions } from './core-functions.js';
 import { authorInline, authorBlocks, placeholdersOf, choicesOf } from './author-text.js';
 import { checkObject, textField, listField, rendered, fieldError, kindOf } from './own-question.js';
-import { expression, newName, readDraw, readCondition, readNamed, evaluate, drawValue, meets } from './own-exercise.js';
-import { MAX_TRIES, TRIALS, valuesText } from './own-exercise.js';
+import { expression, newName, readDraw, readCondition, readNamed, evaluate, drawNumbers } from './own-exercise.js';
+import { TRIALS, valuesText } from './own-exercise.js';
 import { parameterNames } from '../python/code-check.js';
 import { seededRandom, deriveSeed } from './random.js';
 
@@ -230,22 +230,9 @@ function makeGenerator(spec) {
       let functions = fnsOf.get(pe);
       if (!functions) fnsOf.set(pe, (functions = coreFunctions(pe)));
       const out = spec.fixed.map((c, k) => caseOf(spec, c, functions, `cases[${k}]`));
-      for (let n = 0; n < spec.count; n++) {
-        let values = null;
-        for (let tries = 0; tries < MAX_TRIES && !values; tries++) {
-          const v = {};
-          for (const draw of spec.draws) v[draw.name] = drawValue(draw, `draws.${draw.name}`, random, v, functions);
-          const all = { ...v };
-          for (const item of spec.lets) all[item.name] = evaluate(item, `let.${item.name}`, all, functions);
-          if (spec.require.every((c, k) => meets(c, `require[${k}]`, all, functions))) values = v;
-        }
-        if (!values)
-          throw fieldError(
-            'require',
-            `no draw of ${MAX_TRIES} met ${spec.require.map((c) => JSON.stringify(c.text)).join(' and ')}`,
-          );
-        out.push(caseOf(spec, values, functions, null));
-      }
+      // a drawn case: the learner's numbers (draws, let, require), then its values from them
+      for (let n = 0; n < spec.count; n++)
+        out.push(caseOf(spec, drawNumbers(spec, random, functions), functions, null));
       return out;
     },
   };

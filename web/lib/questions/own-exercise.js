@@ -293,7 +293,7 @@ export function evaluate(item, path, values, functions) {
   return r.value;
 }
 
-export function drawValue(draw, path, random, values, functions) {
+function drawValue(draw, path, random, values, functions) {
   if (draw.kind === 'choice') return draw.list[Math.floor(random() * draw.list.length)];
   const [lo, hi] = draw.bounds.map((b, k) => evaluate(b, `${path}.${draw.kind}[${k}]`, values, functions));
   if (!(lo <= hi))
@@ -324,7 +324,7 @@ const compare = {
   '!=': (a, b) => a !== b,
 };
 
-export function meets(condition, path, values, functions) {
+function meets(condition, path, values, functions) {
   const v = condition.sides.map((s) => evaluate(s, path, values, functions));
   return condition.ops.every((op, k) => compare[op](v[k], v[k + 1]));
 }
@@ -343,6 +343,24 @@ function solutionText(answer) {
   return String(answer.value);
 }
 
+/**
+ * One learner's numbers: `spec`'s draws, then its computed values (let),
+ * drawn again until every `require` holds (MAX_TRIES at most, then a
+ * fieldError naming require). -> { name: value } of the draws and lets.
+ */
+export function drawNumbers(spec, random, functions) {
+  for (let tries = 0; tries < MAX_TRIES; tries++) {
+    const v = {};
+    for (const draw of spec.draws) v[draw.name] = drawValue(draw, `draws.${draw.name}`, random, v, functions);
+    for (const item of spec.lets) v[item.name] = evaluate(item, `let.${item.name}`, v, functions);
+    if (spec.require.every((c, k) => meets(c, `require[${k}]`, v, functions))) return v;
+  }
+  throw fieldError(
+    'require',
+    `no draw of ${MAX_TRIES} met ${spec.require.map((c) => JSON.stringify(c.text)).join(' and ')}`,
+  );
+}
+
 function makeGenerator(spec) {
   const fnsOf = new WeakMap();
   return {
@@ -350,18 +368,7 @@ function makeGenerator(spec) {
     generate(pe, random) {
       let functions = fnsOf.get(pe);
       if (!functions) fnsOf.set(pe, (functions = coreFunctions(pe)));
-      let values = null;
-      for (let tries = 0; tries < MAX_TRIES && !values; tries++) {
-        const v = {};
-        for (const draw of spec.draws) v[draw.name] = drawValue(draw, `draws.${draw.name}`, random, v, functions);
-        for (const item of spec.lets) v[item.name] = evaluate(item, `let.${item.name}`, v, functions);
-        if (spec.require.every((c, k) => meets(c, `require[${k}]`, v, functions))) values = v;
-      }
-      if (!values)
-        throw fieldError(
-          'require',
-          `no draw of ${MAX_TRIES} met ${spec.require.map((c) => JSON.stringify(c.text)).join(' and ')}`,
-        );
+      const values = drawNumbers(spec, random, functions);
       const holds = (condition) => meets(spec.conditions.get(condition), 'text', values, functions);
       const fill = (text) => (text === null ? null : fillPlaceholders(text, values, holds));
       const parts = spec.parts.map((p, k) => {
