@@ -86,9 +86,11 @@ const renderedLesson = () =>
 // Issue 46, what a newcomer met on a 375 px phone in the dark theme.
 test('375 px phone: text fields at 16 px, indented contents, the comparison tables fit, θ and shift next to their plot', async () => {
   const page = await renderedLesson();
-  // iOS Safari zooms into a field whose text is under 16 px
-  const small = await page.evaluate(() => {
-    const out = [];
+  // in the shadow roots too: iOS Safari zooms into a field whose text is
+  // under 16 px; a table that scrolls sideways keeps its caption within its
+  // box, so the caption wraps instead of running off the screen (train-lab's did)
+  const { small, cut } = await page.evaluate(() => {
+    const [small, cut] = [[], []];
     const roots = [
       document,
       ...[...document.querySelectorAll('*')].filter((e) => e.shadowRoot).map((e) => e.shadowRoot),
@@ -98,11 +100,32 @@ test('375 px phone: text fields at 16 px, indented contents, the comparison tabl
         'input:not([type=range], [type=checkbox], [type=radio], [type=hidden]), select, textarea',
       )) {
         const size = parseFloat(getComputedStyle(f).fontSize);
-        if (size < 16) out.push(`${root.host?.localName ?? 'page'} ${f.localName}#${f.id}: ${size} px`);
+        if (size < 16) small.push(`${root.host?.localName ?? 'page'} ${f.localName}#${f.id}: ${size} px`);
       }
-    return out;
+    for (const root of roots)
+      for (const wrap of root.querySelectorAll('.table-wrap')) {
+        // its width comes from its parent (a query container), never squeezed below its table's
+        const table = wrap.querySelector('table');
+        const room = (wrap.parentElement ?? wrap.getRootNode().host).clientWidth;
+        if (table && wrap.clientWidth + 1 < Math.min(table.offsetWidth, room * 0.9))
+          cut.push(
+            `${root.host?.localName ?? 'page'}: a table box ${wrap.clientWidth} px wide for a ${table.offsetWidth} px table in ${room} px`,
+          );
+      }
+    for (const root of roots)
+      for (const c of root.querySelectorAll('caption')) {
+        const box = c.closest('.table-wrap, .scroll-cue');
+        if (!box || box.scrollWidth <= box.clientWidth + 1 || !c.textContent.trim()) continue;
+        const w = c.getBoundingClientRect().width;
+        if (w > box.clientWidth + 1)
+          cut.push(
+            `${root.host?.localName ?? 'page'}: "${c.textContent.slice(0, 40)}…" ${w.toFixed(0)} px in ${box.clientWidth}`,
+          );
+      }
+    return { small, cut };
   });
   assert.deepEqual(small, [], `fields under 16 px:\n${small.join('\n')}`);
+  assert.deepEqual(cut, [], `captions wider than their scrolling box:\n${cut.join('\n')}`);
   // a section's sub-entries sit to the right of the section's own entry
   const indent = await page.evaluate(() => {
     const top = document.querySelector('.toc > details > ol > li > a');
@@ -117,37 +140,6 @@ test('375 px phone: text fields at 16 px, indented contents, the comparison tabl
   assert.equal(tables.length, 2);
   for (const [scroll, client, width] of tables)
     assert.ok(scroll <= client + 1 && client <= width, `${scroll} px in ${client}`);
-  // a table that scrolls sideways keeps its caption within its box, so the
-  // caption wraps instead of running off the screen (train-lab's did)
-  const cutCaptions = await page.evaluate(() => {
-    const out = [];
-    const roots = [
-      document,
-      ...[...document.querySelectorAll('*')].filter((e) => e.shadowRoot).map((e) => e.shadowRoot),
-    ];
-    for (const root of roots)
-      for (const wrap of root.querySelectorAll('.table-wrap')) {
-        // its width comes from its parent (a query container), never squeezed below its table's
-        const table = wrap.querySelector('table');
-        const room = (wrap.parentElement ?? wrap.getRootNode().host).clientWidth;
-        if (table && wrap.clientWidth + 1 < Math.min(table.offsetWidth, room * 0.9))
-          out.push(
-            `${root.host?.localName ?? 'page'}: a table box ${wrap.clientWidth} px wide for a ${table.offsetWidth} px table in ${room} px`,
-          );
-      }
-    for (const root of roots)
-      for (const c of root.querySelectorAll('caption')) {
-        const box = c.closest('.table-wrap, .scroll-cue');
-        if (!box || box.scrollWidth <= box.clientWidth + 1 || !c.textContent.trim()) continue;
-        const w = c.getBoundingClientRect().width;
-        if (w > box.clientWidth + 1)
-          out.push(
-            `${root.host?.localName ?? 'page'}: "${c.textContent.slice(0, 40)}…" ${w.toFixed(0)} px in ${box.clientWidth}`,
-          );
-      }
-    return out;
-  });
-  assert.deepEqual(cutCaptions, [], `captions wider than their scrolling box:\n${cutCaptions.join('\n')}`);
   // rope-offset-check: θ and shift within a screen's reach of the plot they change
   const gap = await page
     .locator('rope-offset-check')
