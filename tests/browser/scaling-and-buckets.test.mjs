@@ -282,6 +282,14 @@ test('t5-buckets: the regions line names where the last bucket starts, the cell 
     await shadowText(el),
     /Logarithmic region: 8 ≤ \|n − m\| < 91\. From 91 on, every offset shares the last bucket of its side \(the logarithm's floor reaches it before max distance 128\)/,
   );
+  // a distance in that region, read with the keyboard on the strip plot, says where it starts
+  await el.evaluate((n) => n.strip.focus());
+  for (let k = 0; k < 10; k++) await page.keyboard.press('Shift+ArrowRight');
+  await page.keyboard.press('ArrowRight'); // from 90, the last logarithmic offset, to 91
+  assert.match(
+    await el.evaluate((n) => n.stripReadout.textContent),
+    /^relative distance \d+: bucket 31 \(last bucket \(from distance 91 on\): every farther offset shares it\)$/,
+  );
   await el.evaluate((n) => n.removeAttribute('bidirectional'));
   await page.waitForFunction((n) => n.shadowRoot.textContent.includes('From 113 on'), await el.elementHandle());
   assert.deepEqual(page.errors, []);

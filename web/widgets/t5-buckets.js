@@ -335,7 +335,7 @@ class T5Buckets extends PeElement {
     if (!s.bidirectional && rel > 0) return 'key after the query: bucket 0';
     const r = Math.abs(rel);
     if (r < s.maxExact) return 'exact';
-    if (r >= s.lastStart) return 'last bucket: every farther offset shares it';
+    if (r >= s.lastStart) return `last bucket (from distance ${s.lastStart} on): every farther offset shares it`;
     return 'logarithmic';
   }
 

@@ -25,10 +25,10 @@ export function headline(words, order, encoding, max) {
     return `No position signal: each word’s output just moved with the word (largest difference ${formatDiff(max)}). Attention alone cannot tell “${words.join(' ')}” from “${shuffled.join(' ')}”.`;
   }
   if (max < ROUNDING) {
-    // e.g. ALiBi on a reversed sentence: every distance |i - j| is kept
+    // e.g. ALiBi on a reversed sentence: every distance |n - m| is kept
     const why =
       encoding === 'alibi' && shuffled.every((w, i) => w === words[n - 1 - i])
-        ? ', since ALiBi’s bias depends only on the distance |i − j| and reversing the sentence keeps every distance'
+        ? ', since ALiBi’s bias depends only on the distance |n − m| and reversing the sentence keeps every distance'
         : '';
     return `With ${encoding}, each word’s output still just moved with the word (largest difference ${formatDiff(max)}${max > 0 ? ', float32 rounding' : ''}): this encoding cannot tell these two orders apart${why}.`;
   }

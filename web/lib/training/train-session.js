@@ -32,7 +32,7 @@ export const ENCODING_LABELS = Object.freeze({
   t5: 'T5 bias',
 });
 
-/** The fixed model of the lab: two layers of four heads, small enough to train in a tab in about a minute. */
+/** The fixed model of the lab: two layers of four heads, small enough to train in a tab (the lesson states the times measured). */
 export const MODEL = Object.freeze({ layers: 2, dModel: 64, heads: 4, batch: 32, vocab: 10 });
 /**
  * The text task: the same model with the 64-character vocabulary, on batches
