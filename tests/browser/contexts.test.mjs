@@ -16,7 +16,8 @@
 // 2/3, not 1, in the widget's own words, in its pe-quiz-answered event, in
 // the posenc:answered message a frame sends its parent, and in the xAPI
 // statement (from the message, or as the LRS received it); the train lab
-// trains (in workers, or on the page where a frame may not start them).
+// trains where it should (in workers, from a blob: worker where the page may
+// not start one from its URL; on the page from file://).
 // The matrix is printed at the end (context x element: rendered, submitted,
 // credit after one miss).
 import { test, before, after } from 'node:test';
@@ -146,6 +147,8 @@ const CONTEXTS = {
     },
     frame: (page) => page,
     storage: 'available',
+    // widgets.js from another origin: a blob: worker imports the worker module
+    trains: 'workers',
   },
   sandboxed: {
     async open(page) {
@@ -157,6 +160,7 @@ const CONTEXTS = {
     messages: true,
     storage: 'SecurityError',
     origin: 'null',
+    trains: 'workers', // an opaque origin: a blob: worker
   },
   'no-storage': {
     async open(page) {
@@ -167,6 +171,7 @@ const CONTEXTS = {
     frame: (page, x) => page.frameLocator(`#${frameId(x)}`),
     messages: true,
     storage: 'SecurityError',
+    trains: 'workers',
   },
   file: {
     async open(page) {
@@ -186,6 +191,7 @@ const CONTEXTS = {
     },
     frame: (page) => page,
     storage: 'available',
+    trains: 'page', // no worker from file://
   },
 };
 
@@ -358,6 +364,7 @@ async function checkLab(page, name) {
   );
   for (const r of results) assert.ok(Number.isFinite(r.finalLoss) && r.acc1x >= 0, JSON.stringify(r));
   const { mode, workers } = await lab.evaluate((n) => n.runInfo);
+  assert.equal(mode, CONTEXTS[name].trains, `${name}: where the lab trained`);
   return `trained (${mode === 'workers' ? `${workers} workers` : 'on the page'})`;
 }
 

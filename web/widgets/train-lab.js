@@ -6,9 +6,11 @@
 //
 // Training is costly (about 10 ms a step), so it never starts by itself: the
 // learner presses Start. It runs in a small pool of module workers that load
-// the trainer build of the core (web/workers/train-worker.js); where no worker
-// can run (a file:// page, a widgets.js from another origin, a CSP without
-// worker-src) the same loop (web/lib/training/train-session.js) runs on the page in
+// the trainer build of the core (web/workers/train-worker.js), started from a
+// blob: worker that imports it where the page may not start it from its URL
+// (a sandboxed frame, a widgets.js from another origin: base/worker-url.js);
+// where no worker can run (a file:// page, a CSP without worker-src blob:)
+// the same loop (web/lib/training/train-session.js) runs on the page in
 // short slices. The widget itself does not need the main core (needsCore
 // false): all its numbers come from the trainer.
 //

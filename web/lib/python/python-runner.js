@@ -12,7 +12,7 @@
 // server allows it; a strict CSP must then allow worker-src blob:): see
 // docs/embedding.md, "Python in the page".
 
-import { workerUrl } from '../base/worker-url.js';
+import { startWorker } from '../base/worker-url.js';
 /** How long one run (the learner's code and all its cases) may take. */
 export const RUN_LIMIT_MS = 5000;
 /** How long Python may take to start (downloading ~14 MB on a slow line included). */
@@ -47,25 +47,14 @@ const statusListeners = new Set();
 /** Figures of the current worker: { startMs, memoryBytes } (the tests and the docs read them). */
 export const runnerStats = { startMs: null, memoryBytes: null, starts: 0 };
 
-function startWorker(spawn) {
-  let w;
+// the worker, or a blob: worker importing it where the page may not start it
+// from its URL (../base/worker-url.js; in a sandboxed frame, say)
+function startPythonWorker(spawn) {
   try {
-    w = spawn();
+    return startWorker(spawn);
   } catch {
-    // an opaque origin (a sandboxed frame): a classic blob worker that imports
-    // the worker's module by its URL (a module blob worker fails there, with
-    // no message, in Chromium 156; a classic one's import() works)
-    const url = workerUrl(spawn);
-    if (!url) throw runError('python-unavailable', 'This page cannot start the Python worker.');
-    const blob = new Blob(
-      [
-        `import(${JSON.stringify(url)}).catch((e) => postMessage({ type: 'error', message: 'the worker could not load: ' + e }));`,
-      ],
-      { type: 'text/javascript' },
-    );
-    w = new Worker(URL.createObjectURL(blob));
+    throw runError('python-unavailable', 'This page cannot start the Python worker.');
   }
-  return w;
 }
 
 /** Ends the worker (a run that passed its limit, a broken Python): the next run starts afresh. */
@@ -82,7 +71,7 @@ export function startPython(spawn, onStatus = () => {}) {
   const why = pythonUnavailable();
   if (why) return Promise.reject(runError('python-unavailable', why));
   const t0 = performance.now();
-  const w = startWorker(spawn);
+  const w = startPythonWorker(spawn);
   worker = w;
   runnerStats.starts += 1;
   readyPromise = new Promise((resolve, reject) => {

@@ -3,6 +3,8 @@
 // once it says it can train. The widget passes `spawn`, its own
 // new Worker(new URL(...), ...) call: that literal must stay in the widget's
 // file, where bundlers see it and build the worker (see train-lab.js).
+import { startWorker } from '../base/worker-url.js';
+
 export { workerUrl } from '../base/worker-url.js';
 
 /**
@@ -29,9 +31,10 @@ export function startWorkers(run, spawn, onMessage, timeoutMs, signal = null) {
     for (const [k, part] of run.parts.entries()) {
       let worker;
       try {
-        worker = spawn();
+        // from another origin or an opaque one (a sandboxed frame): a blob worker importing it
+        worker = startWorker(spawn);
       } catch {
-        settle(false); // file:// page, a widgets.js from another origin, no Worker at all
+        settle(false); // a file:// page, no Worker at all
         return;
       }
       run.workers.push(worker);
