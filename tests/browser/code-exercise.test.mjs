@@ -10,10 +10,17 @@
 // figures the issue asks for are printed as "# ..." lines.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage, startServer, strictPage, renderAllWidgets, assertNoSidewaysScroll } from './harness.mjs';
+import {
+  useSite,
+  newPage,
+  openLessonAs,
+  startServer,
+  strictPage,
+  renderAllWidgets,
+  assertNoSidewaysScroll,
+} from './harness.mjs';
 import { boardSays } from './questions.mjs';
 
-const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
 const LIMIT_MS = 5000; // RUN_LIMIT_MS of web/lib/python/python-runner.js
 const site = useSite();
@@ -32,17 +39,6 @@ const WRONG = {
 
 const shadow = (el, selector) => el.evaluate((n, s) => n.shadowRoot.querySelector(s)?.textContent ?? '', selector);
 const sel = (id) => `pe-code-exercise[exercise="${id}"]`;
-
-async function openLesson(seed, options = {}) {
-  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 }, ...options });
-  await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
-  await page.goto(`${site.url}/`);
-  await page.evaluate(() => {
-    window.answers = [];
-    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
-  });
-  return page;
-}
 
 /** Puts `code` into the exercise's editor (CodeMirror once loaded), as the learner's. */
 async function setCode(page, id, code) {
@@ -65,7 +61,7 @@ async function press(el, name) {
 }
 
 // the shared lesson page, opened by the first test that needs it (after the site's own set-up)
-const lessonPage = async () => (lesson ??= await openLesson(2024));
+const lessonPage = async () => (lesson ??= await openLessonAs(site, 2024));
 after(async () => {
   await lesson?.context().close();
 });
@@ -285,7 +281,7 @@ test('keyboard only: Tab into the editor, Tab and Shift-Tab indent, Ctrl-Z undoe
 });
 
 test('375 px: the lesson with its code exercises does not scroll sideways; the editor takes 16 px text (no zoom on focus)', async () => {
-  const page = await openLesson(5, { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+  const page = await openLessonAs(site, 5, { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
   await renderAllWidgets(page, ['pe-code-exercise']);
   await page.locator(sel('rope-code-vector')).evaluate(async (n) => {
     for (let i = 0; i < 100 && !n.shadowRoot.querySelector('.cm-editor'); i++)
@@ -494,7 +490,7 @@ test('the one-file lesson (npm run export) says that running code needs the onli
 });
 
 test('moved in the page, an exercise keeps the code typed in a working editor; removed, it destroys its editor', async () => {
-  const page = await openLesson(7);
+  const page = await openLessonAs(site, 7);
   const id = 'rope-code-vector';
   await renderAllWidgets(page, [sel(id)]);
   const el = await setCode(page, id, 'x = 41\n');

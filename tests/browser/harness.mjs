@@ -108,6 +108,26 @@ export async function newPage(browser, options = {}) {
   return page;
 }
 
+// Where the lesson keeps a learner's seed (web/lib/reporting/progress.js), which picks their numbers and option order.
+export const SEED_KEY = 'posenc-course:learner-seed:v1';
+
+/**
+ * The lesson page of `site` as the learner whose seed is `seed` (undefined: a
+ * fresh learner), with the answers it reports (pe-quiz-answered) gathered in
+ * window.answers. `options` are more of the browser context's.
+ */
+export async function openLessonAs(site, seed, options = {}) {
+  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 }, ...options });
+  if (seed !== undefined)
+    await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
+  await page.goto(`${site.url}/`);
+  await page.evaluate(() => {
+    window.answers = [];
+    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
+  });
+  return page;
+}
+
 export function screenshotPath(name) {
   mkdirSync(screenshotDir, { recursive: true });
   return path.join(screenshotDir, name);
