@@ -20,10 +20,9 @@ import {
   screenshotPath,
   SAVE_SCREENSHOTS,
   EXERCISE_LINES,
+  STRICT_CSP,
 } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
-
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 let browser;
 let widgets; // web/ with CORS (the widgets' origin)
@@ -34,7 +33,7 @@ let hostDir;
 before(async () => {
   browser = await launch();
   widgets = await startServer();
-  strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
+  strict = await startServer({ headers: { 'Content-Security-Policy': STRICT_CSP } });
   // the example course page, with its widget URLs pointed at the other origin
   hostDir = mkdtempSync(path.join(os.tmpdir(), 'posenc-host-'));
   const page = readFileSync(path.join(root, 'web/examples/course-page.html'), 'utf8')

@@ -22,6 +22,19 @@ export async function startServer({ dir, ...options } = {}) {
   return { server, url: await listenLocal(server) };
 }
 
+// The Content-Security-Policy of a strict host: scripts and styles from the site only, WebAssembly allowed.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+/** Runs use({ server, url }) with a server of startServer(options), closed when use ends, however it ends. */
+export async function withServer(options, use) {
+  const site = await startServer(options);
+  try {
+    return await use(site);
+  } finally {
+    site.server.close();
+  }
+}
+
 export const launch = launchChromium;
 
 /**

@@ -11,12 +11,10 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export/export.mjs';
 import { createStaticServer, listenLocal } from '../../../scripts/run/serve.mjs';
-import { screenshotPath, assertNoSidewaysScroll, SAVE_SCREENSHOTS, EXERCISE_LINES } from '../harness.mjs';
+import { screenshotPath, assertNoSidewaysScroll, SAVE_SCREENSHOTS, EXERCISE_LINES, STRICT_CSP } from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/run/kill-tree.mjs';
 import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
-
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 // ------------------------------------------------------------------ in the page
 // (functions run inside the page: no closures over this module)
@@ -338,7 +336,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
 
   before(async () => {
     server = await startProbedServer();
-    strict = await startProbedServer({ headers: { 'Content-Security-Policy': CSP } });
+    strict = await startProbedServer({ headers: { 'Content-Security-Policy': STRICT_CSP } });
     browser = await launch().catch(async (e) => {
       if (!(e instanceof Hung)) throw e;
       console.log(`# ${RETRIED_MARK} ${e.message}. Starting it once more.`);
