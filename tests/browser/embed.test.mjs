@@ -21,6 +21,7 @@ import {
   SAVE_SCREENSHOTS,
   EXERCISE_LINES,
   STRICT_CSP,
+  originAndStorage,
 } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
 
@@ -177,19 +178,7 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
   await page.goto(`${host.url}/sandboxed.html`);
   // the frame really is sandboxed: an opaque origin, no storage
-  const inside = await page
-    .frameLocator('#quiz')
-    .locator('body')
-    .evaluate(() => {
-      let storage;
-      try {
-        localStorage.getItem('x');
-        storage = 'available';
-      } catch (e) {
-        storage = e.name;
-      }
-      return { origin: origin, storage };
-    });
+  const inside = await page.frameLocator('#quiz').locator('body').evaluate(originAndStorage);
   assert.deepEqual(inside, { origin: 'null', storage: 'SecurityError' });
   // the widget renders and computes
   const check = page.frameLocator('#widget').locator('rope-offset-check');

@@ -68,6 +68,22 @@ export function pageOverflow() {
   return { scrollWidth: document.documentElement.scrollWidth, width, wide };
 }
 
+/**
+ * Run in a page or frame (evaluate): its origin and what reading localStorage
+ * gives, 'available' or the error's name (a sandboxed frame: 'SecurityError').
+ * It uses nothing outside itself, so the other engines' drivers can send it too.
+ */
+export function originAndStorage() {
+  let storage;
+  try {
+    localStorage.getItem('x');
+    storage = 'available';
+  } catch (e) {
+    storage = e.name;
+  }
+  return { origin, storage };
+}
+
 /** Fails unless the page fits its screen's width (to `slack` px), naming the first elements that stick out. */
 export async function assertNoSidewaysScroll(page, slack = 0) {
   const overflow = await page.evaluate(pageOverflow);
