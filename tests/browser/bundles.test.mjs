@@ -31,6 +31,7 @@ import {
   assertShowsSomething,
   learnerVisibleErrors,
   EXERCISE_LINES,
+  STRICT_CSP,
 } from './harness.mjs';
 import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
 import { BUNDLE_EXCLUDED } from '../../scripts/build/bundles.mjs';
@@ -38,7 +39,6 @@ import { tags as lessonTags } from './widget-tags.mjs';
 import { build } from 'esbuild';
 import { quizzes } from '../../web/gen/lesson-data.js';
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 // every tag with the attributes a course page would write (a quiz, an exercise and a sample need an id)
 const TAGS = [
   'pe-heatmap',
@@ -165,7 +165,7 @@ before(async () => {
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>myst</title>
 <script type="module" src="myst-app.js"></script></head><body><div id="root"></div><div id="direct"></div></body></html>`,
   );
-  server = createStaticServer(dir, { headers: { 'Content-Security-Policy': CSP } });
+  server = createStaticServer(dir, { headers: { 'Content-Security-Policy': STRICT_CSP } });
   url = await listenLocal(server);
   browser = await launch();
 });

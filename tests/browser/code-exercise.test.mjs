@@ -10,10 +10,18 @@
 // figures the issue asks for are printed as "# ..." lines.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage, startServer, strictPage, renderAllWidgets, assertNoSidewaysScroll } from './harness.mjs';
+import {
+  useSite,
+  newPage,
+  openLessonAs,
+  withServer,
+  STRICT_CSP,
+  strictPage,
+  renderAllWidgets,
+  assertNoSidewaysScroll,
+} from './harness.mjs';
 import { boardSays } from './questions.mjs';
 
-const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
 const LIMIT_MS = 5000; // RUN_LIMIT_MS of web/lib/python/python-runner.js
 const site = useSite();
@@ -32,17 +40,6 @@ const WRONG = {
 
 const shadow = (el, selector) => el.evaluate((n, s) => n.shadowRoot.querySelector(s)?.textContent ?? '', selector);
 const sel = (id) => `pe-code-exercise[exercise="${id}"]`;
-
-async function openLesson(seed, options = {}) {
-  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 }, ...options });
-  await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
-  await page.goto(`${site.url}/`);
-  await page.evaluate(() => {
-    window.answers = [];
-    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
-  });
-  return page;
-}
 
 /** Puts `code` into the exercise's editor (CodeMirror once loaded), as the learner's. */
 async function setCode(page, id, code) {
@@ -65,7 +62,7 @@ async function press(el, name) {
 }
 
 // the shared lesson page, opened by the first test that needs it (after the site's own set-up)
-const lessonPage = async () => (lesson ??= await openLesson(2024));
+const lessonPage = async () => (lesson ??= await openLessonAs(site, 2024));
 after(async () => {
   await lesson?.context().close();
 });
@@ -285,7 +282,7 @@ test('keyboard only: Tab into the editor, Tab and Shift-Tab indent, Ctrl-Z undoe
 });
 
 test('375 px: the lesson with its code exercises does not scroll sideways; the editor takes 16 px text (no zoom on focus)', async () => {
-  const page = await openLesson(5, { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
+  const page = await openLessonAs(site, 5, { viewport: { width: 375, height: 800 }, isMobile: true, hasTouch: true });
   await renderAllWidgets(page, ['pe-code-exercise']);
   await page.locator(sel('rope-code-vector')).evaluate(async (n) => {
     for (let i = 0; i < 100 && !n.shadowRoot.querySelector('.cm-editor'); i++)
@@ -307,63 +304,58 @@ test('375 px: the lesson with its code exercises does not scroll sideways; the e
 });
 
 test('embedded in a sandboxed cross-origin iframe (sandbox="allow-scripts") under the strict CSP plus worker-src blob:, the solution checks and posenc:answered reaches the parent; bytes downloaded', async () => {
-  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; worker-src 'self' blob:";
-  const course = await startServer({ headers: { 'Content-Security-Policy': CSP } });
-  const lms = await startServer();
-  try {
-    const page = await strictPage(site.browser);
-    const bytes = new Map();
-    page.context().on('requestfinished', async (r) => {
-      const s = await r.sizes().catch(() => null);
-      if (s && r.url().startsWith(course.url)) bytes.set(new URL(r.url()).pathname, s.responseBodySize);
-    });
-    await page.goto(`${lms.url.replace('127.0.0.1', 'localhost')}/examples/course-page.html`);
-    const id = 'relative-bias-code-alibi-slopes';
-    await page.evaluate((src) => {
-      window.messages = [];
-      addEventListener('message', (e) => window.messages.push(e.data));
-      const frame = document.createElement('iframe');
-      frame.setAttribute('sandbox', 'allow-scripts');
-      frame.src = src;
-      frame.style.width = '900px';
-      frame.style.height = '900px';
-      document.body.replaceChildren(frame);
-    }, `${course.url}/embed.html?widget=pe-code-exercise&exercise=${id}`);
-    const el = page.frameLocator('iframe').locator('pe-code-exercise');
-    await el.locator('.cm-editor').waitFor();
-    const frame = page.frames().find((f) => f.url().startsWith(course.url));
-    const pageBytes = [...bytes.values()].reduce((a, b) => a + b, 0);
-    const data = await frame.evaluate(async (x) => (await import('/gen/lesson-data.js')).codeExercises[x], id);
-    const { composeCode } = await import('../../web/lib/python/code-check.js');
-    await el.evaluate((n, c) => n.setCode(c), composeCode(data, data.solution));
-    await press(el, 'Check');
-    assert.match(await shadow(el, '.result'), /^Correct\. 1 point\./);
-    await page.waitForFunction(() => window.messages.some((m) => m?.type === 'posenc:answered'));
-    const m = await page.evaluate(() => window.messages.find((x) => x?.type === 'posenc:answered'));
-    assert.equal(m.kind, 'long-fill-in');
-    assert.equal(m.quizId, id);
-    assert.equal(m.correct, true);
-    assert.match(m.response[0], /^import math\n\n\ndef alibi_slopes\(n_heads\):/);
-    assert.equal(m.statement.object.definition.interactionType, 'long-fill-in');
-    const all = [...bytes.entries()];
-    const python = all.filter(([p]) => p.startsWith('/pyodide/') || /python-(worker|driver)/.test(p));
-    const sum = (list) => list.reduce((a, [, b]) => a + b, 0);
-    console.log(
-      `# bytes for the first code exercise (embed, no compression): the page with the exercise and its editor ${(pageBytes / 1e6).toFixed(2)} MB (editor ${((bytes.get('/gen/code-editor.js') ?? 0) / 1024).toFixed(0)} KiB), then Python on the first Check ${(sum(python) / 1e6).toFixed(2)} MB (${python.map(([p, b]) => `${p.split('/').pop()} ${b}`).join(', ')}); ${(sum(all) / 1e6).toFixed(2)} MB in all`,
-    );
-    assert.deepEqual(page.violations, []);
-    assert.deepEqual(page.problems, []);
-    await page.context().close();
-  } finally {
-    course.server.close();
-    lms.server.close();
-  }
+  const csp = `${STRICT_CSP}; worker-src 'self' blob:`;
+  await withServer({ headers: { 'Content-Security-Policy': csp } }, (course) =>
+    withServer({}, async (lms) => {
+      const page = await strictPage(site.browser);
+      const bytes = new Map();
+      page.context().on('requestfinished', async (r) => {
+        const s = await r.sizes().catch(() => null);
+        if (s && r.url().startsWith(course.url)) bytes.set(new URL(r.url()).pathname, s.responseBodySize);
+      });
+      await page.goto(`${lms.url.replace('127.0.0.1', 'localhost')}/examples/course-page.html`);
+      const id = 'relative-bias-code-alibi-slopes';
+      await page.evaluate((src) => {
+        window.messages = [];
+        addEventListener('message', (e) => window.messages.push(e.data));
+        const frame = document.createElement('iframe');
+        frame.setAttribute('sandbox', 'allow-scripts');
+        frame.src = src;
+        frame.style.width = '900px';
+        frame.style.height = '900px';
+        document.body.replaceChildren(frame);
+      }, `${course.url}/embed.html?widget=pe-code-exercise&exercise=${id}`);
+      const el = page.frameLocator('iframe').locator('pe-code-exercise');
+      await el.locator('.cm-editor').waitFor();
+      const frame = page.frames().find((f) => f.url().startsWith(course.url));
+      const pageBytes = [...bytes.values()].reduce((a, b) => a + b, 0);
+      const data = await frame.evaluate(async (x) => (await import('/gen/lesson-data.js')).codeExercises[x], id);
+      const { composeCode } = await import('../../web/lib/python/code-check.js');
+      await el.evaluate((n, c) => n.setCode(c), composeCode(data, data.solution));
+      await press(el, 'Check');
+      assert.match(await shadow(el, '.result'), /^Correct\. 1 point\./);
+      await page.waitForFunction(() => window.messages.some((m) => m?.type === 'posenc:answered'));
+      const m = await page.evaluate(() => window.messages.find((x) => x?.type === 'posenc:answered'));
+      assert.equal(m.kind, 'long-fill-in');
+      assert.equal(m.quizId, id);
+      assert.equal(m.correct, true);
+      assert.match(m.response[0], /^import math\n\n\ndef alibi_slopes\(n_heads\):/);
+      assert.equal(m.statement.object.definition.interactionType, 'long-fill-in');
+      const all = [...bytes.entries()];
+      const python = all.filter(([p]) => p.startsWith('/pyodide/') || /python-(worker|driver)/.test(p));
+      const sum = (list) => list.reduce((a, [, b]) => a + b, 0);
+      console.log(
+        `# bytes for the first code exercise (embed, no compression): the page with the exercise and its editor ${(pageBytes / 1e6).toFixed(2)} MB (editor ${((bytes.get('/gen/code-editor.js') ?? 0) / 1024).toFixed(0)} KiB), then Python on the first Check ${(sum(python) / 1e6).toFixed(2)} MB (${python.map(([p, b]) => `${p.split('/').pop()} ${b}`).join(', ')}); ${(sum(all) / 1e6).toFixed(2)} MB in all`,
+      );
+      assert.deepEqual(page.violations, []);
+      assert.deepEqual(page.problems, []);
+      await page.context().close();
+    }),
+  );
 });
 
 test('the lesson page under the strict CSP (script-src self wasm-unsafe-eval, style-src self): the editor and Python run with no violation', async () => {
-  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-  const strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
-  try {
+  await withServer({ headers: { 'Content-Security-Policy': STRICT_CSP } }, async (strict) => {
     const page = await strictPage(site.browser);
     await page.goto(`${strict.url}/embed.html?widget=pe-code-exercise&exercise=rope-code-vector`);
     const el = page.locator('pe-code-exercise');
@@ -380,15 +372,11 @@ test('the lesson page under the strict CSP (script-src self wasm-unsafe-eval, st
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.problems, []);
     await page.context().close();
-  } finally {
-    strict.server.close();
-  }
+  });
 });
 
 test("an author's own code exercise (docs/embedding.md's example) on a page that registers no lesson, under the strict CSP: a wrong function names its slip, the right one earns ⅔ and counts on the board; a malformed one names its field", async () => {
-  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-  const strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
-  try {
+  await withServer({ headers: { 'Content-Security-Policy': STRICT_CSP } }, async (strict) => {
     const { ownCodeExample } = await import('../js/author-page.mjs');
     const { composeCode } = await import('../../web/lib/python/code-check.js');
     const { html, definition } = ownCodeExample();
@@ -449,9 +437,7 @@ test("an author's own code exercise (docs/embedding.md's example) on a page that
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.problems, []);
     await page.context().close();
-  } finally {
-    strict.server.close();
-  }
+  });
 });
 
 test('the one-file lesson (npm run export) says that running code needs the online lesson, and its score leaves the code exercises out', async () => {
@@ -494,7 +480,7 @@ test('the one-file lesson (npm run export) says that running code needs the onli
 });
 
 test('moved in the page, an exercise keeps the code typed in a working editor; removed, it destroys its editor', async () => {
-  const page = await openLesson(7);
+  const page = await openLessonAs(site, 7);
   const id = 'rope-code-vector';
   await renderAllWidgets(page, [sel(id)]);
   const el = await setCode(page, id, 'x = 41\n');

@@ -27,8 +27,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
-import { freePort, listenLocal } from '../../scripts/run/serve.mjs';
-import { siteProject, startCommandServer, stopCommandServer, timed } from './consumer-site.mjs';
+import { listenLocal } from '../../scripts/run/serve.mjs';
+import { siteProject, startVite, stopCommandServer, timed } from './consumer-site.mjs';
 import { typeAnswer, exerciseState, quizState, waitUntil, boardSays } from './questions.mjs';
 import { runtimes, hostPage, launchData } from './scorm-host.mjs';
 import { startLrs, LRS_AUTH } from '../js/lrs.mjs';
@@ -87,13 +87,7 @@ before(async () => {
   );
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
   execFileSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: project, stdio: ['ignore', 'pipe', 'pipe'] });
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  preview = await startCommandServer(
-    ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-    project,
-    `${url}/`,
-  );
+  ({ child: preview, url } = await startVite(project, ['preview']));
   [browser, lrs] = await Promise.all([launch(), startLrs()]);
 });
 after(async () => {
@@ -275,8 +269,6 @@ test('tsc on a .tsx file of the site with the tags passes', () => {
 });
 
 test("the Vite dev server: <train-lab> trains in a worker (its module's URL ends in ?v=)", async () => {
-  const port = await freePort();
-  const dev = `http://127.0.0.1:${port}`;
   // as docs/embedding.md says: Vite's dev server pre-bundles dependencies,
   // which cuts the worker's file off from its module (the lab then trains on
   // the page); excluded, the package's modules are served as they are
@@ -285,11 +277,7 @@ test("the Vite dev server: <train-lab> trains in a worker (its module's URL ends
     "export default { optimizeDeps: { exclude: ['posenc-course'] } };\n",
   );
   rmSync(path.join(project, 'node_modules/.vite'), { recursive: true, force: true });
-  const server = await startCommandServer(
-    ['vite', '--config', 'vite.dev.config.js', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-    project,
-    `${dev}/lab.html`,
-  );
+  const { child: server, url: dev } = await startVite(project, ['--config', 'vite.dev.config.js'], '/lab.html');
   try {
     const page = await newPage(browser, { viewport: { width: 1100, height: 900 } });
     await page.goto(`${dev}/lab.html`);

@@ -24,6 +24,7 @@ import { packedPackage, sinusoidalBothBuilds } from '../js/installed-package.mjs
 import { loadCase } from '../js/fixture.mjs';
 import { tags as lessonTags } from './widget-tags.mjs';
 import { installSite } from '../../scripts/setup/consumer-sites.mjs';
+import { freePort } from '../../scripts/run/serve.mjs';
 
 export { root };
 
@@ -146,6 +147,17 @@ export async function startCommandServer([name, ...args], cwd, url) {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/**
+ * Starts the project's Vite (`vite ...args`: preview, or the dev server) on a
+ * free local port and waits until its `page` answers; -> { child, url }.
+ */
+export async function startVite(cwd, args, page = '/') {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const command = ['vite', ...args, '--port', String(port), '--strictPort', '--host', '127.0.0.1'];
+  return { child: await startCommandServer(command, cwd, `${url}${page}`), url };
 }
 
 export function stopCommandServer(child) {

@@ -10,12 +10,11 @@ import assert from 'node:assert/strict';
 import { rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { launch } from './harness.mjs';
-import { freePort } from '../../scripts/run/serve.mjs';
 import {
   SITES,
   bundlerProject,
   pageHtml,
-  startCommandServer,
+  startVite,
   runProjectBin,
   stopCommandServer,
   checkSite,
@@ -39,13 +38,7 @@ before(async () => {
   rmSync(path.join(project, 'main.js'), { force: true }); // the former single-page site
   rmSync(path.join(project, 'dist'), { recursive: true, force: true });
   runProjectBin(project, ['vite', 'build', '--logLevel', 'warn']);
-  const port = await freePort();
-  url = `http://127.0.0.1:${port}`;
-  preview = await startCommandServer(
-    ['vite', 'preview', '--port', String(port), '--strictPort', '--host', '127.0.0.1'],
-    project,
-    `${url}/`,
-  );
+  ({ child: preview, url } = await startVite(project, ['preview']));
   browser = await launch();
 });
 after(async () => {

@@ -17,11 +17,10 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
-import { launch, startServer } from './harness.mjs';
+import { launch, startServer, STRICT_CSP } from './harness.mjs';
 import { installPackedPackage } from '../js/installed-package.mjs';
 import { SITES, pageHtml, checkSite, workerCopies, timed } from './consumer-site.mjs';
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 // docs/embedding.md's recipe for posenc-course/widgets: the core's .wasm files in ../wasm/ from the bundle,
 // and the code exercises' editor (gen/code-editor.js) in ../gen/
 const COPY = { bundle: [], widgets: ['web/wasm', 'web/gen'] };
@@ -59,7 +58,7 @@ before(async () => {
   }
   ({ server, url } = await startServer({
     dir: path.join(project, 'public'),
-    headers: { 'Content-Security-Policy': CSP },
+    headers: { 'Content-Security-Policy': STRICT_CSP },
   }));
   browser = await launch();
 });

@@ -20,10 +20,10 @@ import {
   screenshotPath,
   SAVE_SCREENSHOTS,
   EXERCISE_LINES,
+  STRICT_CSP,
+  originAndStorage,
 } from './harness.mjs';
 import { tags } from './widget-tags.mjs';
-
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 let browser;
 let widgets; // web/ with CORS (the widgets' origin)
@@ -34,7 +34,7 @@ let hostDir;
 before(async () => {
   browser = await launch();
   widgets = await startServer();
-  strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
+  strict = await startServer({ headers: { 'Content-Security-Policy': STRICT_CSP } });
   // the example course page, with its widget URLs pointed at the other origin
   hostDir = mkdtempSync(path.join(os.tmpdir(), 'posenc-host-'));
   const page = readFileSync(path.join(root, 'web/examples/course-page.html'), 'utf8')
@@ -178,19 +178,7 @@ test('embed.html in <iframe sandbox="allow-scripts">: a widget renders, a quiz a
   const page = await newPage(browser, { viewport: { width: 900, height: 900 } });
   await page.goto(`${host.url}/sandboxed.html`);
   // the frame really is sandboxed: an opaque origin, no storage
-  const inside = await page
-    .frameLocator('#quiz')
-    .locator('body')
-    .evaluate(() => {
-      let storage;
-      try {
-        localStorage.getItem('x');
-        storage = 'available';
-      } catch (e) {
-        storage = e.name;
-      }
-      return { origin: origin, storage };
-    });
+  const inside = await page.frameLocator('#quiz').locator('body').evaluate(originAndStorage);
   assert.deepEqual(inside, { origin: 'null', storage: 'SecurityError' });
   // the widget renders and computes
   const check = page.frameLocator('#widget').locator('rope-offset-check');

@@ -7,21 +7,17 @@
 // and runs nothing; the keyboard alone does it all; and the widget fits 375 px.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage, renderAllWidgets, assertNoSidewaysScroll } from './harness.mjs';
+import { useSite, newPage, openLessonAs, renderAllWidgets, assertNoSidewaysScroll } from './harness.mjs';
 
-const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
 const site = useSite();
 
+/** The lesson as the learner with `seed` (openLessonAs), counting in window.dialogs the alerts it would show. */
 async function openLesson(seed, options = {}) {
-  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 }, ...options });
-  await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
-  await page.goto(`${site.url}/`);
+  const page = await openLessonAs(site, seed, options);
   await page.evaluate(() => {
-    window.answers = [];
     window.dialogs = 0;
     window.alert = () => (window.dialogs += 1);
-    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
   });
   return page;
 }

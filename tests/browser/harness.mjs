@@ -22,6 +22,19 @@ export async function startServer({ dir, ...options } = {}) {
   return { server, url: await listenLocal(server) };
 }
 
+// The Content-Security-Policy of a strict host: scripts and styles from the site only, WebAssembly allowed.
+export const STRICT_CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
+
+/** Runs use({ server, url }) with a server of startServer(options), closed when use ends, however it ends. */
+export async function withServer(options, use) {
+  const site = await startServer(options);
+  try {
+    return await use(site);
+  } finally {
+    site.server.close();
+  }
+}
+
 export const launch = launchChromium;
 
 /**
@@ -53,6 +66,22 @@ export function pageOverflow() {
     .slice(0, 5)
     .map((e) => `${e.localName}${e.id ? `#${e.id}` : ''}.${e.className}`);
   return { scrollWidth: document.documentElement.scrollWidth, width, wide };
+}
+
+/**
+ * Run in a page or frame (evaluate): its origin and what reading localStorage
+ * gives, 'available' or the error's name (a sandboxed frame: 'SecurityError').
+ * It uses nothing outside itself, so the other engines' drivers can send it too.
+ */
+export function originAndStorage() {
+  let storage;
+  try {
+    localStorage.getItem('x');
+    storage = 'available';
+  } catch (e) {
+    storage = e.name;
+  }
+  return { origin, storage };
 }
 
 /** Fails unless the page fits its screen's width (to `slack` px), naming the first elements that stick out. */
@@ -105,6 +134,26 @@ export async function newPage(browser, options = {}) {
     if (m.type() === 'error') page.errors.push(`console: ${m.text()}`);
   });
   page.on('pageerror', (e) => page.errors.push(`exception: ${e.message}`));
+  return page;
+}
+
+// Where the lesson keeps a learner's seed (web/lib/reporting/progress.js), which picks their numbers and option order.
+export const SEED_KEY = 'posenc-course:learner-seed:v1';
+
+/**
+ * The lesson page of `site` as the learner whose seed is `seed` (undefined: a
+ * fresh learner), with the answers it reports (pe-quiz-answered) gathered in
+ * window.answers. `options` are more of the browser context's.
+ */
+export async function openLessonAs(site, seed, options = {}) {
+  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 }, ...options });
+  if (seed !== undefined)
+    await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
+  await page.goto(`${site.url}/`);
+  await page.evaluate(() => {
+    window.answers = [];
+    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
+  });
   return page;
 }
 

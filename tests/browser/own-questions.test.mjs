@@ -7,12 +7,11 @@
 // registered; a question written wrong names its field in the widget.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, strictPage, renderAllWidgets } from './harness.mjs';
+import { useSite, strictPage, renderAllWidgets, STRICT_CSP } from './harness.mjs';
 import { ownExamples } from '../js/author-page.mjs';
 import { typeAnswer, exerciseState, quizState, waitUntil } from './questions.mjs';
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-const site = useSite({ headers: { 'Content-Security-Policy': CSP } });
+const site = useSite({ headers: { 'Content-Security-Policy': STRICT_CSP } });
 
 // the development page with only the question widgets: no lesson is registered
 async function pageWith(markup) {

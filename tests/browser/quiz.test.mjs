@@ -6,25 +6,11 @@
 // generated questions set their maths as MathML with no inline style.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, newPage, renderAllWidgets } from './harness.mjs';
+import { useSite, openLessonAs, renderAllWidgets, SEED_KEY } from './harness.mjs';
 
-const SEED_KEY = 'posenc-course:learner-seed:v1';
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
 
 const site = useSite();
-
-/** The lesson with a fixed learner seed (or none: a fresh learner). */
-async function openLesson(seed) {
-  const page = await newPage(site.browser, { viewport: { width: 1280, height: 900 } });
-  if (seed !== undefined)
-    await page.context().addInitScript(([k, v]) => localStorage.setItem(k, v), [SEED_KEY, String(seed)]);
-  await page.goto(`${site.url}/`);
-  await page.evaluate(() => {
-    window.answers = [];
-    document.addEventListener('pe-quiz-answered', (e) => window.answers.push(e.detail));
-  });
-  return page;
-}
 
 // The line under a quiz's buttons: how the last check went.
 const resultText = (quiz) => quiz.evaluate((n) => n.shadowRoot.querySelector('.result').textContent);
@@ -63,7 +49,7 @@ const displayedOrders = (page, ids) =>
 test('options are shuffled per learner: the right one is first in at most about half of the quizzes, and the order survives a reload', async () => {
   const orders = [];
   for (const seed of [1234567, 3141592653]) {
-    const page = await openLesson(seed);
+    const page = await openLessonAs(site, seed);
     const data = await quizData(page);
     const single = Object.keys(data).filter((id) => !data[id].generator && !data[id].multiple);
     assert.ok(single.length >= 10, `only ${single.length} single-answer written quizzes`);
@@ -99,7 +85,7 @@ test('options are shuffled per learner: the right one is first in at most about 
 });
 
 test('a fresh learner gets a seed once; an old progress entry (authored indices, no seed) restores the right option', async () => {
-  const page = await openLesson();
+  const page = await openLessonAs(site);
   const data = await quizData(page);
   const id = Object.keys(data).find((q) => !data[q].generator && !data[q].multiple);
   const right = data[id].correct[0];
@@ -131,7 +117,7 @@ test('a fresh learner gets a seed once; an old progress entry (authored indices,
 });
 
 test('Show solution, Try again, then the right answer: recorded as revealed, no credit, on the board, in the event and after a reload', async () => {
-  const page = await openLesson(99);
+  const page = await openLessonAs(site, 99);
   await page.evaluate(() => localStorage.removeItem('posenc-course:quiz-progress:v1'));
   const data = await quizData(page);
   // the board counts every question: quizzes and exercises
@@ -193,7 +179,7 @@ test('Show solution, Try again, then the right answer: recorded as revealed, no 
 });
 
 test('select-all: after Check every missed right option and every wrong pick is marked; a right answer shows the explanation', async () => {
-  const page = await openLesson(7);
+  const page = await openLessonAs(site, 7);
   await page.evaluate(() => localStorage.removeItem('posenc-course:quiz-progress:v1'));
   const data = await quizData(page);
   const id = Object.keys(data).find((q) => data[q].multiple && data[q].correct.length >= 2);
@@ -248,7 +234,7 @@ test('select-all: after Check every missed right option and every wrong pick is 
 });
 
 test('feedback prints its label once, and generated questions set their maths as MathML with no inline style and no "-0.000"', async () => {
-  const page = await openLesson(2024);
+  const page = await openLessonAs(site, 2024);
   const data = await quizData(page);
   const generated = Object.keys(data).filter((id) => data[id].generator);
   assert.ok(generated.length >= 2, `only ${generated.length} generated quizzes`);

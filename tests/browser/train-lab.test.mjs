@@ -8,7 +8,7 @@
 // Runs are tiny (tens of steps) to keep this fast.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, startServer, newPage } from './harness.mjs';
+import { useSite, withServer, newPage, STRICT_CSP } from './harness.mjs';
 
 const site = useSite();
 
@@ -179,9 +179,7 @@ test('without Worker the same lab trains on the page', async () => {
 });
 
 test('in an embed under a strict CSP the lab trains in workers, and shows exactly what the core computes', async () => {
-  const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
-  const strict = await startServer({ headers: { 'Content-Security-Policy': CSP } });
-  try {
+  await withServer({ headers: { 'Content-Security-Policy': STRICT_CSP } }, async (strict) => {
     const page = await newPage(site.browser, { viewport: { width: 900, height: 1000 } });
     page.violations = [];
     await page.exposeFunction('reportViolation', (v) => page.violations.push(v));
@@ -218,9 +216,7 @@ test('in an embed under a strict CSP the lab trains in workers, and shows exactl
     assert.deepEqual(page.violations, []);
     assert.deepEqual(page.errors, []);
     await page.context().close();
-  } finally {
-    strict.server.close();
-  }
+  });
 });
 
 test('task text: trains a language model on the lesson text, retraces the recorded seed, and explains a missing corpus', async () => {

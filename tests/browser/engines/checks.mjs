@@ -11,12 +11,17 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { exportLesson } from '../../../scripts/export/export.mjs';
 import { createStaticServer, listenLocal } from '../../../scripts/run/serve.mjs';
-import { screenshotPath, assertNoSidewaysScroll, SAVE_SCREENSHOTS, EXERCISE_LINES } from '../harness.mjs';
+import {
+  screenshotPath,
+  assertNoSidewaysScroll,
+  SAVE_SCREENSHOTS,
+  EXERCISE_LINES,
+  STRICT_CSP,
+  originAndStorage,
+} from '../harness.mjs';
 import { tags } from '../widget-tags.mjs';
 import { killTree, descendants } from '../../../scripts/run/kill-tree.mjs';
 import { activity, launchEngine, startProbedServer, injectProbe, RETRIED_MARK } from './drivers.mjs';
-
-export const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'";
 
 // ------------------------------------------------------------------ in the page
 // (functions run inside the page: no closures over this module)
@@ -44,7 +49,7 @@ export const RENDER_ALL = async (selector) => {
 
 // In an embed.html frame: answers its question wrong, then right (an exercise
 // by typing and Enter, a quiz by clicking), the right answer read from the
-// question itself; -> { origin, storage, result, scores }.
+// question itself; -> { result, scores }.
 const ANSWER_WRONG_THEN_RIGHT = async (id) => {
   const el = document.querySelector('pe-quiz, pe-exercise');
   const until = async (cond, what) => {
@@ -77,14 +82,7 @@ const ANSWER_WRONG_THEN_RIGHT = async (id) => {
       await until(() => scores.length === (typed === value ? 2 : 1), 'no answer event after Enter');
     }
   }
-  let storage;
-  try {
-    localStorage.getItem('x');
-    storage = 'available';
-  } catch (e) {
-    storage = e.name;
-  }
-  return { origin, storage, result: root.querySelector('.result').textContent, scores };
+  return { result: root.querySelector('.result').textContent, scores };
 };
 
 const WAIT_FOR = async (source, timeout = 15000) => {
@@ -338,7 +336,7 @@ export function engineSuite(engine, { scalar, dark, phoneInFrame = false, todo =
 
   before(async () => {
     server = await startProbedServer();
-    strict = await startProbedServer({ headers: { 'Content-Security-Policy': CSP } });
+    strict = await startProbedServer({ headers: { 'Content-Security-Policy': STRICT_CSP } });
     browser = await launch().catch(async (e) => {
       if (!(e instanceof Hung)) throw e;
       console.log(`# ${RETRIED_MARK} ${e.message}. Starting it once more.`);
@@ -633,8 +631,9 @@ addEventListener('message', (e) => {
         for (const id of ['quiz', 'exercise']) {
           await page.enterFrame(`#${id}`, { crossOrigin: true });
           const inside = await page.evaluate(ANSWER_WRONG_THEN_RIGHT, id);
-          assert.equal(inside.origin, 'null', `${id}: the frame's origin`);
-          assert.equal(inside.storage, 'SecurityError', `${id}: storage in the frame`);
+          const where = await page.evaluate(originAndStorage);
+          assert.equal(where.origin, 'null', `${id}: the frame's origin`);
+          assert.equal(where.storage, 'SecurityError', `${id}: storage in the frame`);
           assert.match(inside.result, /^Correct\. ⅔ point/, `${id}: the widget says ${inside.result}`);
           assert.deepEqual(inside.scores, [0, 0.6667], `${id}: pe-quiz-answered`);
           await page.leaveFrame();
