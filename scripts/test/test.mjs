@@ -37,8 +37,17 @@ const results = [];
 // the summary says so; a second timeout fails it, and so does a check that
 // failed in the first run before the timeout. Checks that hung and passed
 // when run again (RETRIED_MARK) are counted in the summary too.
-async function run(name, cmd, args, { cwd = root, parse, show = null, minutes = 30, again = false } = {}) {
-  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+async function run(
+  name,
+  cmd,
+  args,
+  { cwd = root, parse, show = null, minutes = 30, again = false, beside = false } = {},
+) {
+  console.log(
+    `\n=== ${name}: ${cmd} ${args.join(' ')}${beside ? ' (beside another stage: its output when it ends)' : ''}`,
+  );
+  // a stage that runs beside another keeps its output until it ends, so the two do not interleave
+  if (beside) show ??= () => true;
   const started = Date.now();
   let r = await runOnce(name, cmd, args, { cwd, show, minutes });
   let note = '';
@@ -230,11 +239,13 @@ const STAGES = [
     needs: 'modules',
     browser: true,
     files: () => ['tests/browser/engines/firefox.test.mjs'],
-    run: (files) =>
+    beside: 'engines',
+    run: (files, how) =>
       run('Browser tests in Firefox ESR (puppeteer-core, WebDriver BiDi)', process.execPath, ['--test', ...files], {
         parse: nodeTestCounts,
         minutes: 15,
         again: true,
+        ...how,
       }),
   },
   {
@@ -242,14 +253,17 @@ const STAGES = [
     needs: 'modules',
     browser: true,
     files: () => ['tests/browser/engines/webkit.test.mjs'],
-    run: (files) => {
+    // the two engines' checks run at the same time: each waits on its
+    // browser and its WebDriver more than it computes
+    beside: 'engines',
+    run: (files, how) => {
       // WebKitGTK needs a display: a virtual one unless there is one already
       const [cmd, args] = process.env.DISPLAY ? [process.execPath, []] : ['xvfb-run', ['-a', process.execPath]];
       return run(
         'Browser tests in WebKitGTK (selenium-webdriver, WebKitWebDriver; scalar build with JSC_useWasmSIMD=0)',
         cmd,
         [...args, '--test', ...files],
-        { parse: nodeTestCounts, minutes: 15, again: true },
+        { parse: nodeTestCounts, minutes: 15, again: true, ...how },
       );
     },
   },
@@ -307,7 +321,15 @@ function plan(argv) {
 
 const { stages, everything } = plan(process.argv.slice(2));
 const built = await run('build', 'bash', ['scripts/build/build.sh', ...(everything ? ['--tests'] : [])]);
-if (built) for (const [stage, files] of stages) await stage.run(files ?? stage.files?.());
+// consecutive stages with the same `beside` run at the same time (each keeps its
+// output until it ends); the others one after another
+if (built)
+  for (let i = 0; i < stages.length;) {
+    const group = [stages[i++]];
+    while (i < stages.length && stages[i][0].beside && stages[i][0].beside === group[0][0].beside)
+      group.push(stages[i++]);
+    await Promise.all(group.map(([stage, files]) => stage.run(files ?? stage.files?.(), { beside: group.length > 1 })));
+  }
 
 // POSENC_BROWSERS=chromium (or firefox, webkit, a comma list) runs those engines only
 function browsersToTest() {
