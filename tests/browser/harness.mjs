@@ -175,8 +175,13 @@ export async function renderAllWidgets(page, tags) {
   for (let i = 0; i < count; i++) {
     const el = page.locator(selector).nth(i);
     const ready = await el.evaluate(async (node) => {
-      // an element whose tag is not defined yet (define() defers) has no updateComplete
-      await customElements.whenDefined(node.localName);
+      // an element whose tag is not defined yet (define() defers) has no
+      // updateComplete; one never defined (its module not loaded) fails here, not by hanging
+      const defined = await Promise.race([
+        customElements.whenDefined(node.localName).then(() => true),
+        new Promise((r) => setTimeout(() => r(false), 20000)),
+      ]);
+      if (!defined) return 'undefined';
       // a widget in a closed aside renders when the learner opens it
       for (let d = node.closest('details'); d; d = d.parentElement?.closest('details') ?? null) d.open = true;
       const drawn = node.updateComplete.then(() => node.hasAttribute('data-ready'));
@@ -187,6 +192,8 @@ export async function renderAllWidgets(page, tags) {
       }
       return false;
     });
+    if (ready === 'undefined')
+      throw new Error(`widget did not render: <${tags[0]}...>: its tag was never defined (20 s)`);
     if (!ready) {
       const text = await el.evaluate(
         (node) =>

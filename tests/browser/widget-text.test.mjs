@@ -7,7 +7,7 @@
 // widget draws.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { useSite, openWidget } from './harness.mjs';
+import { useSite, openWidget, renderAllWidgets } from './harness.mjs';
 
 const site = useSite();
 
@@ -168,12 +168,12 @@ test('the permutation experiment says what its table says, ALiBi on a reversed s
     ['▶ alibi', 'different: the layer sees the order', 'true'],
   );
   assert.equal(r.rows.filter((row) => row[0].startsWith('▶')).length, 1, 'one row is marked');
-  // reversed: every distance |i - j| is kept, so ALiBi's outputs only move with the words
+  // reversed: every distance |n - m| is kept, so ALiBi's outputs only move with the words
   await set({ sentence: 'the dog bit the man', order: '4,3,2,1,0' });
   r = await read();
   assert.match(
     r.lesson,
-    /^With alibi, each word’s output still just moved with the word \(largest difference .*\): this encoding cannot tell these two orders apart, since ALiBi’s bias depends only on the distance/,
+    /^With alibi, each word’s output still just moved with the word \(largest difference .*\): this encoding cannot tell these two orders apart, since ALiBi’s bias depends only on the distance \|n − m\|/,
   );
   assert.match(r.rows.find((row) => row[0] === '▶ alibi')[1], /^(identical|equal up to float32 rounding)/);
   // the other encodings all see a reversal
@@ -385,6 +385,35 @@ test('pe-binary-counter: its table holds the bits of each position and the core�
       `every π/θᵢ positions \\(${(Math.PI / core.freqs[0]).toFixed(1)}, ${(Math.PI / core.freqs[1]).toFixed(1)},`,
     ),
   );
+  assert.deepEqual(page.errors, []);
+  await page.context().close();
+});
+
+// Issue 46: a newcomer met labels in another notation than the lesson's
+// (query m, key n, pair i; d_rot for one head; "seat" only from section 04)
+test("the widgets' labels use the lesson's notation", async () => {
+  const tags = ['attention-permutation', 'rope-clock', 'pe-wave-barcode', 't5-buckets'];
+  const { page } = await widget('<attention-permutation encoding="alibi"></attention-permutation>');
+  await page.evaluate(async (t) => {
+    await Promise.all(t.map((x) => import(`/widgets/${x}.js`)));
+    document.body.insertAdjacentHTML(
+      'beforeend',
+      t
+        .slice(1)
+        .map((x) => `<${x}></${x}>`)
+        .join(''),
+    );
+  }, tags);
+  await renderAllWidgets(page, tags);
+  const text = (tag) => page.locator(tag).evaluate((n) => n.shadowRoot.textContent);
+  assert.match(await text('attention-permutation'), /ALiBi \(bias −α_j·\|n − m\|\)/);
+  assert.match(await text('attention-permutation'), /original-order map/);
+  assert.match(await text('rope-clock'), /d_rot \(one head\)/);
+  assert.match(await text('pe-wave-barcode'), /Position cards/);
+  assert.doesNotMatch(await text('pe-wave-barcode'), /Seat cards/);
+  await page.locator('t5-buckets canvas').first().focus();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await text('t5-buckets'), /query m = \d+, key n = \d+, offset n − m = -?\d+/);
   assert.deepEqual(page.errors, []);
   await page.context().close();
 });
