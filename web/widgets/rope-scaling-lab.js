@@ -42,7 +42,8 @@ const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
 class RopeScalingLab extends PeElement {
   static tag = 'rope-scaling-lab';
   static cssProperties = ['--pe-sticky-top'];
-  static description = 'Wavelength per RoPE pair under linear, NTK-aware, dynamic NTK, YaRN and Llama 3 scaling, side by side.';
+  static description =
+    'Wavelength per RoPE pair under linear, NTK-aware, dynamic NTK, YaRN and Llama 3 scaling, side by side.';
   static params = {
     dim: { type: 'int', default: 128, min: 4, max: 512, even: true, label: 'head dim' },
     base: { type: 'float', default: 10000, min: 2, max: 1e8, control: 'number', label: 'base' },
