@@ -209,7 +209,8 @@ const STAGES = [
       run(
         'JS API, printing and live samples vs PyTorch (node --test, both builds)',
         process.execPath,
-        ['--test', ...files],
+        // two files at a time (node's default is one fewer than the cores: one here)
+        ['--test', '--test-concurrency=2', ...files],
         { parse: nodeTestCounts },
       ),
   },
