@@ -10,6 +10,10 @@
 //                localStorage throws "Access is denied for this document")
 //   file         dist/lesson.html, the one-file export, opened from disk
 //                (xAPI to an LRS named by the launch parameters)
+//   bundle       an author's page made one file with the one-file bundle
+//                (npx posenc-course export html: dist/posenc-lms.js inlined,
+//                the lesson's questions lent by id), opened from disk; the
+//                train lab is not in the bundles
 //
 // In each: every element renders and computes with no error shown; every
 // question accepts a right answer, and a right answer after one miss earns
@@ -29,6 +33,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createStaticServer, listenLocal } from '../../scripts/run/serve.mjs';
 import { exportLesson } from '../../scripts/export/export.mjs';
+import { exportPage } from '../../lms/export.mjs';
+import { ownCodeExample } from '../js/author-page.mjs';
 import { startServer, launch, newPage, renderAllWidgets } from './harness.mjs';
 import { exerciseState, typeAnswer, quizState, answerWithKeyboard, wrongPick, waitUntil } from './questions.mjs';
 import { tags } from './widget-tags.mjs';
@@ -64,12 +70,19 @@ const WIDGETS = tags
   }));
 const LAB = { row: 'train-lab', tag: 'train-lab', attrs: { steps: '50', encodings: 'none,rope' } };
 const LRS = 'https://lrs.example/xapi/';
+// an LRS named by TinCan launch parameters, as an LMS launches a one-file page
+const LAUNCH_QUERY = new URLSearchParams({
+  endpoint: LRS,
+  auth: 'Basic dGVzdDp0ZXN0',
+  actor: JSON.stringify({ name: 'A Learner', mbox: 'mailto:learner@example.org' }),
+});
 
 let browser;
 let widgets; // web/, the widgets' origin (http://127.0.0.1:port)
 let host; // the course's pages, on another site (http://localhost:port)
 let hostDir;
 let lessonFile; // dist/lesson.html's twin, exported for this test
+let bundleFile; // the author's page as one file (posenc-course export html)
 const matrix = new Map(); // row -> { context: cell }
 
 before(async () => {
@@ -81,6 +94,17 @@ before(async () => {
   host = { server, url: (await listenLocal(server)).replace('127.0.0.1', 'localhost') };
   lessonFile = path.join(hostDir, 'lesson.html');
   await exportLesson({ out: lessonFile });
+  writeFileSync(
+    path.join(hostDir, 'bundle-source.html'),
+    authorPage({ script: null, lab: false, extra: ownCodeExample().html }),
+  );
+  bundleFile = (
+    await exportPage({
+      kind: 'html',
+      page: path.join(hostDir, 'bundle-source.html'),
+      out: path.join(hostDir, 'bundle.html'),
+    })
+  ).out;
 });
 after(async () => {
   await browser?.close();
@@ -96,20 +120,25 @@ const attrText = (attrs) =>
 
 // ------------------------------------------------------------------ the pages
 
-// the author's page: every element inline, widgets.js from our origin, statements to an LRS
-function topLevelPage() {
+// the author's page: every element inline, widgets.js from our origin (`script`;
+// null for the export, whose bundle defines the widgets), statements to an LRS
+function authorPage({ script = `${widgets.url}/widgets.js`, lab = true, extra = '' } = {}) {
   const elements = [
     ...WIDGETS.map((w) => `<${w.tag}${attrText(w.attrs)}></${w.tag}>`),
     ...QUESTIONS.map((q) => `<${q.tag} ${attrOf(q)}="${q.id}"></${q.tag}>`),
-    `<train-lab${attrText(LAB.attrs)}></train-lab>`,
+    ...(lab ? [`<train-lab${attrText(LAB.attrs)}></train-lab>`] : []),
+    ...(extra ? [extra] : []),
     '<pe-quiz-score></pe-quiz-score>',
   ];
+  const module = script
+    ? `<script type="module">
+import { configureXapi } from '${script}';
+configureXapi({ endpoint: '${LRS}', auth: 'Basic dGVzdDp0ZXN0', actor: { name: 'A Learner', mbox: 'mailto:learner@example.org' } });
+</script>`
+    : '';
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>An author's page</title>
 <link rel="icon" href="data:,">
-<script type="module">
-import { configureXapi } from '${widgets.url}/widgets.js';
-configureXapi({ endpoint: '${LRS}', auth: 'Basic dGVzdDp0ZXN0', actor: { name: 'A Learner', mbox: 'mailto:learner@example.org' } });
-</script></head><body><main>
+${module}</head><body><main>
 ${elements.map((e) => `<section>${e}</section>`).join('\n')}
 </main></body></html>`;
 }
@@ -142,7 +171,7 @@ addEventListener('message', (event) => {
 const CONTEXTS = {
   'top-level': {
     async open(page) {
-      writeFileSync(path.join(hostDir, 'author.html'), topLevelPage());
+      writeFileSync(path.join(hostDir, 'author.html'), authorPage());
       await page.goto(`${host.url}/author.html`);
     },
     frame: (page) => page,
@@ -175,12 +204,7 @@ const CONTEXTS = {
   },
   file: {
     async open(page) {
-      const launchQuery = new URLSearchParams({
-        endpoint: LRS,
-        auth: 'Basic dGVzdDp0ZXN0',
-        actor: JSON.stringify({ name: 'A Learner', mbox: 'mailto:learner@example.org' }),
-      });
-      await page.goto(`${pathToFileURL(lessonFile)}?${launchQuery}`);
+      await page.goto(`${pathToFileURL(lessonFile)}?${LAUNCH_QUERY}`);
       // the lab is the lesson's: made small here, as a learner could set it
       await page
         .locator('train-lab')
@@ -192,6 +216,17 @@ const CONTEXTS = {
     frame: (page) => page,
     storage: 'available',
     trains: 'page', // no worker from file://
+  },
+  bundle: {
+    async open(page) {
+      await page.goto(`${pathToFileURL(bundleFile)}?${LAUNCH_QUERY}`);
+    },
+    frame: (page) => page,
+    storage: 'available',
+    trains: null, // the train lab is not in the bundles
+    // the six questions: the code exercises (the lesson's, and an author's own
+    // beside the board) are shown, not scored: no Python in one file
+    boardTotal: 6,
   },
 };
 
@@ -396,6 +431,7 @@ for (const name of Object.keys(CONTEXTS)) {
           ms: 10000,
           every: 50,
         }).catch(async () => assert.fail(`the score board says ${await said()}`));
+        if (context.boardTotal) assert.match(await said(), new RegExp(`^Score: 4 of ${context.boardTotal} points`));
         // its reset starts a new attempt, and the LRS hears of it
         const reset = board.getByRole('button');
         await reset.click();
@@ -413,7 +449,7 @@ for (const name of Object.keys(CONTEXTS)) {
       });
     }
     await t.test('train-lab', async () => {
-      mark(LAB.row, name, await checkLab(page, name));
+      mark(LAB.row, name, context.trains ? await checkLab(page, name) : '— (not in the bundles)');
     });
     assert.deepEqual(page.errors, [], 'console errors or exceptions');
     await page.context().close();
