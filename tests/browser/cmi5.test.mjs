@@ -33,6 +33,9 @@ import { XMLParser } from 'fast-xml-parser';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { startLrs, LRS_AUTH } from '../js/lrs.mjs';
 import { exportCmi5 } from '../../scripts/export/export-cmi5.mjs';
+import { exportPage } from '../../lms/export.mjs';
+import { writeAuthorPage } from '../js/author-page.mjs';
+import { answerAuthorQuestions, assertAuthorAnswers } from './questions.mjs';
 import { listenLocal } from '../../scripts/run/serve.mjs';
 
 const require = createRequire(import.meta.url);
@@ -78,7 +81,7 @@ async function body(req) {
   return Buffer.concat(chunks);
 }
 
-/** The LMS: the AU page, fetch URLs, the State API; statements go on to the LRS. */
+/** The LMS of one AU (`html`, its page): fetch URLs, the State API; statements go on to the LRS. */
 async function startLms(html, au) {
   const fetches = new Map(); // key -> used
   const states = new Map(); // JSON [stateId, activityId, agent, registration] -> text
@@ -88,7 +91,7 @@ async function startLms(html, au) {
       res.writeHead(status, { 'Content-Type': type });
       res.end(text);
     };
-    if (url.pathname === '/course/lesson.html') return send(200, html, 'text/html; charset=utf-8');
+    if (url.pathname === `/course/${au.url.split('?')[0]}`) return send(200, html, 'text/html; charset=utf-8');
     if (url.pathname.startsWith('/fetch/') && req.method === 'POST') {
       const key = url.pathname.slice(7);
       if (!fetches.has(key)) return send(404, '{"error-code":"3","error-text":"unknown launch"}');
@@ -162,7 +165,7 @@ async function startLms(html, au) {
         activityId: au['@_id'],
       });
       for (const k of omit) params.delete(k);
-      return `${url}/course/${au.url}&${params}`;
+      return `${url}/course/${au.url}${au.url.includes('?') ? '&' : '?'}${params}`;
     },
     ownState: () => JSON.parse(states.get(stateKey('posenc-course.progress')) ?? 'null'),
   };
@@ -391,4 +394,61 @@ test('Browse mode judges nothing; with the LRS down its statements wait and arri
     [],
   );
   await page.context().close();
+});
+
+// Issue 47: an author's own page packaged by `npx posenc-course export cmi5`
+// (not the lesson), launched by the same LMS: its questions report under the
+// author's activity base, its AU passes and completes on their credit.
+test("an author's page from posenc-course export cmi5: launched, a quiz wrong then right and an exercise right pass and complete the AU, every statement valid and under the author's IRIs", async () => {
+  const base = 'https://author.example.org/courses/positions';
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'posenc-cmi5-author-'));
+  const author = { lms: null, page: null };
+  try {
+    const { out } = await exportPage({
+      kind: 'cmi5',
+      page: writeAuthorPage(dir),
+      out: path.join(dir, 'author-cmi5.zip'),
+      activityBase: base,
+    });
+    const zip = unzipSync(new Uint8Array(readFileSync(out)));
+    const cs = new XMLParser({ ignoreAttributes: false }).parse(strFromU8(zip['cmi5.xml'])).courseStructure;
+    const au = [cs.au].flat()[0];
+    assert.equal(au.url, 'index.html');
+    author.lms = await startLms(zip['index.html'], au);
+    const before = (await lrs.statements()).length;
+    const page = (author.page = await newPage(browser, { viewport: { width: 1100, height: 900 } }));
+    await page.goto(author.lms.newLaunch({ sessionId: 'author-one', masteryScore: 0.8 }));
+    await renderAllWidgets(page, ['pe-quiz', 'pe-exercise', 'pe-quiz-score']);
+    await answerAuthorQuestions(page, page);
+    await boardSays(page, /^Score: 1⅔ of 2 points \(2 of 2 questions answered\)/);
+    await until('passed and completed', async () => {
+      const v = verbs(bySession(await lrs.statements(), 'author-one'));
+      return v.includes('passed') && v.includes('completed');
+    });
+    await page.goto('about:blank');
+    await until('terminated', async () =>
+      verbs(bySession(await lrs.statements(), 'author-one')).includes('terminated'),
+    );
+    const all = (await lrs.statements()).slice(before);
+    const mine = bySession(all, 'author-one');
+    assert.equal(mine.length, all.length, 'every statement of the launch carries its session');
+    assert.deepEqual(
+      verbs(mine).filter((v) => v !== 'passed' && v !== 'completed'),
+      ['initialized', 'answered', 'answered', 'answered', 'terminated'],
+    );
+    assertAuthorAnswers(mine, base);
+    const passed = mine.find((s) => s.verb.id === V('passed'));
+    assert.equal(passed.object.id, au['@_id']);
+    assert.ok(au['@_id'].startsWith(base), `the AU ${au['@_id']} lies under the author's base`);
+    assert.equal(passed.result.score.scaled, 0.8334);
+    assert.equal(passed.context.extensions['https://w3id.org/xapi/cmi5/context/extensions/masteryscore'], 0.8);
+    assert.deepEqual(
+      page.errors.filter((e) => !/status of 404/.test(e)),
+      [],
+    );
+  } finally {
+    await author.page?.context().close();
+    author.lms?.server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

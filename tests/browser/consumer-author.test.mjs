@@ -29,13 +29,12 @@ import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
 import { listenLocal } from '../../scripts/run/serve.mjs';
 import { siteProject, startVite, stopCommandServer, timed } from './consumer-site.mjs';
-import { typeAnswer, exerciseState, quizState, waitUntil, boardSays } from './questions.mjs';
+import { typeAnswer, exerciseState, quizState, waitUntil, boardSays, assertAuthorAnswers } from './questions.mjs';
 import { runtimes, hostPage, launchData } from './scorm-host.mjs';
 import { startLrs, LRS_AUTH } from '../js/lrs.mjs';
 import { writeAuthorPage } from '../js/author-page.mjs';
 
 const require = createRequire(import.meta.url);
-const validateStatement = require('@learninglocker/xapi-validation').default;
 const BASE = 'https://author.example.org/courses/positions';
 const ACTOR = { name: 'Vite Learner', mbox: 'mailto:vite-learner@example.org' };
 const VERB = (name) => `http://adlnet.gov/expapi/verbs/${name}`;
@@ -134,16 +133,8 @@ test('the Vite site: the author page renders, grades by the credit rule, takes t
     mine.map((s) => s.verb.id.split('/').pop()),
     ['initialized', 'answered', 'answered', 'answered', 'completed'],
   );
-  for (const s of mine) assert.deepEqual(validateStatement(s), [], JSON.stringify(s).slice(0, 300));
+  assertAuthorAnswers(mine, BASE);
   const answered = mine.filter((s) => s.verb.id === VERB('answered'));
-  assert.deepEqual(
-    answered.map((s) => [s.object.id, s.result.score.scaled]),
-    [
-      [`${BASE}/quiz/alibi-farthest-head`, 0],
-      [`${BASE}/quiz/alibi-farthest-head`, 0.6667],
-      [`${BASE}/quiz/rope-angle-of-pair`, 1],
-    ],
-  );
   assert.deepEqual(answered[0].object.definition, answered[1].object.definition, 'one definition per question');
   assert.equal(answered[2].object.definition.name['en-US'], 'The angle RoPE turns one pair by');
   assert.deepEqual(answered[2].result.extensions[`${BASE}/extensions/draw`].numbers, numbers);

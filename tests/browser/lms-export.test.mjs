@@ -15,7 +15,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { unzipSync } from 'fflate';
 import { launch, newPage, renderAllWidgets } from './harness.mjs';
-import { typeAnswer, exerciseState, quizState, waitUntil, boardSays } from './questions.mjs';
+import { quizState, waitUntil, boardSays, answerAuthorQuestions } from './questions.mjs';
 import { runtimes, hostPage, launchData } from './scorm-host.mjs';
 import { listenLocal } from '../../scripts/run/serve.mjs';
 import { exportPage } from '../../lms/export.mjs';
@@ -57,19 +57,6 @@ after(async () => {
 });
 
 // the author's quiz wrong, then right (⅔); the exercise right at the first check (1)
-async function answerBoth(page, frame) {
-  const q = await quizState(frame, 'alibi-farthest-head');
-  const quiz = frame.locator('pe-quiz');
-  const wrong = q.order.find((i) => !q.right.includes(i));
-  await quiz.locator(`.options input[value="${wrong}"]`).check();
-  await quiz.getByRole('button', { name: 'Check' }).click();
-  await quiz.getByRole('button', { name: 'Try again' }).click();
-  await quiz.locator(`.options input[value="${q.right[0]}"]`).check();
-  await quiz.getByRole('button', { name: 'Check' }).click();
-  const x = await exerciseState(frame, 'rope-angle-of-pair');
-  await typeAnswer(page, frame, 'rope-angle-of-pair', x.solution);
-}
-
 async function openLms(version, data = launchData(version)) {
   const page = await newPage(browser, { viewport: { width: 1100, height: 900 } });
   await page.goto(`${origin}/host-${version}.html`);
@@ -83,7 +70,7 @@ async function openLms(version, data = launchData(version)) {
 for (const version of ['2004', '1.2']) {
   test(`SCORM ${version}: the author's page in scorm-again: a miss then right (⅔) and right (1) score 1⅔ of 2; interactions under the author's ids; a relaunch restores both`, async () => {
     const { page, frame } = await openLms(version);
-    await answerBoth(page, frame);
+    await answerAuthorQuestions(page, frame);
     const value = (k) =>
       page.evaluate(
         ([v, key]) => (v === '2004' ? window.apiWrapper.GetValue(key) : window.apiWrapper.LMSGetValue(key)),
@@ -146,7 +133,7 @@ test('the one-file page opened from disk: the widgets and both questions work wi
   const page = await newPage(browser, { viewport: { width: 1100, height: 900 } });
   await page.goto(pathToFileURL(path.join(dir, 'offline.html')).href);
   await renderAllWidgets(page, ['pe-quiz', 'pe-exercise', 'pe-quiz-score']);
-  await answerBoth(page, page);
+  await answerAuthorQuestions(page, page);
   await boardSays(page, 'Score: 1⅔ of 2 points (2 of 2 questions answered)');
   // its own stylesheet came along: the page's accent reaches the widgets (issue 47, item 5)
   assert.equal(await page.locator('pe-quiz').evaluate((n) => n.theme().accent.join(',')), '0,128,128');

@@ -4,6 +4,7 @@
 // typed answer. The right answers are read from the question itself (a
 // quiz's options, an exercise's worked solution), wherever it runs.
 import assert from 'node:assert/strict';
+import { createRequire } from 'node:module';
 import { renderAllWidgets } from './harness.mjs';
 
 /**
@@ -118,3 +119,42 @@ export async function answerWithKeyboard(page, frame, id, wanted) {
 }
 
 export const wrongPick = (s) => [s.order.find((i) => !s.right.includes(i))];
+
+/**
+ * docs/embedding.md's quiz and JSON exercise of one's own (tests/js/author-page.mjs's
+ * page) answered as a learner would: the quiz wrong, then right (⅔), the
+ * exercise right (1).
+ */
+export async function answerAuthorQuestions(page, frame) {
+  const q = await quizState(frame, 'alibi-farthest-head');
+  const quiz = frame.locator('pe-quiz');
+  const wrong = q.order.find((i) => !q.right.includes(i));
+  await quiz.locator(`.options input[value="${wrong}"]`).check();
+  await quiz.getByRole('button', { name: 'Check' }).click();
+  await quiz.getByRole('button', { name: 'Try again' }).click();
+  await quiz.locator(`.options input[value="${q.right[0]}"]`).check();
+  await quiz.getByRole('button', { name: 'Check' }).click();
+  const x = await exerciseState(frame, 'rope-angle-of-pair');
+  await typeAnswer(page, frame, 'rope-angle-of-pair', x.solution);
+}
+
+const validateStatement = createRequire(import.meta.url)('@learninglocker/xapi-validation').default;
+
+/**
+ * What an LRS stored of answerAuthorQuestions (`statements`: one learner's,
+ * in order): every one valid xAPI, and the three answers under `base`, the
+ * author's activity base: the quiz 0 then ⅔, the exercise 1.
+ */
+export function assertAuthorAnswers(statements, base) {
+  for (const s of statements) assert.deepEqual(validateStatement(s), [], JSON.stringify(s).slice(0, 300));
+  assert.deepEqual(
+    statements
+      .filter((s) => s.verb.id === 'http://adlnet.gov/expapi/verbs/answered')
+      .map((s) => [s.object.id, s.result.score.scaled]),
+    [
+      [`${base}/quiz/alibi-farthest-head`, 0],
+      [`${base}/quiz/alibi-farthest-head`, 0.6667],
+      [`${base}/quiz/rope-angle-of-pair`, 1],
+    ],
+  );
+}
