@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { parameterNames } from '../../web/lib/python/code-check.js';
+import { readTolerance } from '../../web/lib/questions/own-code-exercise.js';
 
 /** Each field a definition may have: true if required. */
 export const CODE_EXERCISE_FIELDS = {
@@ -57,22 +58,15 @@ export function checkCodeExercise(def, caseModules) {
   for (const field of ['docstring', 'starter', 'solution', 'prompt', 'hint'])
     if (def[field] !== undefined && typeof def[field] !== 'string') problems.push(`${field} must be text`);
   if (typeof def.docstring === 'string' && def.docstring.includes('"""')) problems.push('docstring must not hold """');
-  const t = def.tolerance;
-  const okNumber = (x) => x === undefined || (typeof x === 'number' && x >= 0 && Number.isFinite(x));
-  if (t !== undefined) {
-    const exact = t?.exact === true && Object.keys(t).length === 1;
-    const close =
-      t &&
-      typeof t === 'object' &&
-      !('exact' in t) &&
-      (t.abs !== undefined || t.rel !== undefined) &&
-      okNumber(t.abs) &&
-      okNumber(t.rel);
-    if (!exact && !close)
+  // the rule an author's code exercise follows too (own-code-exercise.js)
+  if (def.tolerance !== undefined)
+    try {
+      readTolerance(def.tolerance);
+    } catch (error) {
       problems.push(
-        `tolerance must be { abs, rel } (non-negative numbers) or { exact: true }, got ${JSON.stringify(t)}`,
+        `tolerance must be { abs, rel } (non-negative numbers) or { exact: true }, got ${JSON.stringify(def.tolerance)} (${error.message})`,
       );
-  }
+    }
   if (def.slips !== undefined) {
     if (!Array.isArray(def.slips)) problems.push('slips must be a list of { id, message }');
     else

@@ -139,8 +139,16 @@ export const FUNCTION_SIGNATURES = Object.fromEntries(
   Object.entries(ALL).map(([name, f]) => [name, { params: f.params, optional: f.optional ?? 0 }]),
 );
 
+// made once per core: an exercise's generator asks for them on every draw
+const madeFor = new WeakMap();
+
 /** What evaluateExpression takes as `functions`, computed by the core `pe`: { name: (...args) => number }. */
 export function coreFunctions(pe) {
+  if (!madeFor.has(pe)) madeFor.set(pe, makeFunctions(pe));
+  return madeFor.get(pe);
+}
+
+function makeFunctions(pe) {
   return Object.fromEntries(
     Object.entries(ALL).map(([name, f]) => [
       name,

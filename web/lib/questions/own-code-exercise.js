@@ -87,12 +87,10 @@ function computeExpected(spec, path, values, functions) {
       `${path}.list`,
       `gives ${n} (with ${valuesText(values)}); a list's length is a whole number from 0 to ${MAX_LIST}`,
     );
-  return Array.from({ length: n }, (_, k) =>
-    checkedNumber(evaluate(spec.value, `${path}.value`, { ...values, [spec.item]: k }, functions), `${path}.value`, {
-      ...values,
-      [spec.item]: k,
-    }),
-  );
+  return Array.from({ length: n }, (_, k) => {
+    const at = { ...values, [spec.item]: k };
+    return checkedNumber(evaluate(spec.value, `${path}.value`, at, functions), `${path}.value`, at);
+  });
 }
 
 function checkedNumber(x, path, values) {
@@ -101,7 +99,12 @@ function checkedNumber(x, path, values) {
   return x;
 }
 
-function readTolerance(t) {
+/**
+ * A code exercise's tolerance, the lesson's (scripts/lesson/code-exercise.mjs)
+ * and an author's: { abs, rel } (each a number from 0, one at least) or
+ * { exact: true }. Throws a fieldError naming what is wrong.
+ */
+export function readTolerance(t) {
   checkObject(t, ['abs', 'rel', 'exact'], 'tolerance');
   if (t.exact !== undefined) {
     if (t.exact !== true || Object.keys(t).length !== 1)
@@ -204,14 +207,21 @@ function readDefinition(definition) {
   return spec;
 }
 
-// one case from its values: the arguments, the expected value, what each slip returns
-function caseOf(spec, values, functions, where) {
+// the computed values (let) of a fixed case, from the parameters it gives
+function withLets(spec, values, functions) {
   const v = { ...values };
   for (const item of spec.lets) v[item.name] = evaluate(item, `let.${item.name}`, v, functions);
-  const slips = {};
-  for (const [k, s] of spec.slips.entries())
-    slips[s.id] = computeExpected(s.expected, `slips[${k}].expected`, v, functions);
+  return v;
+}
+
+// one case from its values (parameters, draws, computed values): the
+// arguments, the expected value, what each slip returns; `where` names a
+// fixed case in what an author is told
+function caseOf(spec, v, functions, where = null) {
   try {
+    const slips = {};
+    for (const [k, s] of spec.slips.entries())
+      slips[s.id] = computeExpected(s.expected, `slips[${k}].expected`, v, functions);
     return {
       args: spec.params.map((p) => v[p]),
       expected: computeExpected(spec.expected, 'expected', v, functions),
@@ -224,15 +234,12 @@ function caseOf(spec, values, functions, where) {
 }
 
 function makeGenerator(spec) {
-  const fnsOf = new WeakMap();
   return {
     cases(pe, random) {
-      let functions = fnsOf.get(pe);
-      if (!functions) fnsOf.set(pe, (functions = coreFunctions(pe)));
-      const out = spec.fixed.map((c, k) => caseOf(spec, c, functions, `cases[${k}]`));
+      const functions = coreFunctions(pe);
+      const out = spec.fixed.map((c, k) => caseOf(spec, withLets(spec, c, functions), functions, `cases[${k}]`));
       // a drawn case: the learner's numbers (draws, let, require), then its values from them
-      for (let n = 0; n < spec.count; n++)
-        out.push(caseOf(spec, drawNumbers(spec, random, functions), functions, null));
+      for (let n = 0; n < spec.count; n++) out.push(caseOf(spec, drawNumbers(spec, random, functions), functions));
       return out;
     },
   };

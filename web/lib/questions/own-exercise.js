@@ -362,12 +362,10 @@ export function drawNumbers(spec, random, functions) {
 }
 
 function makeGenerator(spec) {
-  const fnsOf = new WeakMap();
   return {
     asks: spec.asks,
     generate(pe, random) {
-      let functions = fnsOf.get(pe);
-      if (!functions) fnsOf.set(pe, (functions = coreFunctions(pe)));
+      const functions = coreFunctions(pe);
       const values = drawNumbers(spec, random, functions);
       const holds = (condition) => meets(spec.conditions.get(condition), 'text', values, functions);
       const fill = (text) => (text === null ? null : fillPlaceholders(text, values, holds));
