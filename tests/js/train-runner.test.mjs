@@ -120,6 +120,44 @@ test('in workers (train-worker.js in worker threads) a run gives the same number
   assert.deepEqual(numbers((await until(one, 'done')).results), expected);
 });
 
+// spawnInNode, but the second worker's 'ready' reaches the page `ms` later (or
+// is replaced by `instead`): a worker that loads slowly, or cannot train.
+function slowSecond(ms, instead = null) {
+  let n = 0;
+  return () => {
+    const worker = spawnInNode();
+    if (n++ !== 1) return worker;
+    return {
+      ...worker,
+      addEventListener(type, f) {
+        if (type !== 'message') return worker.addEventListener(type, f);
+        worker.addEventListener(type, (event) => {
+          if (event.data?.type === 'ready') setTimeout(() => f(instead ? { data: instead } : event), ms);
+          else f(event);
+        });
+      },
+    };
+  };
+}
+
+test('no part trains before every worker can: progress only once the run knows where it trains', async () => {
+  for (const [spawn, mode] of [
+    [slowSecond(400), 'workers'],
+    [slowSecond(400, { type: 'error', message: 'no trainer here' }), 'page'],
+  ]) {
+    const runner = new TrainRunner({ spawn });
+    const modes = [];
+    runner.addEventListener('progress', () => modes.push(runner.run?.mode ?? null));
+    const done = until(runner, 'done');
+    await runner.start(CONFIG);
+    assert.equal(runner.run.mode, mode);
+    const { results } = await done;
+    assert.deepEqual(numbers(results), expected);
+    assert.ok(modes.length > 0);
+    assert.deepEqual(new Set(modes), new Set([mode]), `progress before the run knew where it trains: ${modes}`);
+  }
+});
+
 test('where a worker cannot start (spawn throws: a file:// page) the run trains on this thread', async () => {
   const runner = new TrainRunner({
     spawn: () => {

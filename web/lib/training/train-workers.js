@@ -1,6 +1,6 @@
 // <train-lab>'s pool of training workers (web/workers/train-worker.js): one
 // worker per part of a run, each started with its share of the encodings
-// once it says it can train. The widget passes `spawn`, its own
+// once every one says it can train. The widget passes `spawn`, its own
 // new Worker(new URL(...), ...) call: that literal must stay in the widget's
 // file, where bundlers see it and build the worker (see train-lab.js).
 import { startWorker } from '../base/worker-url.js';
@@ -9,9 +9,10 @@ export { workerUrl } from '../base/worker-url.js';
 
 /**
  * Starts a worker for each of run.parts (pushed to run.workers); resolves
- * true once every worker has loaded the trainer and got its share, false if
- * any cannot (none within `timeoutMs`, spawn() throws, an error or a first
- * message other than 'ready') or `signal` aborts (the run was stopped: its
+ * true once every worker has loaded the trainer and got its share (no part
+ * starts before all can, so a run never trains in workers it then drops for
+ * the page), false if any cannot (none within `timeoutMs`, spawn() throws,
+ * an error or a first message other than 'ready') or `signal` aborts (the run was stopped: its
  * workers, ended, will never say ready). After 'ready', part k's messages go
  * to onMessage(k, msg), and a worker's error as an 'error' message.
  */
@@ -28,7 +29,7 @@ export function startWorkers(run, spawn, onMessage, timeoutMs, signal = null) {
     const timer = setTimeout(() => settle(false), timeoutMs);
     if (signal?.aborted) return settle(false);
     signal?.addEventListener('abort', () => settle(false), { once: true });
-    for (const [k, part] of run.parts.entries()) {
+    for (const k of run.parts.keys()) {
       let worker;
       try {
         // from another origin or an opaque one (a sandboxed frame): a blob worker importing it
@@ -51,9 +52,14 @@ export function startWorkers(run, spawn, onMessage, timeoutMs, signal = null) {
           if (msg?.type !== 'ready') return settle(false);
           isReady = true;
           run.simd = msg.simd;
-          worker.postMessage({ type: 'start', config: { ...run.config, encodings: part.encodings } });
-          if (run.paused) worker.postMessage({ type: 'pause' });
-          if (++ready === run.parts.length) settle(true);
+          // every part starts once all can: until then the run may still fall back to the page
+          if (++ready === run.parts.length && !settled) {
+            for (const [j, w] of run.workers.entries()) {
+              w.postMessage({ type: 'start', config: { ...run.config, encodings: run.parts[j].encodings } });
+              if (run.paused) w.postMessage({ type: 'pause' });
+            }
+            settle(true);
+          }
           return;
         }
         onMessage(k, msg);
