@@ -184,3 +184,46 @@ test('on a page that registers no lesson, a lesson id says so; questions written
   }
   assert.deepEqual([page.violations, page.problems], [[], []]);
 });
+
+test('new numbers and a reset never ask again what was just shown: two possible draws alternate; with nothing drawn the question stays', async () => {
+  const page = await pageWith(
+    '<pe-exercise exercise="two-draws"><script type="application/json">{"title": "T", "draws": {"h": {"choice": [4, 8]}}, "prompt": "$h = {{h}}$; type $h$.", "answer": "h", "solution": "S"}</script></pe-exercise>' +
+      '<pe-exercise exercise="no-draws"><script type="application/json">{"title": "F", "prompt": "Type 3.", "answer": "3", "solution": "S"}</script></pe-exercise>' +
+      '<pe-quiz-score></pe-quiz-score>',
+  );
+  await renderAllWidgets(page, ['pe-exercise', 'pe-quiz-score']);
+  const drawn = async (id) => {
+    await exerciseState(page, id); // drawn and shown
+    return page.locator(`pe-exercise[exercise="${id}"]`).evaluate(async (n) => ({
+      numbers: n._draw.numbers,
+      seed: n._seed,
+      stored: (await import('/lib/reporting/progress.js')).loadProgress()[n.questionId]?.seed,
+    }));
+  };
+  const again = (id) =>
+    page.locator(`pe-exercise[exercise="${id}"]`).getByRole('button', { name: 'New numbers' }).click();
+  let last = await drawn('two-draws');
+  // with 2 outcomes, 8 draws in a row each unlike the last: 1 in 256 by chance
+  for (let k = 0; k < 8; k++) {
+    await again('two-draws');
+    const now = await drawn('two-draws');
+    assert.notEqual(now.numbers.h, last.numbers.h, `draw ${k + 1} asked again what was shown`);
+    assert.equal(now.stored, now.seed, 'the seed shown is the one stored (a reload shows the same)');
+    last = now;
+  }
+  // the score board's reset: attempt 2, and again something else
+  const reset = page.locator('pe-quiz-score').getByRole('button');
+  await reset.click();
+  await reset.click();
+  await waitUntil(page.locator('pe-exercise[exercise="two-draws"]'), (n, h) => n._draw?.numbers.h !== h, {
+    ms: 10000,
+    every: 50,
+    arg: last.numbers.h,
+    message: 'the reset drew what was shown before it',
+  });
+  // nothing to draw: New numbers shows the same question, and works
+  const fixed = await drawn('no-draws');
+  await again('no-draws');
+  assert.deepEqual((await drawn('no-draws')).numbers, fixed.numbers);
+  assert.deepEqual([page.errors, page.problems], [[], []]);
+});

@@ -148,7 +148,16 @@ test('new numbers are practice: credit, misses and attempts stay; the draw start
   const { entry: r, earned } = afterCheck(w, { right: true, response: ['4'] });
   assert.equal(earned, 0.3333);
   assert.equal(r.credit, 0.6667);
-  assert.equal(afterNewDraw(undefined, { seed: 1 }), null);
+  // new numbers before any answer: nothing earned, the seed kept
+  assert.deepEqual(afterNewDraw(undefined, { seed: 1 }), {
+    credit: 0,
+    misses: 0,
+    attempts: 0,
+    correct: false,
+    solutionShown: false,
+    response: [],
+    seed: 1,
+  });
 });
 
 test('tally and points: the sum of credit over the questions, revealed where the solution came first', () => {

@@ -382,11 +382,7 @@ class PeCodeExercise extends QuestionElement {
   saveDraft() {
     const before = loadProgress()[this.questionId];
     const response = toPieces(this.code());
-    this.save(
-      before
-        ? { ...before, response }
-        : { credit: 0, misses: 0, attempts: 0, correct: false, solutionShown: false, response, seed: this._seed },
-    );
+    this.save({ ...(before ?? afterNewDraw(null, { seed: this._seed })), response });
   }
 
   async run() {
@@ -563,17 +559,8 @@ class PeCodeExercise extends QuestionElement {
     const before = loadProgress()[this.questionId];
     const code = this.code();
     const seed = newSeed();
-    const entry = afterNewDraw(before, { seed }) ?? {
-      credit: 0,
-      misses: 0,
-      attempts: 0,
-      correct: false,
-      solutionShown: false,
-      response: [],
-      seed,
-    };
     // new cases, same code
-    this.save({ ...entry, response: toPieces(code) });
+    this.save({ ...afterNewDraw(before, { seed }), response: toPieces(code) });
     this._cases = null;
     this.schedule();
     this.updateNow().then(() => setText(this.running, `New cases drawn: ${this._cases?.length ?? 0} of them.`));

@@ -141,6 +141,11 @@ class PeExercise extends QuestionElement {
     this._draw = null;
   }
 
+  // what a draw asks: its prompt, and each part's label and answer
+  drawKey(draw = this._draw) {
+    return draw && JSON.stringify([draw.prompt, draw.parts.map((p) => [p.label, p.solutionValue])]);
+  }
+
   update(pe, p) {
     if (this._draw && this._drawFor === p.exercise) return; // already shown; its state lives in the DOM
     // the author's own exercise, written inside the element, or the lesson's by id
@@ -178,10 +183,13 @@ class PeExercise extends QuestionElement {
     }
     const saved = loadProgress()[p.exercise];
     // the learner's own numbers: from their seed until they ask for new ones
-    const seed = saved?.seed ?? deriveSeed(learnerSeed(newSeed), `exercise:${p.exercise}`);
+    const { draw, seed } = this.drawUnlike(
+      saved?.seed ?? deriveSeed(learnerSeed(newSeed), `exercise:${p.exercise}`),
+      (s) => this.answers.drawExercise(this._generator, pe, seededRandom(s)),
+    );
     this._seed = seed;
     this._pe = pe;
-    this._draw = this.answers.drawExercise(this._generator, pe, seededRandom(seed));
+    this._draw = draw;
     this._drawFor = p.exercise;
     this._shownAt = performance.now();
     this.render(saved);
@@ -428,18 +436,8 @@ class PeExercise extends QuestionElement {
 
   newNumbers() {
     // new numbers are practice: credit and misses stay with the question
-    this.save(
-      afterNewDraw(this.storedEntry(), { seed: newSeed() }) ?? {
-        credit: 0,
-        misses: 0,
-        attempts: 0,
-        correct: false,
-        solutionShown: false,
-        response: [],
-        seed: newSeed(),
-      },
-    );
-    this._draw = null;
+    this.save(afterNewDraw(this.storedEntry(), { seed: newSeed() }));
+    this.replaceDraw();
     this.schedule();
     this.updateNow().then(() => this.parts?.[0]?.input.focus());
   }

@@ -108,6 +108,11 @@ class PeQuiz extends QuestionElement {
     this._question = null;
   }
 
+  // what a generated question asks: its text and its options, right or wrong
+  drawKey(q = this._question) {
+    return q?.generated ? JSON.stringify([q.question, q.options]) : null;
+  }
+
   update(pe, p) {
     if (this._question && this._questionFor === p.quiz) return; // already shown; state lives in the DOM
     // the author's own question, written inside the element, or the lesson's by id
@@ -115,8 +120,6 @@ class PeQuiz extends QuestionElement {
     if (!data) return false; // the lesson is loading
     const saved = loadProgress()[p.quiz];
     if (data.generator) {
-      const seed = saved?.seed ?? newSeed();
-      this._seed = seed;
       if (!this._generator || !this._pe) {
         // the generator module and the core arrive asynchronously; draw again when both have
         Promise.all([lessonNow().quizGenerators[data.generator](), core()]).then(
@@ -132,21 +135,25 @@ class PeQuiz extends QuestionElement {
         setText(this.legend, 'Preparing a question…');
         return false;
       }
-      const q = this._generator.generate(this._pe, seededRandom(seed));
-      // generated texts are Markdown with $TeX$, typeset here as MathML
-      this._question = {
-        generated: true,
-        title: data.title || null,
-        multiple: !!q.multiple,
-        question: quizTextToHtml(q.question),
-        options: q.options.map((o) => ({
-          html: quizTextToHtml(o.text),
-          correct: !!o.correct,
-          feedback: quizTextToHtml(o.feedback ?? ''),
-        })),
-        explanation: quizTextToHtml(q.explanation ?? ''),
-      };
-      this._order = seededOrder(deriveSeed(seed, 'option-order'), q.options.length);
+      const { draw, seed } = this.drawUnlike(saved?.seed ?? newSeed(), (s) => {
+        const q = this._generator.generate(this._pe, seededRandom(s));
+        // generated texts are Markdown with $TeX$, typeset here as MathML
+        return {
+          generated: true,
+          title: data.title || null,
+          multiple: !!q.multiple,
+          question: quizTextToHtml(q.question),
+          options: q.options.map((o) => ({
+            html: quizTextToHtml(o.text),
+            correct: !!o.correct,
+            feedback: quizTextToHtml(o.feedback ?? ''),
+          })),
+          explanation: quizTextToHtml(q.explanation ?? ''),
+        };
+      });
+      this._seed = seed;
+      this._question = draw;
+      this._order = seededOrder(deriveSeed(seed, 'option-order'), draw.options.length);
     } else {
       // the learner's seed gives each quiz its own order; an answered quiz keeps the one it was answered in
       this._seed = saved?.seed ?? deriveSeed(learnerSeed(newSeed), p.quiz);
@@ -336,7 +343,7 @@ class PeQuiz extends QuestionElement {
   newQuestion() {
     // new numbers are practice: the credit earned stays, and so do the misses
     this.save(afterNewDraw(this.storedEntry(), { seed: newSeed() }));
-    this._question = null;
+    this.replaceDraw();
     this.schedule();
     this.updateNow().then(() => this.optionsBox.querySelector('input')?.focus());
   }

@@ -9,6 +9,7 @@ import {
   onProgress,
   forgetUnknownQuizzes,
   afterCheck,
+  afterNewDraw,
   creditAfter,
   pointsPhrase,
   earnedText,
@@ -17,6 +18,10 @@ import {
 import { lessonNow, hasLesson, loadLesson } from '../lesson/lesson-registry.js';
 import { holdsOwnQuestion } from './page-questions.js';
 import { readOwnQuestion, fieldError } from './own-question.js';
+import { deriveSeed } from './random.js';
+
+// how many seeds drawUnlike tries before it shows a draw like the one it replaces
+const REDRAWS = 16;
 
 /**
  * An error the page's author can fix (an unknown id, a malformed question),
@@ -65,7 +70,9 @@ export const questionStyles = css`
  * A question element. A subclass names the attribute that holds its id
  * (static idAttribute), keeps its result line in this.result and its
  * identity of the shown question in forgetQuestion(), which a reset from the
- * score board calls before drawing again.
+ * score board calls (through replaceDraw) before drawing again. A subclass
+ * that draws numbers says what a draw asks in drawKey(draw) and draws
+ * through drawUnlike.
  */
 export class QuestionElement extends PeElement {
   constructor() {
@@ -79,7 +86,7 @@ export class QuestionElement extends PeElement {
         const reset = d.reset && (!d.ids || d.ids.includes(this.questionId));
         const elsewhere = d.external && this._built && JSON.stringify(this.storedEntry()) !== this._shownEntry;
         if (reset || elsewhere) {
-          this.forgetQuestion();
+          this.replaceDraw();
           this.schedule();
         }
       }),
@@ -100,6 +107,37 @@ export class QuestionElement extends PeElement {
   save(entry) {
     saveEntry(this.questionId, entry && this.holdsOwn ? { ...entry, own: true } : entry);
     this.shown();
+  }
+
+  /**
+   * Forgets the shown question so the next update draws again (a reset, new
+   * numbers, a change in another tab), noting what it asked (drawKey) so
+   * the new draw asks something else (drawUnlike).
+   */
+  replaceDraw() {
+    this._replaced = this.drawKey?.() ?? null;
+    this.forgetQuestion();
+  }
+
+  /**
+   * `draw(seed)`; where that asks exactly what the draw it replaces asked
+   * (`drawKey` equal: a generator with few outcomes repeats itself, as
+   * sinusoidal-wavelength's 116 do about once in 60 draws), `draw` again with
+   * seeds derived from `seed`, up to REDRAWS times, so a solution shown
+   * before a reset or new numbers cannot be typed back after it. A seed
+   * other than `seed` is stored with the question's progress, so a reload
+   * shows the same draw. Returns { draw, seed }.
+   */
+  drawUnlike(seed, draw) {
+    const replaced = this._replaced;
+    this._replaced = null;
+    let [s, d] = [seed, draw(seed)];
+    for (let k = 1; replaced != null && k <= REDRAWS && this.drawKey(d) === replaced; k++) {
+      s = deriveSeed(seed, `redraw ${k}`);
+      d = draw(s);
+    }
+    if (s !== seed) this.save({ ...(this.storedEntry() ?? afterNewDraw(null, { seed: s })), seed: s });
+    return { draw: d, seed: s };
   }
 
   /** Whether the element holds its author's own question (page-questions.js), not one of the lesson's by id. */

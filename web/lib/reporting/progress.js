@@ -105,10 +105,12 @@ export function afterSolution(before, { response, seed }) {
   return entry;
 }
 
-/** The entry after "New numbers": credit, misses and attempts stay; the draw starts afresh. */
+/**
+ * The entry after "New numbers": credit, misses and attempts stay; the draw
+ * starts afresh, from `seed` (with no entry before: nothing earned yet).
+ */
 export function afterNewDraw(before, { seed }) {
-  if (!before) return null;
-  const e = normalEntry(before);
+  const e = before ? normalEntry(before) : EMPTY;
   return {
     credit: e.credit,
     misses: e.misses,
