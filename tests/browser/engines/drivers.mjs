@@ -201,44 +201,74 @@ class FirefoxPage {
 }
 
 // ------------------------------------------------------------------ WebKit
+// A session normally starts in a second or two. Once in a fresh-clone run
+// WebKitWebDriver took the request and MiniBrowser never came up (its web
+// process left defunct): the check's 4-minute hang limit caught it. A
+// session that has not started after this long gets a fresh driver and one
+// more try instead. POSENC_SESSION_START_MS sets it (1 takes that path for
+// every session).
+const SESSION_START_MS =
+  Number(process.env.POSENC_SESSION_START_MS) > 0 ? Number(process.env.POSENC_SESSION_START_MS) : 60_000;
+
 async function launchWebKit({ env = {} } = {}) {
   for (const f of [WEBKIT_DRIVER, MINIBROWSER])
     if (!existsSync(f)) throw new Error(`no ${f} (npm test installs webkit2gtk-driver)`);
   if (!process.env.DISPLAY && !process.env.WAYLAND_DISPLAY)
     throw new Error('WebKitGTK needs a display: run under xvfb-run -a (npm test does)');
   const { Builder } = await import('selenium-webdriver');
-  const port = await freePort();
-  // the driver starts MiniBrowser with its own environment: JSC_useWasmSIMD=0 goes here
-  const driverProcess = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], {
-    env: { ...process.env, ...env },
-    stdio: 'ignore',
-  });
-  const driverExit = new Promise((resolve) => driverProcess.once('exit', resolve));
-  for (let i = 0; ; i++) {
-    const up = await new Promise((resolve) => {
-      const s = net.connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
-      s.once('error', () => resolve(false));
+  let driver; // { process, port, exit }: the WebKitWebDriver serving this engine's sessions
+  async function startDriver() {
+    const port = await freePort();
+    // the driver starts MiniBrowser with its own environment: JSC_useWasmSIMD=0 goes here
+    const child = spawn(WEBKIT_DRIVER, [`--port=${port}`, '--host=127.0.0.1'], {
+      env: { ...process.env, ...env },
+      stdio: 'ignore',
     });
-    if (up) break;
-    if (i > 100) {
-      killTree(driverProcess.pid);
-      throw new Error('WebKitWebDriver did not start');
+    const exit = new Promise((resolve) => child.once('exit', resolve));
+    for (let i = 0; ; i++) {
+      const up = await new Promise((resolve) => {
+        const s = net.connect(port, '127.0.0.1', () => (s.end(), resolve(true)));
+        s.once('error', () => resolve(false));
+      });
+      if (up) break;
+      if (i > 100) {
+        killTree(child.pid);
+        throw new Error('WebKitWebDriver did not start');
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 100));
+    driver = { process: child, port, exit };
   }
+  await startDriver();
   const sessions = [];
-  const open = async () => {
-    step('webkit', 'start a session (MiniBrowser)');
-    const driver = await new Builder()
-      .usingServer(`http://127.0.0.1:${port}`)
+  const build = () =>
+    new Builder()
+      .usingServer(`http://127.0.0.1:${driver.port}`)
       .withCapabilities({
         browserName: 'MiniBrowser',
         'webkitgtk:browserOptions': { binary: MINIBROWSER, args: ['--automation'] },
       })
       .build();
-    await driver.manage().setTimeouts({ script: 120_000, pageLoad: 120_000 });
-    sessions.push(driver);
-    return driver;
+  const open = async () => {
+    step('webkit', 'start a session (MiniBrowser)');
+    let timer;
+    const late = new Promise((resolve) => (timer = setTimeout(resolve, SESSION_START_MS, null)));
+    let session = await Promise.race([build(), late]).finally(() => clearTimeout(timer));
+    if (!session) {
+      step(
+        'webkit',
+        `start a session (MiniBrowser) again, with a fresh driver: none started in ${SESSION_START_MS / 1000} s`,
+      );
+      console.log(
+        `# ${RETRIED_MARK} no WebKit session started in ${SESSION_START_MS / 1000} s; a fresh WebKitWebDriver tries once more.`,
+      );
+      killTree(driver.process.pid);
+      await startDriver();
+      session = await build();
+    }
+    await session.manage().setTimeouts({ script: 120_000, pageLoad: 120_000 });
+    sessions.push(session);
+    return session;
   };
   return {
     name: 'webkit',
@@ -257,11 +287,11 @@ async function launchWebKit({ env = {} } = {}) {
     async close() {
       step('webkit', 'quit');
       for (const d of sessions) await d.quit().catch(() => {});
-      driverProcess.kill();
-      await driverExit;
+      driver.process.kill();
+      await driver.exit;
     },
     // ends the driver, MiniBrowser and its web processes at once (they stopped answering)
-    kill: () => killTree(driverProcess.pid),
+    kill: () => killTree(driver.process.pid),
   };
 }
 
