@@ -138,7 +138,7 @@ test('the Vite site: the author page renders, grades by the credit rule, takes t
   assert.deepEqual(answered[0].object.definition, answered[1].object.definition, 'one definition per question');
   assert.equal(answered[2].object.definition.name['en-US'], 'The angle RoPE turns one pair by');
   assert.deepEqual(answered[2].result.extensions[`${BASE}/extensions/draw`].numbers, numbers);
-  assert.deepEqual(mine.at(-1).result.score, { raw: 1.6667, min: 0, max: 2, scaled: 0.8334 });
+  assert.deepEqual(mine.at(-1).result.score, { raw: 1.6667, min: 0, max: 2, scaled: 0.8333 });
   assert.equal(mine[0].object.id, BASE);
   assert.deepEqual(page.errors, []);
   await page.context().close();

@@ -14,6 +14,7 @@ import {
   afterNewDraw,
   creditAfter,
   tally,
+  CREDIT_STEP,
   formatPoints,
   validEntry,
   saveEntry,
@@ -173,7 +174,14 @@ test('tally and points: the sum of credit over the questions, revealed where the
     full: 1,
     revealed: 1,
     total: 4,
+    scaled: (5 * CREDIT_STEP) / 4,
   });
+  // the share an LMS gets counts whole thirds: 1⅔ of 2 is 0.8333…, where 1.6667 / 2 rounds to 0.8334
+  const two = tally(['a', 'b'], progress);
+  assert.equal(two.points, 1.6667);
+  assert.equal(Math.round(two.scaled * 10000) / 10000, 0.8333);
+  assert.equal(Math.round(two.scaled * 10000) / 100, 83.33);
+  assert.equal(tally([], progress).scaled, 0);
   assert.deepEqual([0, 0.3333, 0.6667, 1, 1.6667, 12.3333, 0.5].map(formatPoints), [
     '0',
     '⅓',

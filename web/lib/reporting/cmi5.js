@@ -314,7 +314,7 @@ export async function startCmi5({
   let known = tally(questionIds, loadProgress());
   const judge = () => {
     const t = tally(questionIds, loadProgress());
-    const scaled = t.total ? round(t.points / t.total) : 0;
+    const scaled = round(t.scaled);
     const complete = t.total > 0 && t.answered === t.total;
     const score = { scaled, raw: round(t.points), min: 0, max: t.total };
     if (judging && !sent.passed && scaled >= passing && t.answered > 0) {

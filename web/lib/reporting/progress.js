@@ -124,8 +124,10 @@ export function afterNewDraw(before, { seed }) {
 
 /**
  * Counts over the lesson's questions: answered (checked or solution shown),
- * points (the sum of credit), full (earned 1), revealed (solution shown, no
- * credit), total.
+ * points (the sum of credit, to 4 decimals), full (earned 1), revealed
+ * (solution shown, no credit), total, and scaled, the share of the points
+ * an LMS is sent: counted in whole steps of credit (each credit is kept to 4
+ * decimals, ⅔ as 0.6667), so 1⅔ of 2 is 0.8333…, not 0.83335.
  */
 export function tally(ids, progress) {
   let answered = 0;
@@ -141,7 +143,9 @@ export function tally(ids, progress) {
     if (credit === 1) full += 1;
     if (e.solutionShown && credit === 0) revealed += 1;
   }
-  return { answered, points: round4(points), full, revealed, total: ids.length };
+  const steps = Math.round(points / CREDIT_STEP);
+  const scaled = ids.length ? (steps * CREDIT_STEP) / ids.length : 0;
+  return { answered, points: round4(points), full, revealed, total: ids.length, scaled };
 }
 
 function isSeed(x) {

@@ -271,7 +271,7 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
   function writeState() {
     const all = loadProgress();
     const t = tally(questionIds, all);
-    const scaled = t.total ? t.points / t.total : 0;
+    const { scaled } = t;
     const complete = t.answered === t.total;
     const suspend = host.encode(all);
     if (version === '2004') {

@@ -189,12 +189,13 @@ export function answeredStatement(d) {
 
 /**
  * The lesson-level `completed` statement: `points` (the sum of credit) out of
- * `total` questions; `passed` when a mastery score is known (omitted
+ * `total` questions, `scaled` their share (progress.js's tally; by default
+ * points / total); `passed` when a mastery score is known (omitted
  * otherwise). With `section`, the section is the object and the lesson its
  * parent.
  */
-export function completedStatement({ points, total, mastery = null, section = null }) {
-  const scaled = total > 0 ? round(points / total) : 0;
+export function completedStatement({ points, total, scaled: share, mastery = null, section = null }) {
+  const scaled = round(share ?? (total > 0 ? points / total : 0));
   const result = { completion: true, score: { raw: round(points), min: 0, max: total, scaled } };
   if (mastery !== null) result.success = scaled >= mastery;
   const object = section
@@ -244,7 +245,7 @@ export function statementTracker({ questionIds, progress, send, mastery = () => 
     const ids = idsNow();
     const t = tally(ids, progress());
     const complete = ids.length > 0 && t.answered === ids.length;
-    if (complete && !wasComplete) send(completedStatement({ points: t.points, total: t.total, mastery: mastery() }));
+    if (complete && !wasComplete) send(completedStatement({ ...t, mastery: mastery() }));
     wasComplete = complete;
   };
 }
