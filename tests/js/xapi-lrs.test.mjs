@@ -12,7 +12,13 @@ import { createRequire } from 'node:module';
 import { startLrs, LRS_AUTH } from './lrs.mjs';
 import { MemoryStorage, withStorage } from './memory-storage.mjs';
 import { createLrsQueue, QUEUE_PREFIX, REJECTED_PREFIX } from '../../web/lib/reporting/lrs-queue.js';
-import { answeredStatement, completedStatement, configureXapi, xapiConfig } from '../../web/lib/reporting/xapi.js';
+import {
+  answeredStatement,
+  completedStatement,
+  configureXapi,
+  xapiConfig,
+  sendStatement,
+} from '../../web/lib/reporting/xapi.js';
 import { questionIds, exercises as lessonExercises } from '../../web/gen/lesson-data.js';
 import { loadPosenc } from '../../web/posenc.js';
 import { compileExercise } from '../../web/lib/questions/own-exercise.js';
@@ -412,5 +418,25 @@ test('a page configured for an LRS says initialized once when it opens, whatever
     assert.equal(s.actor.mbox, ACTOR.mbox);
   } finally {
     configureXapi({ endpoint: null, language: 'en-US' });
+  }
+});
+
+test('new credentials for the same LRS keep what was not sent yet, also where the queue lives in memory only', async () => {
+  // no localStorage here: the queue is kept in memory, as in a sandboxed frame
+  assert.equal(globalThis.localStorage, undefined);
+  try {
+    assert.equal(configureXapi({ endpoint: lrs.endpoint, auth: LRS_AUTH }).sending, true);
+    const waiting = statements(3);
+    for (const s of waiting) assert.equal(sendStatement(s), true);
+    // before the first batch leaves (200 ms), the page swaps in a fresh token for the same LRS
+    assert.equal(configureXapi({ endpoint: lrs.endpoint, auth: LRS_AUTH }).sending, true);
+    await until('the three statements stored', async () => {
+      const ids = new Set((await lrs.statements()).map((s) => s.id));
+      return waiting.every((s) => ids.has(s.id));
+    });
+    const stored = (await lrs.statements()).filter((s) => waiting.some((w) => w.id === s.id));
+    assert.equal(stored.length, 3, 'each once');
+  } finally {
+    configureXapi({ endpoint: null });
   }
 });

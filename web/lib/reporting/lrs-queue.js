@@ -91,7 +91,7 @@ function defaultStorage() {
  * sent, rejected, endpoint }) with state 'idle' | 'waiting' | 'sending' |
  * 'retrying' | 'offline' | 'stopped'; and, for tests and odd hosts,
  * storage, fetch, batchSize, batchDelayMs, timeoutMs, retryBaseMs, retryCapMs,
- * random. Returns { add(statement), flush(), pending(), stop(), state }.
+ * random. Returns { add(statement), flush(), pending(), waiting(), stop(), state }.
  */
 export function createLrsQueue({
   endpoint,
@@ -295,6 +295,8 @@ export function createLrsQueue({
     },
     flush,
     pending: () => queue.read().length,
+    /** The statements not sent yet, oldest first (a copy). */
+    waiting: () => queue.read(),
     /** Sends nothing more (what is stored stays stored). */
     stop() {
       halted = true;

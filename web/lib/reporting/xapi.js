@@ -190,11 +190,17 @@ function apply(options, errors) {
   // address is wrong would land in the wrong place, or nowhere
   if (errors.length) next.endpoint = null;
   const restart = errors.length > 0 || given('endpoint') || given('auth');
+  const endpointBefore = config.endpoint;
   Object.assign(config, next);
   setBase(base);
   if (restart) {
-    queue?.stop();
+    const old = queue;
+    old?.stop();
     queue = config.endpoint ? createLrsQueue({ endpoint: config.endpoint, auth: config.auth, onStatus: report }) : null;
+    // the same LRS (new credentials, say) takes over what was not sent: where
+    // storage keeps the queue it is already there (add skips a known id); in
+    // memory only, it would be lost with the old queue
+    if (old && queue && config.endpoint === endpointBefore) for (const s of old.waiting()) queue.add(s);
   }
   if (errors.length) {
     for (const e of errors) console.warn(`xAPI: ${e}`);
