@@ -15,7 +15,11 @@
 // each widget again with the CPU throttled 4x (default and largest sizes) and
 // at full speed at the largest sizes, and the lesson loaded on Fast 3G with
 // the CPU throttled 4x on a 375 px screen (scripts/bench/bench-phone.mjs: first
-// paint, total blocking time, core ready, key press to next paint).
+// paint, total blocking time, core ready, key press to next paint). Last the
+// two labs that compute off the page's thread, at 1x and 4x
+// (scripts/bench/bench-labs.mjs: a training run in workers and on the page,
+// a code exercise's cold Run, warm Run and Check, and what the page's thread
+// went through meanwhile).
 //
 // Progress goes to stderr, the report to stdout. Nothing asserts a time.
 import os from 'node:os';
@@ -27,6 +31,7 @@ import { cases as allCases } from '../../web/bench/cases.js';
 import { runBench, toJson, markdownTable } from '../../web/bench/runner.js';
 import { benchWidgets, widgetTable, benchPhoneWidgets, phoneWidgetTable, roundsLine } from './bench-widgets.mjs';
 import { benchPhone, phoneTable } from './bench-phone.mjs';
+import { benchLabs, labsTable } from './bench-labs.mjs';
 
 const usage = 'usage: node scripts/bench/bench.mjs [--quick] [--json] [--only=id,id] [--no-widgets]';
 const args = { quick: false, json: false, only: null, widgets: true };
@@ -154,6 +159,13 @@ if (args.widgets) {
     );
     console.log(phoneTable(phone));
     json['phone lesson'] = phone.median;
+    const labs = await benchLabs({ quick: args.quick, onProgress: (text) => process.stderr.write(`  ${text}\n`) });
+    console.log('');
+    console.log(
+      `Labs, SIMD build, the median of ${labs.rounds} round${labs.rounds === 1 ? '' : 's'} (load average ${os.loadavg()[0].toFixed(2)}); the page thread's figures during the training run, and during the cold Run. The 4x throttle slows the page's thread, not the workers.`,
+    );
+    console.log(labsTable(labs));
+    for (const r of labs.rows) json[`lab ${r.what} ${r.cpu}x`] = r;
   } catch (error) {
     console.error(`bench: widget cases skipped: ${error.message}`);
     process.exitCode = 1;
