@@ -410,6 +410,27 @@ public:
         return guarded([&] { return val(trainer().evaluate_full(as_size(length), as_size(samples)).loss); });
     }
 
+    // The same evaluation a few chunks at a time (transformer.h): start it,
+    // run chunks until evaluateMore says true, then read { accuracy, loss }.
+    val evaluateStart(double length, double samples) {
+        return guarded([&] {
+            trainer().evaluate_start(as_size(length), as_size(samples));
+            return val::undefined();
+        });
+    }
+    val evaluateMore(double chunks) {
+        return guarded([&] { return val(trainer().evaluate_more(as_size(chunks))); });
+    }
+    val evaluateResult() {
+        return guarded([&] {
+            const posenc::Evaluation e = trainer().evaluate_result();
+            val out = val::object();
+            out.set("accuracy", e.accuracy);
+            out.set("loss", e.loss);
+            return out;
+        });
+    }
+
     // A copy of one parameter tensor by its documented name (transformer.h).
     val parameter(std::string name) {
         return guarded([&] {
@@ -668,6 +689,9 @@ EMSCRIPTEN_BINDINGS(posenc) {
         .function("steps", &TrainerHandle::steps)
         .function("evaluate", &TrainerHandle::evaluate)
         .function("evaluateLoss", &TrainerHandle::evaluateLoss)
+        .function("evaluateStart", &TrainerHandle::evaluateStart)
+        .function("evaluateMore", &TrainerHandle::evaluateMore)
+        .function("evaluateResult", &TrainerHandle::evaluateResult)
         .function("parameter", &TrainerHandle::parameter)
         .function("corpus", &TrainerHandle::corpus)
         .function("history", &TrainerHandle::history);

@@ -218,6 +218,12 @@ export class Trainer {
   evaluate(length: number, samples?: number): number;
   /** Mean cross-entropy per token (nats) on the same sequences; for task 'text', the validation loss. */
   evaluateLoss(length: number, samples?: number): number;
+  /** Begins the same evaluation, to run a few chunks at a time (evaluateMore); checks its arguments as evaluate() does. */
+  evaluateStart(length: number, samples?: number): void;
+  /** Runs up to `chunks` (1..4096, default 1) chunks of at most a training batch's rows; true once the evaluation is done. */
+  evaluateMore(chunks?: number): boolean;
+  /** What evaluate() and evaluateLoss() give for the finished evaluation; a step or another evaluation abandons it. */
+  evaluateResult(): { accuracy: number; loss: number };
   /** A copy of one parameter by its core name, e.g. 't5_table' (32, heads) or 'pos_emb' (trainLen, dModel). */
   parameter(name: string): Float32Array;
   /** Task 'text': the corpus as ids (one of 64 per character) and trainEnd, where the held-out tenth begins; empty ids otherwise. */

@@ -650,6 +650,7 @@ float Trainer::forward(const std::int32_t* tokens, const std::int32_t* targets, 
 
 float Trainer::step(std::int64_t n) {
     check_range("n (steps)", n, 1, 100000);
+    eval_.active = false;  // the weights change: an evaluation in progress would mix two models
     const std::int64_t B = cfg_.batch, L = cfg_.train_len;
     AdamConfig adam;
     adam.lr = cfg_.lr;
@@ -686,6 +687,13 @@ double Trainer::evaluate(std::int64_t length, std::int64_t samples) {
 }
 
 Evaluation Trainer::evaluate_full(std::int64_t length, std::int64_t samples) {
+    evaluate_start(length, samples);
+    evaluate_more(4096);
+    return evaluate_result();
+}
+
+void Trainer::evaluate_start(std::int64_t length, std::int64_t samples) {
+    eval_.active = false;
     check_length(length);
     check_range("samples", samples, 1, 4096);
     // Chunks of at most a training batch's rows (one sequence if longer), so
@@ -694,19 +702,31 @@ Evaluation Trainer::evaluate_full(std::int64_t length, std::int64_t samples) {
         std::max<std::int64_t>(1, std::min<std::int64_t>(samples, cfg_.batch * cfg_.train_len / length));
     grow(eval_tokens_, chunk * length);
     grow(eval_targets_, chunk * length);
-    TrainRng rng(cfg_.seed ^ kEvalDataSalt);
-    std::int64_t hits = 0;
-    double loss = 0;  // summed over tokens
-    for (std::int64_t done = 0; done < samples; done += chunk) {
-        const std::int64_t b = std::min(chunk, samples - done);
-        draw_batch(eval_tokens_.data(), eval_targets_.data(), b, length, true, rng);
+    eval_ = EvalRun{true, length, samples, chunk, 0, 0, 0.0, TrainRng(cfg_.seed ^ kEvalDataSalt)};
+}
+
+bool Trainer::evaluate_more(std::int64_t chunks) {
+    check_range("chunks", chunks, 1, 4096);
+    if (!eval_.active)
+        throw TypeError("no evaluation in progress: call evaluateStart first (a step ends one in progress)",
+                        {"chunks"});
+    EvalRun& e = eval_;
+    for (std::int64_t k = 0; k < chunks && e.done < e.samples; ++k, e.done += e.chunk) {
+        const std::int64_t b = std::min(e.chunk, e.samples - e.done);
+        draw_batch(eval_tokens_.data(), eval_targets_.data(), b, e.length, true, e.rng);
         std::int64_t c = 0;
-        loss += static_cast<double>(run_forward(eval_tokens_.data(), eval_targets_.data(), b, length, false, &c)) *
-                static_cast<double>(b * length);
-        hits += c;
+        e.loss += static_cast<double>(run_forward(eval_tokens_.data(), eval_targets_.data(), b, e.length, false, &c)) *
+                  static_cast<double>(b * e.length);
+        e.hits += c;
     }
-    const auto tokens = static_cast<double>(samples * length);
-    return Evaluation{static_cast<double>(hits) / tokens, loss / tokens};
+    return e.done >= e.samples;
+}
+
+Evaluation Trainer::evaluate_result() const {
+    if (!eval_.active || eval_.done < eval_.samples)
+        throw TypeError("the evaluation is not finished: call evaluateMore until it returns true");
+    const auto tokens = static_cast<double>(eval_.samples * eval_.length);
+    return Evaluation{static_cast<double>(eval_.hits) / tokens, eval_.loss / tokens};
 }
 
 }  // namespace posenc

@@ -131,6 +131,16 @@ public:
     double evaluate(std::int64_t length, std::int64_t samples);
     // The same sequences, with the mean loss as well (validation loss).
     Evaluation evaluate_full(std::int64_t length, std::int64_t samples);
+    // evaluate_full a few chunks at a time, so a caller on a page's thread can
+    // yield between them: evaluate_start checks the request (as evaluate_full
+    // does) and begins; evaluate_more runs up to `chunks` chunks (1..4096) of
+    // at most a training batch's rows and says whether it is done;
+    // evaluate_result gives what evaluate_full gives, bit for bit (the same
+    // chunks in the same order). A step or another evaluation abandons one in
+    // progress; evaluate_more and evaluate_result without one throw.
+    void evaluate_start(std::int64_t length, std::int64_t samples);
+    bool evaluate_more(std::int64_t chunks);
+    Evaluation evaluate_result() const;
     // The corpus of the text task (empty ids otherwise).
     const TextCorpus& corpus() const { return corpus_; }
 
@@ -241,6 +251,14 @@ private:
                     bool validation, TrainRng& rng) const;
     std::vector<std::int32_t> tokens_, targets_;  // (batch, train_len) of a step
     std::vector<std::int32_t> eval_tokens_, eval_targets_;
+    // the evaluation in progress (evaluate_start .. evaluate_result)
+    struct EvalRun {
+        bool active = false;
+        std::int64_t length = 0, samples = 0, chunk = 0, done = 0, hits = 0;
+        double loss = 0;  // summed over tokens
+        TrainRng rng{0};
+    };
+    EvalRun eval_;
     const std::int32_t* targets_back_ = nullptr;  // the batch run_backward differentiates
 };
 

@@ -73,6 +73,24 @@ for (const simd of [true, false]) {
       b.step(7);
       assert.deepEqual(a.lossHistory(), b.lossHistory());
       assert.equal(a.evaluate(8, 64), b.evaluate(8, 64));
+      // a chunk at a time (as the lab's page loop runs it): the same numbers, also at 4x length
+      for (const length of [8, 32]) {
+        a.evaluateStart(length, 64);
+        let calls = 1;
+        while (!a.evaluateMore(1)) calls++;
+        assert.ok(calls > 1, `${length}: one chunk held every sequence`);
+        assert.deepEqual(a.evaluateResult(), { accuracy: a.evaluate(length, 64), loss: a.evaluateLoss(length, 64) });
+      }
+      // a step ends an evaluation under way: the weights it measured are gone
+      const c = pe.createTrainer(opts);
+      c.evaluateStart(8, 64);
+      c.evaluateMore(1);
+      c.step(1);
+      assert.throws(
+        () => c.evaluateMore(1),
+        (e) => e instanceof TypeError && /a step ends one in progress/.test(e.message),
+      );
+      c.delete();
       assert.equal(a.evaluate(24, 32), a.evaluate(24, 32), 'evaluation uses the same sequences every time');
       assert.equal(a.steps, 12);
       a.delete();
@@ -153,6 +171,10 @@ for (const simd of [true, false]) {
         ['evaluate', [8, 1e6], /samples must be between 1 and 4096/],
         ['evaluate', [NaN], /length must be a finite number/],
         ['evaluateLoss', [0, 8], /length must be between 1 and 1024/],
+        ['evaluateStart', [0, 8], /^trainer\.evaluateStart: length must be between 1 and 1024/],
+        ['evaluateMore', [1], /^trainer\.evaluateMore: no evaluation in progress/],
+        ['evaluateMore', [0], /chunks must be between 1 and 4096/],
+        ['evaluateResult', [], /^trainer\.evaluateResult: the evaluation is not finished/],
         ['parameter', ['pos_emb'], /the trainer has no parameter 'pos_emb'/],
         ['parameter', [3], /name must be a string/],
       ]) {

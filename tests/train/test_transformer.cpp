@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "check.h"
@@ -368,6 +369,53 @@ TEST_CASE("training is deterministic per seed; evaluate is repeatable", "[transf
         REQUIRE(d.loss_history() != a.loss_history());
         REQUIRE(a.config().seed == 7);
     }
+}
+
+TEST_CASE("an evaluation run a few chunks at a time gives evaluate_full's numbers; misuse is refused",
+          "[transformer]") {
+    TrainerConfig c = tiny(TrainEncoding::rope);
+    Trainer t(c);
+    t.step(3);
+    // (length, samples): several chunks with a short last one, one chunk, and
+    // sequences longer than a batch's rows (a chunk of one sequence each)
+    const std::int64_t chunk_rows = c.batch * c.train_len;
+    for (auto [length, samples] :
+         std::vector<std::pair<std::int64_t, std::int64_t>>{{5, 17}, {c.train_len, 3}, {chunk_rows + 3, 4}, {1, 1}}) {
+        const Evaluation whole = t.evaluate_full(length, samples);
+        for (std::int64_t per : {1, 2, 4096}) {
+            CAPTURE(length, samples, per);
+            t.evaluate_start(length, samples);
+            std::int64_t calls = 1;
+            while (!t.evaluate_more(per)) ++calls;
+            REQUIRE(calls >= 1);
+            if (per == 4096) REQUIRE(calls == 1);
+            const Evaluation part = t.evaluate_result();
+            REQUIRE(part.accuracy == whole.accuracy);
+            REQUIRE(part.loss == whole.loss);
+            // read again: the same
+            REQUIRE(t.evaluate_result().loss == whole.loss);
+        }
+    }
+    // nothing started, not finished, ended by a step, arguments out of range
+    Trainer u(c);
+    REQUIRE_THROWS_AS(u.evaluate_more(1), TypeError);
+    REQUIRE_THROWS_WITH(u.evaluate_more(1), Catch::Contains("no evaluation in progress"));
+    u.evaluate_start(5, 40);
+    REQUIRE_THROWS_WITH(u.evaluate_result(), Catch::Contains("not finished"));
+    REQUIRE_FALSE(u.evaluate_more(1));
+    u.step(1);
+    REQUIRE_THROWS_WITH(u.evaluate_more(1), Catch::Contains("a step ends one in progress"));
+    REQUIRE_THROWS_AS(u.evaluate_result(), TypeError);
+    u.evaluate_start(5, 40);
+    REQUIRE_THROWS_WITH(u.evaluate_more(0), Catch::Contains("chunks must be between 1 and 4096, got 0"));
+    REQUIRE_THROWS_AS(u.evaluate_more(4097), RangeError);
+    REQUIRE_THROWS_WITH(u.evaluate_start(0, 4), Catch::Contains("length must be between 1 and 1024, got 0"));
+    // a refused start leaves nothing in progress
+    REQUIRE_THROWS_AS(u.evaluate_more(1), TypeError);
+    // a learned table past its rows is refused at the start, with the reason
+    Trainer l(tiny(TrainEncoding::learned));
+    REQUIRE_THROWS_WITH(l.evaluate_start(64, 2), Catch::Contains("cannot extrapolate"));
+    REQUIRE_THROWS_AS(l.evaluate_more(1), TypeError);
 }
 
 TEST_CASE("odd sizes: one head, one layer, odd ffn, length 1 and 3, batch 1", "[transformer]") {

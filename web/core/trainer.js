@@ -109,7 +109,32 @@ export class Trainer {
     return this.#evaluated('evaluateLoss', length, samples);
   }
 
-  // the core trainer's evaluate or evaluateLoss, its arguments checked
+  /**
+   * The same evaluation a few chunks at a time, so a page's thread can yield
+   * between them: evaluateStart(length, samples) checks the request as
+   * evaluate() does and begins; evaluateMore(chunks) runs up to `chunks`
+   * (1..4096) chunks of at most a training batch's rows and returns true
+   * once done; evaluateResult() then gives { accuracy, loss }, exactly what
+   * evaluate() and evaluateLoss() give. A step, or another evaluation,
+   * abandons one in progress.
+   */
+  evaluateStart(length, samples = 256) {
+    this.#evaluated('evaluateStart', length, samples);
+  }
+
+  evaluateMore(chunks = 1) {
+    const fn = 'trainer.evaluateMore';
+    const s = this.#state(fn);
+    size(fn, 'chunks', chunks, 1, 4096);
+    return unwrap(fn, s.handle.evaluateMore(chunks));
+  }
+
+  evaluateResult() {
+    const fn = 'trainer.evaluateResult';
+    return unwrap(fn, this.#state(fn).handle.evaluateResult());
+  }
+
+  // the core trainer's evaluate, evaluateLoss or evaluateStart, its arguments checked
   #evaluated(method, length, samples) {
     const fn = `trainer.${method}`;
     const s = this.#state(fn);

@@ -171,8 +171,12 @@ export class TrainSession {
     this.stepsDone = 0; // over all trainers
     this.elapsedMs = 0; // time spent inside runFor (finished slices)
     this.sliceStart = 0;
-    // the final evaluations, one per call so a slice never holds more than one
+    // the final evaluations, one after another
     this.finalQueue = null;
+    // the evaluation under way ({ run, done(result) }): run a chunk at a time
+    // (the core's evaluateMore), so a slice on the page's thread stays short;
+    // no trainer steps until it is done, so its numbers are evaluate()'s
+    this.job = null;
     this.results = null;
   }
 
@@ -199,7 +203,8 @@ export class TrainSession {
     this.sliceStart = start;
     const deadline = start + ms;
     do {
-      if (this.stepsDone < this.total) this.#trainOne();
+      if (this.job) this.#evalChunk();
+      else if (this.stepsDone < this.total) this.#trainOne();
       else this.#finalOne();
     } while (!this.done && performance.now() < deadline);
     this.elapsedMs += performance.now() - start;
@@ -229,11 +234,26 @@ export class TrainSession {
       run.bucketSum = 0;
       run.bucketCount = 0;
     }
+    if (--this.leftInChunk === 0 || n === steps) this.#nextTurn();
     if (run.val) {
       if (n % TEXT.evalEvery === 0)
-        run.val[run.valPoints++] = run.trainer.evaluateLoss(this.config.trainLen, TEXT.evalSamples);
+        this.#evaluate(run, this.config.trainLen, TEXT.evalSamples, (r) => (run.val[run.valPoints++] = r.loss));
     } else if (n % EVAL_EVERY === 0 && n < steps) this.#liveEval(run);
-    if (--this.leftInChunk === 0 || n === steps) this.#nextTurn();
+  }
+
+  // Starts an evaluation of `run`'s trainer (the core checks it here: a
+  // learned table past its rows throws now); `done(result)` gets its
+  // { accuracy, loss } once the last chunk has run.
+  #evaluate(run, length, samples, done) {
+    run.trainer.evaluateStart(length, samples);
+    this.job = { run, done };
+  }
+
+  #evalChunk() {
+    const job = this.job;
+    if (!job.run.trainer.evaluateMore(1)) return;
+    this.job = null;
+    job.done(job.run.trainer.evaluateResult());
   }
 
   #nextTurn() {
@@ -242,15 +262,17 @@ export class TrainSession {
   }
 
   #liveEval(run) {
-    run.acc1x = run.trainer.evaluate(this.config.trainLen, EVAL_SAMPLES);
-    run.acc1xStep = run.trainer.steps;
-    if (run.solved === null && run.acc1x >= SOLVED) {
-      // elapsedMs grows at the end of runFor: add the time of the current slice so far
-      run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
-    }
+    this.#evaluate(run, this.config.trainLen, EVAL_SAMPLES, ({ accuracy }) => {
+      run.acc1x = accuracy;
+      run.acc1xStep = run.trainer.steps;
+      if (run.solved === null && run.acc1x >= SOLVED) {
+        // elapsedMs grows at the end of runFor: add the time of the current slice so far
+        run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
+      }
+    });
   }
 
-  // One final evaluation (a run at one length); the last one fills `results`.
+  // Starts the next final evaluation (a run at one length).
   #finalOne() {
     const L = this.config.trainLen;
     if (!this.finalQueue) {
@@ -260,22 +282,24 @@ export class TrainSession {
     }
     const [i, m] = this.finalQueue.shift();
     const run = this.runs[i];
-    const key = `acc${m}x`;
     try {
-      if (run.val) {
-        // text: the validation loss (and accuracy) on held-out windows of m L characters
-        this.finalAcc[i][`loss${m}x`] = run.trainer.evaluateLoss(m * L, TEXT.evalSamples);
-        this.finalAcc[i][key] = run.trainer.evaluate(m * L, TEXT.evalSamples);
-      } else {
-        this.finalAcc[i][key] = run.trainer.evaluate(m * L, EVAL_SAMPLES);
-      }
+      // text: the validation loss and accuracy on held-out windows of m L characters
+      this.#evaluate(run, m * L, run.val ? TEXT.evalSamples : EVAL_SAMPLES, (r) => this.#finalDone(i, m, r));
     } catch (error) {
       // a learned table past its rows: no number, the reason instead
       if (!(error instanceof RangeError)) throw error;
-      this.finalAcc[i][key] = null;
-      if (run.val) this.finalAcc[i][`loss${m}x`] = null;
-      this.finalAcc[i][`reason${m}x`] = error.detail ?? error.message; // the core's message, without "trainer.evaluate: "
+      this.#finalDone(i, m, null, error.detail ?? error.message); // the core's message, without "trainer.evaluateStart: "
     }
+  }
+
+  // A final evaluation's result (null and the reason where the core refused
+  // the length); the last one fills `results`.
+  #finalDone(i, m, result, reason) {
+    const run = this.runs[i];
+    const key = `acc${m}x`;
+    this.finalAcc[i][key] = result ? result.accuracy : null;
+    if (run.val) this.finalAcc[i][`loss${m}x`] = result ? result.loss : null;
+    if (!result) this.finalAcc[i][`reason${m}x`] = reason;
     if (m === 1) {
       run.acc1x = this.finalAcc[i][key];
       run.acc1xStep = run.trainer.steps;
