@@ -382,6 +382,22 @@ TEST_CASE("an evaluation run a few chunks at a time gives evaluate_full's number
     for (auto [length, samples] :
          std::vector<std::pair<std::int64_t, std::int64_t>>{{5, 17}, {c.train_len, 3}, {chunk_rows + 3, 4}, {1, 1}}) {
         const Evaluation whole = t.evaluate_full(length, samples);
+        // an independent reckoning of the loss: the evaluation stream drawn
+        // here, a chunk at a time, through the public forward()
+        {
+            const std::int64_t chunk = std::max<std::int64_t>(1, std::min<std::int64_t>(samples, chunk_rows / length));
+            TrainRng rng(c.seed ^ kEvalDataSalt);
+            double loss = 0;
+            for (std::int64_t done = 0; done < samples; done += chunk) {
+                const std::int64_t b = std::min(chunk, samples - done);
+                std::vector<std::int32_t> tok(static_cast<std::size_t>(b * length)), tgt(tok.size());
+                train_task_batch(tok.data(), tgt.data(), c.task, b, length, c.vocab, rng);
+                loss +=
+                    static_cast<double>(t.forward(tok.data(), tgt.data(), b, length)) * static_cast<double>(b * length);
+            }
+            CAPTURE(length, samples);
+            REQUIRE(whole.loss == loss / static_cast<double>(samples * length));
+        }
         for (std::int64_t per : {1, 2, 4096}) {
             CAPTURE(length, samples, per);
             t.evaluate_start(length, samples);
