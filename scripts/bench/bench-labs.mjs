@@ -81,7 +81,12 @@ async function trainRun(browser, url, { cpu, steps, noWorker }) {
     await page.waitForSelector('train-lab[data-ready]');
     const figures = await page.evaluate(async (threadBetween) => {
       const el = document.querySelector('train-lab');
-      const done = new Promise((resolve) => el.addEventListener('train-lab-done', (e) => resolve(e.detail)));
+      const done = Promise.race([
+        new Promise((resolve) => el.addEventListener('train-lab-done', (e) => resolve(e.detail))),
+        new Promise((_, reject) =>
+          setTimeout(() => reject(new Error('train-lab: no train-lab-done within 300 s')), 300_000),
+        ),
+      ]);
       const start = [...el.shadowRoot.querySelectorAll('button')].find((b) => b.textContent === 'Start');
       const t0 = performance.now();
       start.click();
@@ -168,6 +173,7 @@ export async function benchLabs({ quick = false, rounds = quick ? 1 : 3, onProgr
           runs.push(await trainRun(browser, url, { cpu, steps, noWorker }));
         }
         rows.push({
+          key: noWorker ? 'train-lab on the page' : 'train-lab in workers',
           what: `<train-lab> ${steps} steps x 3 encodings, ${noWorker ? 'on the page' : `in ${runs[0].workers} workers`}`,
           cpu,
           wallS: median(runs.map((x) => x.wallMs)) / 1000,
@@ -182,6 +188,7 @@ export async function benchLabs({ quick = false, rounds = quick ? 1 : 3, onProgr
         runs.push(await codeRun(browser, url, { cpu }));
       }
       rows.push({
+        key: 'pe-code-exercise',
         what: `<pe-code-exercise> ${EXERCISE}`,
         cpu,
         coldS: median(runs.map((x) => x.cold.ms)) / 1000,

@@ -165,7 +165,7 @@ if (args.widgets) {
       `Labs, SIMD build, the median of ${labs.rounds} round${labs.rounds === 1 ? '' : 's'} (load average ${os.loadavg()[0].toFixed(2)}); the page thread's figures during the training run, and during the cold Run. The 4x throttle slows the page's thread, not the workers.`,
     );
     console.log(labsTable(labs));
-    for (const r of labs.rows) json[`lab ${r.what} ${r.cpu}x`] = r;
+    for (const { key, what: _what, ...figures } of labs.rows) json[`lab ${key} ${figures.cpu}x`] = figures;
   } catch (error) {
     console.error(`bench: widget cases skipped: ${error.message}`);
     process.exitCode = 1;

@@ -215,7 +215,7 @@ test('new numbers and a reset never ask again what was just shown: two possible 
   const reset = page.locator('pe-quiz-score').getByRole('button');
   await reset.click();
   await reset.click();
-  await waitUntil(page.locator('pe-exercise[exercise="two-draws"]'), (n, h) => n._draw?.numbers.h !== h, {
+  await waitUntil(page.locator('pe-exercise[exercise="two-draws"]'), (n, h) => !!n._draw && n._draw.numbers.h !== h, {
     ms: 10000,
     every: 50,
     arg: last.numbers.h,

@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { useSite, newPage, renderAllWidgets } from './harness.mjs';
+import { exerciseState, typeAnswer } from './questions.mjs';
 
 const PROGRESS_KEY = 'posenc-course:quiz-progress:v1';
 const site = useSite();
@@ -190,6 +191,22 @@ test("two tabs of one learner: an answer in one moves the other's score board, a
       /Correct/.test(document.querySelector(`pe-quiz[quiz="${id}"]`).shadowRoot.querySelector('.result').textContent),
     facts.quizA,
   );
+  // an exercise checked in the first tab: the second shows that check on the
+  // same numbers, and neither tab draws anew (only a reset or New numbers does)
+  const drawOf = (page) =>
+    page.locator('pe-exercise').evaluate((n) => n._draw.parts.map((p) => p.solutionValue).join('|'));
+  const { solution } = await exerciseState(first, facts.exercise);
+  await exerciseState(second, facts.exercise);
+  const shown = await drawOf(first);
+  assert.equal(await drawOf(second), shown, 'one learner, one seed: the same numbers in both tabs');
+  await typeAnswer(first, first, facts.exercise, solution);
+  await waitBoard(second, 0, /Score: 2 of 2 points/);
+  await second.waitForFunction(() =>
+    /^Correct/.test(document.querySelector('pe-exercise').shadowRoot.querySelector('.result').textContent),
+  );
+  await first.waitForTimeout(300); // a redraw would come within a frame or two
+  assert.equal(await drawOf(second), shown, 'the other tab kept the numbers it showed');
+  assert.equal(await drawOf(first), shown, 'the tab that answered kept its numbers');
   // a reset in the second tab: the first tab's score and exercise follow (new numbers: a new attempt)
   const numbers = () =>
     first.locator('pe-exercise').evaluate((n) => n._draw.parts.map((p) => p.solutionValue).join('|'));

@@ -85,10 +85,11 @@ export class QuestionElement extends PeElement {
         const d = e.detail ?? {};
         const reset = d.reset && (!d.ids || d.ids.includes(this.questionId));
         const elsewhere = d.external && this._built && JSON.stringify(this.storedEntry()) !== this._shownEntry;
-        if (reset || elsewhere) {
-          this.replaceDraw();
-          this.schedule();
-        }
+        // a reset asks for new numbers; another tab's change (a check, new
+        // numbers drawn there) is shown as it is stored
+        if (reset) this.replaceDraw();
+        else if (elsewhere) this.forgetQuestion();
+        if (reset || elsewhere) this.schedule();
       }),
     );
   }
@@ -111,8 +112,8 @@ export class QuestionElement extends PeElement {
 
   /**
    * Forgets the shown question so the next update draws again (a reset, new
-   * numbers, a change in another tab), noting what it asked (drawKey) so
-   * the new draw asks something else (drawUnlike).
+   * numbers), noting what it asked (drawKey) so the new draw asks something
+   * else (drawUnlike).
    */
   replaceDraw() {
     this._replaced = this.drawKey?.() ?? null;
@@ -125,19 +126,24 @@ export class QuestionElement extends PeElement {
    * sinusoidal-wavelength's 116 do about once in 60 draws), `draw` again with
    * seeds derived from `seed`, up to REDRAWS times, so a solution shown
    * before a reset or new numbers cannot be typed back after it. A seed
-   * other than `seed` is stored with the question's progress, so a reload
-   * shows the same draw. Returns { draw, seed }.
+   * other than `seed` is stored with the question's progress (credit and
+   * misses kept, the draw's own fields cleared, as afterNewDraw does), so a
+   * reload shows the same draw; where every try asks the same (nothing is
+   * drawn) `seed` stays and nothing is stored. Returns { draw, seed }.
    */
   drawUnlike(seed, draw) {
     const replaced = this._replaced;
     this._replaced = null;
-    let [s, d] = [seed, draw(seed)];
-    for (let k = 1; replaced != null && k <= REDRAWS && this.drawKey(d) === replaced; k++) {
-      s = deriveSeed(seed, `redraw ${k}`);
-      d = draw(s);
+    const first = draw(seed);
+    if (replaced == null || this.drawKey(first) !== replaced) return { draw: first, seed };
+    for (let k = 1; k <= REDRAWS; k++) {
+      const s = deriveSeed(seed, `redraw ${k}`);
+      const d = draw(s);
+      if (this.drawKey(d) === replaced) continue;
+      this.save(afterNewDraw(this.storedEntry(), { seed: s }));
+      return { draw: d, seed: s };
     }
-    if (s !== seed) this.save({ ...(this.storedEntry() ?? afterNewDraw(null, { seed: s })), seed: s });
-    return { draw: d, seed: s };
+    return { draw: first, seed };
   }
 
   /** Whether the element holds its author's own question (page-questions.js), not one of the lesson's by id. */

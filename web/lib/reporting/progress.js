@@ -127,7 +127,9 @@ export function afterNewDraw(before, { seed }) {
  * points (the sum of credit, to 4 decimals), full (earned 1), revealed
  * (solution shown, no credit), total, and scaled, the share of the points
  * an LMS is sent: counted in whole steps of credit (each credit is kept to 4
- * decimals, ⅔ as 0.6667), so 1⅔ of 2 is 0.8333…, not 0.83335.
+ * decimals, ⅔ as 0.6667), so 1⅔ of 2 is 0.8333…, not 0.83335. Credit comes
+ * in steps of CREDIT_STEP (creditAfter); a stored credit off those steps
+ * (edited by hand) counts as the nearest step in the share.
  */
 export function tally(ids, progress) {
   let answered = 0;

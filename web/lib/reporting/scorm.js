@@ -271,7 +271,8 @@ export function startScorm({ version, questionIds, mastery = 0.8, window: win = 
   function writeState() {
     const all = loadProgress();
     const t = tally(questionIds, all);
-    const { scaled } = t;
+    // the share as reported (4 decimals), so passed and the reported score agree (cmi5.js does the same)
+    const scaled = Math.round(t.scaled * 10000) / 10000;
     const complete = t.answered === t.total;
     const suspend = host.encode(all);
     if (version === '2004') {

@@ -198,9 +198,13 @@ function apply(options, errors) {
     old?.stop();
     queue = config.endpoint ? createLrsQueue({ endpoint: config.endpoint, auth: config.auth, onStatus: report }) : null;
     // the same LRS (new credentials, say) takes over what was not sent: where
-    // storage keeps the queue it is already there (add skips a known id); in
-    // memory only, it would be lost with the old queue
-    if (old && queue && config.endpoint === endpointBefore) for (const s of old.waiting()) queue.add(s);
+    // storage keeps the queue it is already there; in memory only, it would
+    // be lost with the old queue. A batch the old queue had in flight may be
+    // sent again: the LRS keeps one (the queue takes its 409 as stored).
+    if (old && queue && config.endpoint === endpointBefore) {
+      const have = new Set(queue.waiting().map((s) => s.id));
+      for (const s of old.waiting()) if (!have.has(s.id)) queue.add(s);
+    }
   }
   if (errors.length) {
     for (const e of errors) console.warn(`xAPI: ${e}`);

@@ -194,7 +194,8 @@ export class TrainSession {
   }
 
   /**
-   * Works for about `ms` milliseconds (at least one step or evaluation);
+   * Works for about `ms` milliseconds (at least one step or one chunk of an
+   * evaluation);
    * returns true while there is work left.
    */
   runFor(ms) {

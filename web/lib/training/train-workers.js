@@ -42,7 +42,8 @@ export function startWorkers(run, spawn, onMessage, timeoutMs, signal = null) {
       let isReady = false;
       worker.addEventListener('error', (event) => {
         event.preventDefault?.();
-        if (!isReady) settle(false);
+        // before every worker is ready the run can still train on the page
+        if (!settled) settle(false);
         else onMessage(k, { type: 'error', message: 'the training worker stopped' });
       });
       worker.addEventListener('message', (event) => {
