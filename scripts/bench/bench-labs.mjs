@@ -25,7 +25,8 @@ import { median } from '../../web/bench/runner.js';
 const ENCODINGS = 'none,learned,rope';
 const EXERCISE = 'sinusoidal-code-row';
 
-// The page's thread, watched from before the first byte: long tasks and animation frames.
+// The page's thread, watched from before the first byte: long tasks and
+// animation frames, and window.__threadBetween(t0, t1) to read them.
 function watchThread() {
   window.__longTasks = [];
   new PerformanceObserver((list) => {
@@ -37,18 +38,17 @@ function watchThread() {
     requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
-}
-
-// What the thread went through between t0 and t1 (page clock, ms).
-function threadBetween(t0, t1) {
-  const tasks = window.__longTasks.filter((e) => e.start + e.duration > t0 && e.start < t1);
-  const frames = window.__frames.filter((t) => t >= t0 && t <= t1);
-  const gaps = frames.slice(1).map((t, i) => t - frames[i]);
-  gaps.sort((a, b) => a - b);
-  return {
-    longest: Math.max(0, ...tasks.map((e) => e.duration)),
-    blocking: tasks.reduce((s, e) => s + Math.max(0, e.duration - 50), 0),
-    frameP95: gaps.length ? gaps[Math.min(gaps.length - 1, Math.floor(0.95 * gaps.length))] : null,
+  // What the thread went through between t0 and t1 (page clock, ms).
+  window.__threadBetween = (t0, t1) => {
+    const tasks = window.__longTasks.filter((e) => e.start + e.duration > t0 && e.start < t1);
+    const frames = window.__frames.filter((t) => t >= t0 && t <= t1);
+    const gaps = frames.slice(1).map((t, i) => t - frames[i]);
+    gaps.sort((a, b) => a - b);
+    return {
+      longest: Math.max(0, ...tasks.map((e) => e.duration)),
+      blocking: tasks.reduce((s, e) => s + Math.max(0, e.duration - 50), 0),
+      frameP95: gaps.length ? gaps[Math.min(gaps.length - 1, Math.floor(0.95 * gaps.length))] : null,
+    };
   };
 }
 
@@ -79,7 +79,7 @@ async function trainRun(browser, url, { cpu, steps, noWorker }) {
       [steps, ENCODINGS],
     );
     await page.waitForSelector('train-lab[data-ready]');
-    const figures = await page.evaluate(async (threadBetween) => {
+    const figures = await page.evaluate(async () => {
       const el = document.querySelector('train-lab');
       const done = Promise.race([
         new Promise((resolve) => el.addEventListener('train-lab-done', (e) => resolve(e.detail))),
@@ -92,7 +92,7 @@ async function trainRun(browser, url, { cpu, steps, noWorker }) {
       start.click();
       const detail = await done;
       const t1 = performance.now();
-      const thread = new Function(`return (${threadBetween})`)()(t0, t1);
+      const thread = window.__threadBetween(t0, t1);
       return {
         wallMs: t1 - t0,
         mode: el.runInfo?.mode ?? null,
@@ -100,7 +100,7 @@ async function trainRun(browser, url, { cpu, steps, noWorker }) {
         ...thread,
         detail: !!detail,
       };
-    }, threadBetween.toString());
+    });
     if (page.errors.length) throw new Error(`train-lab: ${page.errors.join('; ')}`);
     const wanted = noWorker ? 'page' : 'workers';
     if (figures.mode !== wanted) throw new Error(`train-lab trained in ${figures.mode}, not ${wanted}`);
@@ -115,35 +115,32 @@ async function codeRun(browser, url, { cpu }) {
   try {
     await page.goto(`${url}/embed.html?widget=pe-code-exercise&exercise=${EXERCISE}`);
     await page.waitForSelector('pe-code-exercise[data-ready]');
-    const figures = await page.evaluate(
-      async ([id, threadBetween]) => {
-        const data = (await import('/gen/lesson-data.js')).codeExercises[id];
-        const { composeCode } = await import('/lib/python/code-check.js');
-        const el = document.querySelector('pe-code-exercise');
-        // the editor arrives a moment after the widget
-        for (let i = 0; i < 200 && !el.shadowRoot.querySelector('.cm-editor'); i++)
-          await new Promise((r) => setTimeout(r, 50));
-        el.setCode(composeCode(data, data.solution));
-        const press = async (name) => {
-          const button = [...el.shadowRoot.querySelectorAll('button')].find((b) => b.textContent === name);
-          const t0 = performance.now();
-          button.click();
-          await el.pending;
-          return [t0, performance.now()];
-        };
-        const [c0, c1] = await press('Run');
-        const cold = { ms: c1 - c0, ...new Function(`return (${threadBetween})`)()(c0, c1) };
-        const [w0, w1] = await press('Run');
-        const [k0, k1] = await press('Check');
-        return {
-          cold,
-          warmMs: w1 - w0,
-          checkMs: k1 - k0,
-          result: el.shadowRoot.querySelector('.result').textContent,
-        };
-      },
-      [EXERCISE, threadBetween.toString()],
-    );
+    const figures = await page.evaluate(async (id) => {
+      const data = (await import('/gen/lesson-data.js')).codeExercises[id];
+      const { composeCode } = await import('/lib/python/code-check.js');
+      const el = document.querySelector('pe-code-exercise');
+      // the editor arrives a moment after the widget
+      for (let i = 0; i < 200 && !el.shadowRoot.querySelector('.cm-editor'); i++)
+        await new Promise((r) => setTimeout(r, 50));
+      el.setCode(composeCode(data, data.solution));
+      const press = async (name) => {
+        const button = [...el.shadowRoot.querySelectorAll('button')].find((b) => b.textContent === name);
+        const t0 = performance.now();
+        button.click();
+        await el.pending;
+        return [t0, performance.now()];
+      };
+      const [c0, c1] = await press('Run');
+      const cold = { ms: c1 - c0, ...window.__threadBetween(c0, c1) };
+      const [w0, w1] = await press('Run');
+      const [k0, k1] = await press('Check');
+      return {
+        cold,
+        warmMs: w1 - w0,
+        checkMs: k1 - k0,
+        result: el.shadowRoot.querySelector('.result').textContent,
+      };
+    }, EXERCISE);
     if (page.errors.length) throw new Error(`pe-code-exercise: ${page.errors.join('; ')}`);
     if (!/^Correct/.test(figures.result))
       throw new Error(`pe-code-exercise: the worked solution was not judged right: ${figures.result}`);

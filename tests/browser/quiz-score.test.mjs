@@ -208,8 +208,7 @@ test("two tabs of one learner: an answer in one moves the other's score board, a
   assert.equal(await drawOf(second), shown, 'the other tab kept the numbers it showed');
   assert.equal(await drawOf(first), shown, 'the tab that answered kept its numbers');
   // a reset in the second tab: the first tab's score and exercise follow (new numbers: a new attempt)
-  const numbers = () =>
-    first.locator('pe-exercise').evaluate((n) => n._draw.parts.map((p) => p.solutionValue).join('|'));
+  const numbers = () => drawOf(first);
   const before = await numbers();
   const reset = second.locator('pe-quiz-score').getByRole('button');
   await reset.click();

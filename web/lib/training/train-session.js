@@ -263,14 +263,17 @@ export class TrainSession {
   }
 
   #liveEval(run) {
-    this.#evaluate(run, this.config.trainLen, EVAL_SAMPLES, ({ accuracy }) => {
-      run.acc1x = accuracy;
-      run.acc1xStep = run.trainer.steps;
-      if (run.solved === null && run.acc1x >= SOLVED) {
-        // elapsedMs grows at the end of runFor: add the time of the current slice so far
-        run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
-      }
-    });
+    this.#evaluate(run, this.config.trainLen, EVAL_SAMPLES, ({ accuracy }) => this.#noteAcc1x(run, accuracy));
+  }
+
+  // The latest 1x accuracy of `run` (live or final), and when it first reached SOLVED.
+  #noteAcc1x(run, accuracy) {
+    run.acc1x = accuracy;
+    run.acc1xStep = run.trainer.steps;
+    if (run.solved === null && accuracy >= SOLVED) {
+      // elapsedMs grows at the end of runFor: add the time of the current slice so far
+      run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
+    }
   }
 
   // Starts the next final evaluation (a run at one length).
@@ -301,12 +304,7 @@ export class TrainSession {
     this.finalAcc[i][key] = result ? result.accuracy : null;
     if (run.val) this.finalAcc[i][`loss${m}x`] = result ? result.loss : null;
     if (!result) this.finalAcc[i][`reason${m}x`] = reason;
-    if (m === 1) {
-      run.acc1x = this.finalAcc[i][key];
-      run.acc1xStep = run.trainer.steps;
-      if (run.solved === null && run.acc1x >= SOLVED)
-        run.solved = { step: run.trainer.steps, ms: this.elapsedMs + (performance.now() - this.sliceStart) };
-    }
+    if (m === 1) this.#noteAcc1x(run, this.finalAcc[i][key]);
     if (this.finalQueue.length === 0) {
       this.results = this.runs.map((r, j) => ({
         encoding: r.encoding,
